@@ -1,0 +1,95 @@
+#include "model/case_file.h"
+
+#include "model/detail/text.h"
+
+namespace mcpfuzz {
+namespace {
+
+Error Invalid(std::string what) { return Error{"invalid request case: " + std::move(what)}; }
+
+const boost::json::string* StringMember(const boost::json::object& object, std::string_view key) {
+  const auto* member = object.if_contains(key);
+  return member != nullptr && member->is_string() ? &member->as_string() : nullptr;
+}
+
+}  // namespace
+
+boost::json::value RequestToJson(const Request& request) {
+  boost::json::object out;
+  out["transport"] = ToString(request.transport);
+  out["revision"] = ToString(request.revision);
+  out["http_method"] = request.http_method;
+  boost::json::array headers;
+  for (const Header& header : request.headers) headers.push_back({header.name, header.value});
+  out["headers"] = std::move(headers);
+  if (const auto* json = std::get_if<boost::json::value>(&request.body)) {
+    out["body"] = *json;
+  } else if (const auto* raw = std::get_if<RawBody>(&request.body)) {
+    if (detail::IsValidUtf8(raw->bytes)) {
+      out["body_text"] = raw->bytes;
+    } else {
+      out["body_base64"] = detail::Base64Encode(raw->bytes);
+    }
+  }
+  out["session"] = request.session == SessionBinding::kAttach ? "attach" : "omit";
+  return out;
+}
+
+Result<Request> RequestFromJson(const boost::json::value& json) {
+  if (!json.is_object()) return Invalid("not a JSON object");
+  const auto& object = json.as_object();
+  Request request;
+
+  const auto* transport = StringMember(object, "transport");
+  if (transport == nullptr || (*transport != "http" && *transport != "stdio")) {
+    return Invalid("\"transport\" must be \"http\" or \"stdio\"");
+  }
+  request.transport = *transport == "http" ? TransportKind::kHttp : TransportKind::kStdio;
+
+  const auto* revision_text = StringMember(object, "revision");
+  auto revision = revision_text ? ParseRevision(*revision_text) : std::nullopt;
+  if (!revision) return Invalid("\"revision\" must be one of 2024-11-05 … 2026-07-28");
+  request.revision = *revision;
+
+  if (const auto* method = StringMember(object, "http_method")) {
+    request.http_method = std::string(*method);
+  }
+  if (const auto* headers = object.if_contains("headers")) {
+    if (!headers->is_array()) return Invalid("\"headers\" must be an array of [name, value]");
+    for (const auto& pair : headers->as_array()) {
+      if (!pair.is_array() || pair.as_array().size() != 2 || !pair.as_array()[0].is_string() ||
+          !pair.as_array()[1].is_string()) {
+        return Invalid("each header must be [name, value], both strings");
+      }
+      request.headers.push_back({std::string(pair.as_array()[0].as_string()),
+                                 std::string(pair.as_array()[1].as_string())});
+    }
+  }
+
+  const int body_forms = static_cast<int>(object.contains("body")) +
+                         static_cast<int>(object.contains("body_text")) +
+                         static_cast<int>(object.contains("body_base64"));
+  if (body_forms > 1) return Invalid("give at most one of body, body_text, body_base64");
+  if (const auto* body = object.if_contains("body")) {
+    request.body = *body;
+  } else if (object.contains("body_text")) {
+    const auto* text = StringMember(object, "body_text");
+    if (text == nullptr) return Invalid("\"body_text\" must be a string");
+    request.body = RawBody{std::string(*text)};
+  } else if (object.contains("body_base64")) {
+    const auto* text = StringMember(object, "body_base64");
+    auto bytes = text ? detail::Base64Decode(*text) : std::nullopt;
+    if (!bytes) return Invalid("\"body_base64\" is not valid base64");
+    request.body = RawBody{std::move(*bytes)};
+  }
+
+  if (const auto* session = StringMember(object, "session")) {
+    if (*session != "attach" && *session != "omit") {
+      return Invalid("\"session\" must be \"attach\" or \"omit\"");
+    }
+    request.session = *session == "attach" ? SessionBinding::kAttach : SessionBinding::kOmit;
+  }
+  return request;
+}
+
+}  // namespace mcpfuzz

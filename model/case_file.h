@@ -1,0 +1,23 @@
+#pragma once
+// Requests as readable JSON, the form corpus files and reports use.
+//
+// {"transport":"http","revision":"2025-11-25","http_method":"POST",
+//  "headers":[["Content-Type","application/json"]],
+//  "body": {...}            a JSON body, or
+//  "body_text": "{\"jsonr"  raw bytes that are valid UTF-8, or
+//  "body_base64": "/w=="    raw bytes that are not; no body member means no body,
+//  "session":"attach"}
+//
+// A JSON body and a raw body that happens to be JSON stay distinct, so the round trip is exact.
+
+#include <boost/json/value.hpp>
+
+#include "model/request.h"
+#include "model/result.h"
+
+namespace mcpfuzz {
+
+boost::json::value RequestToJson(const Request& request);
+Result<Request> RequestFromJson(const boost::json::value& json);
+
+}  // namespace mcpfuzz

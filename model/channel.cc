@@ -1,0 +1,120 @@
+#include "model/channel.h"
+
+namespace mcpfuzz {
+namespace {
+
+bool IsResponseShaped(const boost::json::value& value) {
+  if (!value.is_object()) return false;
+  const auto& object = value.as_object();
+  return !object.contains("method") &&
+         (object.contains("result") || object.contains("error") || object.contains("id"));
+}
+
+Reply NotJsonRpc(std::string reason, std::optional<boost::json::value> message = std::nullopt) {
+  return Reply{Channel::kNotJsonRpc, std::move(message), std::nullopt, std::move(reason)};
+}
+
+}  // namespace
+
+std::string_view ToString(Channel channel) {
+  switch (channel) {
+    case Channel::kProtocolError:
+      return "protocol_error";
+    case Channel::kExecutionError:
+      return "execution_error";
+    case Channel::kSuccess:
+      return "success";
+    case Channel::kNoReply:
+      return "no_reply";
+    case Channel::kNotJsonRpc:
+      return "not_json_rpc";
+    case Channel::kTransportFailure:
+      return "transport_failure";
+  }
+  return "unknown";
+}
+
+std::string_view ToString(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kOk:
+      return "ok";
+    case Outcome::kTimeout:
+      return "timeout";
+    case Outcome::kConnectionRefused:
+      return "connection_refused";
+    case Outcome::kConnectionReset:
+      return "connection_reset";
+    case Outcome::kExited:
+      return "exited";
+    case Outcome::kAliveButDeaf:
+      return "alive_but_deaf";
+    case Outcome::kTooLarge:
+      return "too_large";
+    case Outcome::kTransportError:
+      return "transport_error";
+  }
+  return "unknown";
+}
+
+Reply ClassifyMessage(const boost::json::value& message) {
+  if (!message.is_object()) return NotJsonRpc("not a JSON object", message);
+  const auto& object = message.as_object();
+  const auto* jsonrpc = object.if_contains("jsonrpc");
+  if (jsonrpc == nullptr || !jsonrpc->is_string() || jsonrpc->as_string() != "2.0") {
+    return NotJsonRpc("jsonrpc is not \"2.0\"", message);
+  }
+  const auto* result = object.if_contains("result");
+  const auto* error = object.if_contains("error");
+  if (result != nullptr && error != nullptr) {
+    return NotJsonRpc("result and error both present", message);
+  }
+  if (error != nullptr) {
+    if (!error->is_object()) return NotJsonRpc("error is not an object", message);
+    const auto* code = error->as_object().if_contains("code");
+    const auto* text = error->as_object().if_contains("message");
+    if (code == nullptr || !code->is_int64()) {
+      // 1.0 parses as a double in Boost.JSON; JSON-RPC demands an integer.
+      return NotJsonRpc("error.code is not an integer", message);
+    }
+    if (text == nullptr || !text->is_string()) {
+      return NotJsonRpc("error.message is not a string", message);
+    }
+    return Reply{Channel::kProtocolError, message, code->as_int64(), "JSON-RPC error"};
+  }
+  if (result != nullptr) {
+    if (!result->is_object()) return NotJsonRpc("result is not an object", message);
+    const auto* is_error = result->as_object().if_contains("isError");
+    if (is_error != nullptr && is_error->is_bool() && is_error->as_bool()) {
+      return Reply{Channel::kExecutionError, message, std::nullopt, "result with isError: true"};
+    }
+    return Reply{Channel::kSuccess, message, std::nullopt, "result"};
+  }
+  return NotJsonRpc("neither result nor error", message);
+}
+
+Reply ClassifyReply(const Request& request, const Observation& observation) {
+  if (observation.outcome != Outcome::kOk) {
+    return Reply{Channel::kTransportFailure, std::nullopt, std::nullopt,
+                 std::string(ToString(observation.outcome))};
+  }
+  const std::optional<boost::json::value> id = request.RpcId();
+  const boost::json::value* first_response = nullptr;
+  for (const auto& message : observation.messages) {
+    if (!IsResponseShaped(message)) continue;
+    const auto* message_id = message.as_object().if_contains("id");
+    if (id && message_id != nullptr && *message_id == *id) return ClassifyMessage(message);
+    if (first_response == nullptr) first_response = &message;
+  }
+  if (first_response != nullptr) return ClassifyMessage(*first_response);
+  for (const auto& message : observation.messages) {
+    // A batch reply, or a bare value: judged as a single reply that is not a JSON-RPC object.
+    if (!message.is_object()) return NotJsonRpc("reply is not a JSON-RPC object", message);
+  }
+  if (!observation.non_json.empty()) return NotJsonRpc("reply is not JSON");
+  if (observation.http_status >= 300 && !observation.body.empty()) {
+    return NotJsonRpc("HTTP error without a JSON-RPC body");
+  }
+  return Reply{Channel::kNoReply, std::nullopt, std::nullopt, "no reply"};
+}
+
+}  // namespace mcpfuzz

@@ -1,0 +1,44 @@
+#pragma once
+// Which channel a server answered on: the distinction the whole suite is about.
+
+#include <boost/json/value.hpp>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "model/observation.h"
+#include "model/request.h"
+
+namespace mcpfuzz {
+
+enum class Channel {
+  kProtocolError,     ///< A well-formed JSON-RPC error response.
+  kExecutionError,    ///< A result with `isError: true`.
+  kSuccess,           ///< A result with `isError` absent or false.
+  kNoReply,           ///< Nothing came back (HTTP 202 or an empty body; silence on stdio).
+  kNotJsonRpc,        ///< HTML, plain text, invalid JSON, or a message with both result and error.
+  kTransportFailure,  ///< Timeout, refused or reset connection, exited process.
+};
+std::string_view ToString(Channel channel);
+
+/// The reply to one request, classified.
+struct Reply {
+  Channel channel = Channel::kNoReply;
+  /// The JSON-RPC response that was classified, when there is one.
+  std::optional<boost::json::value> message;
+  /// error.code, when the channel is kProtocolError.
+  std::optional<std::int64_t> error_code;
+  /// Why the reply landed on its channel, for people ("result and error both present").
+  std::string reason;
+};
+
+/// Classifies one JSON value as a JSON-RPC response.
+Reply ClassifyMessage(const boost::json::value& message);
+
+/// Classifies the reply to `request` inside `observation`. The reply is the response whose id
+/// equals the request's id; failing that, the first response-shaped message. Server-to-client
+/// requests and notifications seen on the way are not the reply.
+Reply ClassifyReply(const Request& request, const Observation& observation);
+
+}  // namespace mcpfuzz

@@ -1,0 +1,96 @@
+#include "model/detail/text.h"
+
+namespace mcpfuzz::detail {
+namespace {
+
+constexpr std::string_view kBase64Alphabet =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+}  // namespace
+
+std::string Base64Encode(std::string_view bytes) {
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  std::size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    unsigned n = (static_cast<unsigned char>(bytes[i]) << 16U) |
+                 (static_cast<unsigned char>(bytes[i + 1]) << 8U) |
+                 static_cast<unsigned char>(bytes[i + 2]);
+    for (int shift = 18; shift >= 0; shift -= 6) out += kBase64Alphabet[(n >> shift) & 63U];
+  }
+  if (std::size_t rest = bytes.size() - i; rest > 0) {
+    unsigned n = static_cast<unsigned>(static_cast<unsigned char>(bytes[i]) << 16U);
+    if (rest == 2) n |= static_cast<unsigned>(static_cast<unsigned char>(bytes[i + 1]) << 8U);
+    out += kBase64Alphabet[(n >> 18U) & 63U];
+    out += kBase64Alphabet[(n >> 12U) & 63U];
+    out += rest == 2 ? kBase64Alphabet[(n >> 6U) & 63U] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+std::optional<std::string> Base64Decode(std::string_view text) {
+  if (text.size() % 4 != 0) return std::nullopt;
+  std::string out;
+  unsigned buffer = 0;
+  int bits = 0;
+  std::size_t padding = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '=') {
+      // Padding may only close the last quantum.
+      if (i + 2 < text.size()) return std::nullopt;
+      ++padding;
+      continue;
+    }
+    if (padding > 0) return std::nullopt;
+    auto index = kBase64Alphabet.find(c);
+    if (index == std::string_view::npos) return std::nullopt;
+    buffer = (buffer << 6U) | static_cast<unsigned>(index);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out += static_cast<char>((buffer >> static_cast<unsigned>(bits)) & 0xFFU);
+    }
+  }
+  return out;
+}
+
+bool IsValidUtf8(std::string_view bytes) {
+  std::size_t i = 0;
+  while (i < bytes.size()) {
+    auto lead = static_cast<unsigned char>(bytes[i]);
+    std::size_t length = 0;
+    unsigned code_point = 0;
+    if (lead < 0x80) {
+      ++i;
+      continue;
+    } else if ((lead & 0xE0U) == 0xC0) {
+      length = 2;
+      code_point = lead & 0x1FU;
+    } else if ((lead & 0xF0U) == 0xE0) {
+      length = 3;
+      code_point = lead & 0x0FU;
+    } else if ((lead & 0xF8U) == 0xF0) {
+      length = 4;
+      code_point = lead & 0x07U;
+    } else {
+      return false;
+    }
+    if (i + length > bytes.size()) return false;
+    for (std::size_t k = 1; k < length; ++k) {
+      auto continuation = static_cast<unsigned char>(bytes[i + k]);
+      if ((continuation & 0xC0U) != 0x80) return false;
+      code_point = (code_point << 6U) | (continuation & 0x3FU);
+    }
+    constexpr unsigned kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (code_point < kSmallest[length] || code_point > 0x10FFFF ||
+        (code_point >= 0xD800 && code_point <= 0xDFFF)) {
+      return false;
+    }
+    i += length;
+  }
+  return true;
+}
+
+}  // namespace mcpfuzz::detail

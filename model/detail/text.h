@@ -1,0 +1,17 @@
+#pragma once
+// Byte-level text helpers shared inside the model library.
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace mcpfuzz::detail {
+
+/// Standard base64 (RFC 4648 §4) with padding.
+std::string Base64Encode(std::string_view bytes);
+/// Strict decoding: nothing for a wrong length, a stray character or misplaced padding.
+std::optional<std::string> Base64Decode(std::string_view text);
+/// True when `bytes` is well-formed UTF-8 (no overlongs, no surrogates, nothing past U+10FFFF).
+bool IsValidUtf8(std::string_view bytes);
+
+}  // namespace mcpfuzz::detail

@@ -1,0 +1,68 @@
+#pragma once
+// Everything that came back from one exchange with a target, before any judgement.
+
+#include <boost/json/value.hpp>
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/request.h"
+
+namespace mcpfuzz {
+
+/// How the exchange ended at the transport level. Only kOk carries a complete answer.
+enum class Outcome {
+  kOk,
+  kTimeout,             ///< No complete reply within the per-request time limit.
+  kConnectionRefused,   ///< Nothing listens at the address.
+  kConnectionReset,     ///< The peer dropped the connection mid-exchange.
+  kExited,              ///< A stdio server process ended before replying.
+  kAliveButDeaf,        ///< A stdio server process is running but did not reply in time.
+  kTooLarge,            ///< The reply exceeded the response-size cap; the rest was dropped.
+  kTransportError,      ///< Any other local failure (bad URL, spawn failure, refused host).
+};
+std::string_view ToString(Outcome outcome);
+
+/// One Server-Sent Event as dispatched by the SSE parser.
+struct SseEvent {
+  std::string event = "message";
+  std::string data;
+  std::string id;
+  std::optional<long> retry_ms;
+  bool operator==(const SseEvent&) const = default;
+};
+
+struct Observation {
+  Outcome outcome = Outcome::kOk;
+  /// A human-readable note on the outcome ("curl: Operation timed out after 2000 ms").
+  std::string detail;
+
+  // HTTP: status 0 means no HTTP response arrived.
+  int http_status = 0;
+  Headers http_headers;
+  std::string content_type;
+  /// The raw response body (capped), exactly as received.
+  std::string body;
+  std::vector<SseEvent> sse_events;
+
+  /// Every JSON value read from the reply: the JSON body, each SSE `data`, each stdout line.
+  /// Values are kept whatever their shape; classification decides what they are.
+  std::vector<boost::json::value> messages;
+  /// Each piece of the reply that should have been JSON but was not (an HTML body, a log line
+  /// on stdout, an SSE event whose data does not parse).
+  std::vector<std::string> non_json;
+
+  // stdio
+  std::vector<std::string> stdout_lines;
+  std::string stderr_tail;
+  std::optional<int> exit_code;
+  std::optional<int> exit_signal;
+  /// True when mcpfuzz itself ended the process, so a kill is never reported as a crash.
+  bool killed_by_mcpfuzz = false;
+
+  std::chrono::microseconds elapsed{0};
+};
+
+}  // namespace mcpfuzz

@@ -1,0 +1,41 @@
+#pragma once
+// An incremental parser for text/event-stream, as the WHATWG HTML standard defines it.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/observation.h"
+
+namespace mcpfuzz {
+
+/// Feed bytes as they arrive, in chunks of any size; complete events are appended to `out`.
+/// Handles CR, LF and CRLF line ends (also split across chunks), a leading BOM, comments,
+/// `data` across several lines, `id` (ignored when it contains NUL), `retry` (digits only),
+/// and unknown fields (ignored). An event still open at Finish() is dropped, as the standard
+/// says, and the returned flag tells the caller that happened.
+class SseParser {
+ public:
+  void Feed(std::string_view chunk, std::vector<SseEvent>& out);
+  /// Ends the stream. Returns true when an incomplete event was discarded.
+  bool Finish(std::vector<SseEvent>& out);
+
+ private:
+  void ProcessLine(std::string_view line, std::vector<SseEvent>& out);
+  void Dispatch(std::vector<SseEvent>& out);
+
+  std::string line_;
+  bool seen_first_bytes_ = false;
+  bool last_was_cr_ = false;
+  std::string event_type_;
+  std::string data_;
+  bool has_data_ = false;
+  std::string last_event_id_;
+  std::optional<long> retry_ms_;
+};
+
+/// Parses a whole event-stream body at once.
+std::vector<SseEvent> ParseSse(std::string_view body);
+
+}  // namespace mcpfuzz

@@ -1,0 +1,156 @@
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+
+#include "model/model.h"
+
+namespace mcpfuzz {
+namespace {
+
+namespace json = boost::json;
+
+TEST(Request, RawBodyIsSentByteForByte) {
+  Request request;
+  request.body = RawBody{std::string("\xEF\xBB\xBF{\"jsonrpc\":\"2.0\"\n\xFF", 19)};
+  EXPECT_EQ(request.WireBody(), std::get<RawBody>(request.body).bytes);
+}
+
+TEST(Request, JsonBodySerialisesCompactly) {
+  Request request;
+  request.body = json::parse(R"({"jsonrpc": "2.0", "id": 1, "method": "ping"})");
+  EXPECT_EQ(request.WireBody(), R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
+  EXPECT_EQ(request.RpcMethod(), "ping");
+  EXPECT_EQ(request.RpcId(), json::value(1));
+  EXPECT_FALSE(request.IsNotification());
+}
+
+TEST(Request, HeadersKeepOrderDuplicatesAndCasing) {
+  Headers headers = {{"mcp-method", "a"}, {"MCP-METHOD", "b"}, {"Accept", "x"}};
+  EXPECT_EQ(FindHeader(headers, "Mcp-Method"), "a");
+  SetHeader(headers, "Mcp-Method", "c");
+  ASSERT_EQ(headers.size(), 2U);
+  EXPECT_EQ(headers[0], (Header{"Mcp-Method", "c"}));
+  EXPECT_EQ(RemoveHeader(headers, "accept"), 1U);
+}
+
+TEST(CaseFile, RoundTripsJsonRawUtf8AndRawBinaryBodies) {
+  std::vector<Body> bodies = {NoBody{}, json::parse(R"({"a":[1,2]})"), RawBody{"{\"a\":[1,2]}"},
+                              RawBody{std::string("\xFF\x00\xC0\x80", 4)}, RawBody{""}};
+  for (const Body& body : bodies) {
+    Request request;
+    request.transport = TransportKind::kStdio;
+    request.revision = Revision::k2025_03_26;
+    request.headers = {{"X-A", "1"}, {"x-a", "2"}};
+    request.body = body;
+    request.session = SessionBinding::kOmit;
+    auto decoded = RequestFromJson(json::parse(json::serialize(RequestToJson(request))));
+    ASSERT_TRUE(decoded.ok()) << decoded.error().message;
+    EXPECT_EQ(*decoded, request);
+  }
+}
+
+TEST(CaseFile, RejectsMalformedCasesWithAReason) {
+  auto decoded = RequestFromJson(json::parse(R"({"transport":"carrier-pigeon"})"));
+  ASSERT_FALSE(decoded.ok());
+  EXPECT_NE(decoded.error().message.find("transport"), std::string::npos);
+  EXPECT_FALSE(RequestFromJson(json::parse(
+                                   R"({"transport":"http","revision":"2025-11-25",
+                                       "body_base64":"@@@"})"))
+                   .ok());
+}
+
+TEST(RequestBuilder, StatelessRequestCarriesMetaAndMirrorHeaders) {
+  Request request = MakeRequest(Revision::k2026_07_28, TransportKind::kHttp, "tools/call",
+                                {{"name", "get weather"}, {"arguments", json::object{}}}, 7);
+  const json::value body = *request.BodyJson();
+  const auto& params = body.at("params").as_object();
+  EXPECT_EQ(params.at("_meta").at(kMetaProtocolVersion), "2026-07-28");
+  EXPECT_TRUE(params.at("_meta").at(kMetaClientCapabilities).is_object());
+  EXPECT_EQ(FindHeader(request.headers, "mcp-method"), "tools/call");
+  EXPECT_EQ(FindHeader(request.headers, "mcp-protocol-version"), "2026-07-28");
+  EXPECT_EQ(FindHeader(request.headers, "mcp-name"), "get weather");
+}
+
+TEST(RequestBuilder, HandshakeInitializeHasNoVersionHeaderButLaterRequestsDo) {
+  Request init = MakeInitialize(Revision::k2025_06_18, TransportKind::kHttp, 1);
+  EXPECT_FALSE(FindHeader(init.headers, "MCP-Protocol-Version"));
+  Request list = MakeRequest(Revision::k2025_06_18, TransportKind::kHttp, "tools/list", {}, 2);
+  EXPECT_EQ(FindHeader(list.headers, "MCP-Protocol-Version"), "2025-06-18");
+  EXPECT_FALSE(list.BodyJson()->as_object().contains("params"));
+  Request old = MakeRequest(Revision::k2025_03_26, TransportKind::kHttp, "tools/list", {}, 2);
+  EXPECT_FALSE(FindHeader(old.headers, "MCP-Protocol-Version"));
+}
+
+TEST(HeaderValue, Base64FormRoundTripsAndRejectsGarbage) {
+  EXPECT_EQ(EncodeHeaderValue("plain_name"), "plain_name");
+  EXPECT_EQ(EncodeHeaderValue("Hello"), "Hello");
+  EXPECT_EQ(EncodeHeaderValue(" Hello"), "=?base64?IEhlbGxv?=");
+  EXPECT_EQ(EncodeHeaderValue("日本"), "=?base64?5pel5pys?=");
+  for (std::string value : {"a", "ab", "abc", "\xE2\x82\xAC", " x ", "\n"}) {
+    EXPECT_EQ(DecodeHeaderValue(EncodeHeaderValue(value)), value);
+  }
+  EXPECT_FALSE(DecodeHeaderValue("=?base64?SGVsbG8?="));  // length not a multiple of 4
+  EXPECT_FALSE(DecodeHeaderValue("=?base64?SGVs!!!bG8=?="));
+  EXPECT_EQ(DecodeHeaderValue("=?base64?SGVsbG8=?="), "Hello");
+}
+
+Observation WithMessages(std::initializer_list<const char*> texts) {
+  Observation observation;
+  for (const char* text : texts) observation.messages.push_back(json::parse(text));
+  return observation;
+}
+
+TEST(Channel, ClassifiesTheThreeShapesOfAnUnknownToolAnswer) {
+  Request request = MakeRequest(Revision::k2025_11_25, TransportKind::kHttp, "tools/call",
+                                {{"name", "nope"}}, 3);
+  auto protocol = ClassifyReply(
+      request, WithMessages({R"({"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"x"}})"}));
+  EXPECT_EQ(protocol.channel, Channel::kProtocolError);
+  EXPECT_EQ(protocol.error_code, -32602);
+  auto execution = ClassifyReply(
+      request, WithMessages({R"({"jsonrpc":"2.0","id":3,"result":{"content":[],"isError":true}})"}));
+  EXPECT_EQ(execution.channel, Channel::kExecutionError);
+  auto success = ClassifyReply(
+      request, WithMessages({R"({"jsonrpc":"2.0","id":3,"result":{"content":[]}})"}));
+  EXPECT_EQ(success.channel, Channel::kSuccess);
+}
+
+TEST(Channel, PicksTheResponseWithTheRequestIdOverNotificationsAndOtherIds) {
+  Request request = MakeRequest(Revision::k2025_11_25, TransportKind::kStdio, "ping", {}, "b");
+  auto reply = ClassifyReply(
+      request, WithMessages({R"({"jsonrpc":"2.0","method":"notifications/message","params":{}})",
+                             R"({"jsonrpc":"2.0","id":"a","result":{}})",
+                             R"({"jsonrpc":"2.0","id":"b","error":{"code":-32601,"message":"m"}})"}));
+  EXPECT_EQ(reply.channel, Channel::kProtocolError);
+  EXPECT_EQ(reply.error_code, -32601);
+}
+
+TEST(Channel, MalformedEnvelopesAreNotJsonRpc) {
+  Request request = MakeRequest(Revision::k2025_11_25, TransportKind::kStdio, "ping", {}, 1);
+  for (const char* text :
+       {R"({"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}})",
+        R"({"jsonrpc":"1.0","id":1,"result":{}})", R"({"jsonrpc":"2.0","id":1})",
+        R"({"jsonrpc":"2.0","id":1,"error":{"code":1.5,"message":"m"}})",
+        R"({"jsonrpc":"2.0","id":1,"error":{"code":-32600}})"}) {
+    EXPECT_EQ(ClassifyReply(request, WithMessages({text})).channel, Channel::kNotJsonRpc) << text;
+  }
+  Observation html;
+  html.http_status = 404;
+  html.body = "<html>nope</html>";
+  html.non_json.push_back(html.body);
+  EXPECT_EQ(ClassifyReply(request, html).channel, Channel::kNotJsonRpc);
+}
+
+TEST(Channel, EmptyReplyIsNoReplyAndTransportFailuresStayApart) {
+  Request request = MakeNotification(Revision::k2025_11_25, TransportKind::kHttp,
+                                     "notifications/initialized");
+  Observation accepted;
+  accepted.http_status = 202;
+  EXPECT_EQ(ClassifyReply(request, accepted).channel, Channel::kNoReply);
+  Observation timed_out;
+  timed_out.outcome = Outcome::kTimeout;
+  EXPECT_EQ(ClassifyReply(request, timed_out).channel, Channel::kTransportFailure);
+}
+
+}  // namespace
+}  // namespace mcpfuzz
