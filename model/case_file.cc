@@ -93,3 +93,50 @@ Result<Request> RequestFromJson(const boost::json::value& json) {
 }
 
 }  // namespace mcpfuzz
+
+namespace mcpfuzz {
+namespace {
+
+void PutBytes(boost::json::object& out, std::string_view name, std::string_view bytes) {
+  if (detail::IsValidUtf8(bytes)) {
+    out[name] = bytes;
+  } else {
+    out[std::string(name) + "_base64"] = detail::Base64Encode(bytes);
+  }
+}
+
+}  // namespace
+
+boost::json::value ObservationToJson(const Observation& observation) {
+  boost::json::object out;
+  out["outcome"] = ToString(observation.outcome);
+  if (!observation.detail.empty()) out["detail"] = observation.detail;
+  out["elapsed_ms"] = static_cast<double>(observation.elapsed.count()) / 1000.0;
+  if (observation.http_status != 0) {
+    out["http_status"] = observation.http_status;
+    boost::json::array headers;
+    for (const Header& header : observation.http_headers) {
+      headers.push_back({header.name, header.value});
+    }
+    out["http_headers"] = std::move(headers);
+    PutBytes(out, "body", observation.body);
+  }
+  boost::json::array messages(observation.messages.begin(), observation.messages.end());
+  out["messages"] = std::move(messages);
+  if (!observation.non_json.empty()) {
+    boost::json::array non_json;
+    for (const auto& piece : observation.non_json) {
+      boost::json::object item;
+      PutBytes(item, "text", piece);
+      non_json.push_back(std::move(item));
+    }
+    out["non_json"] = std::move(non_json);
+  }
+  if (!observation.stderr_tail.empty()) PutBytes(out, "stderr_tail", observation.stderr_tail);
+  if (observation.exit_code) out["exit_code"] = *observation.exit_code;
+  if (observation.exit_signal) out["exit_signal"] = *observation.exit_signal;
+  if (observation.killed_by_mcpfuzz) out["killed_by_mcpfuzz"] = true;
+  return out;
+}
+
+}  // namespace mcpfuzz

@@ -12,6 +12,7 @@
 
 #include <boost/json/value.hpp>
 
+#include "model/observation.h"
 #include "model/request.h"
 #include "model/result.h"
 
@@ -19,5 +20,13 @@ namespace mcpfuzz {
 
 boost::json::value RequestToJson(const Request& request);
 Result<Request> RequestFromJson(const boost::json::value& json);
+
+}  // namespace mcpfuzz
+
+namespace mcpfuzz {
+
+/// An observation as JSON for reports and `mcpfuzz send`. Bytes that are not valid UTF-8
+/// (a body, a stdout line) are written as `<name>_base64` instead of `<name>`.
+boost::json::value ObservationToJson(const Observation& observation);
 
 }  // namespace mcpfuzz

@@ -13,9 +13,9 @@ std::string Base64Encode(std::string_view bytes) {
   out.reserve((bytes.size() + 2) / 3 * 4);
   std::size_t i = 0;
   for (; i + 2 < bytes.size(); i += 3) {
-    unsigned n = (static_cast<unsigned char>(bytes[i]) << 16U) |
-                 (static_cast<unsigned char>(bytes[i + 1]) << 8U) |
-                 static_cast<unsigned char>(bytes[i + 2]);
+    unsigned n = (unsigned{static_cast<unsigned char>(bytes[i])} << 16U) |
+                 (unsigned{static_cast<unsigned char>(bytes[i + 1])} << 8U) |
+                 unsigned{static_cast<unsigned char>(bytes[i + 2])};
     for (int shift = 18; shift >= 0; shift -= 6) out += kBase64Alphabet[(n >> shift) & 63U];
   }
   if (std::size_t rest = bytes.size() - i; rest > 0) {

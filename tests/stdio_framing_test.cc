@@ -1,0 +1,128 @@
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+
+#include <algorithm>
+#include <boost/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "model/model.h"
+#include "transport/detail/line_splitter.h"
+#include "transport/detail/reply_rule.h"
+
+namespace mcpfuzz::detail {
+namespace {
+
+namespace json = boost::json;
+
+std::vector<std::string> TakeLines(LineSplitter& splitter) {
+  std::vector<std::string> lines;
+  while (auto piece = splitter.Next()) {
+    lines.push_back(piece->kind == LinePiece::Kind::kLine ? piece->line : "<too long>");
+  }
+  return lines;
+}
+
+TEST(LineSplitter, JoinsLinesAcrossChunksAndKeepsCarriageReturns) {
+  LineSplitter splitter(100);
+  splitter.Feed("{\"a\"");
+  EXPECT_TRUE(TakeLines(splitter).empty());
+  EXPECT_EQ(splitter.pending_bytes(), 4U);
+  splitter.Feed(":1}\r\n\nnext");
+  EXPECT_EQ(TakeLines(splitter), (std::vector<std::string>{"{\"a\":1}\r", ""}));
+  EXPECT_EQ(splitter.TakeRemainder(), "next");
+  EXPECT_EQ(splitter.TakeRemainder(), std::nullopt);
+}
+
+TEST(LineSplitter, OverlongLineIsReportedOnceAndDroppedThroughItsNewline) {
+  LineSplitter splitter(8);
+  splitter.Feed("0123456789");
+  EXPECT_EQ(TakeLines(splitter), std::vector<std::string>{"<too long>"});
+  EXPECT_TRUE(splitter.discarding());
+  splitter.Feed("still the same line");
+  EXPECT_TRUE(TakeLines(splitter).empty());
+  splitter.Feed("...end\nok\n");
+  EXPECT_FALSE(splitter.discarding());
+  EXPECT_EQ(TakeLines(splitter), std::vector<std::string>{"ok"});
+}
+
+TEST(LineSplitter, OverlongCompleteLineInOneChunkLeavesTheNextLinesIntact) {
+  LineSplitter splitter(4);
+  splitter.Feed("toolong\nfine\nrest");
+  EXPECT_EQ(TakeLines(splitter), (std::vector<std::string>{"<too long>", "fine"}));
+  EXPECT_FALSE(splitter.discarding());
+  EXPECT_EQ(splitter.TakeRemainder(), "rest");
+}
+
+std::vector<std::string> SplitInChunks(const std::vector<std::string>& chunks,
+                                       std::size_t max_line_bytes) {
+  LineSplitter splitter(max_line_bytes);
+  std::vector<std::string> lines;
+  for (const std::string& chunk : chunks) {
+    splitter.Feed(chunk);
+    for (std::string& line : TakeLines(splitter)) lines.push_back(std::move(line));
+  }
+  if (auto rest = splitter.TakeRemainder()) lines.push_back("<rest>" + *rest);
+  return lines;
+}
+
+TEST(LineSplitterProperty, ChunkingNeverChangesTheLinesOrTheOverlongVerdicts) {
+  rc::detail::TestParams params;
+  params.seed = 0x57D10;
+  params.maxSuccess = 300;
+  const rc::detail::TestResult result = rc::detail::checkTestable(
+      [] {
+        const auto pieces = *rc::gen::container<std::vector<std::string>>(
+            rc::gen::element<std::string>("a", "bc", "defgh", "\n", "\r", "\r\n", "{}"));
+        std::string stream;
+        for (const std::string& piece : pieces) stream += piece;
+        const std::size_t max_line_bytes = *rc::gen::inRange<std::size_t>(1, 12);
+        auto cuts = *rc::gen::container<std::vector<std::size_t>>(
+            rc::gen::inRange<std::size_t>(0, stream.size() + 1));
+        std::sort(cuts.begin(), cuts.end());
+        std::vector<std::string> chunks;
+        std::size_t start = 0;
+        for (std::size_t cut : cuts) {
+          chunks.push_back(stream.substr(start, cut - start));
+          start = cut;
+        }
+        chunks.push_back(stream.substr(start));
+        RC_ASSERT(SplitInChunks(chunks, max_line_bytes) == SplitInChunks({stream}, max_line_bytes));
+      },
+      rc::detail::TestMetadata{}, params);
+  std::ostringstream message;
+  rc::detail::printResultMessage(result, message);
+  EXPECT_TRUE(result.is<rc::detail::SuccessResult>()) << message.str();
+}
+
+TEST(ReplyRule, RequestWithIdWaitsForThatIdOrANullIdError) {
+  Request request = MakeRequest(kLatestHandshakeRevision, TransportKind::kStdio, "ping", {}, 9);
+  ReplyRule rule = ReplyRuleFor(request);
+  EXPECT_EQ(rule.kind, ReplyRule::Kind::kMatchingId);
+  EXPECT_TRUE(EndsExchange(rule, json::parse(R"({"jsonrpc":"2.0","id":9,"result":{}})")));
+  EXPECT_FALSE(EndsExchange(rule, json::parse(R"({"jsonrpc":"2.0","id":8,"result":{}})")));
+  EXPECT_FALSE(EndsExchange(rule, json::parse(R"({"jsonrpc":"2.0","id":9,"method":"ping"})")));
+  EXPECT_TRUE(EndsExchange(
+      rule, json::parse(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"x"}})")));
+  EXPECT_FALSE(EndsExchange(rule, json::parse(R"({"jsonrpc":"2.0","id":null,"result":{}})")));
+}
+
+TEST(ReplyRule, UnreadableBodyTakesTheFirstResponseAndNotificationsTakeNone) {
+  Request raw;
+  raw.body = RawBody{"{\"id\":"};
+  ReplyRule raw_rule = ReplyRuleFor(raw);
+  EXPECT_EQ(raw_rule.kind, ReplyRule::Kind::kFirstResponse);
+  EXPECT_TRUE(EndsExchange(raw_rule, json::parse(R"({"jsonrpc":"2.0","id":3,"result":{}})")));
+  EXPECT_FALSE(EndsExchange(raw_rule, json::parse(R"({"jsonrpc":"2.0","method":"log"})")));
+  EXPECT_TRUE(EndsExchange(raw_rule, json::parse(R"([{"jsonrpc":"2.0","id":1,"result":{}}])")));
+
+  Request notification =
+      MakeNotification(kLatestHandshakeRevision, TransportKind::kStdio, "notifications/x");
+  ReplyRule silent = ReplyRuleFor(notification);
+  EXPECT_EQ(silent.kind, ReplyRule::Kind::kSilence);
+  EXPECT_FALSE(EndsExchange(silent, json::parse(R"({"jsonrpc":"2.0","id":null,"error":{}})")));
+}
+
+}  // namespace
+}  // namespace mcpfuzz::detail

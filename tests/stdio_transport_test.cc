@@ -1,0 +1,373 @@
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/types.h>
+
+#include <boost/json.hpp>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "model/model.h"
+#include "transport/transport.h"
+
+namespace mcpfuzz {
+namespace {
+
+namespace json = boost::json;
+using std::chrono::milliseconds;
+
+const std::string kEchoServer = std::string(MCPFUZZ_SOURCE_DIR) + "/tests/fixtures/echo_server.py";
+
+StdioTarget EchoTarget(std::vector<std::string> options = {}) {
+  StdioTarget target;
+  target.argv = {"python3", kEchoServer};
+  target.argv.insert(target.argv.end(), options.begin(), options.end());
+  target.limits.timeout = milliseconds(3000);
+  target.limits.quiet_window = milliseconds(100);
+  target.shutdown_grace = milliseconds(1000);
+  return target;
+}
+
+StdioTarget ShellTarget(const std::string& script) {
+  StdioTarget target;
+  target.argv = {"sh", "-c", script};
+  target.limits.timeout = milliseconds(3000);
+  target.limits.quiet_window = milliseconds(100);
+  target.shutdown_grace = milliseconds(150);
+  return target;
+}
+
+// Shell commands that read one request and answer it with id 1 and a result given as a shell
+// word, so it can expand variables, $$ or $!.
+std::string ReplyOnce(const std::string& result_word) {
+  return R"(read line; printf '{"jsonrpc":"2.0","id":1,"result":%s}\n' )" + result_word;
+}
+
+std::unique_ptr<StdioTransport> Spawn(StdioTarget target) {
+  auto transport = SpawnStdio(std::move(target));
+  EXPECT_TRUE(transport.ok()) << transport.error().message;
+  return transport.ok() ? std::move(*transport) : nullptr;
+}
+
+Request Call(json::value id, std::string_view method = "tools/list") {
+  return MakeRequest(kLatestHandshakeRevision, TransportKind::kStdio, method, {}, std::move(id));
+}
+
+Request Raw(std::string bytes) {
+  Request request;
+  request.transport = TransportKind::kStdio;
+  request.body = RawBody{std::move(bytes)};
+  return request;
+}
+
+Request Notification() {
+  return MakeNotification(kLatestHandshakeRevision, TransportKind::kStdio,
+                          "notifications/initialized");
+}
+
+milliseconds ElapsedMs(const Observation& observation) {
+  return std::chrono::duration_cast<milliseconds>(observation.elapsed);
+}
+
+// Orphaned grandchildren may linger as zombies when nothing reaps them, which is dead enough.
+bool ProcessIsGone(pid_t pid) {
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    if (::kill(pid, 0) != 0 && errno == ESRCH) return true;
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string stat_line;
+    std::getline(stat, stat_line);
+    const auto state = stat_line.rfind(") ");
+    if (state != std::string::npos && stat_line.substr(state + 2, 1) == "Z") return true;
+    std::this_thread::sleep_for(milliseconds(10));
+  }
+  return false;
+}
+
+TEST(StdioTransport, AnswersAreMatchedById) {
+  auto transport = Spawn(EchoTarget());
+  ASSERT_TRUE(transport);
+  EXPECT_EQ(transport->kind(), TransportKind::kStdio);
+  EXPECT_NE(transport->Describe().find("echo_server.py"), std::string::npos);
+
+  for (json::value id : {json::value(7), json::value("seven")}) {
+    Observation observation = transport->Send(Call(id));
+    EXPECT_EQ(observation.outcome, Outcome::kOk) << observation.detail;
+    ASSERT_EQ(observation.messages.size(), 1U);
+    EXPECT_EQ(observation.messages[0].at("id"), id);
+    EXPECT_EQ(observation.messages[0].at("result").at("echo"), "tools/list");
+    EXPECT_EQ(observation.stdout_lines.size(), 1U);
+    EXPECT_TRUE(observation.non_json.empty());
+  }
+  EXPECT_TRUE(transport->Alive());
+  ProcessExit exit = transport->Shutdown();
+  EXPECT_EQ(exit.exit_code, 0);
+  EXPECT_FALSE(exit.killed_by_mcpfuzz);
+}
+
+TEST(StdioTransport, LogLinesOnStdoutAreKeptAsNonJsonAndTheReplyIsStillFound) {
+  auto transport = Spawn(EchoTarget({"--log"}));
+  ASSERT_TRUE(transport);
+  Observation observation = transport->Send(Call(1));
+  EXPECT_EQ(observation.outcome, Outcome::kOk) << observation.detail;
+  ASSERT_EQ(observation.non_json.size(), 1U);
+  EXPECT_EQ(observation.non_json[0], "echo_server: handling a request");
+  ASSERT_EQ(observation.messages.size(), 1U);
+  EXPECT_EQ(observation.messages[0].at("id"), 1);
+  EXPECT_EQ(observation.stdout_lines.size(), 2U);
+}
+
+TEST(StdioTransport, ServerToClientMessagesBeforeTheReplyAreRecorded) {
+  auto transport = Spawn(EchoTarget({"--ping-first"}));
+  ASSERT_TRUE(transport);
+  Observation observation = transport->Send(Call(2));
+  EXPECT_EQ(observation.outcome, Outcome::kOk) << observation.detail;
+  ASSERT_EQ(observation.messages.size(), 3U);
+  EXPECT_EQ(observation.messages[0].at("method"), "ping");
+  EXPECT_EQ(observation.messages[1].at("method"), "notifications/message");
+  EXPECT_EQ(observation.messages[2].at("id"), 2);
+}
+
+TEST(StdioTransport, LinesSplitAcrossReadsAreJoinedAndCrlfIsKeptVerbatim) {
+  auto transport = Spawn(EchoTarget({"--split", "--crlf"}));
+  ASSERT_TRUE(transport);
+  Observation observation = transport->Send(Call(3));
+  EXPECT_EQ(observation.outcome, Outcome::kOk) << observation.detail;
+  ASSERT_EQ(observation.stdout_lines.size(), 1U);
+  EXPECT_EQ(observation.stdout_lines[0].back(), '\r');
+  ASSERT_EQ(observation.messages.size(), 1U);
+  EXPECT_EQ(observation.messages[0].at("id"), 3);
+}
+
+TEST(StdioTransport, NotificationListensForTheWholeQuietWindow) {
+  auto transport = Spawn(EchoTarget());
+  ASSERT_TRUE(transport);
+  Observation observation = transport->Send(Notification());
+  EXPECT_EQ(observation.outcome, Outcome::kOk) << observation.detail;
+  EXPECT_TRUE(observation.messages.empty());
+  EXPECT_TRUE(observation.stdout_lines.empty());
+  EXPECT_GE(ElapsedMs(observation), milliseconds(100));
+  EXPECT_EQ(transport->Send(Call(4)).outcome, Outcome::kOk);
+}
+
+TEST(StdioTransport, RawGarbageEndsAtTheParseErrorWithoutWaitingForQuiet) {
+  StdioTarget target = EchoTarget();
+  target.limits.quiet_window = milliseconds(4000);
+  target.limits.timeout = milliseconds(8000);
+  auto transport = Spawn(std::move(target));
+  ASSERT_TRUE(transport);
+  ASSERT_EQ(transport->Send(Call(0)).outcome, Outcome::kOk);  // The interpreter is up.
+  Observation observation = transport->Send(Raw("{\"jsonrpc\":\"2.0\",\"id\":"));
+  EXPECT_EQ(observation.outcome, Outcome::kOk) << observation.detail;
+  ASSERT_EQ(observation.messages.size(), 1U);
+  EXPECT_EQ(observation.messages[0].at("error").at("code"), -32700);
+  EXPECT_LT(ElapsedMs(observation), milliseconds(2000));
+}
+
+TEST(StdioTransport, EmbeddedNewlinesAreSentAsIsAndLateRepliesGoToTheNextSend) {
+  StdioTarget target = EchoTarget();
+  // Generous for a loaded machine; the parse error ends the wait anyway.
+  target.limits.quiet_window = milliseconds(2000);
+  auto transport = Spawn(std::move(target));
+  ASSERT_TRUE(transport);
+  ASSERT_EQ(transport->Send(Call(0)).outcome, Outcome::kOk);  // The interpreter is up.
+  Observation first =
+      transport->Send(Raw("not json\n{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"second/line\"}"));
+  EXPECT_EQ(first.outcome, Outcome::kOk) << first.detail;
+  ASSERT_EQ(first.messages.size(), 1U);
+  EXPECT_EQ(first.messages[0].at("error").at("code"), -32700);
+
+  Observation next = transport->Send(Call(6));
+  EXPECT_EQ(next.outcome, Outcome::kOk) << next.detail;
+  ASSERT_EQ(next.messages.size(), 2U);
+  EXPECT_EQ(next.messages[0].at("id"), 5);
+  EXPECT_EQ(next.messages[0].at("result").at("echo"), "second/line");
+  EXPECT_EQ(next.messages[1].at("id"), 6);
+}
+
+TEST(StdioTransport, OversizedLineIsTooLargeAndTheStreamStaysInSync) {
+  StdioTarget target = EchoTarget({"--oversize-first=300000"});
+  target.limits.max_response_bytes = 1000;
+  auto transport = Spawn(std::move(target));
+  ASSERT_TRUE(transport);
+  Observation big = transport->Send(Call(1));
+  EXPECT_EQ(big.outcome, Outcome::kTooLarge) << big.detail;
+  EXPECT_TRUE(big.messages.empty());
+
+  Observation next = transport->Send(Call(2));
+  EXPECT_EQ(next.outcome, Outcome::kOk) << next.detail;
+  ASSERT_EQ(next.messages.size(), 1U);
+  EXPECT_EQ(next.messages[0].at("id"), 2);
+}
+
+TEST(StdioTransport, StderrFloodDoesNotDeadlockAndItsTailIsKept) {
+  StdioTarget target = EchoTarget({"--stderr-bytes=1048576"});
+  target.stderr_tail_bytes = 64;
+  auto transport = Spawn(std::move(target));
+  ASSERT_TRUE(transport);
+  Observation observation = transport->Send(Call(1));
+  EXPECT_EQ(observation.outcome, Outcome::kOk) << observation.detail;
+  ASSERT_EQ(observation.stderr_tail.size(), 64U);
+  EXPECT_TRUE(observation.stderr_tail.ends_with("xxEND-OF-STDERR\n"));
+  ProcessExit exit = transport->Shutdown();
+  EXPECT_TRUE(exit.stderr_tail.ends_with("END-OF-STDERR\n"));
+  EXPECT_LE(exit.stderr_tail.size(), 64U);
+}
+
+TEST(StdioTransport, ReplyWithAnotherIdDoesNotEndTheWait) {
+  StdioTarget target = ShellTarget(
+      "read line; echo '{\"jsonrpc\":\"2.0\",\"id\":99,\"result\":{}}'; cat >/dev/null");
+  target.limits.timeout = milliseconds(300);
+  auto transport = Spawn(std::move(target));
+  ASSERT_TRUE(transport);
+  Observation observation = transport->Send(Call(1));
+  EXPECT_EQ(observation.outcome, Outcome::kAliveButDeaf) << observation.detail;
+  ASSERT_EQ(observation.messages.size(), 1U);
+  EXPECT_EQ(observation.messages[0].at("id"), 99);
+}
+
+TEST(StdioTransport, UnterminatedLastLineBeforeExitIsStillAReply) {
+  auto transport =
+      Spawn(ShellTarget("read line; printf '%s' '{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}'"));
+  ASSERT_TRUE(transport);
+  Observation observation = transport->Send(Call(1));
+  EXPECT_EQ(observation.outcome, Outcome::kOk) << observation.detail;
+  ASSERT_EQ(observation.messages.size(), 1U);
+  EXPECT_EQ(observation.messages[0].at("id"), 1);
+}
+
+TEST(StdioTransport, MissingProgramIsASpawnError) {
+  StdioTarget target;
+  target.argv = {"mcpfuzz-no-such-program-4242"};
+  auto transport = SpawnStdio(target);
+  ASSERT_FALSE(transport.ok());
+  EXPECT_NE(transport.error().message.find("mcpfuzz-no-such-program-4242"), std::string::npos);
+  EXPECT_FALSE(SpawnStdio(StdioTarget{}).ok());
+}
+
+TEST(StdioTransport, EnvironmentOverridesReplaceAndAdd) {
+  ASSERT_EQ(::setenv("MCPFUZZ_STDIO_TEST_OLD", "inherited", 1), 0);
+  StdioTarget target =
+      ShellTarget(ReplyOnce(R"("\"$MCPFUZZ_STDIO_TEST_OLD $MCPFUZZ_STDIO_TEST_NEW\"")"));
+  target.env = {{"MCPFUZZ_STDIO_TEST_OLD", "replaced"}, {"MCPFUZZ_STDIO_TEST_NEW", "added"}};
+  auto transport = Spawn(std::move(target));
+  ASSERT_TRUE(transport);
+  Observation observation = transport->Send(Call(1));
+  EXPECT_EQ(observation.outcome, Outcome::kOk) << observation.detail;
+  ASSERT_EQ(observation.messages.size(), 1U) << observation.detail;
+  EXPECT_EQ(observation.messages[0].at("result"), "replaced added");
+}
+
+TEST(StdioTransport, ServerThatExitsAtOnceReportsItsExitCodeAndWritesGetEpipe) {
+  auto transport = Spawn(ShellTarget("exit 3"));
+  ASSERT_TRUE(transport);
+  Observation observation = transport->Send(Call(1));
+  EXPECT_EQ(observation.outcome, Outcome::kExited) << observation.detail;
+  EXPECT_EQ(observation.exit_code, 3);
+  EXPECT_FALSE(transport->Alive());
+  // The process is certainly gone now: this write hits a closed pipe and must not kill us.
+  Observation again = transport->Send(Call(2));
+  EXPECT_EQ(again.outcome, Outcome::kExited) << again.detail;
+  EXPECT_EQ(again.exit_code, 3);
+  ProcessExit exit = transport->Shutdown();
+  EXPECT_EQ(exit.exit_code, 3);
+  EXPECT_FALSE(exit.killed_by_mcpfuzz);
+}
+
+TEST(StdioTransport, CrashBySignalIsReportedAndNotBlamedOnUs) {
+  auto transport = Spawn(ShellTarget("ulimit -c 0; read line; kill -SEGV $$"));
+  ASSERT_TRUE(transport);
+  Observation observation = transport->Send(Call(1));
+  EXPECT_EQ(observation.outcome, Outcome::kExited) << observation.detail;
+  EXPECT_EQ(observation.exit_signal, SIGSEGV);
+  ProcessExit exit = transport->Shutdown();
+  EXPECT_EQ(exit.signal, SIGSEGV);
+  EXPECT_FALSE(exit.killed_by_mcpfuzz);
+}
+
+TEST(StdioTransport, SilentServerIsAliveButDeafAndExitsByItselfOnStdinClose) {
+  StdioTarget target = ShellTarget("cat >/dev/null");
+  target.limits.timeout = milliseconds(300);
+  target.shutdown_grace = milliseconds(2000);
+  auto transport = Spawn(std::move(target));
+  ASSERT_TRUE(transport);
+  Observation observation = transport->Send(Call(1));
+  EXPECT_EQ(observation.outcome, Outcome::kAliveButDeaf) << observation.detail;
+  EXPECT_GE(ElapsedMs(observation), milliseconds(300));
+  EXPECT_LT(ElapsedMs(observation), milliseconds(1500));
+  EXPECT_TRUE(transport->Alive());
+
+  const auto start = std::chrono::steady_clock::now();
+  ProcessExit exit = transport->Shutdown();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, milliseconds(1000));
+  EXPECT_EQ(exit.exit_code, 0);
+  EXPECT_FALSE(exit.killed_by_mcpfuzz);
+  EXPECT_FALSE(transport->Alive());
+}
+
+TEST(StdioTransport, ServerThatIgnoresStdinCloseIsTerminated) {
+  auto transport = Spawn(ShellTarget("exec sleep 1000"));
+  ASSERT_TRUE(transport);
+  ProcessExit exit = transport->Shutdown();
+  EXPECT_EQ(exit.signal, SIGTERM);
+  EXPECT_TRUE(exit.killed_by_mcpfuzz);
+}
+
+TEST(StdioTransport, ServerThatIgnoresSigtermIsKilled) {
+  auto transport = Spawn(ShellTarget("trap '' TERM; while :; do sleep 1; done"));
+  ASSERT_TRUE(transport);
+  const auto start = std::chrono::steady_clock::now();
+  ProcessExit exit = transport->Shutdown();
+  EXPECT_GE(std::chrono::steady_clock::now() - start, milliseconds(300));
+  EXPECT_EQ(exit.signal, SIGKILL);
+  EXPECT_TRUE(exit.killed_by_mcpfuzz);
+}
+
+TEST(StdioTransport, GrandchildrenDieWithTheServer) {
+  auto transport = Spawn(ShellTarget("sleep 1000 & " + ReplyOnce("$!") + "; cat >/dev/null"));
+  ASSERT_TRUE(transport);
+  Observation observation = transport->Send(Call(1));
+  ASSERT_EQ(observation.messages.size(), 1U) << observation.detail;
+  const pid_t grandchild =
+      static_cast<pid_t>(observation.messages[0].at("result").to_number<int>());
+  ASSERT_GT(grandchild, 0);
+  EXPECT_EQ(::kill(grandchild, 0), 0);
+
+  // The server exits by itself when stdin closes; its grandchild must not outlive it.
+  ProcessExit exit = transport->Shutdown();
+  EXPECT_EQ(exit.exit_code, 0);
+  EXPECT_FALSE(exit.killed_by_mcpfuzz);
+  EXPECT_TRUE(ProcessIsGone(grandchild));
+}
+
+TEST(StdioTransport, ShutdownIsIdempotentAndLaterSendsReportExited) {
+  auto transport = Spawn(EchoTarget());
+  ASSERT_TRUE(transport);
+  ProcessExit first = transport->Shutdown();
+  ProcessExit second = transport->Shutdown();
+  EXPECT_EQ(first.exit_code, 0);
+  EXPECT_EQ(second.exit_code, first.exit_code);
+  EXPECT_EQ(second.killed_by_mcpfuzz, first.killed_by_mcpfuzz);
+  Observation observation = transport->Send(Call(1));
+  EXPECT_EQ(observation.outcome, Outcome::kExited);
+  EXPECT_EQ(observation.exit_code, 0);
+}
+
+TEST(StdioTransport, DestructorEndsTheServer) {
+  StdioTarget target =
+      ShellTarget("trap '' TERM; " + ReplyOnce("$$") + "; while :; do sleep 1; done");
+  target.shutdown_grace = milliseconds(50);
+  auto transport = Spawn(std::move(target));
+  ASSERT_TRUE(transport);
+  Observation observation = transport->Send(Call(1));
+  ASSERT_EQ(observation.messages.size(), 1U) << observation.detail;
+  const pid_t server = static_cast<pid_t>(observation.messages[0].at("result").to_number<int>());
+  EXPECT_EQ(::kill(server, 0), 0);
+  transport.reset();
+  EXPECT_TRUE(ProcessIsGone(server));
+}
+
+}  // namespace
+}  // namespace mcpfuzz

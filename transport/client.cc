@@ -1,0 +1,98 @@
+#include "transport/client.h"
+
+namespace mcpfuzz {
+namespace {
+
+const boost::json::object* ResultObject(const Reply& reply) {
+  if (reply.channel != Channel::kSuccess || !reply.message) return nullptr;
+  const auto* result = reply.message->as_object().if_contains("result");
+  return result != nullptr && result->is_object() ? &result->as_object() : nullptr;
+}
+
+}  // namespace
+
+std::string DescribeReply(const Reply& reply, const Observation& observation) {
+  std::string text(ToString(reply.channel));
+  if (reply.error_code) text += " " + std::to_string(*reply.error_code);
+  if (reply.channel == Channel::kTransportFailure && !observation.detail.empty()) {
+    text += " (" + observation.detail + ")";
+  } else if (observation.http_status != 0) {
+    text += " (HTTP " + std::to_string(observation.http_status) + ")";
+  }
+  return text;
+}
+
+McpClient::McpClient(Transport& transport, Revision revision, ClientInfo client)
+    : transport_(transport), revision_(revision), client_(std::move(client)) {}
+
+Result<OpenOutcome> McpClient::Open() {
+  return EraOf(revision_) == Era::kHandshake ? OpenHandshake() : OpenStateless();
+}
+
+Result<OpenOutcome> McpClient::OpenHandshake() {
+  OpenOutcome outcome;
+  outcome.request = MakeInitialize(revision_, transport_.kind(), next_id_++, client_);
+  outcome.observation = transport_.Send(outcome.request);
+  outcome.reply = ClassifyReply(outcome.request, outcome.observation);
+  last_open_ = outcome;
+
+  const boost::json::object* result = ResultObject(outcome.reply);
+  if (result == nullptr) {
+    return Error{"initialize answered " + DescribeReply(outcome.reply, outcome.observation)};
+  }
+  const auto* version = result->if_contains("protocolVersion");
+  auto negotiated = version != nullptr && version->is_string()
+                        ? ParseRevision(std::string_view(version->as_string()))
+                        : std::nullopt;
+  if (!negotiated || EraOf(*negotiated) != Era::kHandshake) {
+    return Error{"initialize answered a protocolVersion mcpfuzz does not speak"};
+  }
+  revision_ = *negotiated;
+  if (const auto* capabilities = result->if_contains("capabilities");
+      capabilities != nullptr && capabilities->is_object()) {
+    capabilities_ = capabilities->as_object();
+  }
+  if (auto session = FindHeader(outcome.observation.http_headers, kHeaderSessionId)) {
+    transport_.set_session_id(std::string(*session));
+  }
+  transport_.Send(MakeNotification("notifications/initialized"));
+  return outcome;
+}
+
+Result<OpenOutcome> McpClient::OpenStateless() {
+  OpenOutcome outcome;
+  outcome.request = Make("server/discover");
+  outcome.observation = transport_.Send(outcome.request);
+  outcome.reply = ClassifyReply(outcome.request, outcome.observation);
+  last_open_ = outcome;
+
+  const boost::json::object* result = ResultObject(outcome.reply);
+  if (result == nullptr) {
+    return Error{"server/discover answered " + DescribeReply(outcome.reply, outcome.observation)};
+  }
+  if (const auto* capabilities = result->if_contains("capabilities");
+      capabilities != nullptr && capabilities->is_object()) {
+    capabilities_ = capabilities->as_object();
+  }
+  return outcome;
+}
+
+Request McpClient::Make(std::string_view method, boost::json::object params) {
+  return MakeRequest(revision_, transport_.kind(), method, std::move(params), next_id_++, client_);
+}
+
+Request McpClient::MakeNotification(std::string_view method, boost::json::object params) const {
+  return mcpfuzz::MakeNotification(revision_, transport_.kind(), method, std::move(params),
+                                   client_);
+}
+
+std::optional<Observation> McpClient::Close() {
+  if (transport_.kind() != TransportKind::kHttp || transport_.session_id().empty()) {
+    return std::nullopt;
+  }
+  Observation observation = transport_.Send(MakeBodyless(revision_, "DELETE"));
+  transport_.set_session_id("");
+  return observation;
+}
+
+}  // namespace mcpfuzz

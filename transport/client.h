@@ -1,0 +1,75 @@
+#pragma once
+// McpClient speaks MCP in one revision over any Transport: the initialize handshake and
+// session of the handshake era, or the per-request envelope of the stateless era. It builds
+// well-formed requests; generators then break them one rule at a time.
+
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "model/channel.h"
+#include "model/request_builder.h"
+#include "model/result.h"
+#include "transport/transport.h"
+
+namespace mcpfuzz {
+
+/// What opening a client observed: the reply to `initialize` or `server/discover`.
+struct OpenOutcome {
+  Request request;
+  Observation observation;
+  Reply reply;
+};
+
+class McpClient {
+ public:
+  /// `transport` must outlive the client.
+  McpClient(Transport& transport, Revision revision, ClientInfo client = {});
+
+  /// Handshake era: `initialize` asking for the revision, then `notifications/initialized`;
+  /// the negotiated revision, the session id and the server's capabilities are kept.
+  /// Stateless era: `server/discover`; capabilities are kept when it succeeds.
+  /// An error says why the target did not open, with the outcome still readable through
+  /// last_open().
+  Result<OpenOutcome> Open();
+
+  /// A well-formed request in the negotiated revision with a fresh integer id.
+  Request Make(std::string_view method, boost::json::object params = {});
+  /// A well-formed notification in the negotiated revision.
+  Request MakeNotification(std::string_view method, boost::json::object params = {}) const;
+
+  Observation Send(const Request& request) { return transport_.Send(request); }
+  Observation Call(std::string_view method, boost::json::object params = {}) {
+    return Send(Make(method, std::move(params)));
+  }
+
+  /// Ends an HTTP session with DELETE, as the handshake era asks; nothing otherwise.
+  std::optional<Observation> Close();
+
+  Revision revision() const { return revision_; }
+  TransportKind transport_kind() const { return transport_.kind(); }
+  /// The `capabilities` the server declared; empty before Open() succeeds.
+  const boost::json::object& server_capabilities() const { return capabilities_; }
+  /// True when the server declared `capability` (for example "tools").
+  bool Declares(std::string_view capability) const { return capabilities_.contains(capability); }
+  const std::optional<OpenOutcome>& last_open() const { return last_open_; }
+
+ private:
+  Result<OpenOutcome> OpenHandshake();
+  Result<OpenOutcome> OpenStateless();
+
+  Transport& transport_;
+  Revision revision_;
+  ClientInfo client_;
+  std::int64_t next_id_ = 1;
+  boost::json::object capabilities_;
+  std::optional<OpenOutcome> last_open_;
+};
+
+/// A short description of a reply for messages: "protocol_error -32602 (HTTP 200)".
+std::string DescribeReply(const Reply& reply, const Observation& observation);
+
+}  // namespace mcpfuzz

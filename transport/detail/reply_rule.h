@@ -1,0 +1,38 @@
+#pragma once
+// When a newline-delimited exchange is over: which message is the reply a request waits for.
+
+#include <boost/json/value.hpp>
+
+#include "model/request.h"
+
+namespace mcpfuzz::detail {
+
+/// What ends the wait for a reply on a stream that also carries logs, notifications and
+/// server-to-client requests.
+struct ReplyRule {
+  enum class Kind {
+    /// The request has an id (possibly null): the response carrying that id ends the wait.
+    /// So does an error response with a null id, the JSON-RPC answer to a request whose id
+    /// the server could not read.
+    kMatchingId,
+    /// No id could be read (raw bytes, invalid JSON, an object without id or method, a batch):
+    /// the server owes a parse or invalid-request error, so the first response of any id ends
+    /// the wait; without one, the exchange ends after the quiet window.
+    kFirstResponse,
+    /// A notification: nothing is owed, so the whole quiet window is observed.
+    kSilence,
+  };
+  Kind kind = Kind::kSilence;
+  /// The id to match; kMatchingId only.
+  boost::json::value id;
+};
+
+ReplyRule ReplyRuleFor(const Request& request);
+
+/// An object without `method` that has `id`, `result` or `error`.
+bool IsResponseShaped(const boost::json::value& message);
+
+/// True when `message` is the reply that `rule` waits for.
+bool EndsExchange(const ReplyRule& rule, const boost::json::value& message);
+
+}  // namespace mcpfuzz::detail

@@ -1,0 +1,68 @@
+#pragma once
+// A spawned server's stdin, stdout and stderr, pumped together so that a server writing a lot
+// to one stream never stalls (and so never deadlocks) while we wait on another.
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+
+#include "transport/detail/child_process.h"
+#include "transport/detail/line_splitter.h"
+
+namespace mcpfuzz::detail {
+
+class ServerPipes {
+ public:
+  using Clock = std::chrono::steady_clock;
+  /// A server whose grandchild keeps its pipes open never delivers EOF, so waits for output
+  /// also check this often whether the process itself has exited.
+  static constexpr std::chrono::milliseconds kExitCheckInterval{20};
+
+  /// Takes over `process`; stdout lines are capped at `max_line_bytes`, and the last
+  /// `stderr_tail_bytes` of stderr are kept.
+  ServerPipes(ChildProcess process, std::size_t max_line_bytes, std::size_t stderr_tail_bytes);
+
+  ChildProcess& process() { return process_; }
+  /// Lines read from stdout and not yet taken, kept across exchanges.
+  LineSplitter& stdout_lines() { return stdout_lines_; }
+  /// True once stdout reached end of file (every holder of its write end closed it).
+  bool stdout_eof() const { return stdout_eof_; }
+  /// From now on stdout is read and thrown away (at shutdown nobody asks for it, but the server
+  /// must not block writing it).
+  void DiscardStdout() { discard_stdout_ = true; }
+
+  struct PumpResult {
+    bool read_any = false;
+    /// stdin can take bytes, or has failed (which the next write reports).
+    bool stdin_ready = false;
+  };
+  /// Waits up to `wait` for any pipe (stdin only when `watch_stdin`) and reads what is ready.
+  /// EINTR returns early with nothing done; callers loop on their own deadline.
+  PumpResult Pump(Clock::duration wait, bool watch_stdin);
+  /// Reads what is already in the pipes, without waiting and within a bounded number of reads
+  /// (a surviving grandchild may keep writing forever).
+  void Drain();
+  /// Pumps until the process exits or `wait` passes; true when it exited.
+  bool WaitForExit(Clock::duration wait);
+
+  /// Starts a new per-exchange stderr tail.
+  void ClearExchangeStderr() { exchange_stderr_tail_.clear(); }
+  /// The last bytes of stderr written since ClearExchangeStderr.
+  const std::string& exchange_stderr_tail() const { return exchange_stderr_tail_; }
+  /// The last bytes of stderr over the whole life of the process.
+  const std::string& stderr_tail() const { return stderr_tail_; }
+
+ private:
+  void ReadStdout();
+  void ReadStderr();
+
+  ChildProcess process_;
+  LineSplitter stdout_lines_;
+  std::size_t stderr_tail_bytes_;
+  bool stdout_eof_ = false;
+  bool discard_stdout_ = false;
+  std::string exchange_stderr_tail_;
+  std::string stderr_tail_;
+};
+
+}  // namespace mcpfuzz::detail

@@ -1,0 +1,96 @@
+#include "transport/era_probe.h"
+
+#include <algorithm>
+
+#include "transport/client.h"
+
+namespace mcpfuzz {
+namespace {
+
+EraAttempt FailedToConnect(Revision asked, std::string method, const Error& error) {
+  EraAttempt attempt;
+  attempt.asked = asked;
+  attempt.method = std::move(method);
+  attempt.channel = Channel::kTransportFailure;
+  attempt.note = error.message;
+  return attempt;
+}
+
+EraAttempt Describe(Revision asked, std::string method, const Result<OpenOutcome>& opened,
+                    const McpClient& client) {
+  EraAttempt attempt;
+  attempt.asked = asked;
+  attempt.method = std::move(method);
+  const OpenOutcome& outcome = *client.last_open();
+  attempt.channel = outcome.reply.channel;
+  attempt.error_code = outcome.reply.error_code;
+  attempt.http_status = outcome.observation.http_status;
+  if (!opened.ok()) attempt.note = opened.error().message;
+  return attempt;
+}
+
+EraAttempt AskStateless(const TransportFactory& connect) {
+  const Revision asked = Revision::k2026_07_28;
+  auto transport = connect();
+  if (!transport.ok()) return FailedToConnect(asked, "server/discover", transport.error());
+  McpClient client(**transport, asked);
+  auto opened = client.Open();
+  EraAttempt attempt = Describe(asked, "server/discover", opened, client);
+  if (!opened.ok()) return attempt;
+  const auto& result = opened->reply.message->as_object().at("result").as_object();
+  if (const auto* versions = result.if_contains("supportedVersions");
+      versions != nullptr && versions->is_array()) {
+    for (const auto& version : versions->as_array()) {
+      if (!version.is_string()) continue;
+      attempt.supported_versions.emplace_back(version.as_string());
+      auto known = ParseRevision(std::string_view(version.as_string()));
+      if (known && (!attempt.answered || *known > *attempt.answered)) attempt.answered = known;
+    }
+  }
+  if (!attempt.answered) attempt.note = "discover succeeded without a known supportedVersions";
+  return attempt;
+}
+
+EraAttempt AskHandshake(const TransportFactory& connect, Revision asked) {
+  auto transport = connect();
+  if (!transport.ok()) return FailedToConnect(asked, "initialize", transport.error());
+  McpClient client(**transport, asked);
+  auto opened = client.Open();
+  EraAttempt attempt = Describe(asked, "initialize", opened, client);
+  if (opened.ok()) {
+    attempt.answered = client.revision();
+    if (client.revision() != asked) attempt.note = "answered another revision";
+  }
+  client.Close();
+  return attempt;
+}
+
+}  // namespace
+
+bool EraReport::Speaks(Revision revision) const {
+  return std::find(speaks.begin(), speaks.end(), revision) != speaks.end();
+}
+
+std::optional<Revision> EraReport::Newest(Era era) const {
+  for (Revision revision : speaks) {
+    if (EraOf(revision) == era) return revision;
+  }
+  return std::nullopt;
+}
+
+EraReport DetectEras(const TransportFactory& connect) {
+  EraReport report;
+  EraAttempt stateless = AskStateless(connect);
+  if (stateless.channel == Channel::kSuccess) report.speaks.push_back(stateless.asked);
+  report.attempts.push_back(std::move(stateless));
+
+  for (auto it = kAllRevisions.rbegin(); it != kAllRevisions.rend(); ++it) {
+    if (EraOf(*it) != Era::kHandshake) continue;
+    EraAttempt attempt = AskHandshake(connect, *it);
+    if (attempt.answered == *it) report.speaks.push_back(*it);
+    report.attempts.push_back(std::move(attempt));
+  }
+  return report;
+}
+
+}  // namespace mcpfuzz

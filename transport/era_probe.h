@@ -1,0 +1,51 @@
+#pragma once
+// Which protocol revisions a target speaks, found by asking it: `server/discover` for the
+// stateless era, and one `initialize` per handshake revision, each on a fresh connection
+// (a fresh process for stdio), as the era probe in the seed documents does.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/channel.h"
+#include "model/result.h"
+#include "transport/transport.h"
+
+namespace mcpfuzz {
+
+/// Opens a fresh connection to the same target (for stdio: starts the server again).
+using TransportFactory = std::function<Result<std::unique_ptr<Transport>>()>;
+
+/// One question asked and what came back.
+struct EraAttempt {
+  Revision asked = kLatestRevision;
+  std::string method;  ///< "server/discover" or "initialize"
+  Channel channel = Channel::kNoReply;
+  std::optional<std::int64_t> error_code;
+  int http_status = 0;
+  /// The revision the server answered with (initialize's protocolVersion); for discover, the
+  /// newest supportedVersions entry mcpfuzz knows.
+  std::optional<Revision> answered;
+  /// supportedVersions of a discover result, as the server spelled them.
+  std::vector<std::string> supported_versions;
+  std::string note;
+};
+
+struct EraReport {
+  /// Revisions the target accepted as asked, newest first.
+  std::vector<Revision> speaks;
+  std::vector<EraAttempt> attempts;
+
+  bool Speaks(Revision revision) const;
+  /// The newest revision spoken in `era`, if any.
+  std::optional<Revision> Newest(Era era) const;
+};
+
+/// Asks every revision. Never throws; a target that cannot be reached yields an empty `speaks`
+/// and attempts whose channel is kTransportFailure.
+EraReport DetectEras(const TransportFactory& connect);
+
+}  // namespace mcpfuzz

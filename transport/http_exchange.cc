@@ -1,0 +1,146 @@
+#include "transport/http_exchange.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+namespace mcpfuzz {
+namespace {
+
+namespace json = boost::json;
+
+std::string Lowercase(std::string_view text) {
+  std::string lower(text);
+  for (char& c : lower) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return lower;
+}
+
+std::string_view Trim(std::string_view text) {
+  const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
+  return text;
+}
+
+bool IsResponseTo(const json::value& message, const json::value& id) {
+  const json::object* object = message.if_object();
+  if (object == nullptr || object->contains("method")) return false;
+  if (!object->contains("result") && !object->contains("error")) return false;
+  const json::value* message_id = object->if_contains("id");
+  return message_id != nullptr && *message_id == id;
+}
+
+bool AnswersId(const json::value& message, const json::value& id) {
+  if (IsResponseTo(message, id)) return true;
+  const json::array* batch = message.if_array();
+  return batch != nullptr && std::any_of(batch->begin(), batch->end(),
+                                         [&](const json::value& m) { return IsResponseTo(m, id); });
+}
+
+}  // namespace
+
+bool IsEventStream(std::string_view content_type) {
+  const std::size_t semicolon = content_type.find(';');
+  return Lowercase(Trim(content_type.substr(0, semicolon))) == "text/event-stream";
+}
+
+std::vector<json::value> AwaitedIds(const Request& request) {
+  std::vector<json::value> ids;
+  const auto body = request.BodyJson();
+  if (!body) return ids;
+  if (body->is_object()) {
+    const json::object& object = body->as_object();
+    const bool is_response =
+        !object.contains("method") && (object.contains("result") || object.contains("error"));
+    if (is_response) return ids;  // a client's answer to a server request gets no reply
+    if (auto id = request.RpcId()) ids.push_back(std::move(*id));
+  } else if (body->is_array()) {
+    for (const json::value& element : body->as_array()) {
+      const json::object* object = element.if_object();
+      if (object == nullptr || !object->contains("method")) continue;
+      if (const json::value* id = object->if_contains("id")) ids.push_back(*id);
+    }
+  }
+  return ids;
+}
+
+HttpExchange::HttpExchange(Observation& observation, const Request& request,
+                           std::size_t max_body_bytes)
+    : observation_(observation),
+      max_body_bytes_(max_body_bytes),
+      awaited_ids_(AwaitedIds(request)),
+      expects_reply_(!awaited_ids_.empty()) {}
+
+void HttpExchange::OnHeaderLine(std::string_view line) {
+  last_activity_ = Clock::now();
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+  Headers& headers = observation_.http_headers;
+  if (line.starts_with("HTTP/")) {
+    headers.clear();  // a new response; an interim 1xx one came before
+    is_sse_ = false;
+  } else if (line.empty()) {
+    is_sse_ = IsEventStream(FindHeader(headers, "Content-Type").value_or(""));
+  } else if ((line.front() == ' ' || line.front() == '\t') && !headers.empty()) {
+    headers.back().value += " ";  // obsolete line folding continues the previous header
+    headers.back().value += Trim(line);
+  } else {
+    const std::size_t colon = line.find(':');
+    if (colon == std::string_view::npos) {
+      headers.push_back({std::string(line), ""});
+    } else {
+      headers.push_back(
+          {std::string(line.substr(0, colon)), std::string(Trim(line.substr(colon + 1)))});
+    }
+  }
+}
+
+bool HttpExchange::OnBody(std::string_view bytes) {
+  last_activity_ = Clock::now();
+  std::string& body = observation_.body;
+  const std::size_t kept = std::min(bytes.size(), max_body_bytes_ - body.size());
+  body.append(bytes.substr(0, kept));
+  if (is_sse_) {
+    const std::size_t first_new = observation_.sse_events.size();
+    parser_.Feed(bytes.substr(0, kept), observation_.sse_events);
+    TakeSseEvents(first_new);
+  }
+  if (kept < bytes.size()) too_large_ = true;
+  return !answered_ && !too_large_;
+}
+
+void HttpExchange::TakeSseEvents(std::size_t first_new) {
+  const auto& events = observation_.sse_events;
+  for (std::size_t i = first_new; i < events.size(); ++i) {
+    auto message = ParseJson(events[i].data);
+    if (!message) {
+      // An event without data (SSE priming: just an id or a retry) is not a failed JSON value.
+      if (!events[i].data.empty()) observation_.non_json.push_back(events[i].data);
+      continue;
+    }
+    const std::size_t awaited_before = awaited_ids_.size();
+    std::erase_if(awaited_ids_, [&](const json::value& id) { return AnswersId(*message, id); });
+    if (awaited_before > 0 && awaited_ids_.empty()) answered_ = true;
+    observation_.messages.push_back(std::move(*message));
+  }
+}
+
+bool HttpExchange::Finish() {
+  observation_.content_type =
+      std::string(FindHeader(observation_.http_headers, "Content-Type").value_or(""));
+  if (is_sse_) {
+    std::vector<SseEvent> none;  // the standard dispatches nothing at the end of a stream
+    return parser_.Finish(none);
+  }
+  if (!observation_.body.empty()) {
+    if (auto message = ParseJson(observation_.body)) {
+      observation_.messages.push_back(std::move(*message));
+    } else {
+      observation_.non_json.push_back(observation_.body);
+    }
+  }
+  return false;
+}
+
+}  // namespace mcpfuzz

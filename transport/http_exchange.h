@@ -1,0 +1,66 @@
+#pragma once
+// The receiving half of one HTTP exchange, free of curl: response header lines and body bytes
+// go in as they arrive, an Observation comes out.
+
+#include <boost/json/value.hpp>
+#include <chrono>
+#include <cstddef>
+#include <string_view>
+#include <vector>
+
+#include "model/observation.h"
+#include "model/request.h"
+#include "model/sse.h"
+
+namespace mcpfuzz {
+
+/// True when a Content-Type value names text/event-stream, whatever its case and parameters.
+bool IsEventStream(std::string_view content_type);
+
+/// The ids of the responses `request` waits for: its own JSON-RPC id, or the ids of a batch's
+/// requests. Empty for notifications, responses, bodies that are not JSON-RPC, and no body.
+std::vector<boost::json::value> AwaitedIds(const Request& request);
+
+/// Fills `observation` from one reply. An SSE body is parsed event by event as it arrives, so
+/// the exchange can end as soon as the awaited responses are in, although the server may keep
+/// the stream open. Not thread-safe; `observation` must outlive it.
+class HttpExchange {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  HttpExchange(Observation& observation, const Request& request, std::size_t max_body_bytes);
+
+  /// One header line, with or without its CRLF: a status line, a header, or the blank line
+  /// ending the header block. Only the headers of the last response are kept (a 100 Continue
+  /// may come first).
+  void OnHeaderLine(std::string_view line);
+  /// Body bytes as they arrive. Returns false when reading should stop: the body reached the
+  /// size cap (the excess is dropped), or every awaited response has arrived.
+  bool OnBody(std::string_view bytes);
+  /// After the transfer: fills `messages`/`non_json` from a non-SSE body and the content type.
+  /// Returns true when an SSE stream ended inside an event, which was discarded.
+  bool Finish();
+
+  bool expects_reply() const { return expects_reply_; }
+  bool is_sse() const { return is_sse_; }
+  bool too_large() const { return too_large_; }
+  /// True once every awaited response arrived on the SSE stream.
+  bool answered() const { return answered_; }
+  /// When the last header line or body bytes arrived (or the exchange was created).
+  Clock::time_point last_activity() const { return last_activity_; }
+
+ private:
+  void TakeSseEvents(std::size_t first_new);
+
+  Observation& observation_;
+  std::size_t max_body_bytes_;
+  std::vector<boost::json::value> awaited_ids_;
+  bool expects_reply_;
+  SseParser parser_;
+  bool is_sse_ = false;
+  bool too_large_ = false;
+  bool answered_ = false;
+  Clock::time_point last_activity_ = Clock::now();
+};
+
+}  // namespace mcpfuzz

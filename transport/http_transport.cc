@@ -1,0 +1,360 @@
+// The Streamable HTTP transport: libcurl's multi interface driving one easy handle, so the
+// connection pool outlives each exchange (keep-alive) and SSE streams can be left early.
+//
+// Thread safety: a transport is used by one thread at a time. Different transports may run on
+// different threads concurrently.
+
+#include "transport/http_transport.h"
+
+#include <curl/curl.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "transport/http_exchange.h"
+#include "transport/transport.h"
+
+namespace mcpfuzz {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct EasyDeleter {
+  void operator()(CURL* handle) const { curl_easy_cleanup(handle); }
+};
+struct MultiDeleter {
+  void operator()(CURLM* handle) const { curl_multi_cleanup(handle); }
+};
+struct UrlDeleter {
+  void operator()(CURLU* handle) const { curl_url_cleanup(handle); }
+};
+struct SlistDeleter {
+  void operator()(curl_slist* list) const { curl_slist_free_all(list); }
+};
+struct CurlStringDeleter {
+  void operator()(char* text) const { curl_free(text); }
+};
+using EasyHandle = std::unique_ptr<CURL, EasyDeleter>;
+using MultiHandle = std::unique_ptr<CURLM, MultiDeleter>;
+using UrlHandle = std::unique_ptr<CURLU, UrlDeleter>;
+using HeaderList = std::unique_ptr<curl_slist, SlistDeleter>;
+
+CURLcode GlobalInit() {
+  static const CURLcode code = curl_global_init(CURL_GLOBAL_DEFAULT);
+  return code;
+}
+
+std::string Lowercase(std::string_view text) {
+  std::string lower(text);
+  for (char& c : lower) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return lower;
+}
+
+std::string_view Trim(std::string_view text) {
+  const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
+  return text;
+}
+
+Result<UrlHandle> ParseTargetUrl(const std::string& url, bool allow_remote) {
+  UrlHandle handle(curl_url());
+  if (!handle) return Error{"out of memory parsing URL"};
+  // Unsupported schemes parse too, so that they get the same clear message as ftp:// does.
+  if (CURLUcode code =
+          curl_url_set(handle.get(), CURLUPART_URL, url.c_str(), CURLU_NON_SUPPORT_SCHEME);
+      code != CURLUE_OK) {
+    return Error{"invalid URL '" + url + "': " + curl_url_strerror(code)};
+  }
+  const auto part = [&](CURLUPart which) {
+    char* raw = nullptr;
+    if (curl_url_get(handle.get(), which, &raw, 0) != CURLUE_OK) return std::string();
+    std::unique_ptr<char, CurlStringDeleter> owned(raw);
+    return std::string(raw);
+  };
+  const std::string scheme = Lowercase(part(CURLUPART_SCHEME));
+  if (scheme != "http" && scheme != "https") {
+    return Error{"unsupported scheme '" + scheme + "' in URL '" + url +
+                 "': only http and https are allowed"};
+  }
+  const std::string host = part(CURLUPART_HOST);
+  if (host.empty()) return Error{"URL '" + url + "' names no host"};
+  if (!allow_remote && !IsLoopbackHost(host)) {
+    return Error{"host '" + host + "' in URL '" + url +
+                 "' is not loopback (127.0.0.1, localhost or [::1]); set allow_remote to "
+                 "send requests to it"};
+  }
+  return handle;
+}
+
+/// One header as a curl list entry. curl reads "Name:" as "remove the header", so an empty
+/// value is written "Name;", which curl sends as "Name:".
+std::string HeaderEntry(const Header& header) {
+  if (Trim(header.value).empty() && header.name.find(':') == std::string::npos) {
+    return header.name + ";";
+  }
+  return header.name + ": " + header.value;
+}
+
+// curl calls these through C frames, which no exception may cross.
+std::size_t OnHeader(char* buffer, std::size_t size, std::size_t count, void* user) noexcept {
+  try {
+    static_cast<HttpExchange*>(user)->OnHeaderLine(std::string_view(buffer, size * count));
+    return size * count;
+  } catch (...) {
+    return 0;  // aborts the transfer
+  }
+}
+
+std::size_t OnBody(char* buffer, std::size_t size, std::size_t count, void* user) noexcept {
+  try {
+    const bool go_on =
+        static_cast<HttpExchange*>(user)->OnBody(std::string_view(buffer, size * count));
+    return go_on ? size * count : 0;  // less than offered aborts the transfer
+  } catch (...) {
+    return 0;
+  }
+}
+
+Outcome OutcomeOf(CURLcode code) {
+  switch (code) {
+    case CURLE_OK:
+      return Outcome::kOk;
+    case CURLE_OPERATION_TIMEDOUT:
+      return Outcome::kTimeout;
+    case CURLE_COULDNT_CONNECT:
+      return Outcome::kConnectionRefused;
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_GOT_NOTHING:
+    case CURLE_PARTIAL_FILE:
+      return Outcome::kConnectionReset;
+    default:
+      return Outcome::kTransportError;
+  }
+}
+
+class HttpTransport final : public Transport {
+ public:
+  HttpTransport(HttpTarget target, UrlHandle url, MultiHandle multi, EasyHandle easy)
+      : target_(std::move(target)),
+        url_(std::move(url)),
+        multi_(std::move(multi)),
+        easy_(std::move(easy)) {}
+
+  Observation Send(const Request& request) override;
+  TransportKind kind() const override { return TransportKind::kHttp; }
+  std::string Describe() const override { return target_.url; }
+
+ private:
+  /// Sets every option of one exchange; returns the name of the first one curl refused.
+  std::optional<std::string> Configure(const Request& request, const std::string& body,
+                                       HttpExchange& exchange);
+  HeaderList BuildHeaders(const Request& request) const;
+  /// Drives the transfer. Returns curl's result, or nullopt when mcpfuzz stopped listening to
+  /// a quiet stream, or when curl's multi interface failed (then `failure` says why).
+  std::optional<CURLcode> Run(const HttpExchange& exchange, std::string& failure);
+
+  HttpTarget target_;
+  // Declared in this order so the easy handle, which refers to the URL, is destroyed first.
+  UrlHandle url_;
+  MultiHandle multi_;
+  EasyHandle easy_;
+  HeaderList header_list_;
+  std::array<char, CURL_ERROR_SIZE> error_buffer_{};
+};
+
+HeaderList HttpTransport::BuildHeaders(const Request& request) const {
+  std::vector<std::string> entries;
+  for (const Header& header : request.headers) entries.push_back(HeaderEntry(header));
+  for (const Header& header : target_.extra_headers) entries.push_back(HeaderEntry(header));
+  if (request.session == SessionBinding::kAttach && !session_id().empty() &&
+      !FindHeader(request.headers, "Mcp-Session-Id")) {
+    entries.push_back(HeaderEntry({"Mcp-Session-Id", session_id()}));
+  }
+  // Headers curl would add on its own; a request that carries them still sends its own.
+  for (const char* suppressed : {"Accept:", "Expect:", "Content-Type:"}) {
+    entries.emplace_back(suppressed);
+  }
+  HeaderList list;
+  for (const std::string& entry : entries) {
+    curl_slist* appended = curl_slist_append(list.get(), entry.c_str());
+    if (appended == nullptr) return nullptr;
+    static_cast<void>(list.release());
+    list.reset(appended);
+  }
+  return list;
+}
+
+std::optional<std::string> HttpTransport::Configure(const Request& request, const std::string& body,
+                                                    HttpExchange& exchange) {
+  CURL* easy = easy_.get();
+  curl_easy_reset(easy);  // keeps the connection pool, drops the last exchange's options
+  header_list_ = BuildHeaders(request);
+  if (!header_list_) return "CURLOPT_HTTPHEADER (out of memory)";
+  error_buffer_.fill('\0');
+  // curl reads 0 as "no limit"; every exchange must end.
+  const long timeout_ms = std::max(1L, static_cast<long>(target_.limits.timeout.count()));
+
+  std::optional<std::string> failed;
+  const auto set = [&](const char* name, CURLoption option, auto value) {
+    if (!failed && curl_easy_setopt(easy, option, value) != CURLE_OK) failed = name;
+  };
+  set("CURLOPT_CURLU", CURLOPT_CURLU, url_.get());
+  set("CURLOPT_PROTOCOLS_STR", CURLOPT_PROTOCOLS_STR, "http,https");
+  set("CURLOPT_REDIR_PROTOCOLS_STR", CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+  set("CURLOPT_FOLLOWLOCATION", CURLOPT_FOLLOWLOCATION, 0L);
+  set("CURLOPT_PROXY", CURLOPT_PROXY, "");
+  set("CURLOPT_NOSIGNAL", CURLOPT_NOSIGNAL, 1L);
+  // HTTP/2 would lowercase header names; servers must see the casing the request holds.
+  set("CURLOPT_HTTP_VERSION", CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
+  set("CURLOPT_TIMEOUT_MS", CURLOPT_TIMEOUT_MS, timeout_ms);
+  set("CURLOPT_CONNECTTIMEOUT_MS", CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
+  set("CURLOPT_ERRORBUFFER", CURLOPT_ERRORBUFFER, error_buffer_.data());
+  set("CURLOPT_HEADERFUNCTION", CURLOPT_HEADERFUNCTION, &OnHeader);
+  set("CURLOPT_HEADERDATA", CURLOPT_HEADERDATA, static_cast<void*>(&exchange));
+  set("CURLOPT_WRITEFUNCTION", CURLOPT_WRITEFUNCTION, &OnBody);
+  set("CURLOPT_WRITEDATA", CURLOPT_WRITEDATA, static_cast<void*>(&exchange));
+  set("CURLOPT_HTTPHEADER", CURLOPT_HTTPHEADER, header_list_.get());
+
+  const std::string& method = request.http_method;
+  if (!std::holds_alternative<NoBody>(request.body)) {
+    set("CURLOPT_POSTFIELDSIZE_LARGE", CURLOPT_POSTFIELDSIZE_LARGE,
+        static_cast<curl_off_t>(body.size()));
+    set("CURLOPT_POSTFIELDS", CURLOPT_POSTFIELDS, body.data());
+    if (method != "POST") set("CURLOPT_CUSTOMREQUEST", CURLOPT_CUSTOMREQUEST, method.c_str());
+  } else if (method == "GET") {
+    set("CURLOPT_HTTPGET", CURLOPT_HTTPGET, 1L);
+  } else if (method == "HEAD") {
+    set("CURLOPT_NOBODY", CURLOPT_NOBODY, 1L);  // else curl would wait for a body
+  } else {
+    set("CURLOPT_CUSTOMREQUEST", CURLOPT_CUSTOMREQUEST, method.c_str());
+  }
+  return failed;
+}
+
+std::optional<CURLcode> HttpTransport::Run(const HttpExchange& exchange, std::string& failure) {
+  CURLM* multi = multi_.get();
+  if (CURLMcode code = curl_multi_add_handle(multi, easy_.get()); code != CURLM_OK) {
+    failure = std::string("curl: ") + curl_multi_strerror(code);
+    return std::nullopt;
+  }
+  const auto quiet_window = target_.limits.quiet_window;
+  std::optional<CURLcode> result;
+  while (true) {
+    int running = 0;
+    if (CURLMcode code = curl_multi_perform(multi, &running); code != CURLM_OK) {
+      failure = std::string("curl: ") + curl_multi_strerror(code);
+      break;
+    }
+    int queued = 0;
+    while (CURLMsg* message = curl_multi_info_read(multi, &queued)) {
+      if (message->msg == CURLMSG_DONE) result = message->data.result;
+    }
+    if (result || running == 0) break;
+    auto wait = std::chrono::milliseconds(50);
+    if (!exchange.expects_reply() && exchange.is_sse()) {
+      const auto quiet_for = Clock::now() - exchange.last_activity();
+      if (quiet_for >= quiet_window) break;  // heard all there was to hear
+      wait = std::min(wait, std::chrono::ceil<std::chrono::milliseconds>(quiet_window - quiet_for));
+    }
+    curl_multi_poll(multi, nullptr, 0, static_cast<int>(wait.count()), nullptr);
+  }
+  // Removing a handle mid-transfer closes its connection; a finished one goes back to the pool.
+  curl_multi_remove_handle(multi, easy_.get());
+  return result;
+}
+
+Observation HttpTransport::Send(const Request& request) {
+  Observation observation;
+  const auto start = Clock::now();
+  const std::string body = request.WireBody();
+  HttpExchange exchange(observation, request, target_.limits.max_response_bytes);
+  if (auto failed = Configure(request, body, exchange)) {
+    observation.outcome = Outcome::kTransportError;
+    observation.detail = "curl refused option " + *failed;
+    return observation;
+  }
+  std::string failure;
+  const std::optional<CURLcode> result = Run(exchange, failure);
+
+  long status = 0;
+  curl_easy_getinfo(easy_.get(), CURLINFO_RESPONSE_CODE, &status);
+  observation.http_status = static_cast<int>(status);
+  const bool ended_inside_event = exchange.Finish();
+
+  if (exchange.answered()) {
+    observation.detail = "stopped reading the SSE stream after the response";
+  } else if (exchange.too_large()) {
+    observation.outcome = Outcome::kTooLarge;
+    observation.detail =
+        "reply exceeded " + std::to_string(target_.limits.max_response_bytes) + " bytes";
+  } else if (!result && failure.empty()) {
+    observation.detail = "SSE stream quiet for " +
+                         std::to_string(target_.limits.quiet_window.count()) +
+                         " ms; stopped listening";
+  } else if (!result) {
+    observation.outcome = Outcome::kTransportError;
+    observation.detail = failure;
+  } else if (*result == CURLE_OPERATION_TIMEDOUT && !exchange.expects_reply() &&
+             exchange.is_sse()) {
+    // A stream that expects no reply may never end (GET streams never do by design).
+    observation.detail = "SSE stream still open at the time limit; stopped listening";
+  } else if (*result != CURLE_OK) {
+    observation.outcome = OutcomeOf(*result);
+    observation.detail =
+        "curl: " +
+        std::string(error_buffer_[0] != '\0' ? error_buffer_.data() : curl_easy_strerror(*result));
+  } else if (ended_inside_event) {
+    observation.detail = "SSE stream ended inside an event, which was discarded";
+  }
+  observation.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
+  return observation;
+}
+
+}  // namespace
+
+bool IsLoopbackHost(std::string_view host) {
+  const std::string lower = Lowercase(host);
+  if (lower == "localhost" || lower == "[::1]") return true;
+  // A dotted quad whose first octet is 127.
+  int octets = 0;
+  std::size_t position = 0;
+  while (position <= lower.size()) {
+    std::size_t end = lower.find('.', position);
+    if (end == std::string::npos) end = lower.size();
+    const std::string_view octet = std::string_view(lower).substr(position, end - position);
+    if (octet.empty() || octet.size() > 3 ||
+        !std::all_of(octet.begin(), octet.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return false;
+    }
+    if (std::stoi(std::string(octet)) > 255) return false;
+    if (octets == 0 && octet != "127") return false;
+    ++octets;
+    position = end + 1;
+  }
+  return octets == 4;
+}
+
+Result<std::unique_ptr<Transport>> OpenHttp(HttpTarget target) {
+  if (CURLcode code = GlobalInit(); code != CURLE_OK) {
+    return Error{std::string("curl_global_init failed: ") + curl_easy_strerror(code)};
+  }
+  auto url = ParseTargetUrl(target.url, target.allow_remote);
+  if (!url) return url.error();
+  MultiHandle multi(curl_multi_init());
+  EasyHandle easy(curl_easy_init());
+  if (!multi || !easy) return Error{"curl could not create a handle"};
+  return std::unique_ptr<Transport>(std::make_unique<HttpTransport>(
+      std::move(target), std::move(*url), std::move(multi), std::move(easy)));
+}
+
+}  // namespace mcpfuzz

@@ -1,0 +1,271 @@
+// The stdio transport: one child process speaking newline-delimited JSON-RPC.
+//
+// Everything runs on the calling thread. Pipes are only read inside Send and Shutdown, so
+// output the server writes between two Sends (and complete lines read past a reply) is
+// attributed to the next Send. Spawn failure is an Error from SpawnStdio, never an
+// observation.
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <string>
+#include <utility>
+
+#include "transport/detail/child_process.h"
+#include "transport/detail/pipe_io.h"
+#include "transport/detail/reply_rule.h"
+#include "transport/detail/server_pipes.h"
+#include "transport/transport.h"
+
+namespace mcpfuzz {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string DescribeExit(const detail::ExitStatus& exit) {
+  if (exit.code) return "the server exited with code " + std::to_string(*exit.code);
+  if (exit.signal) return "the server was killed by signal " + std::to_string(*exit.signal);
+  return "the server exited (status unknown: reaped elsewhere)";
+}
+
+// Appends a stdout line to the observation; returns its JSON value if it parsed.
+const boost::json::value* RecordLine(Observation& observation, std::string line) {
+  std::string_view json_text = line;
+  // CRLF framing is tolerated when parsing; stdout_lines keeps the bytes exact.
+  if (!json_text.empty() && json_text.back() == '\r') json_text.remove_suffix(1);
+  std::optional<boost::json::value> message = ParseJson(json_text);
+  const boost::json::value* parsed = nullptr;
+  if (message) {
+    observation.messages.push_back(std::move(*message));
+    parsed = &observation.messages.back();
+  } else {
+    observation.non_json.push_back(line);
+  }
+  observation.stdout_lines.push_back(std::move(line));
+  return parsed;
+}
+
+class StdioProcessTransport final : public StdioTransport {
+ public:
+  StdioProcessTransport(StdioTarget target, detail::ChildProcess child)
+      : target_(std::move(target)),
+        pipes_(std::move(child), target_.limits.max_response_bytes, target_.stderr_tail_bytes) {}
+  ~StdioProcessTransport() override { Shutdown(); }
+  StdioProcessTransport(const StdioProcessTransport&) = delete;
+  StdioProcessTransport& operator=(const StdioProcessTransport&) = delete;
+
+  Observation Send(const Request& request) override;
+  TransportKind kind() const override { return TransportKind::kStdio; }
+  std::string Describe() const override;
+  bool Alive() override { return !shutdown_ && !pipes_.process().PollExit(); }
+  ProcessExit Shutdown() override;
+
+ private:
+  StdioTarget target_;
+  detail::ServerPipes pipes_;
+  std::optional<ProcessExit> shutdown_;
+};
+
+// One Send, from the first byte written to the end of the reply.
+class Exchange {
+ public:
+  Exchange(const Request& request, const Limits& limits, detail::ServerPipes& pipes)
+      : limits_(limits),
+        pipes_(pipes),
+        rule_(detail::ReplyRuleFor(request)),
+        wire_(request.WireBody() + "\n") {
+    pipes_.ClearExchangeStderr();
+  }
+
+  Observation Run();
+
+ private:
+  Observation Finish(Outcome outcome, std::string detail);
+  // Takes the complete lines read so far; true once the awaited reply is among them.
+  bool TakeLines();
+  bool TakeRemainder();
+  void WriteSome();
+  std::string TimeoutDetail() const;
+  std::string TooLargeDetail() const {
+    return "a stdout line exceeded " + std::to_string(limits_.max_response_bytes) +
+           " bytes; the rest of that line was dropped";
+  }
+
+  const Limits& limits_;
+  detail::ServerPipes& pipes_;
+  const detail::ReplyRule rule_;
+  const std::string wire_;
+  const Clock::time_point start_ = Clock::now();
+  const Clock::time_point deadline_ = start_ + limits_.timeout;
+  Observation observation_;
+  std::size_t written_ = 0;
+  std::string write_failure_;
+  Clock::time_point quiet_since_ = start_;
+  bool too_large_ = false;
+};
+
+Observation Exchange::Run() {
+  detail::ChildProcess& process = pipes_.process();
+  const bool listens_for_quiet = rule_.kind != detail::ReplyRule::Kind::kMatchingId;
+  bool leader_exited = false;
+  for (;;) {
+    if (TakeLines()) return Finish(Outcome::kOk, "");
+    // The exchange ends once the over-long line is over, so the next Send starts in sync.
+    if (too_large_ && !pipes_.stdout_lines().discarding()) {
+      return Finish(Outcome::kTooLarge, TooLargeDetail());
+    }
+    if (pipes_.stdout_eof() || leader_exited) {
+      if (pipes_.stdout_eof() && TakeRemainder()) return Finish(Outcome::kOk, "");
+      if (too_large_) return Finish(Outcome::kTooLarge, TooLargeDetail());
+      if (!leader_exited && !pipes_.WaitForExit(deadline_ - Clock::now())) {
+        return Finish(Outcome::kAliveButDeaf, "the server closed stdout but keeps running");
+      }
+      return Finish(Outcome::kExited, DescribeExit(*process.PollExit()) + write_failure_);
+    }
+    if (process.PollExit()) {
+      // What the server wrote before exiting may still hold the reply.
+      leader_exited = true;
+      pipes_.Drain();
+      continue;
+    }
+
+    const Clock::time_point now = Clock::now();
+    const bool request_sent = written_ == wire_.size();
+    if (now >= deadline_) {
+      if (too_large_) return Finish(Outcome::kTooLarge, TooLargeDetail());
+      if (request_sent && listens_for_quiet) {
+        return Finish(Outcome::kOk, "the server kept writing until the time limit");
+      }
+      return Finish(process.PollExit() ? Outcome::kExited : Outcome::kAliveButDeaf,
+                    TimeoutDetail());
+    }
+    Clock::time_point wake = std::min(deadline_, now + detail::ServerPipes::kExitCheckInterval);
+    if (request_sent && listens_for_quiet && !too_large_) {
+      const Clock::time_point quiet_end = quiet_since_ + limits_.quiet_window;
+      if (now >= quiet_end) return Finish(Outcome::kOk, "");
+      wake = std::min(wake, quiet_end);
+    }
+    const bool want_write = !request_sent && process.stdin_fd() >= 0;
+    if (pipes_.Pump(wake - now, want_write).stdin_ready) WriteSome();
+  }
+}
+
+bool Exchange::TakeLines() {
+  while (auto piece = pipes_.stdout_lines().Next()) {
+    if (piece->kind == detail::LinePiece::Kind::kTooLong) {
+      too_large_ = true;
+      return false;
+    }
+    quiet_since_ = Clock::now();
+    const boost::json::value* message = RecordLine(observation_, std::move(piece->line));
+    if (message != nullptr && detail::EndsExchange(rule_, *message)) return true;
+  }
+  return false;
+}
+
+bool Exchange::TakeRemainder() {
+  auto rest = pipes_.stdout_lines().TakeRemainder();
+  if (!rest) return false;
+  const boost::json::value* message = RecordLine(observation_, std::move(*rest));
+  return message != nullptr && detail::EndsExchange(rule_, *message);
+}
+
+void Exchange::WriteSome() {
+  detail::ChildProcess& process = pipes_.process();
+  const ssize_t count = detail::WriteWithoutSigpipe(process.stdin_fd(), wire_.data() + written_,
+                                                    wire_.size() - written_);
+  const int error = errno;
+  if (count > 0) {
+    written_ += static_cast<std::size_t>(count);
+    if (written_ == wire_.size()) quiet_since_ = Clock::now();
+  } else if (count < 0 && error != EAGAIN && error != EWOULDBLOCK) {
+    write_failure_ = "; writing the request failed after " + std::to_string(written_) + " bytes (" +
+                     (error == EPIPE ? std::string("EPIPE") : std::to_string(error)) + ")";
+    process.CloseStdin();
+  }
+}
+
+std::string Exchange::TimeoutDetail() const {
+  std::string detail =
+      "no reply within " + std::to_string(limits_.timeout.count()) + " ms" + write_failure_;
+  if (written_ < wire_.size() && write_failure_.empty()) {
+    detail += "; only " + std::to_string(written_) + " of " + std::to_string(wire_.size()) +
+              " request bytes were written";
+  }
+  if (const std::size_t pending = pipes_.stdout_lines().pending_bytes(); pending > 0) {
+    detail += "; " + std::to_string(pending) + " bytes of an unterminated stdout line are pending";
+  }
+  return detail;
+}
+
+Observation Exchange::Finish(Outcome outcome, std::string detail) {
+  observation_.outcome = outcome;
+  observation_.detail = std::move(detail);
+  observation_.stderr_tail = pipes_.exchange_stderr_tail();
+  if (auto exit = pipes_.process().PollExit()) {
+    observation_.exit_code = exit->code;
+    observation_.exit_signal = exit->signal;
+  }
+  observation_.elapsed =
+      std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start_);
+  return std::move(observation_);
+}
+
+Observation StdioProcessTransport::Send(const Request& request) {
+  if (shutdown_) {
+    Observation observation;
+    observation.outcome = Outcome::kExited;
+    observation.detail = "the server was already shut down";
+    observation.exit_code = shutdown_->exit_code;
+    observation.exit_signal = shutdown_->signal;
+    return observation;
+  }
+  return Exchange(request, target_.limits, pipes_).Run();
+}
+
+std::string StdioProcessTransport::Describe() const {
+  std::string text = "stdio:";
+  for (const std::string& argument : target_.argv) text += " " + argument;
+  return text;
+}
+
+ProcessExit StdioProcessTransport::Shutdown() {
+  if (shutdown_) return *shutdown_;
+  detail::ChildProcess& process = pipes_.process();
+  pipes_.DiscardStdout();
+  process.CloseStdin();
+  bool sent_term = false;
+  bool sent_kill = false;
+  if (!pipes_.WaitForExit(target_.shutdown_grace)) {
+    sent_term = process.SignalGroup(SIGTERM);
+    if (!pipes_.WaitForExit(target_.shutdown_grace)) sent_kill = process.SignalGroup(SIGKILL);
+  }
+  const detail::ExitStatus status = process.Reap();
+  pipes_.Drain();
+  process.CloseStdout();
+  process.CloseStderr();
+
+  ProcessExit exit;
+  exit.exit_code = status.code;
+  exit.signal = status.signal;
+  // A server that handles SIGTERM and exits with a code still ended because we asked; one that
+  // died of another signal on the way out crashed by itself.
+  const bool died_of_our_signal = status.signal && ((*status.signal == SIGTERM && sent_term) ||
+                                                    (*status.signal == SIGKILL && sent_kill));
+  exit.killed_by_mcpfuzz = died_of_our_signal || (status.code && sent_term);
+  exit.stderr_tail = pipes_.stderr_tail();
+  shutdown_ = exit;
+  return exit;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<StdioTransport>> SpawnStdio(StdioTarget target) {
+  auto child = detail::ChildProcess::Spawn(target.argv, target.env);
+  if (!child) return child.error();
+  return std::unique_ptr<StdioTransport>(
+      std::make_unique<StdioProcessTransport>(std::move(target), std::move(*child)));
+}
+
+}  // namespace mcpfuzz

@@ -1,0 +1,98 @@
+#pragma once
+// Transports are the only code in mcpfuzz that performs I/O. Each sends exactly the bytes a
+// Request holds and reports everything that came back as an Observation. They never throw
+// and never "fix" a request: failures are outcomes, not exceptions.
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/observation.h"
+#include "model/request.h"
+#include "model/result.h"
+
+namespace mcpfuzz {
+
+/// Bounds on one exchange, so a hostile or broken server costs bounded time and memory.
+struct Limits {
+  /// Per request: from sending the first byte to the complete reply.
+  std::chrono::milliseconds timeout{5000};
+  /// Bytes kept of one reply; beyond it the exchange ends with Outcome::kTooLarge.
+  std::size_t max_response_bytes = std::size_t{4} << 20U;
+  /// How long to listen after a message that expects no reply (a notification, a GET stream),
+  /// so anything the server sends back anyway is still observed.
+  std::chrono::milliseconds quiet_window{250};
+};
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+
+  /// Sends `request` and observes what comes back.
+  virtual Observation Send(const Request& request) = 0;
+  virtual TransportKind kind() const = 0;
+  /// Where requests go, for people: "http://127.0.0.1:8931/mcp" or "stdio: node server.js".
+  virtual std::string Describe() const = 0;
+
+  /// The handshake-era session id attached to requests whose SessionBinding is kAttach and
+  /// that carry no Mcp-Session-Id header of their own. Empty means none. HTTP only.
+  void set_session_id(std::string id) { session_id_ = std::move(id); }
+  const std::string& session_id() const { return session_id_; }
+
+ private:
+  std::string session_id_;
+};
+
+/// A Streamable HTTP endpoint.
+struct HttpTarget {
+  std::string url;
+  /// Sent with every request, after the request's own headers (authentication, for example).
+  /// Only ever sent to `url`'s host: redirects are never followed.
+  Headers extra_headers;
+  /// Off by default: mcpfuzz talks to 127.0.0.1 / localhost / [::1] only.
+  bool allow_remote = false;
+  Limits limits;
+};
+
+/// Opens a libcurl transport with connection reuse. Fails for a malformed URL, a scheme other
+/// than http/https, or a non-loopback host without allow_remote.
+Result<std::unique_ptr<Transport>> OpenHttp(HttpTarget target);
+
+/// A server started as a child process speaking newline-delimited JSON on stdin/stdout.
+struct StdioTarget {
+  std::vector<std::string> argv;
+  /// Added to (or replacing in) the inherited environment.
+  std::vector<std::pair<std::string, std::string>> env;
+  Limits limits;
+  /// Between closing stdin and SIGTERM, and between SIGTERM and SIGKILL, at shutdown.
+  std::chrono::milliseconds shutdown_grace{1000};
+  /// How much of stderr to keep.
+  std::size_t stderr_tail_bytes = 8192;
+};
+
+/// The exit of a stdio server.
+struct ProcessExit {
+  std::optional<int> exit_code;
+  std::optional<int> signal;
+  /// True when the process ended because mcpfuzz sent it a signal.
+  bool killed_by_mcpfuzz = false;
+  std::string stderr_tail;
+};
+
+class StdioTransport : public Transport {
+ public:
+  /// True while the child process runs.
+  virtual bool Alive() = 0;
+  /// Ends the server as the spec's stdio shutdown says: close stdin, wait, SIGTERM the process
+  /// group, wait, SIGKILL. Idempotent.
+  virtual ProcessExit Shutdown() = 0;
+};
+
+/// Spawns `target.argv` in its own process group (so `npx`/`node` grandchildren die with it).
+Result<std::unique_ptr<StdioTransport>> SpawnStdio(StdioTarget target);
+
+}  // namespace mcpfuzz
