@@ -22,7 +22,9 @@ bool NeedsBase64(std::string_view value) {
 void AddHttpHeaders(Request& request, std::string_view method) {
   request.headers.push_back({"Content-Type", "application/json"});
   request.headers.push_back({"Accept", "application/json, text/event-stream"});
-  if (HasProtocolVersionHeader(request.revision) && method != "initialize") {
+  // A handshake-era initialize precedes the negotiated version, so it carries no header.
+  const bool negotiating = method == "initialize" && EraOf(request.revision) == Era::kHandshake;
+  if (HasProtocolVersionHeader(request.revision) && !negotiating) {
     request.headers.push_back({std::string(kHeaderProtocolVersion),
                                std::string(ToString(request.revision))});
   }

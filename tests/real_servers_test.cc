@@ -7,15 +7,16 @@
 
 #include <filesystem>
 
-#include "support/server_process.h"
+#include "transport/server_process.h"
 #include "transport/client.h"
 #include "transport/era_probe.h"
 
 namespace mcpfuzz {
 namespace {
 
-using testing::RealServersDir;
-using testing::ServerProcess;
+using ServerProcess = HttpServerProcess;
+
+std::string RealServersDir() { return std::string(MCPFUZZ_SOURCE_DIR) + "/tests/servers"; }
 
 constexpr std::chrono::milliseconds kStartTimeout{20000};
 
@@ -82,7 +83,7 @@ class RealServers : public ::testing::Test {
 };
 
 TEST_F(RealServers, SdkV1StatefulHttpSpeaksTheHandshakeEraWithSessions) {
-  auto server = ServerProcess::StartHttp(Node("sdk-v1.mjs", {"--http", "--stateful"}), kStartTimeout);
+  auto server = ServerProcess::Start(Node("sdk-v1.mjs", {"--http", "--stateful"}), kStartTimeout);
   ASSERT_TRUE(server.ok()) << server.error().message;
   auto connect = HttpFactory(server->url());
   EraReport eras = Eras(connect);
@@ -107,7 +108,7 @@ TEST_F(RealServers, SdkV1StatefulHttpSpeaksTheHandshakeEraWithSessions) {
 
 TEST_F(RealServers, SdkV1StatelessHttpServesHandshakeRequestsWithoutSessions) {
   auto server =
-      ServerProcess::StartHttp(Node("sdk-v1.mjs", {"--http", "--stateless"}), kStartTimeout);
+      ServerProcess::Start(Node("sdk-v1.mjs", {"--http", "--stateless"}), kStartTimeout);
   ASSERT_TRUE(server.ok()) << server.error().message;
   auto connect = HttpFactory(server->url());
   ExpectToolsListed(connect, Revision::k2025_11_25, "echo");
@@ -121,7 +122,7 @@ TEST_F(RealServers, SdkV1Stdio) {
 }
 
 TEST_F(RealServers, SdkV2HttpSpeaksBothErasOnOneEndpoint) {
-  auto server = ServerProcess::StartHttp(Node("sdk-v2.mjs", {"--http"}), kStartTimeout);
+  auto server = ServerProcess::Start(Node("sdk-v2.mjs", {"--http"}), kStartTimeout);
   ASSERT_TRUE(server.ok()) << server.error().message;
   auto connect = HttpFactory(server->url());
   EraReport eras = Eras(connect);
@@ -138,7 +139,7 @@ TEST_F(RealServers, SdkV2StdioSpeaksBothEras) {
 }
 
 TEST_F(RealServers, ServerEverythingHttpOnLoopback) {
-  auto server = ServerProcess::StartHttp(Node("everything.mjs", {"--http"}), kStartTimeout);
+  auto server = ServerProcess::Start(Node("everything.mjs", {"--http"}), kStartTimeout);
   ASSERT_TRUE(server.ok()) << server.error().message;
   EXPECT_EQ(server->url().rfind("http://127.0.0.1:", 0), 0U) << server->url();
   auto connect = HttpFactory(server->url());

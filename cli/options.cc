@@ -1,0 +1,204 @@
+#include "cli/options.h"
+
+#include <charconv>
+
+namespace mcpfuzz::cli {
+namespace {
+
+constexpr const char* kOverview = R"(mcpfuzz — fuzzing and property testing for MCP servers
+
+mcpfuzz sends MCP servers well-formed and deliberately malformed requests, over Streamable HTTP
+or stdio, in the handshake era (2024-11-05 … 2025-11-25) and the stateless era (2026-07-28),
+and records on which channel each reply came back: a JSON-RPC protocol error, a tool execution
+error (isError: true), a success, no reply, something that is not JSON-RPC, or a transport
+failure.
+
+Usage:
+  mcpfuzz probe TARGET [options]     which revisions a server speaks, and how it answers an
+                                     unknown tool, an unknown method and a parse error
+  mcpfuzz send CASE.json... TARGET   send request case files exactly as written
+  mcpfuzz refserver [options]        run the built-in reference MCP server
+  mcpfuzz help COMMAND               more on one command
+
+TARGET is one of:
+  http://127.0.0.1:PORT/mcp          a Streamable HTTP endpoint (loopback unless --allow-remote)
+  -- COMMAND ARGS...                 a stdio server started by mcpfuzz (must come last)
+  --builtin                          the built-in reference server over HTTP on 127.0.0.1
+  --builtin-stdio                    the built-in reference server over stdio
+
+Target options:
+  --header 'Name: value'             send this header with every HTTP request (repeatable);
+                                     it goes to the target only, redirects are never followed
+  --allow-remote                     allow a non-loopback HTTP target
+  --timeout-ms N                     per-request time limit (default 5000)
+  --max-response-bytes N             bytes kept of one reply (default 4194304)
+  --fault NAME                       with --builtin: switch on a reference-server fault
+                                     (repeatable; `mcpfuzz refserver --list-faults` lists them)
+
+Examples:
+  mcpfuzz probe --builtin
+  mcpfuzz probe --builtin --fault unknown-tool-is-error
+  mcpfuzz probe http://127.0.0.1:3000/mcp --header 'Authorization: Bearer $TOKEN'
+  mcpfuzz probe -- npx -y @modelcontextprotocol/server-everything stdio
+  mcpfuzz send corpus/seed/unknown-tool.json --builtin
+
+Exit codes: 0 done, 2 could not run (bad arguments, unreachable target).
+)";
+
+constexpr const char* kProbeHelp = R"(mcpfuzz probe TARGET [target options]
+
+Asks the target which revisions it speaks: server/discover for 2026-07-28, and one initialize
+per handshake revision on a fresh connection (for stdio, a fresh process) each. Then, in the
+newest revision of each era it speaks, it sends three read-only probes and shows what came
+back: a tools/call naming a tool that cannot exist, an unknown method, and a body that is not
+JSON. It never calls a real tool.
+
+The report shows channel, JSON-RPC code and HTTP status. Judging them against the spec is
+`mcpfuzz check` (coming next); probe only observes.
+)";
+
+constexpr const char* kSendHelp = R"(mcpfuzz send CASE.json... TARGET [target options]
+
+Sends each request case file exactly as written — headers, body bytes, malformed or not — and
+prints what came back as JSON. For the handshake era over HTTP, mcpfuzz first opens a session
+in the case's revision and attaches its session id unless the case says "session": "omit" or
+carries its own Mcp-Session-Id header. The case format is described in corpus/README.md.
+)";
+
+constexpr const char* kRefserverHelp = R"(mcpfuzz refserver [--stdio | --http [--port N]] [--fault NAME]... [--list-faults]
+
+Runs the built-in reference MCP server: conformant to the spec tables by default, with fault
+switches that each make exactly one documented deviation. The same server is the --builtin
+target of the other commands.
+)";
+
+Error Bad(std::string message) {
+  return Error{message + "\nRun `mcpfuzz --help` for usage."};
+}
+
+Result<std::size_t> ParseCount(const std::string& flag, const std::string& text) {
+  std::size_t value = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value == 0) {
+    return Bad(flag + " takes a positive whole number, not '" + text + "'");
+  }
+  return value;
+}
+
+Result<Header> ParseHeader(const std::string& text) {
+  auto colon = text.find(':');
+  if (colon == std::string::npos || colon == 0) {
+    return Bad("--header takes 'Name: value', not '" + text + "'");
+  }
+  std::string value = text.substr(colon + 1);
+  value.erase(0, value.find_first_not_of(" \t"));
+  return Header{text.substr(0, colon), value};
+}
+
+}  // namespace
+
+std::string HelpText(const std::string& topic) {
+  if (topic == "probe") return kProbeHelp;
+  if (topic == "send") return kSendHelp;
+  if (topic == "refserver") return kRefserverHelp;
+  return kOverview;
+}
+
+Result<Options> ParseOptions(const std::vector<std::string>& args) {
+  Options options;
+  if (args.empty()) return options;
+  const std::string& command = args[0];
+  if (command == "help" || command == "--help" || command == "-h") {
+    options.help_topic = args.size() > 1 ? args[1] : "";
+    return options;
+  }
+  if (command == "--version" || command == "version") {
+    options.command = Command::kVersion;
+    return options;
+  }
+  if (command == "refserver") {
+    options.command = Command::kRefserver;
+    options.passthrough.assign(args.begin() + 1, args.end());
+    return options;
+  }
+  if (command == "probe") {
+    options.command = Command::kProbe;
+  } else if (command == "send") {
+    options.command = Command::kSend;
+  } else {
+    return Bad("unknown command '" + command + "'");
+  }
+
+  TargetSpec& target = options.target;
+  auto set_kind = [&](TargetSpec::Kind kind) -> std::optional<Error> {
+    if (target.kind != TargetSpec::Kind::kNone) return Bad("give exactly one TARGET");
+    target.kind = kind;
+    return std::nullopt;
+  };
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    auto next = [&]() -> std::optional<std::string> {
+      if (i + 1 >= args.size()) return std::nullopt;
+      return args[++i];
+    };
+    std::optional<Error> problem;
+    if (arg == "--help" || arg == "-h") {
+      options.command = Command::kHelp;
+      options.help_topic = command;
+      return options;
+    } else if (arg == "--") {
+      if (i + 1 >= args.size()) return Bad("`--` must be followed by the server's command");
+      problem = set_kind(TargetSpec::Kind::kStdioCommand);
+      target.argv.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
+      i = args.size();
+    } else if (arg == "--builtin") {
+      problem = set_kind(TargetSpec::Kind::kBuiltinHttp);
+    } else if (arg == "--builtin-stdio") {
+      problem = set_kind(TargetSpec::Kind::kBuiltinStdio);
+    } else if (arg == "--allow-remote") {
+      target.allow_remote = true;
+    } else if (arg == "--header" || arg == "--fault" || arg == "--timeout-ms" ||
+               arg == "--max-response-bytes") {
+      auto value = next();
+      if (!value) return Bad(arg + " needs a value");
+      if (arg == "--header") {
+        auto header = ParseHeader(*value);
+        if (!header) return header.error();
+        target.extra_headers.push_back(*header);
+      } else if (arg == "--fault") {
+        target.faults.push_back(*value);
+      } else {
+        auto count = ParseCount(arg, *value);
+        if (!count) return count.error();
+        if (arg == "--timeout-ms") {
+          target.limits.timeout = std::chrono::milliseconds(*count);
+        } else {
+          target.limits.max_response_bytes = *count;
+        }
+      }
+    } else if (arg.starts_with("http://") || arg.starts_with("https://")) {
+      problem = set_kind(TargetSpec::Kind::kHttpUrl);
+      target.url = arg;
+    } else if (arg.starts_with("-")) {
+      return Bad("unknown option '" + arg + "'");
+    } else if (options.command == Command::kSend) {
+      options.case_files.push_back(arg);
+    } else {
+      return Bad("'" + arg + "' is not a TARGET (an http:// URL, -- COMMAND, or --builtin)");
+    }
+    if (problem) return *problem;
+  }
+
+  if (target.kind == TargetSpec::Kind::kNone) return Bad(command + " needs a TARGET");
+  const bool builtin = target.kind == TargetSpec::Kind::kBuiltinHttp ||
+                       target.kind == TargetSpec::Kind::kBuiltinStdio;
+  if (!target.faults.empty() && !builtin) {
+    return Bad("--fault switches the built-in reference server; use it with --builtin");
+  }
+  if (options.command == Command::kSend && options.case_files.empty()) {
+    return Bad("send needs at least one CASE.json");
+  }
+  return options;
+}
+
+}  // namespace mcpfuzz::cli

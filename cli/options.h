@@ -1,0 +1,47 @@
+#pragma once
+// Command-line options of `mcpfuzz`, parsed into values; no I/O here.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/request.h"
+#include "model/result.h"
+#include "transport/transport.h"
+
+namespace mcpfuzz::cli {
+
+/// Where requests go: an HTTP URL, a stdio command, or the built-in reference server.
+struct TargetSpec {
+  enum class Kind { kNone, kHttpUrl, kStdioCommand, kBuiltinHttp, kBuiltinStdio };
+  Kind kind = Kind::kNone;
+  std::string url;
+  std::vector<std::string> argv;
+  /// Reference-server fault switches, for the built-in target only.
+  std::vector<std::string> faults;
+  Headers extra_headers;
+  bool allow_remote = false;
+  Limits limits;
+};
+
+enum class Command { kHelp, kVersion, kProbe, kSend, kRefserver };
+
+struct Options {
+  Command command = Command::kHelp;
+  /// The topic of `mcpfuzz help TOPIC` or `mcpfuzz COMMAND --help`.
+  std::string help_topic;
+  TargetSpec target;
+  /// `send`: case files to send in order.
+  std::vector<std::string> case_files;
+  /// `refserver`: its own arguments, passed through.
+  std::vector<std::string> passthrough;
+};
+
+/// Parses argv (without argv[0]). Errors name the bad argument and say what would be right.
+Result<Options> ParseOptions(const std::vector<std::string>& args);
+
+/// The text of `mcpfuzz --help` or `mcpfuzz help COMMAND`.
+std::string HelpText(const std::string& topic);
+
+}  // namespace mcpfuzz::cli

@@ -1,0 +1,50 @@
+#include "cli/run.h"
+
+#include <iostream>
+
+#include "cli/options.h"
+#include "cli/probe.h"
+#include "cli/send.h"
+#include "cli/target.h"
+#include "refserver/refserver.h"
+
+namespace mcpfuzz::cli {
+
+int Run(const std::vector<std::string>& args, const std::string& self_executable,
+        std::ostream& out, std::ostream& err) {
+  auto options = ParseOptions(args);
+  if (!options) {
+    err << "mcpfuzz: " << options.error().message << "\n";
+    return 2;
+  }
+  switch (options->command) {
+    case Command::kHelp:
+      out << HelpText(options->help_topic);
+      return 0;
+    case Command::kVersion:
+      out << "mcpfuzz 0.1.0\n";
+      return 0;
+    case Command::kRefserver:
+      return refserver::RunCommandLine(options->passthrough, std::cin, out, err);
+    case Command::kProbe:
+    case Command::kSend:
+      break;
+  }
+  auto target = OpenTarget(options->target, self_executable);
+  if (!target) {
+    err << "mcpfuzz: " << target.error().message << "\n";
+    return 2;
+  }
+  if (options->command == Command::kSend) {
+    return RunSend(options->case_files, **target, out, err);
+  }
+  ProbeReport report = RunProbe(**target);
+  PrintProbeReport(report, out);
+  if (report.Unreachable()) {
+    err << "mcpfuzz: the target could not be reached\n";
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace mcpfuzz::cli

@@ -1,0 +1,43 @@
+#pragma once
+// Internal: what the reference server offers, the same in both eras.
+//
+// Tools:    echo (required string `message`, returns it as text), add (required numbers `a`,
+//           `b`, returns the sum as text), fail_upstream (always an execution error).
+// Prompt:   greeting (required argument `name`).
+// Resource: mcpfuzz://readme (text/plain). No resource templates.
+// Lists are never paginated, so any cursor is invalid (-32602).
+
+#include <boost/json/object.hpp>
+#include <string_view>
+
+#include "model/revision.h"
+#include "refserver/faults.h"
+#include "refserver/jsonrpc.h"
+
+namespace mcpfuzz::refserver {
+
+inline constexpr std::string_view kServerName = "mcpfuzz-refserver";
+inline constexpr std::string_view kServerVersion = "0.1.0";
+inline constexpr std::string_view kReadmeUri = "mcpfuzz://readme";
+inline constexpr std::string_view kUpstreamFailureText =
+    "upstream API timed out, retry in 30 seconds";
+
+/// {"name":"mcpfuzz-refserver","version":"0.1.0"}.
+boost::json::object ServerInfo();
+/// The capabilities advertised: tools, prompts, resources, and logging in the handshake era
+/// only (2026-07-28 removed logging/setLevel).
+boost::json::object ServerCapabilities(Era era);
+/// The natural-language instructions of initialize and server/discover.
+std::string_view ServerInstructions();
+
+/// True for tools/list, tools/call, prompts/list, prompts/get, resources/list,
+/// resources/read and resources/templates/list.
+bool IsCatalogMethod(std::string_view method);
+
+/// Answers a catalog method. Handler errors are in-band: unknown tool or prompt, bad params,
+/// any cursor → -32602; unknown resource → -32002 before 2026-07-28, -32602 from it (data.uri).
+/// Tool arguments that fail the input schema give an isError:true result naming the argument.
+MethodReply CallCatalog(const FaultSet& faults, Revision revision, std::string_view method,
+                        const boost::json::object& params);
+
+}  // namespace mcpfuzz::refserver

@@ -1,0 +1,85 @@
+#include "refserver/faults.h"
+
+#include <array>
+
+namespace mcpfuzz::refserver {
+namespace {
+
+constexpr std::array<FaultInfo, 26> kFaults = {{
+    {Fault::kUnknownToolIsError, "unknown-tool-is-error",
+     "an unknown tool gets an isError:true result instead of JSON-RPC error -32602"},
+    {Fault::kUnknownToolPlainSuccess, "unknown-tool-plain-success",
+     "an unknown tool gets a result without isError, text \"Unknown tool: NAME\", instead of "
+     "-32602"},
+    {Fault::kUnknownToolHtml, "unknown-tool-html",
+     "an unknown tool gets an HTTP 500 text/html page (stdio: a plain-text line) instead of "
+     "-32602"},
+    {Fault::kUnknownToolWrongCode, "unknown-tool-wrong-code",
+     "an unknown tool gets error code -32601 instead of -32602"},
+    {Fault::kHangOnUnknownTool, "hang-on-unknown-tool",
+     "a call to an unknown tool is never answered"},
+    {Fault::kInputValidationAsProtocolError, "input-validation-as-protocol-error",
+     "tool arguments that fail the input schema get -32602 instead of an isError:true result"},
+    {Fault::kParseErrorWrongId, "parse-error-wrong-id",
+     "the -32700 parse error carries id 0 instead of id null"},
+    {Fault::kInvalidRequestAccepted, "invalid-request-accepted",
+     "a message whose jsonrpc member is missing or not \"2.0\" is served instead of -32600"},
+    {Fault::kNotificationAnswered, "notification-answered",
+     "notifications get a JSON-RPC response (HTTP 200 with a body instead of 202)"},
+    {Fault::kErrorLeaksInternals, "error-leaks-internals",
+     "JSON-RPC error messages carry a stack trace, a /srv/app/... path and an internal host name"},
+    {Fault::kCrashOnDeepNesting, "crash-on-deep-nesting",
+     "JSON nested deeper than 64 levels aborts the process"},
+    {Fault::kExitAfterInitialize, "exit-after-initialize",
+     "the server ends (HTTP: stops serving) right after answering initialize, or the first "
+     "2026-07-28 request that passes validation"},
+    {Fault::kLogsOnStdout, "logs-on-stdout",
+     "stdio: a plain-text log line is written to stdout before each reply"},
+    {Fault::kUnsupportedVersionEchoed, "unsupported-version-echoed",
+     "initialize with an unsupported protocolVersion echoes it instead of answering 2025-11-25"},
+    {Fault::kPingMethodNotFound, "ping-method-not-found",
+     "handshake-era ping gets -32601 instead of an empty result"},
+    {Fault::kSessionNotEnforced, "session-not-enforced",
+     "HTTP: handshake-era requests without Mcp-Session-Id are served instead of 400"},
+    {Fault::kStaleSessionServed, "stale-session-served",
+     "HTTP: requests with an unknown or deleted Mcp-Session-Id are served instead of 404"},
+    {Fault::kBatchRejectedIn2025_03_26, "batch-rejected-in-2025-03-26",
+     "JSON-RPC batches in 2025-03-26 sessions are rejected with -32600 instead of processed"},
+    {Fault::kOriginNotChecked, "origin-not-checked",
+     "HTTP: a foreign Origin or Host header is served instead of 403"},
+    {Fault::kMissingMetaServed, "missing-meta-served",
+     "2026-07-28 requests lacking _meta protocolVersion/clientCapabilities are served instead "
+     "of 400/-32602"},
+    {Fault::kHeaderMismatchServed, "header-mismatch-served",
+     "2026-07-28 header values that disagree with the body (MCP-Protocol-Version, Mcp-Method, "
+     "Mcp-Name) are ignored instead of 400/-32020"},
+    {Fault::kMethodHeaderCaseInsensitive, "method-header-case-insensitive",
+     "2026-07-28 Mcp-Method is compared case-insensitively (TOOLS/LIST accepted)"},
+    {Fault::kUnsupportedVersionNoData, "unsupported-version-no-data",
+     "2026-07-28 error -32022 carries no data (no supported/requested)"},
+    {Fault::kUnknownMethod200, "unknown-method-200",
+     "HTTP 2026-07-28: an unknown method gets -32601 with status 200 instead of 404"},
+    {Fault::kMissingResultType, "missing-result-type", "2026-07-28 results carry no resultType"},
+    {Fault::kResourceNotFoundLegacyCode, "resource-not-found-legacy-code",
+     "2026-07-28: an unknown resource gets -32002 instead of -32602"},
+}};
+
+}  // namespace
+
+std::span<const FaultInfo> AllFaults() { return kFaults; }
+
+std::optional<Fault> FaultFromName(std::string_view name) {
+  for (const FaultInfo& info : kFaults) {
+    if (info.name == name) return info.fault;
+  }
+  return std::nullopt;
+}
+
+std::string_view ToString(Fault fault) {
+  for (const FaultInfo& info : kFaults) {
+    if (info.fault == fault) return info.name;
+  }
+  return "unknown-fault";
+}
+
+}  // namespace mcpfuzz::refserver

@@ -1,0 +1,223 @@
+#include "refserver/handshake.h"
+
+#include <array>
+#include <boost/json/array.hpp>
+#include <random>
+#include <string_view>
+#include <utility>
+
+#include "model/request_builder.h"
+#include "refserver/catalog.h"
+#include "refserver/http_rules.h"
+
+namespace mcpfuzz::refserver {
+namespace {
+
+constexpr std::array<std::string_view, 8> kLogLevels = {"debug", "info",     "notice", "warning",
+                                                        "error", "critical", "alert",  "emergency"};
+
+Answer BadRequest(std::int64_t code, std::string message, int status = 400) {
+  return MessageAnswer(ErrorReply(nullptr, RpcError{code, std::move(message), std::nullopt}),
+                       status);
+}
+
+Answer SessionNotFound() { return BadRequest(-32001, "Session not found", 404); }
+
+MethodReply SetLevel(const boost::json::object& params) {
+  const boost::json::value* level = params.if_contains("level");
+  if (level != nullptr && level->is_string()) {
+    for (std::string_view known : kLogLevels) {
+      if (level->get_string() == known) return {boost::json::object{}};
+    }
+  }
+  return {RpcError{-32602,
+                   "Invalid params: level must be one of debug, info, notice, warning, "
+                   "error, critical, alert, emergency",
+                   std::nullopt}};
+}
+
+// A raw page or a hang replaces the whole reply, whatever else the message held.
+std::optional<Answer> TakeOverAnswer(const MethodReply& reply) {
+  if (const auto* page = std::get_if<RawPage>(&reply.reply)) {
+    Answer answer;
+    answer.raw = *page;
+    answer.http_status = page->http_status;
+    answer.action = reply.action;
+    return answer;
+  }
+  if (reply.action == Action::kHang || reply.action == Action::kCrash) {
+    Answer answer;
+    answer.action = reply.action;
+    return answer;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Answer HandshakeEra::HandleHttpPost(const Headers& headers, const boost::json::value& body) {
+  Framed framed = Frame(body, faults_.contains(Fault::kInvalidRequestAccepted));
+  const bool is_initialize = body.is_object() && framed.kind == Framed::Kind::kCall &&
+                             framed.call.method == "initialize" && !framed.call.is_notification();
+  Revision revision = kLatestHandshakeRevision;
+  if (auto session_id = FindHeader(headers, kHeaderSessionId)) {
+    auto session = sessions_.find(TrimWhitespace(*session_id));
+    if (session != sessions_.end()) {
+      revision = session->second;
+    } else if (!faults_.contains(Fault::kStaleSessionServed)) {
+      return SessionNotFound();
+    }
+    if (is_initialize) return BadRequest(-32600, "Invalid Request: Server already initialized");
+  } else if (is_initialize) {
+    Initialized initialized = Initialize(framed.call);
+    Answer answer = MessageAnswer(ToReply(*framed.call.id, initialized.reply), 200);
+    answer.action = initialized.reply.action;
+    if (std::holds_alternative<boost::json::object>(initialized.reply.reply)) {
+      std::string id = MintSessionId();
+      sessions_.emplace(id, initialized.revision);
+      answer.http_headers.push_back({std::string(kHeaderSessionId), id});
+    }
+    return answer;
+  } else if (faults_.contains(Fault::kSessionNotEnforced)) {
+    if (auto header = FindHeader(headers, kHeaderProtocolVersion)) {
+      revision = ParseRevision(TrimWhitespace(*header)).value_or(revision);
+    }
+  } else {
+    return BadRequest(-32000, "Bad Request: Mcp-Session-Id header is required");
+  }
+
+  if (auto header = FindHeader(headers, kHeaderProtocolVersion)) {
+    auto named = ParseRevision(TrimWhitespace(*header));
+    if (!named || EraOf(*named) != Era::kHandshake) {
+      return BadRequest(-32000, "Bad Request: Unsupported protocol version " +
+                                    std::string(*header) + " in MCP-Protocol-Version");
+    }
+  }
+  return Process(body, revision);
+}
+
+Answer HandshakeEra::HandleHttpDelete(const Headers& headers) {
+  auto session_id = FindHeader(headers, kHeaderSessionId);
+  if (!session_id) return BadRequest(-32000, "Bad Request: Mcp-Session-Id header is required");
+  auto session = sessions_.find(TrimWhitespace(*session_id));
+  if (session == sessions_.end()) return SessionNotFound();
+  sessions_.erase(session);
+  Answer answer;
+  answer.http_status = 200;
+  return answer;
+}
+
+Answer HandshakeEra::HandleStdio(const boost::json::value& message) {
+  Framed framed = Frame(message, faults_.contains(Fault::kInvalidRequestAccepted));
+  if (message.is_object() && framed.kind == Framed::Kind::kCall &&
+      framed.call.method == "initialize" && !framed.call.is_notification() && !stdio_revision_) {
+    Initialized initialized = Initialize(framed.call);
+    if (std::holds_alternative<boost::json::object>(initialized.reply.reply)) {
+      stdio_revision_ = initialized.revision;
+    }
+    Answer answer = MessageAnswer(ToReply(*framed.call.id, initialized.reply), 200);
+    answer.action = initialized.reply.action;
+    return answer;
+  }
+  return Process(message, stdio_revision_.value_or(kLatestHandshakeRevision));
+}
+
+HandshakeEra::Initialized HandshakeEra::Initialize(const Call& call) const {
+  const boost::json::value* requested = call.params.if_contains("protocolVersion");
+  if (requested == nullptr || !requested->is_string()) {
+    return {{RpcError{-32602, "Invalid params: initialize needs a string protocolVersion",
+                      std::nullopt}}};
+  }
+  // L2: an unsupported request is answered with the latest revision, not an error.
+  auto named = ParseRevision(requested->get_string());
+  Revision revision =
+      (named && EraOf(*named) == Era::kHandshake) ? *named : kLatestHandshakeRevision;
+  boost::json::value answered_version(ToString(revision));
+  if (faults_.contains(Fault::kUnsupportedVersionEchoed)) answered_version = *requested;
+
+  boost::json::object result{{"protocolVersion", answered_version},
+                             {"capabilities", ServerCapabilities(Era::kHandshake)},
+                             {"serverInfo", ServerInfo()}};
+  if (revision >= Revision::k2025_03_26) result["instructions"] = ServerInstructions();
+  MethodReply reply{std::move(result)};
+  if (faults_.contains(Fault::kExitAfterInitialize)) reply.action = Action::kExit;
+  return {std::move(reply), revision};
+}
+
+Answer HandshakeEra::Process(const boost::json::value& body, Revision revision) const {
+  if (const auto* batch = body.if_array()) return ProcessBatch(*batch, revision);
+  Framed framed = Frame(body, faults_.contains(Fault::kInvalidRequestAccepted));
+  switch (framed.kind) {
+    case Framed::Kind::kInvalid:
+      return MessageAnswer(framed.error_reply, 400);
+    case Framed::Kind::kClientResponse:
+      return Answer{};
+    case Framed::Kind::kCall:
+      break;
+  }
+  if (framed.call.is_notification()) return NotificationAnswer(faults_, false);
+  MethodReply reply = Dispatch(framed.call, revision);
+  if (auto take_over = TakeOverAnswer(reply)) return *take_over;
+  Answer answer = MessageAnswer(ToReply(*framed.call.id, reply), 200);
+  answer.action = reply.action;
+  return answer;
+}
+
+Answer HandshakeEra::ProcessBatch(const boost::json::array& batch, Revision revision) const {
+  if (revision != Revision::k2025_03_26 || faults_.contains(Fault::kBatchRejectedIn2025_03_26)) {
+    return BadRequest(-32600, "Invalid Request: JSON-RPC batches are not supported in " +
+                                  std::string(ToString(revision)));
+  }
+  if (batch.empty()) return BadRequest(-32600, "Invalid Request: empty batch");
+  boost::json::array replies;
+  for (const boost::json::value& element : batch) {
+    Framed framed = Frame(element, faults_.contains(Fault::kInvalidRequestAccepted));
+    if (framed.kind == Framed::Kind::kInvalid) {
+      replies.push_back(framed.error_reply);
+      continue;
+    }
+    if (framed.kind == Framed::Kind::kClientResponse) continue;
+    if (framed.call.is_notification()) {
+      if (auto answered = NotificationAnswer(faults_, false).message) {
+        replies.push_back(std::move(*answered));
+      }
+      continue;
+    }
+    MethodReply reply =
+        framed.call.method == "initialize"
+            ? MethodReply{RpcError{-32600, "Invalid Request: initialize must not be batched", {}}}
+            : Dispatch(framed.call, revision);
+    if (auto take_over = TakeOverAnswer(reply)) return *take_over;
+    replies.push_back(ToReply(*framed.call.id, reply));
+  }
+  if (replies.empty()) return Answer{};
+  return MessageAnswer(std::move(replies), 200);
+}
+
+MethodReply HandshakeEra::Dispatch(const Call& call, Revision revision) const {
+  if (call.method == "ping") {
+    if (faults_.contains(Fault::kPingMethodNotFound)) {
+      return {RpcError{-32601, "Method not found: ping", std::nullopt}};
+    }
+    return {boost::json::object{}};
+  }
+  if (call.method == "initialize") {
+    return {RpcError{-32600, "Invalid Request: Server already initialized", std::nullopt}};
+  }
+  if (call.method == "logging/setLevel") return SetLevel(call.params);
+  if (IsCatalogMethod(call.method)) return CallCatalog(faults_, revision, call.method, call.params);
+  return {RpcError{-32601, "Method not found: " + call.method, std::nullopt}};
+}
+
+std::string HandshakeEra::MintSessionId() const {
+  static constexpr std::string_view kHex = "0123456789abcdef";
+  std::random_device entropy;
+  std::string id;
+  while (id.size() < 32) {
+    auto bits = entropy();
+    for (int nibble = 0; nibble < 8; ++nibble, bits >>= 4U) id.push_back(kHex[bits & 0xFU]);
+  }
+  return id;
+}
+
+}  // namespace mcpfuzz::refserver

@@ -1,0 +1,191 @@
+// ReferenceServer: assigns each message to an era (see refserver.h), runs the checks both eras
+// share, and turns an Answer into the bytes a front writes.
+
+#include <boost/json/serialize.hpp>
+#include <mutex>
+#include <utility>
+
+#include "model/request_builder.h"
+#include "refserver/handshake.h"
+#include "refserver/http_rules.h"
+#include "refserver/jsonrpc.h"
+#include "refserver/refserver.h"
+#include "refserver/stateless.h"
+
+namespace mcpfuzz::refserver {
+namespace {
+
+constexpr std::size_t kCrashDepth = 64;
+constexpr std::string_view kLeakedInternals =
+    "\n    at ToolRouter.dispatch (/srv/app/src/router.js:88:11)"
+    "\n    at McpServer.handle (/srv/app/node_modules/mcp-core/dist/server.js:412:23)"
+    "\n    upstream db-primary.prod.internal.corp:5432 refused the connection";
+constexpr std::string_view kStdoutLogLine = "[INFO] mcpfuzz-refserver: handling message";
+
+const boost::json::object* ParamsMeta(const boost::json::value& message) {
+  const auto* object = message.if_object();
+  const auto* params = object != nullptr ? object->if_contains("params") : nullptr;
+  const auto* params_object = params != nullptr ? params->if_object() : nullptr;
+  const auto* meta = params_object != nullptr ? params_object->if_contains("_meta") : nullptr;
+  return meta != nullptr ? meta->if_object() : nullptr;
+}
+
+bool HasStatelessMeta(const boost::json::value& message) {
+  const boost::json::object* meta = ParamsMeta(message);
+  return meta != nullptr &&
+         (meta->contains(kMetaProtocolVersion) || meta->contains(kMetaClientCapabilities));
+}
+
+bool IsMethod(const boost::json::value& message, std::string_view method) {
+  const auto* object = message.if_object();
+  const auto* value = object != nullptr ? object->if_contains("method") : nullptr;
+  return value != nullptr && value->is_string() && value->get_string() == method;
+}
+
+void LeakInternals(boost::json::value& message) {
+  if (auto* batch = message.if_array()) {
+    for (auto& element : *batch) LeakInternals(element);
+    return;
+  }
+  auto* object = message.if_object();
+  auto* error = object != nullptr ? object->if_contains("error") : nullptr;
+  auto* error_object = error != nullptr ? error->if_object() : nullptr;
+  auto* text = error_object != nullptr ? error_object->if_contains("message") : nullptr;
+  if (text != nullptr && text->is_string()) text->get_string().append(kLeakedInternals);
+}
+
+HttpReply JsonReply(int status, std::int64_t code, std::string message) {
+  HttpReply reply;
+  reply.status = status;
+  reply.headers.push_back({"Content-Type", "application/json"});
+  reply.body =
+      boost::json::serialize(ErrorReply(nullptr, RpcError{code, std::move(message), std::nullopt}));
+  return reply;
+}
+
+}  // namespace
+
+struct ReferenceServer::State {
+  explicit State(ServerOptions server_options) : options(std::move(server_options)) {}
+
+  enum class HttpEra { kHandshake, kStateless };
+  HttpEra DetectHttpEra(const Headers& headers,
+                        const std::optional<boost::json::value>& json) const {
+    if (json && HasStatelessMeta(*json)) return HttpEra::kStateless;
+    if (FindHeader(headers, kHeaderSessionId)) return HttpEra::kHandshake;
+    if (json && IsMethod(*json, "initialize")) return HttpEra::kHandshake;
+    if (auto header = FindHeader(headers, kHeaderProtocolVersion)) {
+      auto named = ParseRevision(TrimWhitespace(*header));
+      return (named && EraOf(*named) == Era::kHandshake) ? HttpEra::kHandshake
+                                                         : HttpEra::kStateless;
+    }
+    return options.faults.contains(Fault::kSessionNotEnforced) ? HttpEra::kHandshake
+                                                               : HttpEra::kStateless;
+  }
+
+  std::string Serialize(boost::json::value message) const {
+    if (options.faults.contains(Fault::kErrorLeaksInternals)) LeakInternals(message);
+    return boost::json::serialize(message);
+  }
+
+  HttpReply ToHttpReply(Answer answer) const {
+    HttpReply reply;
+    reply.status = answer.http_status;
+    reply.action = answer.action;
+    if (answer.raw) {
+      reply.status = answer.raw->http_status;
+      reply.headers.push_back({"Content-Type", answer.raw->content_type});
+      reply.body = std::move(answer.raw->body);
+    } else if (answer.message) {
+      reply.headers.push_back({"Content-Type", "application/json"});
+      reply.body = Serialize(std::move(*answer.message));
+    }
+    for (Header& header : answer.http_headers) reply.headers.push_back(std::move(header));
+    return reply;
+  }
+
+  ServerOptions options;
+  std::mutex mutex;
+  HandshakeEra handshake{options.faults};
+};
+
+ReferenceServer::ReferenceServer(ServerOptions options)
+    : state_(std::make_unique<State>(std::move(options))) {}
+
+ReferenceServer::~ReferenceServer() = default;
+
+const ServerOptions& ReferenceServer::options() const { return state_->options; }
+
+HttpReply ReferenceServer::HandleHttp(const HttpExchange& exchange) {
+  std::lock_guard lock(state_->mutex);
+  const FaultSet& faults = state_->options.faults;
+  const Headers& headers = exchange.headers;
+  if (exchange.path != kEndpointPath) {
+    return HttpReply{404, {{"Content-Type", "text/plain"}}, "Not Found\n", Action::kNone};
+  }
+  if (!faults.contains(Fault::kOriginNotChecked) && !OriginAndHostAllowed(headers)) {
+    return JsonReply(403, -32600, "Forbidden: Origin or Host is not a loopback address");
+  }
+  if (faults.contains(Fault::kCrashOnDeepNesting) && NestingDepth(exchange.body) > kCrashDepth) {
+    return HttpReply{500, {}, "", Action::kCrash};
+  }
+  std::optional<boost::json::value> json = ParseMessage(exchange.body);
+  const auto era = state_->DetectHttpEra(headers, json);
+  const bool handshake = era == State::HttpEra::kHandshake;
+
+  if (exchange.method != "POST") {
+    if (exchange.method == "DELETE" && handshake && FindHeader(headers, kHeaderSessionId)) {
+      return state_->ToHttpReply(state_->handshake.HandleHttpDelete(headers));
+    }
+    HttpReply reply = JsonReply(405, -32600, "Method not allowed: " + exchange.method);
+    reply.headers.push_back({"Allow", handshake ? "POST, DELETE" : "POST"});
+    return reply;
+  }
+  if (!AcceptsJson(headers)) {
+    return JsonReply(406, -32600, "Not Acceptable: Accept must include application/json");
+  }
+  if (!IsJsonContentType(headers)) {
+    return JsonReply(415, -32600, "Unsupported Media Type: Content-Type must be application/json");
+  }
+  if (!json) {
+    return state_->ToHttpReply(MessageAnswer(ParseErrorReply(faults, "Invalid JSON"), 400));
+  }
+  Answer answer = handshake ? state_->handshake.HandleHttpPost(headers, *json)
+                            : HandleStatelessHttp(faults, headers, *json);
+  return state_->ToHttpReply(std::move(answer));
+}
+
+StdioReply ReferenceServer::HandleStdioLine(std::string_view line) {
+  std::lock_guard lock(state_->mutex);
+  const FaultSet& faults = state_->options.faults;
+  if (line.find_first_not_of(" \t\r") == std::string_view::npos) return {};
+  if (faults.contains(Fault::kCrashOnDeepNesting) && NestingDepth(line) > kCrashDepth) {
+    return {{}, Action::kCrash};
+  }
+  Answer answer;
+  if (std::optional<boost::json::value> json = ParseMessage(line); !json) {
+    answer = MessageAnswer(ParseErrorReply(faults, "Invalid JSON"), 400);
+  } else if (HasStatelessMeta(*json)) {
+    answer = HandleStatelessStdio(faults, *json);
+  } else if (json->is_array() || state_->handshake.stdio_initialized() ||
+             IsMethod(*json, "initialize") || IsMethod(*json, "ping")) {
+    answer = state_->handshake.HandleStdio(*json);
+  } else {
+    // Before initialize and without _meta: the stateless rules reject the missing _meta.
+    answer = HandleStatelessStdio(faults, *json);
+  }
+
+  StdioReply reply;
+  reply.action = answer.action;
+  if (answer.raw) {
+    reply.lines.push_back(std::move(answer.raw->stdio_line));
+  } else if (answer.message) {
+    reply.lines.push_back(state_->Serialize(std::move(*answer.message)));
+  }
+  if (!reply.lines.empty() && faults.contains(Fault::kLogsOnStdout)) {
+    reply.lines.insert(reply.lines.begin(), std::string(kStdoutLogLine));
+  }
+  return reply;
+}
+
+}  // namespace mcpfuzz::refserver

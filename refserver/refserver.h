@@ -1,0 +1,124 @@
+#pragma once
+// The reference MCP server: a small server that answers exactly as the oracle tables say, in
+// both eras, over stdio and Streamable HTTP, unless fault switches make it deviate.
+//
+// How a message is assigned to an era (the server speaks both at once):
+// - stateless (2026-07-28) when params._meta carries an io.modelcontextprotocol/protocolVersion
+//   or .../clientCapabilities key, or, over HTTP, when MCP-Protocol-Version names no handshake
+//   revision;
+// - handshake (2024-11-05 … 2025-11-25) when it is `initialize`, or over HTTP carries an
+//   Mcp-Session-Id or a handshake-revision MCP-Protocol-Version header, or over stdio arrives
+//   after `initialize` (and `ping` at any time);
+// - anything else is judged by the stateless rules, so it is rejected for lacking `_meta`
+//   (-32602, HTTP 400), which is also an acceptable answer to a session-less handshake-era
+//   request (400) or to a request sent before `initialize` (no code is defined for that).
+
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/request.h"
+#include "model/result.h"
+#include "refserver/faults.h"
+
+namespace mcpfuzz::refserver {
+
+struct ServerOptions {
+  FaultSet faults;
+};
+
+/// What the front must do at the I/O level after writing the reply (if any).
+enum class Action {
+  kNone,
+  kCrash,  ///< std::abort() without replying.
+  kHang,   ///< Never answer this request.
+  kExit,   ///< Write the reply, then end the process (HTTP: stop serving).
+};
+
+/// One HTTP request as the front received it.
+struct HttpExchange {
+  std::string method = "POST";
+  std::string path = "/mcp";
+  Headers headers;
+  std::string body;
+};
+
+/// What the HTTP front writes back. `status` 0 never occurs.
+struct HttpReply {
+  int status = 200;
+  Headers headers;
+  std::string body;
+  Action action = Action::kNone;
+};
+
+/// What the stdio front writes back: each line is written followed by "\n".
+struct StdioReply {
+  std::vector<std::string> lines;
+  Action action = Action::kNone;
+};
+
+/// The server's logic, free of I/O. Both fronts call it; it is safe to call from several
+/// threads at once (session state sits behind a mutex).
+class ReferenceServer {
+ public:
+  explicit ReferenceServer(ServerOptions options = {});
+  ~ReferenceServer();
+  ReferenceServer(const ReferenceServer&) = delete;
+  ReferenceServer& operator=(const ReferenceServer&) = delete;
+
+  /// Answers one HTTP request to the endpoint (path /mcp; other paths get 404).
+  HttpReply HandleHttp(const HttpExchange& exchange);
+  /// Answers one line read from stdin (without its "\n"). Blank lines are ignored.
+  StdioReply HandleStdioLine(std::string_view line);
+
+  const ServerOptions& options() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+/// The JSON-RPC endpoint path of the HTTP front.
+inline constexpr std::string_view kEndpointPath = "/mcp";
+
+/// A running HTTP front. Stops (and joins its thread) when destroyed.
+class HttpServerHandle {
+ public:
+  struct Impl;
+  explicit HttpServerHandle(std::unique_ptr<Impl> impl);
+  HttpServerHandle(HttpServerHandle&&) noexcept;
+  HttpServerHandle& operator=(HttpServerHandle&&) noexcept;
+  ~HttpServerHandle();
+
+  int port() const;
+  /// "http://127.0.0.1:PORT/mcp".
+  std::string url() const;
+  /// False once the server stopped, by Stop() or by the exit-after-initialize fault.
+  bool serving() const;
+  /// Stops accepting, releases any hanging request, and waits for the server thread. Idempotent.
+  void Stop();
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Serves `server` over Streamable HTTP on `host`:`port` (0 picks a free port) on a background
+/// thread. Only loopback hosts are accepted. `server` must outlive the handle.
+Result<HttpServerHandle> ServeHttp(ReferenceServer& server, std::string host = "127.0.0.1",
+                                   int port = 0);
+
+/// Serves newline-delimited JSON-RPC from `in` to `out` until end of input or an exit fault.
+/// Diagnostics go to `log`, never to `out`. Returns the process exit code (0).
+/// A crash fault calls std::abort().
+int ServeStdio(ReferenceServer& server, std::istream& in, std::ostream& out, std::ostream& log);
+
+/// The `mcpfuzz-refserver` program (also `mcpfuzz refserver`): parses `args` (without the
+/// program name), then serves stdio on `in`/`out` or HTTP until SIGINT/SIGTERM. Returns the
+/// exit code: 0, or 2 for bad arguments.
+int RunCommandLine(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
+                   std::ostream& err);
+
+}  // namespace mcpfuzz::refserver
