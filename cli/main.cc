@@ -1,9 +1,10 @@
 // mcpfuzz: fuzzing and property testing for MCP servers. See `mcpfuzz --help`.
 
+#include <unistd.h>
+
 #include <climits>
 #include <iostream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include "cli/run.h"

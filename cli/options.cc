@@ -65,16 +65,15 @@ in the case's revision and attaches its session id unless the case says "session
 carries its own Mcp-Session-Id header. The case format is described in corpus/README.md.
 )";
 
-constexpr const char* kRefserverHelp = R"(mcpfuzz refserver [--stdio | --http [--port N]] [--fault NAME]... [--list-faults]
+constexpr const char* kRefserverHelp =
+    R"(mcpfuzz refserver [--stdio | --http [--port N]] [--fault NAME]... [--list-faults]
 
 Runs the built-in reference MCP server: conformant to the spec tables by default, with fault
 switches that each make exactly one documented deviation. The same server is the --builtin
 target of the other commands.
 )";
 
-Error Bad(std::string message) {
-  return Error{message + "\nRun `mcpfuzz --help` for usage."};
-}
+Error Bad(std::string message) { return Error{message + "\nRun `mcpfuzz --help` for usage."}; }
 
 Result<std::size_t> ParseCount(const std::string& flag, const std::string& text) {
   std::size_t value = 0;

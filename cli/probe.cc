@@ -55,8 +55,8 @@ void ProbeRevision(Target& target, Revision revision, std::vector<ProbeRow>& row
   McpClient client(**transport, revision);
   if (!client.Open()) return;
 
-  Request unknown_tool =
-      client.Make("tools/call", {{"name", kImpossibleToolName}, {"arguments", boost::json::object{}}});
+  Request unknown_tool = client.Make(
+      "tools/call", {{"name", kImpossibleToolName}, {"arguments", boost::json::object{}}});
   rows.push_back(Observe("unknown tool", revision, unknown_tool, client.Send(unknown_tool)));
   Request unknown_method = client.Make("mcpfuzz/no_such_method");
   rows.push_back(Observe("unknown method", revision, unknown_method, client.Send(unknown_method)));
@@ -96,7 +96,8 @@ void PrintProbeReport(const ProbeReport& report, std::ostream& out) {
   out << "  " << Pad("asked", 12) << Pad("method", 17) << Pad("answer", 34) << "note\n";
   for (const EraAttempt& attempt : report.eras.attempts) {
     std::string note = attempt.note;
-    if (attempt.answered && note.empty()) note = "speaks " + std::string(ToString(*attempt.answered));
+    if (attempt.answered && note.empty())
+      note = "speaks " + std::string(ToString(*attempt.answered));
     out << "  " << Pad(ToString(attempt.asked), 12) << Pad(attempt.method, 17)
         << Pad(Answer(attempt.channel, attempt.error_code, attempt.http_status), 34)
         << EscapeForTerminal(note, 60) << "\n";

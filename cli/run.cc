@@ -10,8 +10,8 @@
 
 namespace mcpfuzz::cli {
 
-int Run(const std::vector<std::string>& args, const std::string& self_executable,
-        std::ostream& out, std::ostream& err) {
+int Run(const std::vector<std::string>& args, const std::string& self_executable, std::ostream& out,
+        std::ostream& err) {
   auto options = ParseOptions(args);
   if (!options) {
     err << "mcpfuzz: " << options.error().message << "\n";

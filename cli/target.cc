@@ -8,7 +8,8 @@ namespace {
 
 class HttpUrlTarget : public Target {
  public:
-  HttpUrlTarget(HttpTarget http, std::string note) : http_(std::move(http)), note_(std::move(note)) {}
+  HttpUrlTarget(HttpTarget http, std::string note)
+      : http_(std::move(http)), note_(std::move(note)) {}
   Result<std::unique_ptr<Transport>> Connect() override { return OpenHttp(http_); }
   std::string Describe() const override { return http_.url + note_; }
 

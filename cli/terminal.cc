@@ -8,10 +8,11 @@ namespace {
 // Length of the UTF-8 sequence starting at text[i], or 0 when it is malformed.
 std::size_t Utf8Length(std::string_view text, std::size_t i) {
   auto lead = static_cast<unsigned char>(text[i]);
-  std::size_t length = lead < 0x80 ? 1 : (lead & 0xE0U) == 0xC0 ? 2
-                                       : (lead & 0xF0U) == 0xE0 ? 3
-                                       : (lead & 0xF8U) == 0xF0 ? 4
-                                                                : 0;
+  std::size_t length = lead < 0x80              ? 1
+                       : (lead & 0xE0U) == 0xC0 ? 2
+                       : (lead & 0xF0U) == 0xE0 ? 3
+                       : (lead & 0xF8U) == 0xF0 ? 4
+                                                : 0;
   if (length == 0 || i + length > text.size()) return 0;
   for (std::size_t k = 1; k < length; ++k) {
     if ((static_cast<unsigned char>(text[i + k]) & 0xC0U) != 0x80) return 0;
@@ -46,8 +47,7 @@ std::string EscapeForTerminal(std::string_view text, std::size_t max_chars) {
       std::snprintf(escaped, sizeof escaped, "\\x%02X", byte);
       out += escaped;
       length = 1;
-    } else if (length == 2 && byte == 0xC2 &&
-               static_cast<unsigned char>(text[i + 1]) < 0xA0) {
+    } else if (length == 2 && byte == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0) {
       // C1 controls (U+0080..U+009F) include CSI, which terminals obey like ESC [.
       out += "\\u00";
       char escaped[4];

@@ -15,13 +15,13 @@ namespace mcpfuzz {
 /// How the exchange ended at the transport level. Only kOk carries a complete answer.
 enum class Outcome {
   kOk,
-  kTimeout,             ///< No complete reply within the per-request time limit.
-  kConnectionRefused,   ///< Nothing listens at the address.
-  kConnectionReset,     ///< The peer dropped the connection mid-exchange.
-  kExited,              ///< A stdio server process ended before replying.
-  kAliveButDeaf,        ///< A stdio server process is running but did not reply in time.
-  kTooLarge,            ///< The reply exceeded the response-size cap; the rest was dropped.
-  kTransportError,      ///< Any other local failure (bad URL, spawn failure, refused host).
+  kTimeout,            ///< No complete reply within the per-request time limit.
+  kConnectionRefused,  ///< Nothing listens at the address.
+  kConnectionReset,    ///< The peer dropped the connection mid-exchange.
+  kExited,             ///< A stdio server process ended before replying.
+  kAliveButDeaf,       ///< A stdio server process is running but did not reply in time.
+  kTooLarge,           ///< The reply exceeded the response-size cap; the rest was dropped.
+  kTransportError,     ///< Any other local failure (bad URL, spawn failure, refused host).
 };
 std::string_view ToString(Outcome outcome);
 

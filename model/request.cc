@@ -9,7 +9,9 @@ namespace {
 
 bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           auto lower = [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; };
+           auto lower = [](char c) {
+             return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;
+           };
            return lower(x) == lower(y);
          });
 }
@@ -47,7 +49,8 @@ void SetHeader(Headers& headers, std::string_view name, std::string_view value) 
 }
 
 std::string Request::WireBody() const {
-  if (const auto* json = std::get_if<boost::json::value>(&body)) return boost::json::serialize(*json);
+  if (const auto* json = std::get_if<boost::json::value>(&body))
+    return boost::json::serialize(*json);
   if (const auto* raw = std::get_if<RawBody>(&body)) return raw->bytes;
   return {};
 }

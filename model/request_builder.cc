@@ -25,8 +25,8 @@ void AddHttpHeaders(Request& request, std::string_view method) {
   // A handshake-era initialize precedes the negotiated version, so it carries no header.
   const bool negotiating = method == "initialize" && EraOf(request.revision) == Era::kHandshake;
   if (HasProtocolVersionHeader(request.revision) && !negotiating) {
-    request.headers.push_back({std::string(kHeaderProtocolVersion),
-                               std::string(ToString(request.revision))});
+    request.headers.push_back(
+        {std::string(kHeaderProtocolVersion), std::string(ToString(request.revision))});
   }
 }
 
@@ -122,7 +122,8 @@ Request MakeBodyless(Revision revision, std::string_view http_method) {
   request.http_method = std::string(http_method);
   request.headers.push_back({"Accept", "text/event-stream"});
   if (HasProtocolVersionHeader(revision)) {
-    request.headers.push_back({std::string(kHeaderProtocolVersion), std::string(ToString(revision))});
+    request.headers.push_back(
+        {std::string(kHeaderProtocolVersion), std::string(ToString(revision))});
   }
   return request;
 }

@@ -4,8 +4,8 @@
 #include <csignal>
 #include <cstdlib>
 #include <istream>
-#include <ostream>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -15,7 +15,6 @@
 
 namespace mcpfuzz::refserver {
 namespace {
-
 
 constexpr int kUsageError = 2;
 volatile std::sig_atomic_t g_stop_requested = 0;

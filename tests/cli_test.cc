@@ -29,16 +29,16 @@ TEST(Options, BadInputIsAnErrorThatSaysWhatIsWrong) {
     std::vector<std::string> args;
     std::string mentions;
   };
-  for (const Case& c : std::vector<Case>{
-           {{"frobnicate"}, "unknown command"},
-           {{"probe"}, "needs a TARGET"},
-           {{"probe", "--builtin", "http://127.0.0.1/mcp"}, "exactly one TARGET"},
-           {{"probe", "--builtin", "--timeout-ms", "soon"}, "positive whole number"},
-           {{"probe", "--builtin", "--header", "no-colon"}, "Name: value"},
-           {{"probe", "http://127.0.0.1/mcp", "--fault", "x"}, "--builtin"},
-           {{"probe", "--builtin", "--"}, "followed by"},
-           {{"send", "--builtin"}, "CASE.json"},
-           {{"probe", "--bogus"}, "unknown option"}}) {
+  for (const Case& c :
+       std::vector<Case>{{{"frobnicate"}, "unknown command"},
+                         {{"probe"}, "needs a TARGET"},
+                         {{"probe", "--builtin", "http://127.0.0.1/mcp"}, "exactly one TARGET"},
+                         {{"probe", "--builtin", "--timeout-ms", "soon"}, "positive whole number"},
+                         {{"probe", "--builtin", "--header", "no-colon"}, "Name: value"},
+                         {{"probe", "http://127.0.0.1/mcp", "--fault", "x"}, "--builtin"},
+                         {{"probe", "--builtin", "--"}, "followed by"},
+                         {{"send", "--builtin"}, "CASE.json"},
+                         {{"probe", "--bogus"}, "unknown option"}}) {
     auto options = ParseOptions(c.args);
     ASSERT_FALSE(options.ok()) << c.args[0];
     EXPECT_NE(options.error().message.find(c.mentions), std::string::npos)
@@ -59,7 +59,9 @@ TEST(Terminal, EscapesControlCharactersEscapeSequencesAndInvalidUtf8) {
   EXPECT_EQ(EscapeForTerminal("\x1b[2Jboom"), "\\x1B[2Jboom");
   EXPECT_EQ(EscapeForTerminal("a\nb\tc\r"), "a\\nb\\tc\\x0D");
   EXPECT_EQ(EscapeForTerminal(std::string("\xFF\xC3", 2)), "\\xFF\\xC3");
-  EXPECT_EQ(EscapeForTerminal("\xC2\x9B" "31m"), "\\u009B31m");
+  EXPECT_EQ(EscapeForTerminal("\xC2\x9B"
+                              "31m"),
+            "\\u009B31m");
   EXPECT_EQ(EscapeForTerminal("abcdef", 3), "abc…");
 }
 

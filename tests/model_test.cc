@@ -1,8 +1,8 @@
+#include "model/model.h"
+
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
-
-#include "model/model.h"
 
 namespace mcpfuzz {
 namespace {
@@ -101,26 +101,28 @@ Observation WithMessages(std::initializer_list<const char*> texts) {
 }
 
 TEST(Channel, ClassifiesTheThreeShapesOfAnUnknownToolAnswer) {
-  Request request = MakeRequest(Revision::k2025_11_25, TransportKind::kHttp, "tools/call",
-                                {{"name", "nope"}}, 3);
+  Request request =
+      MakeRequest(Revision::k2025_11_25, TransportKind::kHttp, "tools/call", {{"name", "nope"}}, 3);
   auto protocol = ClassifyReply(
       request, WithMessages({R"({"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"x"}})"}));
   EXPECT_EQ(protocol.channel, Channel::kProtocolError);
   EXPECT_EQ(protocol.error_code, -32602);
   auto execution = ClassifyReply(
-      request, WithMessages({R"({"jsonrpc":"2.0","id":3,"result":{"content":[],"isError":true}})"}));
+      request,
+      WithMessages({R"({"jsonrpc":"2.0","id":3,"result":{"content":[],"isError":true}})"}));
   EXPECT_EQ(execution.channel, Channel::kExecutionError);
-  auto success = ClassifyReply(
-      request, WithMessages({R"({"jsonrpc":"2.0","id":3,"result":{"content":[]}})"}));
+  auto success =
+      ClassifyReply(request, WithMessages({R"({"jsonrpc":"2.0","id":3,"result":{"content":[]}})"}));
   EXPECT_EQ(success.channel, Channel::kSuccess);
 }
 
 TEST(Channel, PicksTheResponseWithTheRequestIdOverNotificationsAndOtherIds) {
   Request request = MakeRequest(Revision::k2025_11_25, TransportKind::kStdio, "ping", {}, "b");
   auto reply = ClassifyReply(
-      request, WithMessages({R"({"jsonrpc":"2.0","method":"notifications/message","params":{}})",
-                             R"({"jsonrpc":"2.0","id":"a","result":{}})",
-                             R"({"jsonrpc":"2.0","id":"b","error":{"code":-32601,"message":"m"}})"}));
+      request,
+      WithMessages({R"({"jsonrpc":"2.0","method":"notifications/message","params":{}})",
+                    R"({"jsonrpc":"2.0","id":"a","result":{}})",
+                    R"({"jsonrpc":"2.0","id":"b","error":{"code":-32601,"message":"m"}})"}));
   EXPECT_EQ(reply.channel, Channel::kProtocolError);
   EXPECT_EQ(reply.error_code, -32601);
 }
@@ -142,8 +144,8 @@ TEST(Channel, MalformedEnvelopesAreNotJsonRpc) {
 }
 
 TEST(Channel, EmptyReplyIsNoReplyAndTransportFailuresStayApart) {
-  Request request = MakeNotification(Revision::k2025_11_25, TransportKind::kHttp,
-                                     "notifications/initialized");
+  Request request =
+      MakeNotification(Revision::k2025_11_25, TransportKind::kHttp, "notifications/initialized");
   Observation accepted;
   accepted.http_status = 202;
   EXPECT_EQ(ClassifyReply(request, accepted).channel, Channel::kNoReply);

@@ -7,9 +7,9 @@
 
 #include <filesystem>
 
-#include "transport/server_process.h"
 #include "transport/client.h"
 #include "transport/era_probe.h"
+#include "transport/server_process.h"
 
 namespace mcpfuzz {
 namespace {
@@ -70,7 +70,8 @@ class RealServers : public ::testing::Test {
     Observation observation = client.Send(list);
     Reply reply = ClassifyReply(list, observation);
     ASSERT_EQ(reply.channel, Channel::kSuccess)
-        << ToString(revision) << ": " << DescribeReply(reply, observation) << " " << observation.body;
+        << ToString(revision) << ": " << DescribeReply(reply, observation) << " "
+        << observation.body;
     bool found = false;
     for (const auto& listed : reply.message->at("result").at("tools").as_array()) {
       found = found || listed.at("name") == boost::json::value(tool);
@@ -107,8 +108,7 @@ TEST_F(RealServers, SdkV1StatefulHttpSpeaksTheHandshakeEraWithSessions) {
 }
 
 TEST_F(RealServers, SdkV1StatelessHttpServesHandshakeRequestsWithoutSessions) {
-  auto server =
-      ServerProcess::Start(Node("sdk-v1.mjs", {"--http", "--stateless"}), kStartTimeout);
+  auto server = ServerProcess::Start(Node("sdk-v1.mjs", {"--http", "--stateless"}), kStartTimeout);
   ASSERT_TRUE(server.ok()) << server.error().message;
   auto connect = HttpFactory(server->url());
   ExpectToolsListed(connect, Revision::k2025_11_25, "echo");
