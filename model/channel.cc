@@ -3,18 +3,17 @@
 namespace mcpfuzz {
 namespace {
 
-bool IsResponseShaped(const boost::json::value& value) {
-  if (!value.is_object()) return false;
-  const auto& object = value.as_object();
-  return !object.contains("method") &&
-         (object.contains("result") || object.contains("error") || object.contains("id"));
-}
-
 Reply NotJsonRpc(std::string reason, std::optional<boost::json::value> message = std::nullopt) {
   return Reply{Channel::kNotJsonRpc, std::move(message), std::nullopt, std::move(reason)};
 }
 
 }  // namespace
+
+bool IsResponseShaped(const boost::json::value& message) {
+  const auto* object = message.if_object();
+  return object != nullptr && !object->contains("method") &&
+         (object->contains("id") || object->contains("result") || object->contains("error"));
+}
 
 std::string_view ToString(Channel channel) {
   switch (channel) {

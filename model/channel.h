@@ -33,6 +33,10 @@ struct Reply {
   std::string reason;
 };
 
+/// An object without `method` that has `id`, `result` or `error`: a response, well-formed or
+/// not, as opposed to a request or notification travelling the other way.
+bool IsResponseShaped(const boost::json::value& message);
+
 /// Classifies one JSON value as a JSON-RPC response.
 Reply ClassifyMessage(const boost::json::value& message);
 

@@ -1,10 +1,26 @@
 #!/usr/bin/env bash
 # The whole test suite: set up, check formatting, build with warnings as errors, run every test
-# under CTest (unit tests, the reference server, and the real SDK servers from npm).
+# under CTest (unit tests, the reference server, the real SDK servers from npm), then the same
+# tests again in an ASan+UBSan build, and a clang build of everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "format check"
 cmake --preset ci >/dev/null
 cmake --build --preset ci --target format-check
+
+step "g++ build (-Werror) and tests"
 cmake --build --preset ci
 ctest --preset ci
+
+step "ASan+UBSan build and tests"
+cmake --preset asan >/dev/null
+cmake --build --preset asan
+ctest --preset asan
+
+step "clang build (-Werror)"
+cmake --preset fuzz -DMCPFUZZ_WERROR=ON >/dev/null
+cmake --build --preset fuzz

@@ -8,12 +8,6 @@ ReplyRule ReplyRuleFor(const Request& request) {
   return {ReplyRule::Kind::kFirstResponse, nullptr};
 }
 
-bool IsResponseShaped(const boost::json::value& message) {
-  const auto* object = message.if_object();
-  return object != nullptr && !object->contains("method") &&
-         (object->contains("id") || object->contains("result") || object->contains("error"));
-}
-
 bool EndsExchange(const ReplyRule& rule, const boost::json::value& message) {
   switch (rule.kind) {
     case ReplyRule::Kind::kMatchingId: {

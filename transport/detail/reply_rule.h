@@ -3,6 +3,7 @@
 
 #include <boost/json/value.hpp>
 
+#include "model/channel.h"
 #include "model/request.h"
 
 namespace mcpfuzz::detail {
@@ -28,9 +29,6 @@ struct ReplyRule {
 };
 
 ReplyRule ReplyRuleFor(const Request& request);
-
-/// An object without `method` that has `id`, `result` or `error`.
-bool IsResponseShaped(const boost::json::value& message);
 
 /// True when `message` is the reply that `rule` waits for.
 bool EndsExchange(const ReplyRule& rule, const boost::json::value& message);

@@ -1,0 +1,140 @@
+#include "model/reproducer.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+
+#include "model/request_builder.h"
+
+namespace mcpfuzz {
+namespace {
+
+std::string Lowercase(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+// A printf format that prints `bytes` exactly: octal escapes for anything that is not plain
+// printable ASCII, so NUL, invalid UTF-8 and newlines survive the shell.
+std::string PrintfFormat(std::string_view bytes) {
+  std::string out;
+  for (char c : bytes) {
+    auto byte = static_cast<unsigned char>(c);
+    if (c == '%') {
+      out += "%%";
+    } else if (c == '\\') {
+      out += "\\\\";
+    } else if (byte >= 0x20 && byte < 0x7F) {
+      out += c;
+    } else {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\%03o", byte);
+      out += escaped;
+    }
+  }
+  return out;
+}
+
+bool IsPlainText(std::string_view bytes) {
+  return std::all_of(bytes.begin(), bytes.end(), [](char c) {
+    auto byte = static_cast<unsigned char>(c);
+    return byte >= 0x20 && byte != 0x7F;
+  });
+}
+
+bool NeedsSession(const Request& request) {
+  return EraOf(request.revision) == Era::kHandshake && request.session == SessionBinding::kAttach;
+}
+
+std::string HeaderArguments(const Headers& headers) {
+  std::string out;
+  for (const Header& header : headers) {
+    std::string value = IsSecretHeader(header.name) ? "<redacted>" : header.value;
+    // curl drops a header given as "Name:"; "Name;" sends it with an empty value.
+    std::string argument = value.empty() ? header.name + ";" : header.name + ": " + value;
+    out += " -H " + ShellQuote(argument);
+  }
+  return out;
+}
+
+std::string CurlRequest(const Request& request, const std::string& url, bool with_session) {
+  std::string body = request.WireBody();
+  const bool has_body = !std::holds_alternative<NoBody>(request.body);
+  std::string command;
+  if (has_body && !IsPlainText(body)) command += "printf " + ShellQuote(PrintfFormat(body)) + " | ";
+  command += "curl -sS -i --max-redirs 0 -X " + ShellQuote(request.http_method) + " " +
+             ShellQuote(url) + HeaderArguments(request.headers);
+  if (with_session && !FindHeader(request.headers, kHeaderSessionId)) {
+    command += " -H \"Mcp-Session-Id: $sid\"";
+  }
+  if (has_body) {
+    command += IsPlainText(body) ? " --data-binary " + ShellQuote(body) : " --data-binary @-";
+  }
+  return command;
+}
+
+std::string HttpReproducer(const Request& request, const std::string& url) {
+  if (!NeedsSession(request)) return CurlRequest(request, url, false);
+  Request initialize = MakeInitialize(request.revision, TransportKind::kHttp, 0);
+  Request initialized =
+      MakeNotification(request.revision, TransportKind::kHttp, "notifications/initialized");
+  return "sid=$(curl -sS -D - -o /dev/null " + ShellQuote(url) +
+         HeaderArguments(initialize.headers) + " --data-binary " +
+         ShellQuote(initialize.WireBody()) +
+         " | tr -d '\\r' | sed -n 's/^[Mm][Cc][Pp]-[Ss][Ee][Ss][Ss][Ii][Oo][Nn]-[Ii][Dd]: //p')"
+         " && curl -sS -o /dev/null " +
+         ShellQuote(url) + HeaderArguments(initialized.headers) +
+         " -H \"Mcp-Session-Id: $sid\" --data-binary " + ShellQuote(initialized.WireBody()) +
+         " && " + CurlRequest(request, url, true);
+}
+
+std::string StdioReproducer(const Request& request, const std::vector<std::string>& argv) {
+  std::string lines;
+  if (NeedsSession(request)) {
+    lines += MakeInitialize(request.revision, TransportKind::kStdio, 0).WireBody() + "\n";
+    lines += MakeNotification(request.revision, TransportKind::kStdio, "notifications/initialized")
+                 .WireBody() +
+             "\n";
+  }
+  lines += request.WireBody() + "\n";
+  std::string command = "printf " + ShellQuote(PrintfFormat(lines)) + " |";
+  for (const auto& word : argv) command += " " + ShellQuote(word);
+  return command;
+}
+
+}  // namespace
+
+std::string ShellQuote(std::string_view word) {
+  const bool safe = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view("@%+=:,./_-").find(c) != std::string_view::npos;
+  });
+  if (safe) return std::string(word);
+  std::string out = "'";
+  for (char c : word) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+bool IsSecretHeader(std::string_view name) {
+  const std::string lower = Lowercase(name);
+  if (lower == "authorization" || lower == "proxy-authorization" || lower == "cookie") return true;
+  for (std::string_view marker : {"token", "secret", "api-key", "apikey", "password", "auth"}) {
+    if (lower.find(marker) != std::string::npos) return true;
+  }
+  return false;
+}
+
+std::string Reproducer(const Request& request, const ReproducerTarget& target) {
+  return target.kind == TransportKind::kHttp ? HttpReproducer(request, target.url)
+                                             : StdioReproducer(request, target.argv);
+}
+
+}  // namespace mcpfuzz

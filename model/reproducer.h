@@ -1,0 +1,36 @@
+#pragma once
+// One-line reproducers: a request as a shell command anyone can paste to see the same answer,
+// without mcpfuzz. Credentials never appear in them.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/request.h"
+
+namespace mcpfuzz {
+
+/// Where the reproducer sends the request.
+struct ReproducerTarget {
+  TransportKind kind = TransportKind::kHttp;
+  std::string url;                ///< HTTP
+  std::vector<std::string> argv;  ///< stdio: the server's command
+};
+
+/// A shell-quoted word: 'it'\''s'.
+std::string ShellQuote(std::string_view word);
+
+/// True for headers that carry credentials (Authorization, Cookie, API keys, tokens, secrets);
+/// their values are replaced by "<redacted>" wherever mcpfuzz writes requests down.
+bool IsSecretHeader(std::string_view name);
+
+/// The request as a shell command:
+/// - HTTP: curl with the exact method, headers and body bytes (non-UTF-8 bodies through printf),
+///   `-i` to show status and headers, and no redirects. A handshake-era request that needs a
+///   session first sends `initialize` (in the request's revision) and
+///   `notifications/initialized`, captures the Mcp-Session-Id and attaches it.
+/// - stdio: `printf '…' | command`, with `initialize` and `notifications/initialized` lines
+///   first when the request is handshake-era and sent inside a session.
+std::string Reproducer(const Request& request, const ReproducerTarget& target);
+
+}  // namespace mcpfuzz

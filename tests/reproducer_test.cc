@@ -1,0 +1,118 @@
+// Reproducers are run here for real: with bash and curl against the reference server, and
+// with `cat` standing in for a stdio server to prove the bytes arrive exactly.
+
+#include "model/reproducer.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+
+#include "model/request_builder.h"
+#include "transport/server_process.h"
+
+namespace mcpfuzz {
+namespace {
+
+const std::string kRefserver = std::string(MCPFUZZ_BINARY_DIR) + "/refserver/mcpfuzz-refserver";
+
+std::string RunShell(const std::string& command) {
+  std::string script = "set -o pipefail; " + command;
+  std::string quoted = ShellQuote(script);
+  FILE* pipe = ::popen(("bash -c " + quoted + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return "popen failed";
+  std::string output;
+  std::array<char, 4096> buffer{};
+  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) {
+    output.append(buffer.data(), n);
+  }
+  ::pclose(pipe);
+  return output;
+}
+
+Request UnknownTool(Revision revision, TransportKind transport) {
+  return MakeRequest(revision, transport, "tools/call",
+                     {{"name", "no such tool"}, {"arguments", boost::json::object{}}}, 7);
+}
+
+TEST(ShellQuote, QuotesOnlyWhatNeedsIt) {
+  EXPECT_EQ(ShellQuote("plain-word_1.2/x"), "plain-word_1.2/x");
+  EXPECT_EQ(ShellQuote("it's"), "'it'\\''s'");
+  EXPECT_EQ(ShellQuote(""), "''");
+  EXPECT_EQ(RunShell("printf '%s' " + ShellQuote("$HOME `x` \"y\" 'z'")), "$HOME `x` \"y\" 'z'");
+}
+
+TEST(Reproducer, SecretsAreRedacted) {
+  Request request = UnknownTool(Revision::k2026_07_28, TransportKind::kHttp);
+  request.headers.push_back({"Authorization", "Bearer hunter2"});
+  request.headers.push_back({"X-Api-Key", "k-123"});
+  std::string line = Reproducer(request, {TransportKind::kHttp, "http://127.0.0.1:1/mcp", {}});
+  EXPECT_EQ(line.find("hunter2"), std::string::npos) << line;
+  EXPECT_EQ(line.find("k-123"), std::string::npos) << line;
+  EXPECT_NE(line.find("Authorization: <redacted>"), std::string::npos) << line;
+  EXPECT_TRUE(IsSecretHeader("cookie"));
+  EXPECT_FALSE(IsSecretHeader("Mcp-Method"));
+}
+
+TEST(Reproducer, StdioBytesArriveExactlyEvenWhenNotUtf8) {
+  Request request;
+  request.transport = TransportKind::kStdio;
+  request.revision = Revision::k2026_07_28;
+  const std::string bytes("{\"a\":\"%s\\n\" \x01\xFF\xC0 '\"", 17);
+  request.body = RawBody{bytes};
+  std::string line = Reproducer(request, {TransportKind::kStdio, "", {"cat"}});
+  EXPECT_EQ(RunShell(line), bytes + "\n");
+}
+
+TEST(Reproducer, StdioHandshakeRequestIsSentInsideASessionAndReproduces) {
+  Request request = UnknownTool(Revision::k2025_11_25, TransportKind::kStdio);
+  std::string output =
+      RunShell(Reproducer(request, {TransportKind::kStdio, "", {kRefserver, "--stdio"}}));
+  EXPECT_NE(output.find("\"protocolVersion\":\"2025-11-25\""), std::string::npos) << output;
+  EXPECT_NE(output.find("\"id\":7,\"error\":{\"code\":-32602"), std::string::npos) << output;
+}
+
+class HttpReproducer : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto server = HttpServerProcess::Start({kRefserver, "--http"}, std::chrono::seconds(10));
+    ASSERT_TRUE(server.ok()) << server.error().message;
+    server_.emplace(std::move(*server));
+  }
+  std::string Run(const Request& request) {
+    return RunShell(Reproducer(request, {TransportKind::kHttp, server_->url(), {}}));
+  }
+  std::optional<HttpServerProcess> server_;
+};
+
+TEST_F(HttpReproducer, StatelessRequestReproducesStatusAndCode) {
+  std::string output = Run(UnknownTool(Revision::k2026_07_28, TransportKind::kHttp));
+  EXPECT_NE(output.find("HTTP/1.1 200"), std::string::npos) << output;
+  EXPECT_NE(output.find("-32602"), std::string::npos) << output;
+
+  Request unknown_method =
+      MakeRequest(Revision::k2026_07_28, TransportKind::kHttp, "no/such", {}, 1);
+  EXPECT_NE(Run(unknown_method).find("HTTP/1.1 404"), std::string::npos);
+}
+
+TEST_F(HttpReproducer, HandshakeRequestOpensItsOwnSession) {
+  std::string output = Run(UnknownTool(Revision::k2025_11_25, TransportKind::kHttp));
+  EXPECT_NE(output.find("HTTP/1.1 200"), std::string::npos) << output;
+  EXPECT_NE(output.find("-32602"), std::string::npos) << output;
+
+  Request no_session = UnknownTool(Revision::k2025_11_25, TransportKind::kHttp);
+  no_session.session = SessionBinding::kOmit;
+  EXPECT_NE(Run(no_session).find("HTTP/1.1 400"), std::string::npos);
+}
+
+TEST_F(HttpReproducer, MalformedBodyIsSentAsBuilt) {
+  Request request = MakeRequest(Revision::k2026_07_28, TransportKind::kHttp, "tools/list", {}, 1);
+  std::string body = request.WireBody();
+  request.body = RawBody{body.substr(0, body.size() - 1) + "\xFF"};
+  std::string output = Run(request);
+  EXPECT_NE(output.find("HTTP/1.1 400"), std::string::npos) << output;
+  EXPECT_NE(output.find("-32700"), std::string::npos) << output;
+}
+
+}  // namespace
+}  // namespace mcpfuzz
