@@ -124,6 +124,14 @@ std::size_t OnBody(char* buffer, std::size_t size, std::size_t count, void* user
   }
 }
 
+// Called each time curl is about to send the request on a connection. curl re-sends a request
+// on a new connection when a reused one closed without a reply; the count tells that apart.
+int OnPrereq(void* user, char* /*primary_ip*/, char* /*local_ip*/, int /*primary_port*/,
+             int /*local_port*/) {
+  ++*static_cast<int*>(user);
+  return CURL_PREREQFUNC_OK;
+}
+
 Outcome OutcomeOf(CURLcode code) {
   switch (code) {
     case CURLE_OK:
@@ -170,6 +178,8 @@ class HttpTransport final : public Transport {
   EasyHandle easy_;
   HeaderList header_list_;
   std::array<char, CURL_ERROR_SIZE> error_buffer_{};
+  /// How often curl sent the current request (see OnPrereq).
+  int sends_ = 0;
 };
 
 HeaderList HttpTransport::BuildHeaders(const Request& request) const {
@@ -224,6 +234,9 @@ std::optional<std::string> HttpTransport::Configure(const Request& request, cons
   set("CURLOPT_WRITEFUNCTION", CURLOPT_WRITEFUNCTION, &OnBody);
   set("CURLOPT_WRITEDATA", CURLOPT_WRITEDATA, static_cast<void*>(&exchange));
   set("CURLOPT_HTTPHEADER", CURLOPT_HTTPHEADER, header_list_.get());
+  sends_ = 0;
+  set("CURLOPT_PREREQFUNCTION", CURLOPT_PREREQFUNCTION, &OnPrereq);
+  set("CURLOPT_PREREQDATA", CURLOPT_PREREQDATA, static_cast<void*>(&sends_));
 
   const std::string& method = request.http_method;
   if (!std::holds_alternative<NoBody>(request.body)) {
@@ -315,6 +328,18 @@ Observation HttpTransport::Send(const Request& request) {
         std::string(error_buffer_[0] != '\0' ? error_buffer_.data() : curl_easy_strerror(*result));
   } else if (ended_inside_event) {
     observation.detail = "SSE stream ended inside an event, which was discarded";
+  }
+  if (sends_ > 0 && observation.outcome == Outcome::kConnectionRefused) {
+    // The request went out on a reused connection that closed without a reply; curl then
+    // tried a fresh connection and found nothing listening. The server went away with our
+    // request: that is a reset, not "nothing listens".
+    observation.outcome = Outcome::kConnectionReset;
+    observation.detail = "the connection closed without a reply, and a new connection was refused";
+  } else if (sends_ > 1) {
+    observation.detail =
+        "the connection closed without a reply and curl sent the request again"
+        " on a new connection, so the server may have received it twice" +
+        (observation.detail.empty() ? "" : "; " + observation.detail);
   }
   observation.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
   return observation;
