@@ -1,0 +1,42 @@
+#pragma once
+// Shorthands for writing the expectation table, and the per-topic parts of it.
+
+#include <vector>
+
+#include "oracles/check_ids.h"
+#include "oracles/error_codes.h"
+#include "oracles/expectations.h"
+
+namespace mcpfuzz::detail {
+
+inline constexpr Revision kR1 = Revision::k2024_11_05;
+inline constexpr Revision kR2 = Revision::k2025_03_26;
+inline constexpr Revision kR3 = Revision::k2025_06_18;
+inline constexpr Revision kR4 = Revision::k2025_11_25;
+inline constexpr Revision kR5 = Revision::k2026_07_28;
+
+inline constexpr RevisionRange kEveryRevision{kR1, kR5};
+inline constexpr RevisionRange kHandshakeEra{kR1, kR4};
+inline constexpr RevisionRange kStatelessEra{kR5, kR5};
+
+inline constexpr Channel kProtocolError = Channel::kProtocolError;
+inline constexpr Channel kExecutionError = Channel::kExecutionError;
+inline constexpr Channel kSuccess = Channel::kSuccess;
+inline constexpr Channel kNoReply = Channel::kNoReply;
+
+inline constexpr StatusRange kHttp200{200, 200};
+inline constexpr StatusRange kHttp202{202, 202};
+inline constexpr StatusRange kHttp2xx{200, 299};
+inline constexpr StatusRange kHttp400{400, 400};
+inline constexpr StatusRange kHttp403{403, 403};
+inline constexpr StatusRange kHttp404{404, 404};
+inline constexpr StatusRange kHttp405{405, 405};
+inline constexpr StatusRange kHttp4xx{400, 499};
+
+void AddJsonRpcRows(std::vector<Expectation>& rows);
+void AddLifecycleRows(std::vector<Expectation>& rows);
+void AddFeatureRows(std::vector<Expectation>& rows);
+void AddHttpRows(std::vector<Expectation>& rows);
+void AddStdioRows(std::vector<Expectation>& rows);
+
+}  // namespace mcpfuzz::detail

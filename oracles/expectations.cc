@@ -1,0 +1,168 @@
+#include "oracles/expectations.h"
+
+#include <algorithm>
+
+#include "oracles/detail/describe.h"
+#include "oracles/detail/table.h"
+
+namespace mcpfuzz {
+namespace {
+
+std::vector<Expectation> BuildTable() {
+  std::vector<Expectation> rows;
+  detail::AddJsonRpcRows(rows);
+  detail::AddLifecycleRows(rows);
+  detail::AddFeatureRows(rows);
+  detail::AddHttpRows(rows);
+  detail::AddStdioRows(rows);
+  return rows;
+}
+
+bool ConditionHolds(RequestCondition condition, const Request& request) {
+  switch (condition) {
+    case RequestCondition::kAny:
+      return true;
+    case RequestCondition::kNoProtocolVersionHeader:
+      return request.transport == TransportKind::kHttp &&
+             !FindHeader(request.headers, "MCP-Protocol-Version");
+  }
+  return false;
+}
+
+// "protocol_error -32602 data{uri}": codes and data belong to the protocol-error channel.
+std::string DescribeChannels(const std::vector<Channel>& channels, const ExpectedAnswer& expected) {
+  std::string error_details;
+  if (!expected.codes.empty()) error_details += " " + detail::JoinCodes(expected.codes);
+  if (!expected.data_members.empty()) {
+    std::string members;
+    for (const std::string& member : expected.data_members) {
+      members += (members.empty() ? "" : ",") + member;
+    }
+    error_details += " data{" + members + "}";
+  }
+  std::string text;
+  for (Channel channel : channels) {
+    text += (text.empty() ? "" : " or ") + std::string(ToString(channel));
+    if (channel == Channel::kProtocolError) text += error_details;
+  }
+  return text;
+}
+
+std::string DescribeText(const ExpectedAnswer& expected, ShapeCheck shape) {
+  std::string text = DescribeChannels(expected.channels, expected);
+  if (!expected.http_statuses.empty()) {
+    const std::string statuses = detail::JoinStatuses(expected.http_statuses);
+    text += text.empty() ? "HTTP " + statuses : " (HTTP " + statuses + ")";
+  }
+  if (shape != ShapeCheck::kNone) {
+    text += (text.empty() ? "" : " ") + std::string("[") + std::string(ToString(shape)) + "]";
+  }
+  std::string tolerated = DescribeChannels(expected.tolerated, expected);
+  if (!expected.tolerated_http_statuses.empty()) {
+    tolerated += (tolerated.empty() ? "HTTP " : ", HTTP ") +
+                 detail::JoinStatuses(expected.tolerated_http_statuses);
+  }
+  if (!tolerated.empty()) text += "; tolerated: " + tolerated;
+  return text;
+}
+
+}  // namespace
+
+std::string_view ToString(TransportScope scope) {
+  switch (scope) {
+    case TransportScope::kHttp:
+      return "http";
+    case TransportScope::kStdio:
+      return "stdio";
+    case TransportScope::kBoth:
+      return "both";
+  }
+  return "unknown";
+}
+
+bool Covers(TransportScope scope, TransportKind kind) {
+  switch (scope) {
+    case TransportScope::kBoth:
+      return true;
+    case TransportScope::kHttp:
+      return kind == TransportKind::kHttp;
+    case TransportScope::kStdio:
+      return kind == TransportKind::kStdio;
+  }
+  return false;
+}
+
+std::string_view ToString(ShapeCheck shape) {
+  switch (shape) {
+    case ShapeCheck::kNone:
+      return "none";
+    case ShapeCheck::kEmptyResult:
+      return "empty_result";
+    case ShapeCheck::kInitializeResult:
+      return "initialize_result";
+    case ShapeCheck::kInitializeFallback:
+      return "initialize_fallback_version";
+    case ShapeCheck::kDiscoverResult:
+      return "discover_result";
+    case ShapeCheck::kNamesArgument:
+      return "names_argument";
+    case ShapeCheck::kBatchResponses:
+      return "batch_responses";
+    case ShapeCheck::kBatchProcessingTolerated:
+      return "batch_processing_tolerated";
+    case ShapeCheck::kEventStreamOn200:
+      return "event_stream_on_200";
+    case ShapeCheck::kStdoutOnlyJsonRpc:
+      return "stdout_only_jsonrpc";
+    case ShapeCheck::kProcessAlive:
+      return "process_alive";
+  }
+  return "unknown";
+}
+
+const std::vector<Expectation>& AllExpectations() {
+  static const std::vector<Expectation> table = BuildTable();
+  return table;
+}
+
+std::vector<const Expectation*> ExpectationsFor(std::string_view check_id) {
+  std::vector<const Expectation*> rows;
+  for (const Expectation& row : AllExpectations()) {
+    if (row.id == check_id) rows.push_back(&row);
+  }
+  return rows;
+}
+
+bool Matches(const Expectation& row, const Request& request) {
+  return row.revisions.Contains(request.revision) && Covers(row.transports, request.transport) &&
+         ConditionHolds(row.condition, request);
+}
+
+const Expectation* FindExpectation(std::string_view check_id, const Request& request) {
+  const Expectation* unconditional = nullptr;
+  for (const Expectation& row : AllExpectations()) {
+    if (row.id != check_id || !Matches(row, request)) continue;
+    if (row.condition != RequestCondition::kAny) return &row;
+    if (unconditional == nullptr) unconditional = &row;
+  }
+  return unconditional;
+}
+
+ExpectedAnswer DescribeExpected(const Expectation& row, TransportKind transport) {
+  ExpectedAnswer expected;
+  expected.channels = row.channel.conformant;
+  expected.tolerated = row.channel.tolerated;
+  expected.codes = row.code.conformant;
+  expected.forbidden_codes = row.code.forbidden;
+  if (transport == TransportKind::kHttp) {
+    expected.http_statuses = row.http_status.conformant;
+    expected.tolerated_http_statuses = row.http_status.tolerated;
+  }
+  for (const DataMember& member : row.data.members) {
+    expected.data_members.emplace_back(member.name);
+  }
+  expected.text = DescribeText(expected, row.shape);
+  return expected;
+}
+
+}  // namespace mcpfuzz

@@ -1,0 +1,161 @@
+#pragma once
+// The table of expectations: for each situation, revision range and transport, how a conformant
+// server answers, how strongly the spec asks for each aspect of that answer, and where it says
+// so. It is compiled in (table_*.cc, one file per topic) and encodes the MCP oracle tables
+// (mcp-oracle-tables.md, "the tables"); each row cites the tables' keys.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/channel.h"
+#include "model/request.h"
+#include "model/revision.h"
+#include "oracles/verdict.h"
+
+namespace mcpfuzz {
+
+/// An inclusive range of revisions, oldest first.
+struct RevisionRange {
+  Revision first = Revision::k2024_11_05;
+  Revision last = kLatestRevision;
+  bool Contains(Revision revision) const { return revision >= first && revision <= last; }
+};
+
+/// The transports a row applies to.
+enum class TransportScope { kHttp, kStdio, kBoth };
+std::string_view ToString(TransportScope scope);
+/// True when a row scoped to `scope` applies to requests over `kind`.
+bool Covers(TransportScope scope, TransportKind kind);
+
+/// What the target must have declared for the situation to apply at all.
+enum class CapabilityRequirement {
+  kNone,
+  /// The situation exercises a capability (tools, prompts, sessions…): NOT_APPLICABLE when the
+  /// caller says the target never declared it.
+  kDeclared,
+  /// The situation is about a capability the target did NOT declare: NOT_APPLICABLE when it did.
+  kUndeclared,
+};
+
+/// A property of the request that selects between rows of the same situation.
+enum class RequestCondition {
+  kAny,
+  /// HTTP request without MCP-Protocol-Version: tables §12.6 widens the accepted codes.
+  kNoProtocolVersionHeader,
+};
+
+/// How an HTTP 4xx whose body is not one of the row's channels (plain text, an empty body, an
+/// error of another shape) is judged. Only the body is judged here; StatusRule still applies.
+enum class HttpRejection {
+  kNotAnAnswer,  ///< Judged like any other wrong channel.
+  kTolerated,    ///< WARN: the server refused at the HTTP level instead of answering in JSON-RPC.
+  kConformant,   ///< PASS: the spec lets the server refuse with any 4xx here.
+};
+
+/// Which channels answer the situation, and how strongly the spec asks for them.
+struct ChannelRule {
+  /// Fully conformant channels; empty means the channel is not asserted.
+  std::vector<Channel> conformant{};
+  /// Accepted with a WARN (tables §12 "tolerate").
+  std::vector<Channel> tolerated{};
+  /// The strength for any other channel. A reply that is not JSON-RPC at all always breaks a
+  /// MUST, whatever this says, unless the HTTP rejection rule accepts it.
+  Strength strength = Strength::kMust;
+  HttpRejection http_rejection = HttpRejection::kNotAnAnswer;
+};
+
+/// Checked only when the reply is a protocol error that the channel rule accepted.
+struct CodeRule {
+  /// Conformant codes; empty means any code is fine.
+  std::vector<std::int64_t> conformant{};
+  /// Codes the spec forbids here (always MUST NOT).
+  std::vector<std::int64_t> forbidden{};
+  /// The strength for a code that is neither conformant nor forbidden.
+  Strength strength = Strength::kShould;
+};
+
+/// Checked on HTTP only; stdio has no status.
+struct StatusRule {
+  /// Conformant statuses; empty means the spec pins none.
+  std::vector<StatusRange> conformant{};
+  std::vector<StatusRange> tolerated{};
+  Strength strength = Strength::kMust;
+};
+
+/// What a required member of error.data must hold.
+enum class DataKind {
+  kString,
+  kNonEmptyStringArray,
+  kObject,
+  /// A string equal to the protocol version the request asked for.
+  kRequestedVersion,
+};
+
+/// One required member of error.data.
+struct DataMember {
+  std::string_view name{};
+  DataKind kind = DataKind::kString;
+};
+
+/// Members error.data must carry; checked on a protocol error the channel rule accepted.
+struct DataRule {
+  std::vector<DataMember> members{};
+  Strength strength = Strength::kMust;
+};
+
+/// A judgement beyond channel, code, status and data, specific to a few situations.
+enum class ShapeCheck {
+  kNone,
+  kEmptyResult,               ///< ping: `{}` (only `_meta` allowed).
+  kInitializeResult,          ///< Same protocolVersion as asked, capabilities, serverInfo.
+  kInitializeFallback,        ///< Another protocolVersion than the unsupported one asked.
+  kDiscoverResult,            ///< server/discover: DiscoverResult fields.
+  kNamesArgument,             ///< The error text names JudgeContext::argument_name.
+  kBatchResponses,            ///< A response for every request of the batch.
+  kBatchProcessingTolerated,  ///< A batch answered element by element is only tolerated.
+  kEventStreamOn200,          ///< GET answered 200 carries Content-Type text/event-stream.
+  kStdoutOnlyJsonRpc,         ///< Every stdout line is one JSON-RPC message.
+  kProcessAlive,              ///< The process did not exit on its own.
+};
+std::string_view ToString(ShapeCheck shape);
+
+/// One row: a situation over a revision range and a transport scope.
+struct Expectation {
+  std::string_view id{};
+  RevisionRange revisions{};
+  TransportScope transports = TransportScope::kBoth;
+  RequestCondition condition = RequestCondition::kAny;
+  CapabilityRequirement capability = CapabilityRequirement::kNone;
+  /// The situation is about the process or the connection itself (a crash, silence), so a
+  /// failed exchange is the server's answer, not an UNVERIFIED.
+  bool judges_transport_failure = false;
+  ChannelRule channel{};
+  CodeRule code{};
+  StatusRule http_status{};
+  DataRule data{};
+  ShapeCheck shape = ShapeCheck::kNone;
+  Strength shape_strength = Strength::kMust;
+  /// The tables' keys: "R4:server/tools.mdx; TS R5 InvalidParamsError; tables §6 T1".
+  std::string_view reference{};
+  std::string_view summary{};
+};
+
+/// Every row of the table.
+const std::vector<Expectation>& AllExpectations();
+
+/// The rows of one situation, in table order.
+std::vector<const Expectation*> ExpectationsFor(std::string_view check_id);
+
+/// True when `row` covers `revision` over `transport` and its condition holds for `request`.
+bool Matches(const Expectation& row, const Request& request);
+
+/// The row that judges `request` for `check_id`, or nullptr when the situation does not exist
+/// in that revision or over that transport. Rows with a condition win over kAny rows.
+const Expectation* FindExpectation(std::string_view check_id, const Request& request);
+
+/// The row's expectation as carried by a verdict, for `transport` (HTTP statuses only on HTTP).
+ExpectedAnswer DescribeExpected(const Expectation& row, TransportKind transport);
+
+}  // namespace mcpfuzz

@@ -1,0 +1,168 @@
+#include "oracles/oracle.h"
+
+#include <algorithm>
+#include <boost/json.hpp>
+
+#include "model/channel.h"
+#include "oracles/batch.h"
+#include "oracles/check_ids.h"
+#include "oracles/detail/judge_aspects.h"
+#include "oracles/envelope.h"
+#include "oracles/expectations.h"
+
+namespace mcpfuzz {
+namespace {
+
+using detail::Case;
+
+// A 401 or 429 is the server's own answer only where the row names that very status.
+bool ExpectsExactly(const StatusRule& rule, int status) {
+  auto exact = [status](const StatusRange& range) {
+    return range.low == status && range.high == status;
+  };
+  return std::any_of(rule.conformant.begin(), rule.conformant.end(), exact) ||
+         std::any_of(rule.tolerated.begin(), rule.tolerated.end(), exact);
+}
+
+// Failures the server caused, as opposed to ones on mcpfuzz's side or before any exchange.
+bool IsServerSideFailure(Outcome outcome) {
+  return outcome == Outcome::kTimeout || outcome == Outcome::kConnectionReset ||
+         outcome == Outcome::kExited || outcome == Outcome::kAliveButDeaf;
+}
+
+std::string FirstContentText(const boost::json::object& result) {
+  const auto* content = result.if_contains("content");
+  if (content == nullptr || !content->is_array()) return {};
+  for (const auto& block : content->as_array()) {
+    if (!block.is_object()) continue;
+    const auto* text = block.as_object().if_contains("text");
+    if (text != nullptr && text->is_string()) return std::string(text->as_string());
+  }
+  return {};
+}
+
+std::string ReplyExcerpt(const Observation& observation, const Reply& reply) {
+  if (reply.channel == Channel::kTransportFailure) return Excerpt(observation.detail);
+  if (reply.message && reply.message->is_object()) {
+    const auto& object = reply.message->as_object();
+    if (const auto* error = object.if_contains("error"); error != nullptr && error->is_object()) {
+      const auto* message = error->as_object().if_contains("message");
+      if (message != nullptr && message->is_string()) return Excerpt(message->as_string());
+    }
+    if (const auto* result = object.if_contains("result");
+        result != nullptr && result->is_object()) {
+      std::string text = FirstContentText(result->as_object());
+      if (!text.empty()) return Excerpt(text);
+    }
+  }
+  if (reply.message) return Excerpt(boost::json::serialize(*reply.message));
+  if (!observation.non_json.empty()) return Excerpt(observation.non_json.front());
+  return Excerpt(observation.body);
+}
+
+ObservedAnswer Observe(const Observation& observation, const Reply& reply) {
+  ObservedAnswer observed;
+  observed.outcome = observation.outcome;
+  observed.channel = reply.channel;
+  observed.code = reply.error_code;
+  observed.http_status = observation.http_status;
+  observed.excerpt = ReplyExcerpt(observation, reply);
+  return observed;
+}
+
+Verdict Finish(Verdict verdict, VerdictKind kind, UnverifiedReason reason, std::string note) {
+  verdict.kind = kind;
+  verdict.unverified_reason = reason;
+  if (!note.empty()) verdict.notes.push_back(std::move(note));
+  return verdict;
+}
+
+}  // namespace
+
+Verdict Judge(std::string_view check_id, const Request& request, const Observation& observation,
+              const JudgeContext& context) {
+  const Reply reply = ClassifyReply(request, observation);
+  Verdict verdict;
+  verdict.check_id = std::string(check_id);
+  verdict.observed = Observe(observation, reply);
+
+  const Expectation* row = FindExpectation(check_id, request);
+  if (row == nullptr) {
+    const std::string why = check::IsKnown(check_id)
+                                ? "no expectation for this situation in " +
+                                      std::string(ToString(request.revision)) + " over " +
+                                      std::string(ToString(request.transport))
+                                : "unknown check id";
+    return Finish(std::move(verdict), VerdictKind::kNotApplicable, UnverifiedReason::kNone, why);
+  }
+  verdict.strength = detail::PrimaryStrength(*row);
+  verdict.expected = DescribeExpected(*row, request.transport);
+  verdict.spec_reference = std::string(row->reference);
+
+  if (!context.era_spoken) {
+    return Finish(std::move(verdict), VerdictKind::kUnverified, UnverifiedReason::kEraNotSpoken,
+                  "the target does not speak " + std::string(ToString(request.revision)));
+  }
+  if (row->capability == CapabilityRequirement::kDeclared && !context.capability_declared) {
+    return Finish(std::move(verdict), VerdictKind::kNotApplicable, UnverifiedReason::kNone,
+                  "the target did not declare what this situation exercises");
+  }
+  if (row->capability == CapabilityRequirement::kUndeclared && context.capability_declared) {
+    return Finish(std::move(verdict), VerdictKind::kNotApplicable, UnverifiedReason::kNone,
+                  "the target declared the capability, so nothing unadvertised was probed");
+  }
+  const bool batch_row = row->shape == ShapeCheck::kBatchResponses ||
+                         row->shape == ShapeCheck::kBatchProcessingTolerated;
+  const BatchAnswer batch = batch_row ? AnalyzeBatch(request, observation) : BatchAnswer{};
+  if (batch_row && !batch.is_batch) {
+    return Finish(std::move(verdict), VerdictKind::kNotApplicable, UnverifiedReason::kNone,
+                  "the request is not a batch");
+  }
+  if (observation.outcome != Outcome::kOk &&
+      !(row->judges_transport_failure && IsServerSideFailure(observation.outcome))) {
+    return Finish(std::move(verdict), VerdictKind::kUnverified, UnverifiedReason::kTransportError,
+                  std::string(ToString(observation.outcome)) + ": " + observation.detail);
+  }
+  if (request.transport == TransportKind::kHttp) {
+    const int status = observation.http_status;
+    if ((status == 401 || status == 403) && !ExpectsExactly(row->http_status, status)) {
+      return Finish(std::move(verdict), VerdictKind::kUnverified,
+                    UnverifiedReason::kCredentialRequired,
+                    "HTTP " + std::to_string(status) + ": turned away before the situation");
+    }
+    if ((status == 429 || status == 503) && !ExpectsExactly(row->http_status, status)) {
+      return Finish(std::move(verdict), VerdictKind::kUnverified, UnverifiedReason::kRateLimited,
+                    "HTTP " + std::to_string(status));
+    }
+  }
+
+  const Case c{*row, request, observation, reply, context};
+  std::vector<Finding>& findings = verdict.findings;
+  const bool batch_judged = batch_row && detail::JudgeBatch(c, batch, findings);
+  if (!batch_judged && detail::JudgeChannel(c, findings, verdict.notes)) {
+    detail::JudgeCode(c, findings);
+    detail::JudgeData(c, findings);
+  }
+  detail::JudgeStatus(c, findings);
+  detail::JudgeShape(c, findings, verdict.notes);
+  // The process-level situations judge the process, not a reply; a batch has no single reply.
+  const bool judges_reply = !batch_judged && row->shape != ShapeCheck::kStdoutOnlyJsonRpc &&
+                            row->shape != ShapeCheck::kProcessAlive;
+  if (judges_reply) {
+    std::vector<Finding> envelope = CheckReplyEnvelope(request, observation, reply);
+    findings.insert(findings.end(), envelope.begin(), envelope.end());
+  }
+
+  verdict.kind = VerdictKind::kPass;
+  for (const Finding& finding : findings) {
+    const VerdictKind effect = EffectOf(finding.strength);
+    if (effect == VerdictKind::kFail ||
+        (effect == VerdictKind::kWarn && verdict.kind == VerdictKind::kPass)) {
+      verdict.kind = effect;
+      verdict.strength = finding.strength;
+    }
+  }
+  return verdict;
+}
+
+}  // namespace mcpfuzz

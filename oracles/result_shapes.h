@@ -1,0 +1,34 @@
+#pragma once
+// Shape checks for the results a few situations are about: ping's empty result, initialize's
+// result, and server/discover's DiscoverResult.
+
+#include <boost/json/value.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/request.h"
+#include "oracles/verdict.h"
+
+namespace mcpfuzz {
+
+/// The protocol version `request` asks for: `_meta` protocolVersion (2026-07-28), else
+/// initialize's params.protocolVersion, else the MCP-Protocol-Version header.
+std::optional<std::string> RequestedVersion(const Request& request);
+
+/// ping's result is empty: no member but `_meta` (tables §4a L6).
+std::vector<Finding> CheckEmptyResult(const boost::json::value& result, Strength strength);
+
+/// An InitializeResult: protocolVersion, capabilities and serverInfo {name, version}. With
+/// `requested` set and `same_version`, protocolVersion must equal it (L1); without
+/// `same_version`, it must differ from it (L2: the requested one is unsupported).
+std::vector<Finding> CheckInitializeResult(const boost::json::value& result,
+                                           const std::optional<std::string>& requested,
+                                           bool same_version, Strength strength);
+
+/// A DiscoverResult (tables §4b V5, V9): resultType "complete", a non-empty supportedVersions of
+/// strings, a capabilities object, an integer ttlMs >= 0, cacheScope "public" or "private", an
+/// optional string instructions. A missing _meta serverInfo is a SHOULD-level finding.
+std::vector<Finding> CheckDiscoverResult(const boost::json::value& result, Strength strength);
+
+}  // namespace mcpfuzz

@@ -1,0 +1,75 @@
+#include "oracles/stdio_checks.h"
+
+#include <algorithm>
+#include <boost/json/serialize.hpp>
+#include <string>
+
+namespace mcpfuzz {
+namespace {
+
+Finding ShapeFinding(Strength strength, std::string text) {
+  return Finding{Aspect::kShape, strength, std::move(text)};
+}
+
+bool IsBlank(std::string_view line) {
+  return std::all_of(line.begin(), line.end(),
+                     [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
+}
+
+// A request, notification or response: what may travel on stdout.
+bool IsJsonRpcMessage(const boost::json::value& value) {
+  if (!value.is_object()) return false;
+  const auto& object = value.as_object();
+  const auto* jsonrpc = object.if_contains("jsonrpc");
+  if (jsonrpc == nullptr || !jsonrpc->is_string() || jsonrpc->as_string() != "2.0") return false;
+  const auto* method = object.if_contains("method");
+  if (method != nullptr) return method->is_string();
+  return object.contains("id") && (object.contains("result") != object.contains("error"));
+}
+
+bool IsBatchOfMessages(const boost::json::value& value) {
+  if (!value.is_array() || value.as_array().empty()) return false;
+  const auto& items = value.as_array();
+  return std::all_of(items.begin(), items.end(), IsJsonRpcMessage);
+}
+
+}  // namespace
+
+std::vector<Finding> CheckStdout(const Observation& observation, Revision revision) {
+  std::vector<Finding> findings;
+  for (const std::string& line : observation.non_json) {
+    if (IsBlank(line)) {
+      findings.push_back(ShapeFinding(Strength::kShould, "stdout carries a blank line"));
+    } else {
+      findings.push_back(ShapeFinding(Strength::kMust,
+                                      "stdout carries a line that is not JSON: " + Excerpt(line)));
+    }
+  }
+  for (const auto& message : observation.messages) {
+    if (IsJsonRpcMessage(message)) continue;
+    if (revision == Revision::k2025_03_26 && IsBatchOfMessages(message)) continue;
+    findings.push_back(
+        ShapeFinding(Strength::kMust, "stdout carries JSON that is not a JSON-RPC message: " +
+                                          Excerpt(boost::json::serialize(message))));
+  }
+  return findings;
+}
+
+std::vector<Finding> CheckProcessAlive(const Observation& observation) {
+  std::vector<Finding> findings;
+  if (observation.killed_by_mcpfuzz) return findings;
+  if (observation.exit_signal) {
+    findings.push_back(ShapeFinding(Strength::kMust, "the server was killed by signal " +
+                                                         std::to_string(*observation.exit_signal)));
+  } else if (observation.exit_code && *observation.exit_code != 0) {
+    findings.push_back(ShapeFinding(
+        Strength::kMust, "the server exited with code " + std::to_string(*observation.exit_code)));
+  } else if (observation.exit_code) {
+    findings.push_back(ShapeFinding(Strength::kShould, "the server exited (code 0) on its own"));
+  } else if (observation.outcome == Outcome::kExited) {
+    findings.push_back(ShapeFinding(Strength::kMust, "the server exited: " + observation.detail));
+  }
+  return findings;
+}
+
+}  // namespace mcpfuzz

@@ -1,0 +1,115 @@
+#include "oracles/verdict.h"
+
+namespace mcpfuzz {
+
+std::string_view ToString(Strength strength) {
+  switch (strength) {
+    case Strength::kMust:
+      return "MUST";
+    case Strength::kShould:
+      return "SHOULD";
+    case Strength::kMay:
+      return "MAY";
+  }
+  return "unknown";
+}
+
+std::string_view ToString(VerdictKind kind) {
+  switch (kind) {
+    case VerdictKind::kPass:
+      return "PASS";
+    case VerdictKind::kWarn:
+      return "WARN";
+    case VerdictKind::kFail:
+      return "FAIL";
+    case VerdictKind::kUnverified:
+      return "UNVERIFIED";
+    case VerdictKind::kNotApplicable:
+      return "NOT_APPLICABLE";
+  }
+  return "unknown";
+}
+
+std::string_view ToString(UnverifiedReason reason) {
+  switch (reason) {
+    case UnverifiedReason::kNone:
+      return "none";
+    case UnverifiedReason::kCredentialRequired:
+      return "credential_required";
+    case UnverifiedReason::kRateLimited:
+      return "rate_limited";
+    case UnverifiedReason::kTransportError:
+      return "transport_error";
+    case UnverifiedReason::kEraNotSpoken:
+      return "era_not_spoken";
+  }
+  return "unknown";
+}
+
+std::string_view ToString(Aspect aspect) {
+  switch (aspect) {
+    case Aspect::kChannel:
+      return "channel";
+    case Aspect::kCode:
+      return "code";
+    case Aspect::kHttpStatus:
+      return "http_status";
+    case Aspect::kData:
+      return "data";
+    case Aspect::kShape:
+      return "shape";
+    case Aspect::kEnvelope:
+      return "envelope";
+    case Aspect::kLeak:
+      return "leak";
+  }
+  return "unknown";
+}
+
+VerdictKind EffectOf(Strength strength) {
+  switch (strength) {
+    case Strength::kMust:
+      return VerdictKind::kFail;
+    case Strength::kShould:
+      return VerdictKind::kWarn;
+    case Strength::kMay:
+      return VerdictKind::kPass;
+  }
+  return VerdictKind::kPass;
+}
+
+std::string ToString(StatusRange range) {
+  if (range.low == range.high) return std::to_string(range.low);
+  if (range.low % 100 == 0 && range.high == range.low + 99) {
+    return std::to_string(range.low / 100) + "xx";
+  }
+  return std::to_string(range.low) + "-" + std::to_string(range.high);
+}
+
+std::string Summarize(const Verdict& verdict) {
+  std::string line = std::string(ToString(verdict.kind)) + " " + verdict.check_id;
+  if (verdict.kind == VerdictKind::kUnverified) {
+    line += " (" + std::string(ToString(verdict.unverified_reason)) + ")";
+  }
+  if (!verdict.expected.text.empty()) line += ": expected " + verdict.expected.text + ",";
+  line += " got " + std::string(ToString(verdict.observed.channel));
+  if (verdict.observed.code) line += " " + std::to_string(*verdict.observed.code);
+  if (verdict.observed.http_status != 0) {
+    line += " (HTTP " + std::to_string(verdict.observed.http_status) + ")";
+  }
+  for (const Finding& finding : verdict.findings) {
+    line += "; " + std::string(ToString(finding.strength)) + ": " + finding.text;
+  }
+  for (const std::string& note : verdict.notes) line += "; note: " + note;
+  return line;
+}
+
+std::string Excerpt(std::string_view text, std::size_t limit) {
+  if (text.size() <= limit) return std::string(text);
+  std::size_t cut = limit;
+  // Back up over UTF-8 continuation bytes so the cut never splits a character.
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U) --cut;
+  return std::string(text.substr(0, cut)) + "\xE2\x80\xA6";
+}
+
+}  // namespace mcpfuzz
