@@ -8,8 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "support/deterministic_property.h"
+
 namespace mcpfuzz {
 namespace {
+
+template <typename Property>
+void CheckDeterministically(Property property) {
+  mcpfuzz::testing::CheckDeterministically(std::move(property), 0x5EED5E5, 500);
+}
 
 SseEvent Message(std::string data) {
   SseEvent event;
@@ -177,19 +184,6 @@ TEST(Sse, FinishResetsForANewStream) {
       events);
   ASSERT_EQ(events.size(), 1U);
   EXPECT_EQ(events[0], Message("b"));
-}
-
-/// Runs a RapidCheck property with a fixed seed, so every run checks the same cases.
-template <typename Property>
-void CheckDeterministically(Property property) {
-  rc::detail::TestParams params;
-  params.seed = 0x5EED5E5;
-  params.maxSuccess = 500;
-  const rc::detail::TestResult result =
-      rc::detail::checkTestable(std::move(property), rc::detail::TestMetadata{}, params);
-  std::ostringstream message;
-  rc::detail::printResultMessage(result, message);
-  EXPECT_TRUE(result.is<rc::detail::SuccessResult>()) << message.str();
 }
 
 TEST(SseProperty, ChunkingNeverChangesTheEvents) {

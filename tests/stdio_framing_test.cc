@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/model.h"
+#include "support/deterministic_property.h"
 #include "transport/detail/line_splitter.h"
 #include "transport/detail/reply_rule.h"
 
@@ -68,10 +69,7 @@ std::vector<std::string> SplitInChunks(const std::vector<std::string>& chunks,
 }
 
 TEST(LineSplitterProperty, ChunkingNeverChangesTheLinesOrTheOverlongVerdicts) {
-  rc::detail::TestParams params;
-  params.seed = 0x57D10;
-  params.maxSuccess = 300;
-  const rc::detail::TestResult result = rc::detail::checkTestable(
+  mcpfuzz::testing::CheckDeterministically(
       [] {
         const auto pieces = *rc::gen::container<std::vector<std::string>>(
             rc::gen::element<std::string>("a", "bc", "defgh", "\n", "\r", "\r\n", "{}"));
@@ -90,10 +88,7 @@ TEST(LineSplitterProperty, ChunkingNeverChangesTheLinesOrTheOverlongVerdicts) {
         chunks.push_back(stream.substr(start));
         RC_ASSERT(SplitInChunks(chunks, max_line_bytes) == SplitInChunks({stream}, max_line_bytes));
       },
-      rc::detail::TestMetadata{}, params);
-  std::ostringstream message;
-  rc::detail::printResultMessage(result, message);
-  EXPECT_TRUE(result.is<rc::detail::SuccessResult>()) << message.str();
+      0x57D10);
 }
 
 TEST(ReplyRule, RequestWithIdWaitsForThatIdOrANullIdError) {

@@ -14,8 +14,10 @@ bool EndsExchange(const ReplyRule& rule, const boost::json::value& message) {
       if (!IsResponseShaped(message)) return false;
       const auto& object = message.as_object();
       const auto* id = object.if_contains("id");
-      if (id == nullptr) return false;
-      return *id == rule.id || (id->is_null() && object.contains("error"));
+      // An error whose id is null or missing answers a request whose id the server could not
+      // read; it is the reply (the oracles judge the missing echo), so the wait ends.
+      if (id == nullptr || id->is_null()) return object.contains("error");
+      return *id == rule.id;
     }
     case ReplyRule::Kind::kFirstResponse:
       // A batch body is answered by an array.
