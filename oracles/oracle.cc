@@ -146,7 +146,12 @@ Verdict Judge(std::string_view check_id, const Request& request, const Observati
   detail::JudgeStatus(c, findings);
   detail::JudgeShape(c, findings, verdict.notes);
   // The process-level situations judge the process, not a reply; a batch has no single reply.
-  const bool judges_reply = !batch_judged && row->shape != ShapeCheck::kStdoutOnlyJsonRpc &&
+  // Rows that assert no channel judge HTTP-level rejections by their status alone: the body of
+  // such a 4xx is unspecified and MAY be an error without id (tables §9b H5, H17, §10 X18,
+  // §12.16), so its envelope is not the server's answer to the request.
+  const bool status_only_rejection = row->channel.conformant.empty() && c.Http4xx();
+  const bool judges_reply = !batch_judged && !status_only_rejection &&
+                            row->shape != ShapeCheck::kStdoutOnlyJsonRpc &&
                             row->shape != ShapeCheck::kProcessAlive;
   if (judges_reply) {
     std::vector<Finding> envelope = CheckReplyEnvelope(request, observation, reply);

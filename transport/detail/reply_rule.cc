@@ -3,7 +3,14 @@
 namespace mcpfuzz::detail {
 
 ReplyRule ReplyRuleFor(const Request& request) {
-  if (auto id = request.RpcId()) return {ReplyRule::Kind::kMatchingId, std::move(*id)};
+  if (auto id = request.RpcId()) {
+    // Only a string or integer id can be echoed; a server refusing id 1.5, true or {} answers
+    // with id null or none, or stays silent, so these wait like unreadable ids.
+    if (id->is_string() || id->is_int64() || id->is_uint64()) {
+      return {ReplyRule::Kind::kMatchingId, std::move(*id)};
+    }
+    return {ReplyRule::Kind::kFirstResponse, nullptr};
+  }
   if (request.IsNotification()) return {ReplyRule::Kind::kSilence, nullptr};
   return {ReplyRule::Kind::kFirstResponse, nullptr};
 }

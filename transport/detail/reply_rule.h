@@ -12,11 +12,12 @@ namespace mcpfuzz::detail {
 /// server-to-client requests.
 struct ReplyRule {
   enum class Kind {
-    /// The request has an id (possibly null): the response carrying that id ends the wait.
-    /// So does an error response with a null id, the JSON-RPC answer to a request whose id
-    /// the server could not read.
+    /// The request has a string or integer id: the response carrying that id ends the wait.
+    /// So does an error response with a null or missing id, the JSON-RPC answer to a request
+    /// whose id the server could not read.
     kMatchingId,
-    /// No id could be read (raw bytes, invalid JSON, an object without id or method, a batch):
+    /// No id that can be echoed (raw bytes, invalid JSON, an object without id or method, an id
+    /// that is null, fractional, boolean or structured, a batch):
     /// the server owes a parse or invalid-request error, so the first response of any id ends
     /// the wait; without one, the exchange ends after the quiet window.
     kFirstResponse,

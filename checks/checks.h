@@ -1,0 +1,90 @@
+#pragma once
+// The checklist of `mcpfuzz check`: fixed, read-only questions asked of a target in every era
+// it speaks, each answer judged by the oracles. The checks drive transports; they never judge
+// by themselves and never perform I/O except through a Transport.
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <set>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/request.h"
+#include "oracles/pre_init.h"
+#include "oracles/verdict.h"
+#include "transport/era_probe.h"
+
+namespace mcpfuzz::checks {
+
+/// One request a check sent and what came back, kept for reports and reproducers.
+struct Exchange {
+  Request request;
+  Observation observation;
+  /// The session id attached to the request, if any (handshake era over HTTP).
+  std::string session_id;
+};
+
+/// The judgement of one check in one revision over one transport.
+struct CheckResult {
+  Verdict verdict;  ///< verdict.check_id names the check.
+  Revision revision = kLatestRevision;
+  TransportKind transport = TransportKind::kHttp;
+  /// Every exchange the check made, in order; the one the verdict is about is `judged`.
+  std::vector<Exchange> exchanges;
+  std::size_t judged = 0;
+};
+
+/// Observations that are not verdicts, reported beside them.
+struct HandshakeControl {
+  Revision revision = kLatestHandshakeRevision;
+  PreInitClassification pre_init;
+};
+
+struct CheckOptions {
+  /// Check ids (or dotted prefixes, "headers." or "tools") to run; empty means all.
+  std::set<std::string> only;
+  /// Check ids (or prefixes) to leave out.
+  std::set<std::string> skip;
+  /// Run the checks in this revision only instead of the newest revision of each era spoken.
+  std::optional<Revision> revision;
+  /// The args probe: call the first tool that has required arguments with `{}` and with a
+  /// wrong-typed value. Off by default, because it calls a real tool.
+  bool call_real_tools = false;
+  /// How long to wait before one retry of a request answered 429/503 when the server names no
+  /// Retry-After (a Retry-After up to max_retry_after is honoured).
+  std::chrono::milliseconds retry_spacing{1000};
+  std::chrono::milliseconds max_retry_after{10000};
+};
+
+struct CheckRun {
+  EraReport eras;
+  std::vector<CheckResult> results;
+  std::vector<HandshakeControl> handshake_controls;
+};
+
+/// A check as listed by `mcpfuzz check --list`.
+struct CheckInfo {
+  std::string_view id;
+  std::string_view title;
+};
+/// Every check the runner knows, in the order it runs them.
+std::span<const CheckInfo> AllChecks();
+
+/// Tool names no server has. Unless CheckOptions::call_real_tools is set, every tools/call the
+/// checks send names one of these, so no real tool ever runs.
+std::span<const std::string_view> ImpossibleToolNames();
+
+/// True when `id` is selected by `options.only` / `options.skip`.
+bool Selected(std::string_view id, const CheckOptions& options);
+
+/// Detects the eras `connect` speaks, then runs every selected check in the newest revision of
+/// each era spoken (and in 2025-03-26 for the batch checks, when spoken). `progress` is called
+/// after each result, for progress lines on long runs. A target that speaks no revision (and no
+/// options.revision) gets no results: CheckRun::eras says what was asked.
+CheckRun RunChecks(const TransportFactory& connect, const CheckOptions& options,
+                   const std::function<void(const CheckResult&)>& progress = {});
+
+}  // namespace mcpfuzz::checks

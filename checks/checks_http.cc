@@ -1,0 +1,173 @@
+// Streamable HTTP (tables §9, §10): each check copies a well-formed request and alters exactly
+// one header (or the HTTP method); body, session and every other header stay as they were.
+
+#include <boost/json.hpp>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "checks/detail/run.h"
+#include "checks/detail/scenarios.h"
+#include "model/request_builder.h"
+#include "oracles/check_ids.h"
+
+namespace mcpfuzz::checks::detail {
+namespace {
+
+constexpr std::string_view kForeignOrigin = "http://mcpfuzz-foreign-origin.example";
+constexpr std::string_view kUnknownSessionId = "mcpfuzz-unknown-session-4f1c9a";
+
+// A harmless request with `change` applied to it.
+template <class Change>
+Variant Altered(std::string label, Change change, Owed owed = Owed::kNothing) {
+  return {
+      std::move(label),
+      [change](Connection& connection) {
+        Request request = connection.client().Make(
+            connection.client().revision() == Revision::k2026_07_28 ? "server/discover" : "ping");
+        change(request);
+        return request;
+      },
+      owed};
+}
+
+Variant WithHeader(std::string label, std::string_view name, std::string value) {
+  return Altered(std::move(label),
+                 [name, value](Request& request) { SetHeader(request.headers, name, value); });
+}
+
+// A call carrying Mcp-Name for `name`, with `change` applied to it.
+template <class Change>
+Variant NamedCallVariant(const RevisionRun& run, std::string label, std::string_view name,
+                         Change change) {
+  NamedCall call = ImpossibleNamedCall(run, name);
+  return {std::move(label), [call, change](Connection& connection) {
+            Request request = connection.client().Make(call.method, call.params);
+            change(request);
+            return request;
+          }};
+}
+
+void NoChange(Request& /*request*/) {}
+
+}  // namespace
+
+void ProtocolVersionHeaders(RevisionRun& run) {
+  if (run.stateless()) {
+    // The header names a real revision that disagrees with _meta's.
+    ReportVariants(run, check::kProtocolVersionHeaderMismatch,
+                   {WithHeader("MCP-Protocol-Version 2025-11-25, _meta 2026-07-28",
+                               kHeaderProtocolVersion, "2025-11-25")});
+    ReportVariants(
+        run, check::kProtocolVersionHeaderInvalid,
+        {WithHeader("a malformed value", kHeaderProtocolVersion, "mcpfuzz-not-a-version")});
+  } else {
+    ReportVariants(
+        run, check::kProtocolVersionHeaderInvalid,
+        {WithHeader("a malformed value", kHeaderProtocolVersion, "mcpfuzz-not-a-version"),
+         WithHeader("an unsupported version", kHeaderProtocolVersion, "1900-01-01")});
+  }
+  ReportVariants(run, check::kProtocolVersionHeaderMissing,
+                 {Altered("no MCP-Protocol-Version", [](Request& request) {
+                   RemoveHeader(request.headers, kHeaderProtocolVersion);
+                 })});
+}
+
+void MethodHeaders(RevisionRun& run) {
+  // The harmless request is server/discover in 2026-07-28, the only era with these headers.
+  ReportVariants(run, check::kMethodHeaderMissing, {Altered("no Mcp-Method", [](Request& request) {
+                   RemoveHeader(request.headers, kHeaderMethod);
+                 })});
+  ReportVariants(
+      run, check::kMethodHeaderMismatch,
+      {WithHeader("Mcp-Method tools/list for server/discover", kHeaderMethod, "tools/list")});
+  ReportVariants(run, check::kMethodHeaderCase,
+                 {WithHeader("Mcp-Method SERVER/DISCOVER", kHeaderMethod, "SERVER/DISCOVER")});
+}
+
+void NameHeaders(RevisionRun& run) {
+  ReportVariants(run, check::kNameHeaderMissing,
+                 {NamedCallVariant(run, "no Mcp-Name", kImpossibleTool, [](Request& request) {
+                   RemoveHeader(request.headers, kHeaderName);
+                 })});
+  ReportVariants(
+      run, check::kNameHeaderMismatch,
+      {NamedCallVariant(run, "Mcp-Name naming another tool", kImpossibleTool, [](Request& request) {
+        SetHeader(request.headers, kHeaderName, kSecondImpossibleTool);
+      })});
+  // MakeRequest writes a name with a non-ASCII letter in the =?base64?…?= form.
+  ReportVariants(
+      run, check::kNameHeaderBase64,
+      {NamedCallVariant(run, "a name that needs Base64", kImpossibleToolNeedingBase64, NoChange)});
+  ReportVariants(
+      run, check::kNameHeaderWhitespace,
+      {NamedCallVariant(
+          run, "Mcp-Name with surrounding spaces", kImpossibleTool, [](Request& request) {
+            const std::string value(FindHeader(request.headers, kHeaderName).value_or(""));
+            SetHeader(request.headers, kHeaderName, "  " + value + "  ");
+          })});
+}
+
+void Sessions(RevisionRun& run) {
+  if (run.stateless()) {
+    // 2026-07-28 has no sessions; a DELETE from an older client gets 405.
+    ReportVariants(run, check::kSessionDelete, {{"DELETE", [](Connection& connection) {
+                                                   return MakeBodyless(
+                                                       connection.client().revision(), "DELETE");
+                                                 }}});
+    return;
+  }
+  if (!run.capabilities_known()) return run.ReportPendingUnreachable();
+  if (!run.session_assigned()) {
+    const std::set<std::string_view> pending = {check::kSessionMissing, check::kSessionUnknown,
+                                                check::kSessionDelete};
+    for (std::string_view id : pending) {
+      if (run.Pending(id)) {
+        run.ReportNotApplicable(id, "the server assigned no Mcp-Session-Id at initialize");
+      }
+    }
+    return;
+  }
+  ReportVariants(run, check::kSessionMissing, {Altered("no Mcp-Session-Id", [](Request& request) {
+                   request.session = SessionBinding::kOmit;
+                 })});
+  ReportVariants(
+      run, check::kSessionUnknown,
+      {WithHeader("an unknown Mcp-Session-Id", kHeaderSessionId, std::string(kUnknownSessionId))});
+  if (!run.Pending(check::kSessionDelete)) return;
+
+  // A throwaway session, so the main one lives on.
+  run.set_current_check(check::kSessionDelete);
+  std::unique_ptr<Connection> throwaway = run.Fresh();
+  if (!throwaway) return run.ReportUnreachable(check::kSessionDelete);
+  ResultBuilder result(run, check::kSessionDelete);
+  std::vector<Exchange> opened;
+  const bool open = throwaway->Open(&opened);
+  for (Exchange& exchange : opened) result.Add(std::move(exchange));
+  if (!open || throwaway->transport().session_id().empty()) {
+    return run.ReportNotApplicable(
+        check::kSessionDelete, "a second session could not be opened: " + throwaway->OpenFailure());
+  }
+  result.Judge(throwaway->Send(MakeBodyless(run.revision(), "DELETE"), Owed::kNothing),
+               run.Context());
+  throwaway->transport().set_session_id("");
+  run.Report(std::move(result));
+}
+
+void HttpEndpoint(RevisionRun& run) {
+  ReportVariants(
+      run, check::kAcceptMissing,
+      {Altered("no Accept", [](Request& request) { RemoveHeader(request.headers, "Accept"); })});
+  ReportVariants(run, check::kContentTypeWrong,
+                 {WithHeader("Content-Type text/plain", "Content-Type", "text/plain")});
+  ReportVariants(run, check::kHttpGet, {{"GET", [](Connection& connection) {
+                                           return MakeBodyless(connection.client().revision(),
+                                                               "GET");
+                                         }}});
+  ReportVariants(run, check::kOriginInvalid,
+                 {WithHeader("a foreign Origin", "Origin", std::string(kForeignOrigin))});
+}
+
+}  // namespace mcpfuzz::checks::detail

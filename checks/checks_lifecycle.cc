@@ -1,0 +1,167 @@
+// The handshake era's lifecycle (tables §4a): initialize, version fallback, requests before
+// initialization and the handshake control; and capabilities (tables §5 M2, §4b V4).
+
+#include <boost/json.hpp>
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "checks/detail/run.h"
+#include "checks/detail/scenarios.h"
+#include "model/request_builder.h"
+#include "oracles/check_ids.h"
+#include "oracles/pre_init.h"
+
+namespace mcpfuzz::checks::detail {
+namespace {
+
+constexpr std::string_view kUnsupportedVersion = "1900-01-01";
+
+// A method of each capability mcpfuzz can ask about without side effects, most common first.
+struct CapabilityProbe {
+  std::string_view capability;
+  std::string_view method;
+  bool handshake_only = false;
+};
+constexpr CapabilityProbe kCapabilityProbes[] = {
+    {"prompts", "prompts/list"},
+    {"resources", "resources/list"},
+    {"tools", "tools/list"},
+    {"completions", "completion/complete"},
+    // 2026-07-28 removed logging/setLevel altogether, which methods.unknown covers.
+    {"logging", "logging/setLevel", true},
+};
+
+boost::json::object ProbeParams(std::string_view method) {
+  if (method == "completion/complete") {
+    return {{"ref", {{"type", "ref/prompt"}, {"name", "mcpfuzz_no_such_prompt_4f1c9a"}}},
+            {"argument", {{"name", "mcpfuzz"}, {"value", ""}}}};
+  }
+  if (method == "logging/setLevel") return {{"level", "info"}};
+  return {};
+}
+
+}  // namespace
+
+void Initialize(RevisionRun& run) { ReportFirstOpen(run, check::kInitialize); }
+
+void InitializeUnsupportedVersion(RevisionRun& run) {
+  const std::string_view id = check::kInitializeUnsupportedVersion;
+  // A fresh connection: the main one is initialized already.
+  std::unique_ptr<Connection> fresh = run.Fresh();
+  if (!fresh) return run.ReportUnreachable(id);
+  Request request = MakeInitialize(run.revision(), run.kind(), 1);
+  Params(request)["protocolVersion"] = kUnsupportedVersion;
+  ResultBuilder result(run, id);
+  Exchange exchange = fresh->Send(request);
+  // A session it opened anyway is ended, so the check leaves nothing behind.
+  std::optional<std::string> session;
+  if (auto header = FindHeader(exchange.observation.http_headers, kHeaderSessionId)) {
+    session = std::string(*header);
+  }
+  result.Judge(std::move(exchange), run.Context());
+  if (session) {
+    fresh->transport().set_session_id(*session);
+    for (Exchange& cleanup : fresh->Close()) result.Add(std::move(cleanup));
+  }
+  run.Report(std::move(result));
+}
+
+void HandshakeControl(RevisionRun& run) {
+  std::unique_ptr<Connection> fresh = run.Fresh();
+  if (!fresh) return run.ReportPendingUnreachable();
+  Connection& connection = *fresh;
+  McpClient& client = connection.client();
+  run.set_current_check(check::kPingBeforeInit);
+
+  std::vector<Exchange> exchanges;
+  auto send = [&](const Request& request, Owed owed) -> std::optional<std::size_t> {
+    // A server that died or went deaf gets no further requests on this connection.
+    if (connection.Dead()) return std::nullopt;
+    exchanges.push_back(connection.Send(request, owed));
+    return exchanges.size() - 1;
+  };
+
+  // Over Streamable HTTP the lifecycle lives in the session initialize creates: a session-less
+  // request only asks sessions.missing's question. So over HTTP "before initialization" is the
+  // window between the initialize response and notifications/initialized, which L4 names too;
+  // over stdio it is a fresh process that has seen nothing.
+  if (run.http()) {
+    send(MakeInitialize(run.revision(), run.kind(), 0), Owed::kReply);
+    const auto session = FindHeader(exchanges.back().observation.http_headers, kHeaderSessionId);
+    if (session) connection.transport().set_session_id(std::string(*session));
+  }
+  const Request ping = client.Make("ping");
+  const std::optional<std::size_t> ping_index = send(ping, Owed::kReply);
+  run.set_current_check(check::kRequestBeforeInit);
+  const Request list = client.Make("tools/list");
+  const std::optional<std::size_t> list_index = send(list, Owed::kNothing);
+  if (run.http()) {
+    send(client.MakeNotification("notifications/initialized"), Owed::kNothing);
+  } else if (!connection.Dead()) {
+    connection.Open(&exchanges);
+  }
+  // The control: the very same request after the handshake.
+  const std::optional<std::size_t> control_index = send(list, Owed::kNothing);
+  for (Exchange& cleanup : connection.Close()) exchanges.push_back(std::move(cleanup));
+
+  std::string control_note =
+      run.http() ? "sent after initialize, before notifications/initialized, in the session it "
+                   "opened"
+                 : "sent to a fresh server process before initialize";
+  if (list_index) {
+    const Observation* after = control_index ? &exchanges[*control_index].observation : nullptr;
+    const PreInitClassification pre_init =
+        ClassifyPreInit(list, exchanges[*list_index].observation, after);
+    control_note += "; handshake control: rejects_pre_init " +
+                    std::string(ToString(pre_init.rejects)) + " (" +
+                    std::string(ToString(pre_init.grounds)) + "): " + pre_init.reason;
+    run.AddHandshakeControl({run.revision(), pre_init});
+  }
+  for (auto [id, index] : {std::pair{check::kPingBeforeInit, ping_index},
+                           std::pair{check::kRequestBeforeInit, list_index}}) {
+    if (!run.Pending(id)) continue;
+    if (!index) {
+      run.ReportUnreachable(id);
+      continue;
+    }
+    ResultBuilder result(run, id);
+    for (const Exchange& exchange : exchanges) result.Add(exchange);
+    result.JudgeAt(*index, run.Context());
+    result.Note(control_note);
+    run.Report(std::move(result));
+  }
+}
+
+void CapabilityUnadvertised(RevisionRun& run) {
+  const std::string_view id = check::kCapabilityUnadvertised;
+  if (!run.capabilities_known()) return run.ReportUnreachable(id);
+  for (const CapabilityProbe& probe : kCapabilityProbes) {
+    if (probe.handshake_only && run.stateless()) continue;
+    if (run.Declares(probe.capability)) continue;
+    JudgeContext context = run.Context(/*capability_declared=*/false);
+    const std::string method(probe.method);
+    return ReportVariants(run, id,
+                          {{method + " (\"" + std::string(probe.capability) + "\" not declared)",
+                            [method](Connection& connection) {
+                              return connection.client().Make(method, ProbeParams(method));
+                            },
+                            Owed::kReply}},
+                          context);
+  }
+  run.ReportNotApplicable(id,
+                          "the server declared every capability mcpfuzz can probe (prompts, "
+                          "resources, tools, completions, logging), so none is unadvertised");
+}
+
+void ClientCapabilityRequired(RevisionRun& run) {
+  run.ReportNotApplicable(check::kClientCapabilityRequired,
+                          "needs a request for which this particular server requires a client "
+                          "capability (elicitation, sampling, roots); no such request is known "
+                          "for an arbitrary server, so nothing is sent");
+}
+
+}  // namespace mcpfuzz::checks::detail

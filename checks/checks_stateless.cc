@@ -1,0 +1,89 @@
+// 2026-07-28's per-request protocol fields (tables §4b): each check takes a well-formed request
+// and removes or changes one _meta field (and, for version.unsupported, the header that must
+// agree with it).
+
+#include <boost/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "checks/detail/run.h"
+#include "checks/detail/scenarios.h"
+#include "model/request_builder.h"
+#include "oracles/check_ids.h"
+
+namespace mcpfuzz::checks::detail {
+namespace {
+
+constexpr std::string_view kUnsupportedVersion = "1900-01-01";
+
+Request WithoutMeta(Connection& connection) {
+  Request request = connection.client().Make("tools/list");
+  boost::json::object& body = BodyObject(request);
+  Params(request).erase("_meta");
+  if (Params(request).empty()) body.erase("params");
+  return request;
+}
+
+template <class Change>
+Variant MetaVariant(std::string label, std::string_view method, Change change,
+                    Owed owed = Owed::kNothing) {
+  return {std::move(label),
+          [method, change](Connection& connection) {
+            Request request = connection.client().Make(method);
+            change(Meta(request), request);
+            return request;
+          },
+          owed};
+}
+
+}  // namespace
+
+void MetaMissing(RevisionRun& run) {
+  std::vector<Variant> variants = {{"no _meta", WithoutMeta}};
+  if (run.http()) {
+    // Without the header too, the tables accept -32602, -32020 or -32022 (§12.6).
+    variants.push_back({"no _meta and no MCP-Protocol-Version", [](Connection& connection) {
+                          Request request = WithoutMeta(connection);
+                          RemoveHeader(request.headers, kHeaderProtocolVersion);
+                          return request;
+                        }});
+  }
+  ReportVariants(run, check::kMetaMissing, variants);
+}
+
+void MetaPartial(RevisionRun& run) {
+  ReportVariants(
+      run, check::kMetaPartial,
+      {MetaVariant(
+           "_meta without clientCapabilities", "tools/list",
+           [](boost::json::object& meta, Request&) { meta.erase(kMetaClientCapabilities); }),
+       MetaVariant("_meta without protocolVersion", "tools/list",
+                   [](boost::json::object& meta, Request&) { meta.erase(kMetaProtocolVersion); })});
+}
+
+void MetaClientInfoOptional(RevisionRun& run) {
+  // server/discover is implemented by every 2026-07-28 server, so success is owed.
+  ReportVariants(
+      run, check::kMetaClientInfoOptional,
+      {MetaVariant(
+          "_meta without clientInfo", "server/discover",
+          [](boost::json::object& meta, Request&) { meta.erase(kMetaClientInfo); }, Owed::kReply)});
+}
+
+void VersionUnsupported(RevisionRun& run) {
+  ReportVariants(run, check::kVersionUnsupported,
+                 {MetaVariant("protocolVersion 1900-01-01 in _meta and header", "server/discover",
+                              [](boost::json::object& meta, Request& request) {
+                                meta[kMetaProtocolVersion] = kUnsupportedVersion;
+                                // The header must agree, or this is a header mismatch instead.
+                                if (FindHeader(request.headers, kHeaderProtocolVersion)) {
+                                  SetHeader(request.headers, kHeaderProtocolVersion,
+                                            kUnsupportedVersion);
+                                }
+                              })});
+}
+
+void DiscoverResult(RevisionRun& run) { ReportFirstOpen(run, check::kDiscoverResult); }
+
+}  // namespace mcpfuzz::checks::detail

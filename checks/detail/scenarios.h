@@ -1,0 +1,59 @@
+#pragma once
+// Internal: the scenarios of the checklist, one family per file. Each scenario sends what its
+// checks need through the RevisionRun's connections and reports a result for every check id it
+// covers that is pending (RevisionRun::Pending), in the order of AllChecks().
+
+#include "checks/detail/run.h"
+
+namespace mcpfuzz::checks::detail {
+
+using Scenario = void (*)(RevisionRun& run);
+
+// checks_jsonrpc.cc: JSON-RPC framing, notifications and batches.
+void ParseError(RevisionRun& run);
+void NotAnObject(RevisionRun& run);
+void InvalidRequests(RevisionRun& run);
+void ParamsNotObject(RevisionRun& run);
+void NotificationNoReply(RevisionRun& run);
+void Batches(RevisionRun& run);
+
+// checks_lifecycle.cc: the handshake, version negotiation and requests before it.
+void Initialize(RevisionRun& run);
+void InitializeUnsupportedVersion(RevisionRun& run);
+void HandshakeControl(RevisionRun& run);
+void CapabilityUnadvertised(RevisionRun& run);
+void ClientCapabilityRequired(RevisionRun& run);
+
+// checks_stateless.cc: 2026-07-28's per-request _meta, version and server/discover.
+void MetaMissing(RevisionRun& run);
+void MetaPartial(RevisionRun& run);
+void MetaClientInfoOptional(RevisionRun& run);
+void VersionUnsupported(RevisionRun& run);
+void DiscoverResult(RevisionRun& run);
+
+// checks_tools.cc: tools/call with an impossible name, malformed calls, the args probe.
+void UnknownTool(RevisionRun& run);
+void ToolMissingName(RevisionRun& run);
+void ToolArgumentsNotObject(RevisionRun& run);
+void ToolBadArguments(RevisionRun& run);
+
+// checks_features.cc: unknown methods, resources, prompts, cursors and log levels.
+void UnknownMethod(RevisionRun& run);
+void UnknownResource(RevisionRun& run);
+void UnknownPrompt(RevisionRun& run);
+void InvalidCursor(RevisionRun& run);
+void InvalidLogLevel(RevisionRun& run);
+
+// checks_http.cc: Streamable HTTP headers, sessions and endpoint rules.
+void ProtocolVersionHeaders(RevisionRun& run);
+void MethodHeaders(RevisionRun& run);
+void NameHeaders(RevisionRun& run);
+void Sessions(RevisionRun& run);
+void HttpEndpoint(RevisionRun& run);
+
+// checks_stdio.cc: the stdio process and its stdout.
+void KeepsAnswering(RevisionRun& run);
+void NoEarlyExit(RevisionRun& run);
+void StdoutOnlyJsonRpc(RevisionRun& run);
+
+}  // namespace mcpfuzz::checks::detail

@@ -1,0 +1,218 @@
+// The checklist: which checks exist, in which order they run, which revisions they run in, and
+// the selection by --only / --skip.
+
+#include <array>
+#include <functional>
+#include <set>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "checks/checks.h"
+#include "checks/detail/run.h"
+#include "checks/detail/scenarios.h"
+#include "oracles/check_ids.h"
+
+namespace mcpfuzz::checks {
+namespace {
+
+namespace d = detail;
+
+// One check and the scenario that asks its question. Consecutive entries sharing a scenario
+// are answered by one run of it (the handshake control judges two checks at once, say).
+struct Entry {
+  CheckInfo info;
+  d::Scenario scenario;
+};
+
+// The stdio process checks come last: they judge everything the run before them did.
+constexpr std::array kEntries = {
+    Entry{{check::kParseError, "invalid JSON gets -32700"}, d::ParseError},
+    Entry{{check::kNotAnObject, "JSON that is not an object gets -32600"}, d::NotAnObject},
+    Entry{{check::kMissingJsonrpc, "a request without jsonrpc gets -32600"}, d::InvalidRequests},
+    Entry{{check::kWrongJsonrpc, "a request with jsonrpc other than \"2.0\" gets -32600"},
+          d::InvalidRequests},
+    Entry{{check::kMissingMethod, "a request without method gets -32600"}, d::InvalidRequests},
+    Entry{{check::kIdNull, "a request with id null is refused"}, d::InvalidRequests},
+    Entry{{check::kIdFloat, "a request with a fractional id is refused"}, d::InvalidRequests},
+    Entry{{check::kIdBool, "a request with a boolean id is refused"}, d::InvalidRequests},
+    Entry{{check::kIdObject, "a request with an object id is refused"}, d::InvalidRequests},
+    Entry{{check::kParamsNotObject, "params that are not an object get -32602"},
+          d::ParamsNotObject},
+    Entry{{check::kNotificationNoReply, "notifications get no response"}, d::NotificationNoReply},
+    Entry{{check::kBatchAccepted, "2025-03-26 answers a batch element by element"}, d::Batches},
+    Entry{{check::kBatchRejected, "outside 2025-03-26 a batch is refused"}, d::Batches},
+    Entry{{check::kInitialize, "initialize answers the version asked"}, d::Initialize},
+    Entry{{check::kInitializeUnsupportedVersion,
+           "initialize with an unsupported version falls back to a supported one"},
+          d::InitializeUnsupportedVersion},
+    Entry{{check::kPingBeforeInit, "ping works before initialization"}, d::HandshakeControl},
+    Entry{{check::kRequestBeforeInit, "a request before initialization neither crashes nor hangs"},
+          d::HandshakeControl},
+    Entry{{check::kMetaMissing, "a request without _meta gets -32602 (HTTP 400)"}, d::MetaMissing},
+    Entry{{check::kMetaPartial, "_meta without protocolVersion or clientCapabilities gets -32602"},
+          d::MetaPartial},
+    Entry{{check::kMetaClientInfoOptional, "_meta without clientInfo is served"},
+          d::MetaClientInfoOptional},
+    Entry{{check::kVersionUnsupported, "an unsupported protocolVersion gets -32022 with data"},
+          d::VersionUnsupported},
+    Entry{{check::kDiscoverResult, "server/discover returns a complete DiscoverResult"},
+          d::DiscoverResult},
+    Entry{{check::kCapabilityUnadvertised, "a method of an undeclared capability gets -32601"},
+          d::CapabilityUnadvertised},
+    Entry{{check::kClientCapabilityRequired,
+           "a request needing an undeclared client capability gets -32021"},
+          d::ClientCapabilityRequired},
+    Entry{{check::kUnknownMethod, "an unknown method gets -32601"}, d::UnknownMethod},
+    Entry{{check::kUnknownTool, "an unknown tool is a protocol error, consistently"},
+          d::UnknownTool},
+    Entry{{check::kToolMissingName, "tools/call without a name gets -32602"}, d::ToolMissingName},
+    Entry{{check::kToolArgumentsNotObject, "tools/call with non-object arguments gets -32602"},
+          d::ToolArgumentsNotObject},
+    Entry{{check::kToolBadArguments,
+           "arguments failing the inputSchema get an error naming the argument (calls a real "
+           "tool: only with call_real_tools)"},
+          d::ToolBadArguments},
+    Entry{{check::kUnknownResource, "resources/read of an unknown URI is refused"},
+          d::UnknownResource},
+    Entry{{check::kUnknownPrompt, "prompts/get of an unknown prompt gets -32602"},
+          d::UnknownPrompt},
+    Entry{{check::kInvalidCursor, "a garbage cursor gets -32602"}, d::InvalidCursor},
+    Entry{{check::kInvalidLogLevel, "an unknown log level gets -32602"}, d::InvalidLogLevel},
+    Entry{{check::kProtocolVersionHeaderMismatch,
+           "MCP-Protocol-Version disagreeing with _meta gets -32020 (HTTP 400)"},
+          d::ProtocolVersionHeaders},
+    Entry{{check::kProtocolVersionHeaderInvalid, "an invalid MCP-Protocol-Version gets HTTP 400"},
+          d::ProtocolVersionHeaders},
+    Entry{{check::kProtocolVersionHeaderMissing,
+           "a request without MCP-Protocol-Version is handled as the spec says"},
+          d::ProtocolVersionHeaders},
+    Entry{{check::kMethodHeaderMissing, "a request without Mcp-Method gets HTTP 400"},
+          d::MethodHeaders},
+    Entry{{check::kMethodHeaderMismatch, "Mcp-Method disagreeing with the body gets HTTP 400"},
+          d::MethodHeaders},
+    Entry{{check::kMethodHeaderCase, "Mcp-Method is compared case-sensitively"}, d::MethodHeaders},
+    Entry{{check::kNameHeaderMissing, "a call without Mcp-Name gets HTTP 400"}, d::NameHeaders},
+    Entry{{check::kNameHeaderMismatch, "Mcp-Name disagreeing with the body gets HTTP 400"},
+          d::NameHeaders},
+    Entry{{check::kNameHeaderBase64, "Mcp-Name in =?base64?...?= form is accepted"},
+          d::NameHeaders},
+    Entry{{check::kNameHeaderWhitespace, "Mcp-Name with surrounding whitespace is accepted"},
+          d::NameHeaders},
+    Entry{{check::kSessionMissing, "a request without the session id gets HTTP 400"}, d::Sessions},
+    Entry{{check::kSessionUnknown, "an unknown session id gets HTTP 404"}, d::Sessions},
+    Entry{{check::kSessionDelete, "DELETE ends the session (or gets 405)"}, d::Sessions},
+    Entry{{check::kAcceptMissing, "a POST without Accept gets a 4xx"}, d::HttpEndpoint},
+    Entry{{check::kContentTypeWrong, "a POST that is not application/json gets a 4xx"},
+          d::HttpEndpoint},
+    Entry{{check::kHttpGet, "GET opens an event stream or gets 405"}, d::HttpEndpoint},
+    Entry{{check::kOriginInvalid, "a foreign Origin gets HTTP 403"}, d::HttpEndpoint},
+    Entry{{check::kKeepsAnswering, "after hostile input the server still answers"},
+          d::KeepsAnswering},
+    Entry{{check::kNoEarlyExit, "the server process survives every input"}, d::NoEarlyExit},
+    Entry{{check::kStdoutOnlyJsonRpc, "stdout carries only JSON-RPC messages"},
+          d::StdoutOnlyJsonRpc},
+};
+
+constexpr std::array<CheckInfo, kEntries.size()> Infos() {
+  std::array<CheckInfo, kEntries.size()> infos{};
+  for (std::size_t i = 0; i < kEntries.size(); ++i) infos[i] = kEntries[i].info;
+  return infos;
+}
+constexpr std::array kInfos = Infos();
+static_assert(kInfos.size() == check::kAll.size(), "every check id has exactly one entry");
+
+bool Matches(std::string_view id, std::string_view pattern) {
+  if (pattern.empty() || !id.starts_with(pattern)) return false;
+  return id.size() == pattern.size() || pattern.back() == '.' || id[pattern.size()] == '.';
+}
+
+bool MatchesAny(std::string_view id, const std::set<std::string>& patterns) {
+  for (const std::string& pattern : patterns) {
+    if (Matches(id, pattern)) return true;
+  }
+  return false;
+}
+
+// The newest revision of each era spoken; 2025-03-26 as well for the one situation that exists
+// only there (batches), when it is spoken and not already the newest.
+std::vector<d::RevisionPlan> PlanRevisions(const EraReport& eras, const CheckOptions& options) {
+  if (options.revision) return {{*options.revision, {}}};
+  std::vector<d::RevisionPlan> plans;
+  for (Era era : {Era::kStateless, Era::kHandshake}) {
+    if (auto newest = eras.Newest(era)) plans.push_back({*newest, {}});
+  }
+  constexpr Revision kBatchRevision = Revision::k2025_03_26;
+  if (eras.Speaks(kBatchRevision) && eras.Newest(Era::kHandshake) != kBatchRevision) {
+    plans.push_back({kBatchRevision, {check::kBatchAccepted}});
+  }
+  return plans;
+}
+
+void RunRevision(const TransportFactory& connect, const CheckOptions& options, d::RevisionPlan plan,
+                 CheckRun& out, const std::function<void(const CheckResult&)>& progress) {
+  d::RevisionRun run(connect, options, std::move(plan), out, progress);
+  bool any_wanted = false;
+  for (const Entry& entry : kEntries) any_wanted = any_wanted || run.Wants(entry.info.id);
+  if (!any_wanted) return;
+  const bool connected = run.Start();
+
+  for (std::size_t first = 0; first < kEntries.size();) {
+    std::size_t end = first;
+    while (end < kEntries.size() && kEntries[end].scenario == kEntries[first].scenario) ++end;
+    std::set<std::string_view> pending;
+    for (std::size_t i = first; i < end; ++i) {
+      const std::string_view id = kEntries[i].info.id;
+      if (!run.Wants(id)) continue;
+      run.set_pending({id});
+      if (!connected) {
+        run.ReportUnreachable(id);
+      } else if (!run.HasRow(id)) {
+        run.ReportNotApplicable(id, "the tables define no expectation for this situation in " +
+                                        std::string(ToString(run.revision())) + " over " +
+                                        std::string(ToString(run.kind())));
+      } else {
+        pending.insert(id);
+      }
+    }
+    if (!pending.empty()) {
+      run.set_pending(pending);
+      run.set_current_check(*pending.begin());
+      kEntries[first].scenario(run);
+      // A scenario reports every check it was given; this only guards against an omission.
+      for (std::string_view id : pending) {
+        if (run.Pending(id)) run.ReportNotApplicable(id, "the scenario reached no verdict");
+      }
+    }
+    first = end;
+  }
+}
+
+}  // namespace
+
+std::span<const CheckInfo> AllChecks() { return kInfos; }
+
+std::span<const std::string_view> ImpossibleToolNames() {
+  static constexpr std::array kNames = {d::kImpossibleTool, d::kSecondImpossibleTool,
+                                        d::kImpossibleToolNeedingBase64};
+  return kNames;
+}
+
+bool Selected(std::string_view id, const CheckOptions& options) {
+  if (!options.only.empty() && !MatchesAny(id, options.only)) return false;
+  return !MatchesAny(id, options.skip);
+}
+
+CheckRun RunChecks(const TransportFactory& connect, const CheckOptions& options,
+                   const std::function<void(const CheckResult&)>& progress) {
+  CheckRun out;
+  out.eras = DetectEras(connect);
+  for (d::RevisionPlan& plan : PlanRevisions(out.eras, options)) {
+    RunRevision(connect, options, std::move(plan), out, progress);
+  }
+  return out;
+}
+
+}  // namespace mcpfuzz::checks

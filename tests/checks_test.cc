@@ -1,0 +1,662 @@
+// The checklist of `mcpfuzz check` run against the reference server through the real
+// transports: the conformant server passes every check that applies, and each of its fault
+// switches fails (or warns) the check that names the deviation.
+
+#include "checks/checks.h"
+
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <algorithm>
+#include <atomic>
+#include <boost/json.hpp>
+#include <chrono>
+#include <csignal>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "model/model.h"
+#include "oracles/check_ids.h"
+#include "refserver/faults.h"
+#include "refserver/refserver.h"
+#include "transport/server_process.h"
+#include "transport/transport.h"
+
+namespace mcpfuzz::checks {
+namespace {
+
+using refserver::Fault;
+using refserver::FaultSet;
+using namespace std::chrono_literals;
+
+constexpr TransportKind kHttp = TransportKind::kHttp;
+constexpr TransportKind kStdio = TransportKind::kStdio;
+
+std::string RefServerPath() { return MCPFUZZ_BINARY_DIR "/refserver/mcpfuzz-refserver"; }
+
+// The reference server answers within milliseconds, so these only bound failures. Every
+// notification over stdio waits out the whole quiet window, so it is short.
+Limits TestLimits(std::chrono::milliseconds timeout = 3000ms) {
+  Limits limits;
+  limits.timeout = timeout;
+  limits.quiet_window = 50ms;
+  return limits;
+}
+
+std::vector<std::string> RefServerArgv(TransportKind kind, const FaultSet& faults) {
+  std::vector<std::string> argv = {RefServerPath(), kind == kHttp ? "--http" : "--stdio"};
+  for (Fault fault : faults) {
+    argv.emplace_back("--fault");
+    argv.emplace_back(refserver::ToString(fault));
+  }
+  return argv;
+}
+
+// A reference server reachable through a TransportFactory: an HTTP server process kept for the
+// target's lifetime, or a fresh stdio process per connection.
+struct RefTarget {
+  std::shared_ptr<HttpServerProcess> http_server;
+  TransportFactory connect;
+};
+
+RefTarget StartRefServer(TransportKind kind, const FaultSet& faults, Limits limits) {
+  RefTarget target;
+  if (kind == kHttp) {
+    auto started = HttpServerProcess::Start(RefServerArgv(kHttp, faults), 5000ms);
+    if (!started) {
+      ADD_FAILURE() << "cannot start the HTTP reference server: " << started.error().message;
+      target.connect = [] { return Result<std::unique_ptr<Transport>>(Error{"not started"}); };
+      return target;
+    }
+    target.http_server = std::make_shared<HttpServerProcess>(std::move(*started));
+    target.connect = [url = target.http_server->url(), limits] {
+      return OpenHttp(HttpTarget{url, {}, false, limits});
+    };
+    return target;
+  }
+  target.connect = [argv = RefServerArgv(kStdio, faults),
+                    limits]() -> Result<std::unique_ptr<Transport>> {
+    StdioTarget stdio;
+    stdio.argv = argv;
+    stdio.limits = limits;
+    stdio.shutdown_grace = 300ms;
+    auto spawned = SpawnStdio(std::move(stdio));
+    if (!spawned) return spawned.error();
+    return std::unique_ptr<Transport>(std::move(*spawned));
+  };
+  return target;
+}
+
+CheckRun RunAgainst(TransportKind kind, const FaultSet& faults, const CheckOptions& options = {},
+                    Limits limits = TestLimits()) {
+  RefTarget target = StartRefServer(kind, faults, limits);
+  return RunChecks(target.connect, options);
+}
+
+std::string Describe(const CheckResult& result) {
+  return std::string(ToString(result.revision)) + " " + std::string(ToString(result.transport)) +
+         " " + Summarize(result.verdict);
+}
+
+std::string DescribeAll(const CheckRun& run) {
+  std::string text;
+  for (const CheckResult& result : run.results) text += "  " + Describe(result) + "\n";
+  return text;
+}
+
+bool Bad(const CheckResult& result) {
+  return result.verdict.kind == VerdictKind::kFail || result.verdict.kind == VerdictKind::kWarn;
+}
+
+// The conformant runs are shared: each takes a second or so and several tests read them.
+const CheckRun& ConformantRun(TransportKind kind) {
+  static std::mutex mutex;
+  static std::map<TransportKind, CheckRun> runs;
+  std::lock_guard lock(mutex);
+  auto found = runs.find(kind);
+  if (found == runs.end()) found = runs.emplace(kind, RunAgainst(kind, {})).first;
+  return found->second;
+}
+
+// Checks that never PASS against the conformant reference server, and why. Everything else in
+// check::kAll must PASS in at least one revision.
+std::set<std::string_view> NeverRunOver(TransportKind kind) {
+  std::set<std::string_view> never = {
+      // Needs a request this particular server requires a client capability for.
+      check::kClientCapabilityRequired,
+      // Calls a real tool: only with call_real_tools (see ArgsProbe below).
+      check::kToolBadArguments,
+  };
+  const std::set<std::string_view> stdio_only = {check::kStdoutOnlyJsonRpc, check::kNoEarlyExit,
+                                                 check::kKeepsAnswering};
+  for (std::string_view id : check::kAll) {
+    const bool http_only =
+        id.starts_with("headers.") || id.starts_with("sessions.") || id.starts_with("http.");
+    if (kind == kHttp ? stdio_only.contains(id) : http_only) never.insert(id);
+  }
+  return never;
+}
+
+// Expects every tools/call in `run` to name an impossible tool; returns how many there were.
+int ExpectReadOnly(const CheckRun& run) {
+  const std::span<const std::string_view> impossible = ImpossibleToolNames();
+  int calls = 0;
+  for (const CheckResult& result : run.results) {
+    for (const Exchange& exchange : result.exchanges) {
+      if (exchange.request.RpcMethod() != "tools/call") continue;
+      const auto body = exchange.request.BodyJson();
+      const auto* params = body->as_object().if_contains("params");
+      const auto* name = params != nullptr ? params->as_object().if_contains("name") : nullptr;
+      if (name == nullptr) continue;  // tools.missing-name
+      ++calls;
+      const bool named_impossible =
+          name->is_string() && std::find(impossible.begin(), impossible.end(),
+                                         std::string_view(name->as_string())) != impossible.end();
+      EXPECT_TRUE(named_impossible) << "a real tool was called: " << boost::json::serialize(*name)
+                                    << " in " << result.verdict.check_id;
+    }
+  }
+  return calls;
+}
+
+// --- the list ---
+
+TEST(AllChecks, ListsEveryCheckIdExactlyOnce) {
+  std::multiset<std::string_view> listed;
+  for (const CheckInfo& info : AllChecks()) {
+    listed.insert(info.id);
+    EXPECT_FALSE(info.title.empty()) << info.id;
+  }
+  for (std::string_view id : check::kAll) EXPECT_EQ(listed.count(id), 1U) << id;
+  EXPECT_EQ(listed.size(), check::kAll.size());
+}
+
+TEST(Selected, MatchesIdsAndDottedPrefixes) {
+  CheckOptions options;
+  EXPECT_TRUE(Selected("tools.unknown-name", options));
+  options.only = {"tools"};
+  EXPECT_TRUE(Selected("tools.unknown-name", options));
+  EXPECT_FALSE(Selected("methods.unknown", options));
+  options.only = {"tool"};
+  EXPECT_FALSE(Selected("tools.unknown-name", options)) << "a prefix ends at a dot";
+  options.only = {"headers."};
+  EXPECT_TRUE(Selected("headers.name-base64", options));
+  EXPECT_FALSE(Selected("http.get", options));
+  options.only = {"jsonrpc.invalid-request"};
+  EXPECT_TRUE(Selected("jsonrpc.invalid-request.id-null", options));
+  EXPECT_FALSE(Selected("jsonrpc.parse-error", options));
+  options.only = {"http.get", "sessions"};
+  EXPECT_TRUE(Selected("http.get", options));
+  EXPECT_TRUE(Selected("sessions.delete", options));
+  EXPECT_FALSE(Selected("http.origin-invalid", options));
+  options.only = {};
+  options.skip = {"jsonrpc", "tools.unknown-name"};
+  EXPECT_FALSE(Selected("jsonrpc.parse-error", options));
+  EXPECT_FALSE(Selected("tools.unknown-name", options));
+  EXPECT_TRUE(Selected("tools.missing-name", options));
+  options.only = {"tools"};
+  EXPECT_FALSE(Selected("tools.unknown-name", options)) << "skip wins over only";
+}
+
+// --- the conformant reference server ---
+
+class Conformant : public testing::TestWithParam<TransportKind> {};
+
+TEST_P(Conformant, NoFailAndNoWarnAnywhere) {
+  const CheckRun& run = ConformantRun(GetParam());
+  ASSERT_FALSE(run.results.empty());
+  for (const CheckResult& result : run.results) {
+    EXPECT_TRUE(result.verdict.kind == VerdictKind::kPass ||
+                result.verdict.kind == VerdictKind::kNotApplicable)
+        << Describe(result);
+    if (result.verdict.kind == VerdictKind::kNotApplicable) {
+      EXPECT_FALSE(result.verdict.notes.empty())
+          << "a NOT_APPLICABLE says why: " << Describe(result);
+    }
+  }
+}
+
+TEST_P(Conformant, RunsInTheNewestRevisionOfEachEraAndBatchesIn2025_03_26) {
+  const CheckRun& run = ConformantRun(GetParam());
+  EXPECT_EQ(run.eras.speaks.size(), 5U);
+  std::map<Revision, std::set<std::string>> ids;
+  for (const CheckResult& result : run.results) {
+    EXPECT_EQ(result.transport, GetParam()) << Describe(result);
+    ids[result.revision].insert(result.verdict.check_id);
+  }
+  // Every check reports once in each full revision (NOT_APPLICABLE where it does not apply).
+  for (Revision revision : {Revision::k2026_07_28, Revision::k2025_11_25}) {
+    EXPECT_EQ(ids[revision].size(), check::kAll.size()) << ToString(revision);
+  }
+  EXPECT_EQ(ids[Revision::k2025_03_26], std::set<std::string>{std::string(check::kBatchAccepted)});
+  EXPECT_EQ(ids.size(), 3U);
+}
+
+TEST_P(Conformant, EveryApplicableCheckPasses) {
+  const CheckRun& run = ConformantRun(GetParam());
+  std::set<std::string, std::less<>> passed;
+  for (const CheckResult& result : run.results) {
+    if (result.verdict.kind == VerdictKind::kPass) passed.insert(result.verdict.check_id);
+  }
+  const std::set<std::string_view> never = NeverRunOver(GetParam());
+  for (std::string_view id : check::kAll) {
+    if (never.contains(id)) {
+      EXPECT_FALSE(passed.contains(id)) << id << " should not run over " << ToString(GetParam());
+    } else {
+      EXPECT_TRUE(passed.contains(id)) << id << " never passed:\n" << DescribeAll(run);
+    }
+  }
+}
+
+TEST_P(Conformant, KeepsEveryExchangeForReproducers) {
+  const CheckRun& run = ConformantRun(GetParam());
+  for (const CheckResult& result : run.results) {
+    if (result.verdict.kind == VerdictKind::kNotApplicable) continue;
+    ASSERT_FALSE(result.exchanges.empty()) << Describe(result);
+    ASSERT_LT(result.judged, result.exchanges.size()) << Describe(result);
+    const Exchange& judged = result.exchanges[result.judged];
+    EXPECT_EQ(judged.request.transport, GetParam());
+    EXPECT_EQ(judged.request.revision, result.revision) << Describe(result);
+  }
+}
+
+TEST_P(Conformant, IsReadOnly) { EXPECT_GT(ExpectReadOnly(ConformantRun(GetParam())), 4); }
+
+TEST_P(Conformant, RecordsTheHandshakeControl) {
+  const CheckRun& run = ConformantRun(GetParam());
+  ASSERT_EQ(run.handshake_controls.size(), 1U);
+  const HandshakeControl& control = run.handshake_controls.front();
+  EXPECT_EQ(control.revision, Revision::k2025_11_25);
+  if (GetParam() == kStdio) {
+    // A fresh process refuses tools/list for lacking _meta, and serves it after initialize.
+    EXPECT_EQ(control.pre_init.rejects, RejectsPreInit::kYes) << control.pre_init.reason;
+    EXPECT_EQ(control.pre_init.grounds, RefusalGrounds::kOrdering) << control.pre_init.reason;
+  } else {
+    // In a session before notifications/initialized the reference server already serves.
+    EXPECT_EQ(control.pre_init.rejects, RejectsPreInit::kNo) << control.pre_init.reason;
+  }
+}
+
+TEST(ConformantHttp, AttachesTheSessionIdInTheHandshakeEra) {
+  const CheckRun& run = ConformantRun(kHttp);
+  int with_session = 0;
+  for (const CheckResult& result : run.results) {
+    if (result.revision != Revision::k2025_11_25 || result.exchanges.empty()) continue;
+    const Exchange& judged = result.exchanges[result.judged];
+    if (result.verdict.check_id == check::kUnknownTool) {
+      EXPECT_FALSE(judged.session_id.empty());
+      ++with_session;
+    }
+    if (result.verdict.check_id == check::kSessionUnknown) {
+      EXPECT_EQ(judged.session_id, "mcpfuzz-unknown-session-4f1c9a");
+    }
+    if (result.verdict.check_id == check::kSessionMissing) {
+      EXPECT_TRUE(judged.session_id.empty());
+    }
+  }
+  EXPECT_EQ(with_session, 1);
+}
+
+TEST(ConformantHttp, TheUnknownToolIsAskedTwiceUnderTwoNames) {
+  const CheckRun& run = ConformantRun(kHttp);
+  for (const CheckResult& result : run.results) {
+    if (result.verdict.check_id != check::kUnknownTool) continue;
+    EXPECT_EQ(result.exchanges.size(), 4U);
+    std::set<std::string> names;
+    for (const Exchange& exchange : result.exchanges) {
+      names.insert(std::string(exchange.request.BodyJson()->at("params").at("name").as_string()));
+    }
+    EXPECT_EQ(names.size(), 2U);
+    const auto& notes = result.verdict.notes;
+    EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& note) {
+      return note.starts_with("all 4 answers alike");
+    })) << Describe(result);
+  }
+}
+
+TEST_P(Conformant, RunsInTheSameOrderEveryTime) {
+  const CheckRun& first = ConformantRun(GetParam());
+  CheckOptions options;
+  options.revision = Revision::k2026_07_28;
+  const CheckRun second = RunAgainst(GetParam(), {}, options);
+  std::vector<std::string> expected;
+  for (const CheckResult& result : first.results) {
+    if (result.revision == Revision::k2026_07_28) expected.push_back(result.verdict.check_id);
+  }
+  std::vector<std::string> again;
+  for (const CheckResult& result : second.results) again.push_back(result.verdict.check_id);
+  EXPECT_EQ(again, expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(Transports, Conformant, testing::Values(kHttp, kStdio),
+                         [](const auto& param) { return std::string(ToString(param.param)); });
+
+// --- selection and options ---
+
+TEST(Options, OnlyAndSkipSelectWhatRunsAndProgressSeesEachResult) {
+  CheckOptions options;
+  options.only = {"tools", "headers.name-missing"};
+  options.skip = {"tools.arguments-not-object"};
+  RefTarget target = StartRefServer(kHttp, {}, TestLimits());
+  std::vector<std::string> progressed;
+  const CheckRun run = RunChecks(target.connect, options, [&](const CheckResult& result) {
+    progressed.push_back(result.verdict.check_id);
+  });
+  std::set<std::string> ids;
+  for (const CheckResult& result : run.results) ids.insert(result.verdict.check_id);
+  EXPECT_EQ(ids, (std::set<std::string>{"tools.unknown-name", "tools.missing-name",
+                                        "tools.bad-arguments", "headers.name-missing"}));
+  EXPECT_EQ(progressed.size(), run.results.size());
+  EXPECT_TRUE(run.handshake_controls.empty());
+}
+
+TEST(Options, ARevisionRunsOnlyThatRevision) {
+  CheckOptions options;
+  options.revision = Revision::k2025_03_26;
+  options.only = {"batch", "sessions", "headers.protocol-version-missing"};
+  const CheckRun run = RunAgainst(kHttp, {}, options);
+  std::map<std::string, VerdictKind> kinds;
+  for (const CheckResult& result : run.results) {
+    EXPECT_EQ(result.revision, Revision::k2025_03_26);
+    kinds[result.verdict.check_id] = result.verdict.kind;
+  }
+  EXPECT_EQ(kinds[std::string(check::kBatchAccepted)], VerdictKind::kPass) << DescribeAll(run);
+  EXPECT_EQ(kinds[std::string(check::kBatchRejected)], VerdictKind::kNotApplicable);
+  EXPECT_EQ(kinds[std::string(check::kSessionDelete)], VerdictKind::kPass);
+  // The header exists from 2025-06-18 on.
+  EXPECT_EQ(kinds[std::string(check::kProtocolVersionHeaderMissing)], VerdictKind::kNotApplicable);
+}
+
+TEST(Options, ARevisionNotSpokenIsUnverified) {
+  CheckOptions options;
+  options.revision = Revision::k2025_11_25;
+  options.only = {"tools.unknown-name", "lifecycle.initialize"};
+  // A stdio "server" that never answers: nothing is spoken, every verdict is UNVERIFIED.
+  TransportFactory connect = []() -> Result<std::unique_ptr<Transport>> {
+    StdioTarget stdio;
+    stdio.argv = {"/bin/sh", "-c", "exec cat > /dev/null"};
+    stdio.limits = TestLimits(200ms);
+    stdio.shutdown_grace = 100ms;
+    auto spawned = SpawnStdio(std::move(stdio));
+    if (!spawned) return spawned.error();
+    return std::unique_ptr<Transport>(std::move(*spawned));
+  };
+  const CheckRun run = RunChecks(connect, options);
+  EXPECT_TRUE(run.eras.speaks.empty());
+  ASSERT_EQ(run.results.size(), 2U) << DescribeAll(run);
+  for (const CheckResult& result : run.results) {
+    EXPECT_EQ(result.verdict.kind, VerdictKind::kUnverified) << Describe(result);
+    EXPECT_EQ(result.verdict.unverified_reason, UnverifiedReason::kEraNotSpoken)
+        << Describe(result);
+  }
+}
+
+TEST(ArgsProbe, CallsARealToolOnlyWhenAskedAndNamesTheArgument) {
+  CheckOptions options;
+  options.only = {"tools.bad-arguments"};
+  const CheckRun read_only = RunAgainst(kStdio, {}, options);
+  for (const CheckResult& result : read_only.results) {
+    EXPECT_EQ(result.verdict.kind, VerdictKind::kNotApplicable) << Describe(result);
+    EXPECT_TRUE(result.exchanges.empty()) << "nothing is sent without call_real_tools";
+  }
+  options.call_real_tools = true;
+  const CheckRun run = RunAgainst(kStdio, {}, options);
+  ASSERT_EQ(run.results.size(), 2U) << DescribeAll(run);
+  for (const CheckResult& result : run.results) {
+    EXPECT_EQ(result.verdict.kind, VerdictKind::kPass) << Describe(result);
+    // tools/list, then echo with {} and with a number for its string `message`.
+    ASSERT_EQ(result.exchanges.size(), 3U) << Describe(result);
+    EXPECT_EQ(result.exchanges[1].request.BodyJson()->at("params").at("name"), "echo");
+  }
+}
+
+// --- a stdio server that dies ---
+
+TEST(StdioDeath, IsTheFindingOfTheCheckThatCausedItAndTheServerIsRestarted) {
+  CheckOptions options;
+  options.only = {"stdio", "tools.unknown-name"};
+  options.revision = Revision::k2025_11_25;
+  // Nesting deeper than 64 levels aborts this server: the keeps-answering probe does that.
+  const CheckRun run = RunAgainst(kStdio, {Fault::kCrashOnDeepNesting}, options);
+  std::map<std::string, const CheckResult*> by_id;
+  for (const CheckResult& result : run.results) by_id[result.verdict.check_id] = &result;
+  ASSERT_EQ(by_id.size(), 4U) << DescribeAll(run);
+
+  const CheckResult& exit = *by_id.at(std::string(check::kNoEarlyExit));
+  EXPECT_EQ(exit.verdict.kind, VerdictKind::kFail) << Describe(exit);
+  const Exchange& fatal = exit.exchanges.at(exit.judged);
+  EXPECT_EQ(fatal.observation.exit_signal, SIGABRT);
+  EXPECT_NE(fatal.request.WireBody().find("mcpfuzz/nested"), std::string::npos);
+  const auto& notes = exit.verdict.notes;
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& note) {
+    return note.find("during stdio.keeps-answering") != std::string::npos;
+  })) << Describe(exit);
+
+  // The crash fails keeps-answering, and the restarted server answers the request after it.
+  const CheckResult& answering = *by_id.at(std::string(check::kKeepsAnswering));
+  EXPECT_EQ(answering.verdict.kind, VerdictKind::kFail);
+  ASSERT_EQ(answering.exchanges.size(), 3U);
+  EXPECT_EQ(
+      ClassifyReply(answering.exchanges[2].request, answering.exchanges[2].observation).channel,
+      Channel::kSuccess);
+  EXPECT_EQ(by_id.at(std::string(check::kUnknownTool))->verdict.kind, VerdictKind::kPass);
+  EXPECT_EQ(by_id.at(std::string(check::kStdoutOnlyJsonRpc))->verdict.kind, VerdictKind::kPass);
+}
+
+// --- rate limiting ---
+
+// The reference server behind a front that answers each distinct tools/call body 429 the first
+// `refusals` times, as a rate-limiting gateway would.
+class RateLimitedServer {
+ public:
+  RateLimitedServer(int refusals, std::optional<std::string> retry_after)
+      : refusals_(refusals), retry_after_(std::move(retry_after)) {
+    http_.Post(".*", [this](const httplib::Request& request, httplib::Response& response) {
+      Handle(request, response);
+    });
+    port_ = http_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { http_.listen_after_bind(); });
+    while (!http_.is_running()) std::this_thread::sleep_for(1ms);
+  }
+  ~RateLimitedServer() {
+    http_.stop();
+    thread_.join();
+  }
+  RateLimitedServer(const RateLimitedServer&) = delete;
+  RateLimitedServer& operator=(const RateLimitedServer&) = delete;
+
+  TransportFactory Connect() const {
+    return [url = "http://127.0.0.1:" + std::to_string(port_) + "/mcp"] {
+      return OpenHttp(HttpTarget{url, {}, false, TestLimits()});
+    };
+  }
+
+ private:
+  void Handle(const httplib::Request& request, httplib::Response& response) {
+    if (request.body.find("\"tools/call\"") != std::string::npos) {
+      std::lock_guard lock(mutex_);
+      if (refused_[request.body]++ < refusals_) {
+        response.status = 429;
+        if (retry_after_) response.set_header("Retry-After", *retry_after_);
+        response.set_content("Too Many Requests", "text/plain");
+        return;
+      }
+    }
+    refserver::HttpExchange exchange;
+    exchange.method = request.method;
+    exchange.path = request.path;
+    for (const auto& [name, value] : request.headers) exchange.headers.push_back({name, value});
+    exchange.body = request.body;
+    refserver::HttpReply reply = server_.HandleHttp(exchange);
+    response.status = reply.status;
+    std::string content_type = "application/json";
+    for (const Header& header : reply.headers) {
+      if (header.name == "Content-Type") {
+        content_type = header.value;
+      } else {
+        response.set_header(header.name, header.value);
+      }
+    }
+    response.set_content(reply.body, content_type);
+  }
+
+  const int refusals_;
+  const std::optional<std::string> retry_after_;
+  refserver::ReferenceServer server_;
+  httplib::Server http_;
+  int port_ = 0;
+  std::thread thread_;
+  std::mutex mutex_;
+  std::map<std::string, int> refused_;
+};
+
+CheckOptions UnknownToolOnly() {
+  CheckOptions options;
+  options.only = {"tools.unknown-name"};
+  options.revision = Revision::k2026_07_28;
+  options.retry_spacing = 50ms;
+  options.max_retry_after = 100ms;
+  return options;
+}
+
+TEST(RateLimits, A429IsRetriedOnceAfterRetryAfter) {
+  RateLimitedServer server(1, "0");
+  const CheckRun run = RunChecks(server.Connect(), UnknownToolOnly());
+  ASSERT_EQ(run.results.size(), 1U) << DescribeAll(run);
+  const CheckResult& result = run.results.front();
+  EXPECT_EQ(result.verdict.kind, VerdictKind::kPass) << Describe(result);
+  // Four calls, each refused once and then answered.
+  ASSERT_EQ(result.exchanges.size(), 8U);
+  for (std::size_t i = 0; i < 8; i += 2) {
+    EXPECT_EQ(result.exchanges[i].observation.http_status, 429);
+    EXPECT_EQ(result.exchanges[i + 1].request, result.exchanges[i].request);
+    EXPECT_EQ(result.exchanges[i + 1].observation.http_status, 200);
+  }
+}
+
+TEST(RateLimits, A429ThatPersistsIsUnverifiedAndTheWaitIsCapped) {
+  // Retry-After asks for an hour; max_retry_after caps the wait at 100 ms.
+  RateLimitedServer server(100, "3600");
+  const auto start = std::chrono::steady_clock::now();
+  const CheckRun run = RunChecks(server.Connect(), UnknownToolOnly());
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  ASSERT_EQ(run.results.size(), 1U) << DescribeAll(run);
+  const CheckResult& result = run.results.front();
+  EXPECT_EQ(result.verdict.kind, VerdictKind::kUnverified) << Describe(result);
+  EXPECT_EQ(result.verdict.unverified_reason, UnverifiedReason::kRateLimited);
+  EXPECT_EQ(result.exchanges.size(), 8U);
+  EXPECT_GE(elapsed, 4 * 100ms);
+  EXPECT_LT(elapsed, 3s);
+}
+
+TEST(RateLimits, WithoutRetryAfterTheRetrySpacingIsUsed) {
+  RateLimitedServer server(100, std::nullopt);
+  const auto start = std::chrono::steady_clock::now();
+  const CheckRun run = RunChecks(server.Connect(), UnknownToolOnly());
+  EXPECT_GE(std::chrono::steady_clock::now() - start, 4 * 50ms);
+  ASSERT_EQ(run.results.size(), 1U);
+  EXPECT_EQ(run.results.front().verdict.unverified_reason, UnverifiedReason::kRateLimited);
+}
+
+// --- every fault switch ---
+
+// The check(s) that name each fault's deviation, and the transport it shows on. Every listed
+// check must FAIL or WARN against a server with that one fault.
+struct FaultExpectation {
+  Fault fault;
+  TransportKind transport;
+  std::set<std::string_view> checks;
+  bool call_real_tools = false;
+  // For faults that leave a request unanswered: a short timeout keeps the run fast.
+  std::chrono::milliseconds timeout = 3000ms;
+};
+
+const std::vector<FaultExpectation>& FaultTable() {
+  static const std::vector<FaultExpectation> table = {
+      {Fault::kUnknownToolIsError, kHttp, {check::kUnknownTool}},
+      {Fault::kUnknownToolPlainSuccess, kStdio, {check::kUnknownTool}},
+      {Fault::kUnknownToolHtml, kHttp, {check::kUnknownTool}},
+      {Fault::kUnknownToolWrongCode, kStdio, {check::kUnknownTool}},
+      // A stdio request left unanswered is the server not answering any more.
+      {Fault::kHangOnUnknownTool, kStdio, {check::kKeepsAnswering}, false, 400ms},
+      {Fault::kInputValidationAsProtocolError, kHttp, {check::kToolBadArguments}, true},
+      {Fault::kParseErrorWrongId, kStdio, {check::kParseError}},
+      {Fault::kInvalidRequestAccepted, kHttp, {check::kMissingJsonrpc, check::kWrongJsonrpc}},
+      {Fault::kNotificationAnswered, kHttp, {check::kNotificationNoReply}},
+      {Fault::kErrorLeaksInternals, kStdio, {check::kUnknownTool, check::kUnknownMethod}},
+      {Fault::kCrashOnDeepNesting, kStdio, {check::kNoEarlyExit, check::kKeepsAnswering}},
+      {Fault::kExitAfterInitialize, kStdio, {check::kNoEarlyExit}},
+      {Fault::kLogsOnStdout, kStdio, {check::kStdoutOnlyJsonRpc}},
+      {Fault::kUnsupportedVersionEchoed, kHttp, {check::kInitializeUnsupportedVersion}},
+      {Fault::kPingMethodNotFound, kStdio, {check::kPingBeforeInit}},
+      {Fault::kSessionNotEnforced, kHttp, {check::kSessionMissing}},
+      {Fault::kStaleSessionServed, kHttp, {check::kSessionUnknown}},
+      {Fault::kBatchRejectedIn2025_03_26, kStdio, {check::kBatchAccepted}},
+      {Fault::kOriginNotChecked, kHttp, {check::kOriginInvalid}},
+      {Fault::kMissingMetaServed, kStdio, {check::kMetaMissing, check::kMetaPartial}},
+      {Fault::kHeaderMismatchServed,
+       kHttp,
+       {check::kProtocolVersionHeaderMismatch, check::kMethodHeaderMismatch,
+        check::kNameHeaderMismatch}},
+      {Fault::kMethodHeaderCaseInsensitive, kHttp, {check::kMethodHeaderCase}},
+      {Fault::kUnsupportedVersionNoData, kStdio, {check::kVersionUnsupported}},
+      {Fault::kUnknownMethod200, kHttp, {check::kUnknownMethod}},
+      {Fault::kMissingResultType, kStdio, {check::kDiscoverResult}},
+      {Fault::kResourceNotFoundLegacyCode, kHttp, {check::kUnknownResource}},
+  };
+  return table;
+}
+
+TEST(Faults, TheTableCoversEveryFaultSwitch) {
+  std::set<Fault> listed;
+  for (const FaultExpectation& row : FaultTable()) {
+    EXPECT_TRUE(listed.insert(row.fault).second) << refserver::ToString(row.fault);
+    EXPECT_FALSE(row.checks.empty());
+    for (std::string_view id : row.checks) EXPECT_TRUE(check::IsKnown(id)) << id;
+  }
+  for (const refserver::FaultInfo& info : refserver::AllFaults()) {
+    EXPECT_TRUE(listed.contains(info.fault)) << "no check expectation for fault " << info.name;
+  }
+}
+
+TEST(Faults, EachFaultFailsTheCheckThatNamesIt) {
+  const std::vector<FaultExpectation>& table = FaultTable();
+  std::vector<CheckRun> runs(table.size());
+  std::atomic<std::size_t> next{0};
+  // The servers mostly wait on one another, so a few runs at a time suit two cores.
+  std::vector<std::thread> workers;
+  for (int worker = 0; worker < 4; ++worker) {
+    workers.emplace_back([&] {
+      for (std::size_t i = next++; i < table.size(); i = next++) {
+        CheckOptions options;
+        options.call_real_tools = table[i].call_real_tools;
+        runs[i] =
+            RunAgainst(table[i].transport, {table[i].fault}, options, TestLimits(table[i].timeout));
+      }
+    });
+  }
+  for (std::thread& worker : workers) worker.join();
+
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const FaultExpectation& row = table[i];
+    SCOPED_TRACE(std::string(refserver::ToString(row.fault)) + " over " +
+                 std::string(ToString(row.transport)));
+    for (std::string_view id : row.checks) {
+      const bool caught = std::any_of(
+          runs[i].results.begin(), runs[i].results.end(),
+          [&](const CheckResult& result) { return result.verdict.check_id == id && Bad(result); });
+      EXPECT_TRUE(caught) << id << " neither failed nor warned:\n" << DescribeAll(runs[i]);
+    }
+    if (!row.call_real_tools) ExpectReadOnly(runs[i]);
+  }
+}
+
+}  // namespace
+}  // namespace mcpfuzz::checks
