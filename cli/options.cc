@@ -14,6 +14,7 @@ error (isError: true), a success, no reply, something that is not JSON-RPC, or a
 failure.
 
 Usage:
+  mcpfuzz check TARGET [options]     the spec checklist: every answer judged by the oracles
   mcpfuzz probe TARGET [options]     which revisions a server speaks, and how it answers an
                                      unknown tool, an unknown method and a parse error
   mcpfuzz send CASE.json... TARGET   send request case files exactly as written
@@ -36,13 +37,16 @@ Target options:
                                      (repeatable; `mcpfuzz refserver --list-faults` lists them)
 
 Examples:
+  mcpfuzz check --builtin
+  mcpfuzz check --builtin --fault unknown-tool-is-error --report json=report.json
   mcpfuzz probe --builtin
   mcpfuzz probe --builtin --fault unknown-tool-is-error
   mcpfuzz probe http://127.0.0.1:3000/mcp --header 'Authorization: Bearer $TOKEN'
   mcpfuzz probe -- npx -y @modelcontextprotocol/server-everything stdio
   mcpfuzz send corpus/seed/unknown-tool.json --builtin
 
-Exit codes: 0 done, 2 could not run (bad arguments, unreachable target).
+Exit codes: 0 done (check: no FAIL), 1 check found a FAIL (or, with --baseline, a new FAIL
+or a listed one that no longer fails), 2 could not run (bad arguments, unreachable target).
 )";
 
 constexpr const char* kProbeHelp = R"(mcpfuzz probe TARGET [target options]
@@ -55,6 +59,39 @@ JSON. It never calls a real tool.
 
 The report shows channel, JSON-RPC code and HTTP status. Judging them against the spec is
 `mcpfuzz check` (coming next); probe only observes.
+)";
+
+constexpr const char* kCheckHelp = R"(mcpfuzz check TARGET [target options] [check options]
+
+Finds which revisions the target speaks, then asks the spec checklist in the newest revision of
+each era it speaks: unknown tool (two impossible names, each twice), unknown method, parse
+errors, invalid requests, notifications, batches, missing or partial _meta, header/body
+disagreement, unsupported versions, missing resource, unknown prompt, invalid cursor, invalid
+log level, the handshake control (requests before initialize), sessions, Accept and
+Content-Type, GET, and on stdio: stdout hygiene, early exit, a server that stops answering.
+Each answer is judged by the oracles (channel, code, HTTP status, envelope) against the spec
+tables in docs/spec/: PASS, WARN (a SHOULD broken or a tolerated alternative), FAIL (a MUST
+broken), UNVERIFIED (credentials required, rate limited, transport error) or NOT_APPLICABLE
+(the target never declared what the check needs). There is no merged score.
+
+Read-only: the only tools/call it sends names a tool that cannot exist, unless --args-probe.
+
+Check options:
+  --only ID[,ID...]        run only these checks; an id or a prefix ("headers", "tools.")
+  --skip ID[,ID...]        leave these out
+  --revision REV           check this revision only (e.g. 2025-06-18)
+  --args-probe             also call the first tool with required arguments with {} and with a
+                           wrong-typed value (this calls a real tool)
+  --report json=PATH       write the JSON report (format: docs/report-format.md)
+  --baseline FILE          known failures: exit 1 only for a FAIL not listed, or a listed
+                           entry that no longer fails
+  --write-baseline FILE    write this run's FAILs as a baseline
+  --list                   list the check ids and exit
+
+Examples:
+  mcpfuzz check --builtin
+  mcpfuzz check --builtin-stdio --fault logs-on-stdout --only stdio
+  mcpfuzz check http://127.0.0.1:3000/mcp --report json=out.json --baseline known.json
 )";
 
 constexpr const char* kSendHelp = R"(mcpfuzz send CASE.json... TARGET [target options]
@@ -94,11 +131,65 @@ Result<Header> ParseHeader(const std::string& text) {
   return Header{text.substr(0, colon), value};
 }
 
+bool IsCheckFlag(const std::string& arg) {
+  return arg == "--only" || arg == "--skip" || arg == "--revision" || arg == "--args-probe" ||
+         arg == "--report" || arg == "--baseline" || arg == "--write-baseline" || arg == "--list";
+}
+
+void AddIds(const std::string& list, std::set<std::string>& ids) {
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    auto comma = list.find(',', start);
+    std::string id =
+        list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (!id.empty()) ids.insert(id);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+}
+
+// Returns a problem, or nothing when the flag (and its value) was taken.
+template <typename Next>
+std::optional<std::string> ParseCheckFlag(const std::string& flag, Next& next,
+                                          CheckSettings& check) {
+  if (flag == "--args-probe") {
+    check.args_probe = true;
+    return std::nullopt;
+  }
+  if (flag == "--list") {
+    check.list = true;
+    return std::nullopt;
+  }
+  auto value = next();
+  if (!value) return flag + " needs a value";
+  if (flag == "--only") {
+    AddIds(*value, check.only);
+  } else if (flag == "--skip") {
+    AddIds(*value, check.skip);
+  } else if (flag == "--revision") {
+    check.revision = ParseRevision(*value);
+    if (!check.revision) {
+      return "--revision takes 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25 or 2026-07-28";
+    }
+  } else if (flag == "--report") {
+    if (!value->starts_with("json=") || value->size() == 5) {
+      return "--report takes json=PATH (the only format so far), not '" + *value + "'";
+    }
+    check.json_report = value->substr(5);
+  } else if (flag == "--baseline") {
+    check.baseline = *value;
+  } else {
+    check.write_baseline = *value;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string HelpText(const std::string& topic) {
   if (topic == "probe") return kProbeHelp;
   if (topic == "send") return kSendHelp;
+  if (topic == "check") return kCheckHelp;
   if (topic == "refserver") return kRefserverHelp;
   return kOverview;
 }
@@ -124,6 +215,8 @@ Result<Options> ParseOptions(const std::vector<std::string>& args) {
     options.command = Command::kProbe;
   } else if (command == "send") {
     options.command = Command::kSend;
+  } else if (command == "check") {
+    options.command = Command::kCheck;
   } else {
     return Bad("unknown command '" + command + "'");
   }
@@ -175,6 +268,8 @@ Result<Options> ParseOptions(const std::vector<std::string>& args) {
           target.limits.max_response_bytes = *count;
         }
       }
+    } else if (options.command == Command::kCheck && IsCheckFlag(arg)) {
+      if (auto problem_text = ParseCheckFlag(arg, next, options.check)) return Bad(*problem_text);
     } else if (arg.starts_with("http://") || arg.starts_with("https://")) {
       problem = set_kind(TargetSpec::Kind::kHttpUrl);
       target.url = arg;
@@ -188,6 +283,7 @@ Result<Options> ParseOptions(const std::vector<std::string>& args) {
     if (problem) return *problem;
   }
 
+  if (options.command == Command::kCheck && options.check.list) return options;
   if (target.kind == TargetSpec::Kind::kNone) return Bad(command + " needs a TARGET");
   const bool builtin = target.kind == TargetSpec::Kind::kBuiltinHttp ||
                        target.kind == TargetSpec::Kind::kBuiltinStdio;

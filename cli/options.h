@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,21 @@ struct TargetSpec {
   Limits limits;
 };
 
-enum class Command { kHelp, kVersion, kProbe, kSend, kRefserver };
+enum class Command { kHelp, kVersion, kProbe, kSend, kCheck, kRefserver };
+
+/// `check`: what to run and where the results go.
+struct CheckSettings {
+  std::set<std::string> only;
+  std::set<std::string> skip;
+  std::optional<Revision> revision;
+  bool args_probe = false;
+  /// `--list`: print the check ids and exit.
+  bool list = false;
+  /// `--report json=PATH`.
+  std::optional<std::string> json_report;
+  std::optional<std::string> baseline;
+  std::optional<std::string> write_baseline;
+};
 
 struct Options {
   Command command = Command::kHelp;
@@ -34,6 +49,7 @@ struct Options {
   TargetSpec target;
   /// `send`: case files to send in order.
   std::vector<std::string> case_files;
+  CheckSettings check;
   /// `refserver`: its own arguments, passed through.
   std::vector<std::string> passthrough;
 };

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 
-#include "cli/terminal.h"
+#include "reports/terminal.h"
 #include "transport/client.h"
 
 namespace mcpfuzz::cli {
+
+using reports::EscapeForTerminal;
+using reports::Pad;
 namespace {
 
 std::string Excerpt(const Reply& reply) {

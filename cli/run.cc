@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "cli/check.h"
 #include "cli/options.h"
 #include "cli/probe.h"
 #include "cli/send.h"
@@ -26,6 +27,12 @@ int Run(const std::vector<std::string>& args, const std::string& self_executable
       return 0;
     case Command::kRefserver:
       return refserver::RunCommandLine(options->passthrough, std::cin, out, err);
+    case Command::kCheck:
+      if (options->check.list) {
+        ListChecks(out);
+        return 0;
+      }
+      break;
     case Command::kProbe:
     case Command::kSend:
       break;
@@ -34,6 +41,9 @@ int Run(const std::vector<std::string>& args, const std::string& self_executable
   if (!target) {
     err << "mcpfuzz: " << target.error().message << "\n";
     return 2;
+  }
+  if (options->command == Command::kCheck) {
+    return RunCheck(options->check, **target, out, err);
   }
   if (options->command == Command::kSend) {
     return RunSend(options->case_files, **target, out, err);

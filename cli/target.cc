@@ -12,6 +12,7 @@ class HttpUrlTarget : public Target {
       : http_(std::move(http)), note_(std::move(note)) {}
   Result<std::unique_ptr<Transport>> Connect() override { return OpenHttp(http_); }
   std::string Describe() const override { return http_.url + note_; }
+  ReproducerTarget ReproduceAt() const override { return {TransportKind::kHttp, http_.url, {}}; }
 
  private:
   HttpTarget http_;
@@ -39,6 +40,7 @@ class StdioCommandTarget : public Target {
     if (!spawned) return spawned.error();
     return std::unique_ptr<Transport>(std::move(*spawned));
   }
+  ReproducerTarget ReproduceAt() const override { return {TransportKind::kStdio, "", stdio_.argv}; }
   std::string Describe() const override {
     std::string text = "stdio:";
     for (const auto& arg : stdio_.argv) text += " " + arg;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli/options.h"
+#include "model/reproducer.h"
 #include "model/result.h"
 #include "transport/era_probe.h"
 
@@ -18,6 +19,8 @@ class Target {
   virtual Result<std::unique_ptr<Transport>> Connect() = 0;
   /// For people: "http://127.0.0.1:41234/mcp (built-in reference server)".
   virtual std::string Describe() const = 0;
+  /// Where a reproducer sends its request.
+  virtual ReproducerTarget ReproduceAt() const = 0;
   TransportFactory Factory() {
     return [this] { return Connect(); };
   }

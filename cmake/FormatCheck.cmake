@@ -1,17 +1,17 @@
 # format-check fails when any C++ file differs from .clang-format; format rewrites them.
 find_program(CLANG_FORMAT NAMES clang-format-14 clang-format)
 if(CLANG_FORMAT)
-  file(GLOB_RECURSE _mcpfuzz_format_files CONFIGURE_DEPENDS
-    ${PROJECT_SOURCE_DIR}/model/*.[ch]*
-    ${PROJECT_SOURCE_DIR}/transport/*.[ch]*
-    ${PROJECT_SOURCE_DIR}/refserver/*.[ch]*
-    ${PROJECT_SOURCE_DIR}/cli/*.[ch]*
-    ${PROJECT_SOURCE_DIR}/oracles/*.[ch]*
-    ${PROJECT_SOURCE_DIR}/generators/*.[ch]*
-    ${PROJECT_SOURCE_DIR}/fuzz-targets/*.[ch]*
-    ${PROJECT_SOURCE_DIR}/reports/*.[ch]*
-    ${PROJECT_SOURCE_DIR}/tests/*.[ch]*)
-  list(FILTER _mcpfuzz_format_files EXCLUDE REGEX "/node_modules/|CMakeLists.txt|\\.json$|\\.js$|\\.mjs$")
+  # Every C++ file of the project: the code folders are the top-level folders with a
+  # CMakeLists.txt (build trees and installed npm packages are not).
+  set(_mcpfuzz_format_files "")
+  file(GLOB _mcpfuzz_folders LIST_DIRECTORIES true ${PROJECT_SOURCE_DIR}/*)
+  foreach(folder IN LISTS _mcpfuzz_folders)
+    if(IS_DIRECTORY ${folder} AND EXISTS ${folder}/CMakeLists.txt)
+      file(GLOB_RECURSE _files CONFIGURE_DEPENDS ${folder}/*.cc ${folder}/*.h)
+      list(APPEND _mcpfuzz_format_files ${_files})
+    endif()
+  endforeach()
+  list(FILTER _mcpfuzz_format_files EXCLUDE REGEX "/node_modules/|/build/")
   add_custom_target(format-check
     COMMAND ${CLANG_FORMAT} --dry-run --Werror ${_mcpfuzz_format_files}
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}

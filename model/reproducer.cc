@@ -125,8 +125,8 @@ std::string ShellQuote(std::string_view word) {
 
 bool IsSecretHeader(std::string_view name) {
   const std::string lower = Lowercase(name);
-  if (lower == "authorization" || lower == "proxy-authorization" || lower == "cookie") return true;
-  for (std::string_view marker : {"token", "secret", "api-key", "apikey", "password", "auth"}) {
+  for (std::string_view marker :
+       {"auth", "cookie", "token", "secret", "api-key", "apikey", "password"}) {
     if (lower.find(marker) != std::string::npos) return true;
   }
   return false;

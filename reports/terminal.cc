@@ -1,8 +1,8 @@
-#include "cli/terminal.h"
+#include "reports/terminal.h"
 
 #include <cstdio>
 
-namespace mcpfuzz::cli {
+namespace mcpfuzz::reports {
 namespace {
 
 // Length of the UTF-8 sequence starting at text[i], or 0 when it is malformed.
@@ -68,4 +68,4 @@ std::string Pad(std::string_view text, std::size_t width) {
   return out;
 }
 
-}  // namespace mcpfuzz::cli
+}  // namespace mcpfuzz::reports

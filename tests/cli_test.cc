@@ -1,7 +1,6 @@
 #include <gtest/gtest.h>
 
 #include "cli/options.h"
-#include "cli/terminal.h"
 
 namespace mcpfuzz::cli {
 namespace {
@@ -46,23 +45,37 @@ TEST(Options, BadInputIsAnErrorThatSaysWhatIsWrong) {
   }
 }
 
+TEST(Options, CheckTakesSelectionsReportsAndBaselines) {
+  auto options = ParseOptions({"check", "--builtin", "--only", "tools,headers.", "--skip",
+                               "headers.method-case", "--revision", "2025-06-18", "--report",
+                               "json=out.json", "--baseline", "known.json", "--args-probe"});
+  ASSERT_TRUE(options.ok()) << options.error().message;
+  EXPECT_EQ(options->command, Command::kCheck);
+  EXPECT_EQ(options->check.only, (std::set<std::string>{"tools", "headers."}));
+  EXPECT_EQ(options->check.skip, (std::set<std::string>{"headers.method-case"}));
+  EXPECT_EQ(options->check.revision, Revision::k2025_06_18);
+  EXPECT_EQ(options->check.json_report, "out.json");
+  EXPECT_EQ(options->check.baseline, "known.json");
+  EXPECT_TRUE(options->check.args_probe);
+
+  auto listed = ParseOptions({"check", "--list"});
+  ASSERT_TRUE(listed.ok()) << listed.error().message;
+  EXPECT_TRUE(listed->check.list);
+
+  for (const auto& bad :
+       std::vector<std::vector<std::string>>{{"check", "--builtin", "--report", "html=x"},
+                                             {"check", "--builtin", "--revision", "2099-01-01"},
+                                             {"check", "--builtin", "--only"}}) {
+    EXPECT_FALSE(ParseOptions(bad).ok()) << bad[3];
+  }
+}
+
 TEST(Options, HelpIsAvailablePerCommand) {
   auto options = ParseOptions({"probe", "--help"});
   ASSERT_TRUE(options.ok());
   EXPECT_EQ(options->command, Command::kHelp);
   EXPECT_NE(HelpText(options->help_topic).find("server/discover"), std::string::npos);
   EXPECT_NE(HelpText("").find("Examples"), std::string::npos);
-}
-
-TEST(Terminal, EscapesControlCharactersEscapeSequencesAndInvalidUtf8) {
-  EXPECT_EQ(EscapeForTerminal("ok é"), "ok é");
-  EXPECT_EQ(EscapeForTerminal("\x1b[2Jboom"), "\\x1B[2Jboom");
-  EXPECT_EQ(EscapeForTerminal("a\nb\tc\r"), "a\\nb\\tc\\x0D");
-  EXPECT_EQ(EscapeForTerminal(std::string("\xFF\xC3", 2)), "\\xFF\\xC3");
-  EXPECT_EQ(EscapeForTerminal("\xC2\x9B"
-                              "31m"),
-            "\\u009B31m");
-  EXPECT_EQ(EscapeForTerminal("abcdef", 3), "abc…");
 }
 
 }  // namespace

@@ -56,41 +56,65 @@ std::optional<std::string> Base64Decode(std::string_view text) {
   return out;
 }
 
+namespace {
+
+// The length of the well-formed UTF-8 sequence at bytes[i], or 0 when there is none.
+std::size_t SequenceLength(std::string_view bytes, std::size_t i) {
+  auto lead = static_cast<unsigned char>(bytes[i]);
+  std::size_t length = 0;
+  unsigned code_point = 0;
+  if (lead < 0x80) return 1;
+  if ((lead & 0xE0U) == 0xC0) {
+    length = 2;
+    code_point = lead & 0x1FU;
+  } else if ((lead & 0xF0U) == 0xE0) {
+    length = 3;
+    code_point = lead & 0x0FU;
+  } else if ((lead & 0xF8U) == 0xF0) {
+    length = 4;
+    code_point = lead & 0x07U;
+  } else {
+    return 0;
+  }
+  if (i + length > bytes.size()) return 0;
+  for (std::size_t k = 1; k < length; ++k) {
+    auto continuation = static_cast<unsigned char>(bytes[i + k]);
+    if ((continuation & 0xC0U) != 0x80) return 0;
+    code_point = (code_point << 6U) | (continuation & 0x3FU);
+  }
+  constexpr unsigned kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (code_point < kSmallest[length] || code_point > 0x10FFFF ||
+      (code_point >= 0xD800 && code_point <= 0xDFFF)) {
+    return 0;
+  }
+  return length;
+}
+
+}  // namespace
+
 bool IsValidUtf8(std::string_view bytes) {
-  std::size_t i = 0;
-  while (i < bytes.size()) {
-    auto lead = static_cast<unsigned char>(bytes[i]);
-    std::size_t length = 0;
-    unsigned code_point = 0;
-    if (lead < 0x80) {
-      ++i;
-      continue;
-    } else if ((lead & 0xE0U) == 0xC0) {
-      length = 2;
-      code_point = lead & 0x1FU;
-    } else if ((lead & 0xF0U) == 0xE0) {
-      length = 3;
-      code_point = lead & 0x0FU;
-    } else if ((lead & 0xF8U) == 0xF0) {
-      length = 4;
-      code_point = lead & 0x07U;
-    } else {
-      return false;
-    }
-    if (i + length > bytes.size()) return false;
-    for (std::size_t k = 1; k < length; ++k) {
-      auto continuation = static_cast<unsigned char>(bytes[i + k]);
-      if ((continuation & 0xC0U) != 0x80) return false;
-      code_point = (code_point << 6U) | (continuation & 0x3FU);
-    }
-    constexpr unsigned kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (code_point < kSmallest[length] || code_point > 0x10FFFF ||
-        (code_point >= 0xD800 && code_point <= 0xDFFF)) {
-      return false;
-    }
+  for (std::size_t i = 0; i < bytes.size();) {
+    std::size_t length = SequenceLength(bytes, i);
+    if (length == 0) return false;
     i += length;
   }
   return true;
+}
+
+std::string ToValidUtf8(std::string_view bytes) {
+  std::string out;
+  out.reserve(bytes.size());
+  for (std::size_t i = 0; i < bytes.size();) {
+    std::size_t length = SequenceLength(bytes, i);
+    if (length == 0) {
+      out += "\xEF\xBF\xBD";
+      ++i;
+    } else {
+      out.append(bytes.substr(i, length));
+      i += length;
+    }
+  }
+  return out;
 }
 
 }  // namespace mcpfuzz::detail

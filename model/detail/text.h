@@ -13,5 +13,7 @@ std::string Base64Encode(std::string_view bytes);
 std::optional<std::string> Base64Decode(std::string_view text);
 /// True when `bytes` is well-formed UTF-8 (no overlongs, no surrogates, nothing past U+10FFFF).
 bool IsValidUtf8(std::string_view bytes);
+/// `bytes` with every byte that is not part of a well-formed UTF-8 sequence replaced by U+FFFD.
+std::string ToValidUtf8(std::string_view bytes);
 
 }  // namespace mcpfuzz::detail

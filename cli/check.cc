@@ -1,0 +1,152 @@
+#include "cli/check.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <boost/json/serialize.hpp>
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+#include "checks/checks.h"
+#include "reports/baseline.h"
+#include "reports/check_report.h"
+#include "reports/terminal.h"
+
+namespace mcpfuzz::cli {
+namespace {
+
+std::string UtcNow() {
+  std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+Result<reports::Baseline> ReadBaseline(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return Error{"cannot read baseline " + path};
+  std::stringstream text;
+  text << file.rdbuf();
+  auto json = ParseJson(text.str());
+  if (!json) return Error{path + " is not JSON"};
+  auto baseline = reports::BaselineFromJson(*json);
+  if (!baseline) return Error{path + ": " + baseline.error().message};
+  return baseline;
+}
+
+bool WriteJson(const std::string& path, const boost::json::value& json, std::ostream& err) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file << boost::json::serialize(json) << "\n";
+  if (!file.flush()) {
+    err << "mcpfuzz: cannot write " << path << "\n";
+    return false;
+  }
+  return true;
+}
+
+checks::CheckOptions ToCheckOptions(const CheckSettings& settings) {
+  checks::CheckOptions options;
+  options.only = settings.only;
+  options.skip = settings.skip;
+  options.revision = settings.revision;
+  options.call_real_tools = settings.args_probe;
+  return options;
+}
+
+// Names in --only/--skip that select no check are almost always typos.
+std::optional<std::string> UnknownSelector(const std::set<std::string>& selectors) {
+  for (const auto& selector : selectors) {
+    bool matches = false;
+    for (const auto& info : checks::AllChecks()) {
+      std::string_view id = info.id;
+      matches = matches || id == selector || id.starts_with(selector);
+    }
+    if (!matches) return selector;
+  }
+  return std::nullopt;
+}
+
+bool Unreachable(const EraReport& eras) {
+  return std::all_of(eras.attempts.begin(), eras.attempts.end(), [](const EraAttempt& attempt) {
+    return attempt.channel == Channel::kTransportFailure;
+  });
+}
+
+}  // namespace
+
+void ListChecks(std::ostream& out) {
+  std::size_t width = 0;
+  for (const auto& info : checks::AllChecks()) width = std::max(width, info.id.size() + 2);
+  for (const auto& info : checks::AllChecks()) {
+    out << reports::Pad(info.id, width) << info.title << "\n";
+  }
+}
+
+int RunCheck(const CheckSettings& settings, Target& target, std::ostream& out, std::ostream& err) {
+  for (const auto* selectors : {&settings.only, &settings.skip}) {
+    if (auto unknown = UnknownSelector(*selectors)) {
+      err << "mcpfuzz: no check is named '" << *unknown << "'; `mcpfuzz check --list` lists them\n";
+      return 2;
+    }
+  }
+  std::optional<reports::Baseline> baseline;
+  if (settings.baseline) {
+    auto read = ReadBaseline(*settings.baseline);
+    if (!read) {
+      err << "mcpfuzz: " << read.error().message << "\n";
+      return 2;
+    }
+    baseline = std::move(*read);
+  }
+
+  reports::RunInfo info;
+  info.tool_version = "0.1.0";
+  info.target = target.Describe();
+  info.reproducer_target = target.ReproduceAt();
+  info.started_at = UtcNow();
+  const auto start = std::chrono::steady_clock::now();
+
+  // Progress goes to a terminal only; CI logs stay quiet.
+  const bool show_progress = ::isatty(STDERR_FILENO) == 1;
+  int done = 0;
+  auto progress = [&](const checks::CheckResult& result) {
+    ++done;
+    if (!show_progress) return;
+    err << "\r\033[K[" << done << "] " << result.verdict.check_id << " "
+        << ToString(result.revision) << " " << ToString(result.verdict.kind) << std::flush;
+  };
+  checks::CheckRun run = checks::RunChecks(target.Factory(), ToCheckOptions(settings), progress);
+  if (show_progress) err << "\r\033[K" << std::flush;
+  info.duration_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  std::optional<reports::BaselineComparison> comparison;
+  if (baseline) comparison = reports::Compare(run, *baseline);
+  const reports::BaselineComparison* compared = comparison ? &*comparison : nullptr;
+
+  reports::PrintCheckReport(info, run, compared, out);
+  bool written = true;
+  if (settings.json_report) {
+    written =
+        WriteJson(*settings.json_report, reports::CheckReportToJson(info, run, compared), err);
+    if (written) out << "report: " << *settings.json_report << "\n";
+  }
+  if (settings.write_baseline) {
+    written = WriteJson(*settings.write_baseline, reports::BaselineToJson(reports::BaselineOf(run)),
+                        err) &&
+              written;
+  }
+  if (Unreachable(run.eras)) {
+    err << "mcpfuzz: the target could not be reached\n";
+    return 2;
+  }
+  if (!written) return 2;
+  if (compared != nullptr) return compared->Clean() ? 0 : 1;
+  return reports::Count(run).fail > 0 ? 1 : 0;
+}
+
+}  // namespace mcpfuzz::cli

@@ -1,0 +1,102 @@
+#include "reports/baseline.h"
+
+#include <algorithm>
+
+namespace mcpfuzz::reports {
+namespace {
+
+constexpr std::string_view kFormat = "mcpfuzz-baseline";
+constexpr std::int64_t kVersion = 1;
+
+bool Contains(const std::vector<BaselineEntry>& entries, const BaselineEntry& entry) {
+  return std::find(entries.begin(), entries.end(), entry) != entries.end();
+}
+
+BaselineEntry EntryOf(const checks::CheckResult& result) {
+  return {result.verdict.check_id, result.revision, result.transport};
+}
+
+Error Invalid(const std::string& what) { return Error{"invalid baseline: " + what}; }
+
+}  // namespace
+
+std::string ToString(const BaselineEntry& entry) {
+  return entry.id + "@" + std::string(mcpfuzz::ToString(entry.revision)) + "/" +
+         std::string(mcpfuzz::ToString(entry.transport));
+}
+
+Baseline BaselineOf(const checks::CheckRun& run) {
+  Baseline baseline;
+  for (const auto& result : run.results) {
+    BaselineEntry entry = EntryOf(result);
+    if (result.verdict.kind == VerdictKind::kFail && !Contains(baseline.known_failures, entry)) {
+      baseline.known_failures.push_back(std::move(entry));
+    }
+  }
+  return baseline;
+}
+
+boost::json::value BaselineToJson(const Baseline& baseline) {
+  boost::json::array entries;
+  for (const auto& entry : baseline.known_failures) {
+    entries.push_back({{"id", entry.id},
+                       {"revision", mcpfuzz::ToString(entry.revision)},
+                       {"transport", mcpfuzz::ToString(entry.transport)}});
+  }
+  return {{"format", kFormat}, {"version", kVersion}, {"known_failures", std::move(entries)}};
+}
+
+Result<Baseline> BaselineFromJson(const boost::json::value& json) {
+  const auto* object = json.if_object();
+  if (object == nullptr) return Invalid("not a JSON object");
+  const auto* format = object->if_contains("format");
+  if (format == nullptr || !format->is_string() || format->as_string() != kFormat) {
+    return Invalid("\"format\" must be \"mcpfuzz-baseline\"");
+  }
+  const auto* version = object->if_contains("version");
+  if (version == nullptr || !version->is_int64() || version->as_int64() != kVersion) {
+    return Invalid("\"version\" must be 1");
+  }
+  const auto* entries = object->if_contains("known_failures");
+  if (entries == nullptr || !entries->is_array())
+    return Invalid("\"known_failures\" must be an array");
+  Baseline baseline;
+  for (const auto& item : entries->as_array()) {
+    const auto* entry = item.if_object();
+    const auto string = [&](std::string_view key) -> const boost::json::string* {
+      const auto* member = entry ? entry->if_contains(key) : nullptr;
+      return member != nullptr && member->is_string() ? &member->as_string() : nullptr;
+    };
+    const auto* id = string("id");
+    const auto* revision_text = string("revision");
+    const auto* transport = string("transport");
+    auto revision = revision_text ? ParseRevision(*revision_text) : std::nullopt;
+    if (id == nullptr || !revision || transport == nullptr ||
+        (*transport != "http" && *transport != "stdio")) {
+      return Invalid("each entry needs \"id\", a known \"revision\" and \"transport\" http|stdio");
+    }
+    baseline.known_failures.push_back(
+        {std::string(*id), *revision,
+         *transport == "http" ? TransportKind::kHttp : TransportKind::kStdio});
+  }
+  return baseline;
+}
+
+BaselineComparison Compare(const checks::CheckRun& run, const Baseline& baseline) {
+  BaselineComparison comparison;
+  std::vector<BaselineEntry> failing;
+  for (const auto& result : run.results) {
+    if (result.verdict.kind != VerdictKind::kFail) continue;
+    BaselineEntry entry = EntryOf(result);
+    if (Contains(failing, entry)) continue;
+    failing.push_back(entry);
+    (Contains(baseline.known_failures, entry) ? comparison.still_failing : comparison.new_failures)
+        .push_back(std::move(entry));
+  }
+  for (const auto& known : baseline.known_failures) {
+    if (!Contains(failing, known)) comparison.no_longer_failing.push_back(known);
+  }
+  return comparison;
+}
+
+}  // namespace mcpfuzz::reports

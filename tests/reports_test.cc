@@ -1,0 +1,144 @@
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+#include <sstream>
+
+#include "model/request_builder.h"
+#include "reports/baseline.h"
+#include "reports/check_report.h"
+#include "reports/terminal.h"
+
+namespace mcpfuzz::reports {
+namespace {
+
+namespace json = boost::json;
+
+checks::CheckResult Result(std::string id, VerdictKind kind, Revision revision,
+                           TransportKind transport = TransportKind::kHttp) {
+  checks::CheckResult result;
+  result.verdict.check_id = std::move(id);
+  result.verdict.kind = kind;
+  result.revision = revision;
+  result.transport = transport;
+  return result;
+}
+
+// A run with one finding whose server text is hostile, and a request carrying a credential.
+checks::CheckRun HostileRun() {
+  checks::CheckRun run;
+  run.eras.speaks = {Revision::k2025_11_25};
+  checks::CheckResult failing =
+      Result("tools.unknown-name", VerdictKind::kFail, Revision::k2025_11_25);
+  failing.verdict.expected.text = "protocol_error -32602";
+  failing.verdict.observed.channel = Channel::kExecutionError;
+  failing.verdict.observed.excerpt = "<script>alert(1)</script>\x1b[2J]]>\xFF\xFE";
+  failing.verdict.findings.push_back(
+      {Aspect::kChannel, Strength::kMust, "answered with an isError result \x1b]0;pwned\x07"});
+  failing.verdict.spec_reference = "R4:server/tools.mdx";
+  Request request = MakeRequest(Revision::k2025_11_25, TransportKind::kHttp, "tools/call",
+                                {{"name", "__nope__"}}, 3);
+  request.headers.push_back({"Authorization", "Bearer hunter2"});
+  Observation observation;
+  observation.http_status = 200;
+  observation.http_headers = {{"Set-Cookie", "session=secret-cookie"}};
+  observation.body = std::string("\xFF\x00", 2);
+  failing.exchanges.push_back({request, observation, "sid"});
+  run.results.push_back(failing);
+  run.results.push_back(Result("methods.unknown", VerdictKind::kPass, Revision::k2025_11_25));
+  run.results.push_back(
+      Result("discover.result", VerdictKind::kNotApplicable, Revision::k2025_11_25));
+  return run;
+}
+
+RunInfo Info() {
+  RunInfo info;
+  info.tool_version = "test";
+  info.target = "http://127.0.0.1:1/mcp";
+  info.reproducer_target = {TransportKind::kHttp, "http://127.0.0.1:1/mcp", {}};
+  return info;
+}
+
+TEST(CheckReportJson, IsVersionedCountsVerdictsAndCarriesAReproducer) {
+  json::value report = CheckReportToJson(Info(), HostileRun(), nullptr);
+  // The report must survive a round trip through a strict parser despite the invalid UTF-8.
+  json::value reparsed = json::parse(json::serialize(report));
+  EXPECT_EQ(reparsed.at("format"), "mcpfuzz-check-report");
+  EXPECT_EQ(reparsed.at("version"), 1);
+  EXPECT_EQ(reparsed.at("summary").at("fail"), 1);
+  EXPECT_EQ(reparsed.at("summary").at("pass"), 1);
+  EXPECT_EQ(reparsed.at("summary").at("not_applicable"), 1);
+  const auto& check = reparsed.at("checks").at(0);
+  EXPECT_EQ(check.at("id"), "tools.unknown-name");
+  EXPECT_EQ(check.at("verdict"), "FAIL");
+  EXPECT_EQ(check.at("revision"), "2025-11-25");
+  EXPECT_EQ(check.at("spec_ref"), "R4:server/tools.mdx");
+  EXPECT_NE(std::string(check.at("reproducer").as_string()).find("curl"), std::string::npos);
+}
+
+TEST(CheckReportJson, RedactsCredentialsBothWays) {
+  std::string text = json::serialize(CheckReportToJson(Info(), HostileRun(), nullptr));
+  EXPECT_EQ(text.find("hunter2"), std::string::npos);
+  EXPECT_EQ(text.find("secret-cookie"), std::string::npos);
+  EXPECT_NE(text.find("<redacted>"), std::string::npos);
+}
+
+TEST(CheckReportTerminal, EscapesServerTextAndShowsTheFinding) {
+  std::ostringstream out;
+  PrintCheckReport(Info(), HostileRun(), nullptr, out);
+  const std::string text = out.str();
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << "raw ESC reached the terminal";
+  EXPECT_EQ(text.find('\x07'), std::string::npos);
+  EXPECT_EQ(text.find("hunter2"), std::string::npos);
+  EXPECT_NE(text.find("FAIL  tools.unknown-name"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 pass, 0 warn, 1 fail, 0 unverified, 1 not applicable"), std::string::npos)
+      << text;
+}
+
+TEST(Baseline, NewFailuresAndFixedEntriesBothCount) {
+  checks::CheckRun run;
+  run.results.push_back(Result("a", VerdictKind::kFail, Revision::k2025_11_25));
+  run.results.push_back(Result("b", VerdictKind::kFail, Revision::k2026_07_28));
+  run.results.push_back(Result("c", VerdictKind::kWarn, Revision::k2026_07_28));
+  Baseline baseline;
+  baseline.known_failures = {{"a", Revision::k2025_11_25, TransportKind::kHttp},
+                             {"c", Revision::k2026_07_28, TransportKind::kHttp}};
+  BaselineComparison comparison = Compare(run, baseline);
+  ASSERT_EQ(comparison.new_failures.size(), 1U);
+  EXPECT_EQ(ToString(comparison.new_failures[0]), "b@2026-07-28/http");
+  ASSERT_EQ(comparison.no_longer_failing.size(), 1U);
+  EXPECT_EQ(comparison.no_longer_failing[0].id, "c");
+  ASSERT_EQ(comparison.still_failing.size(), 1U);
+  EXPECT_FALSE(comparison.Clean());
+
+  EXPECT_TRUE(Compare(run, BaselineOf(run)).Clean());
+}
+
+TEST(Baseline, RoundTripsAndRejectsMalformedFiles) {
+  checks::CheckRun run;
+  run.results.push_back(
+      Result("a", VerdictKind::kFail, Revision::k2025_03_26, TransportKind::kStdio));
+  Baseline baseline = BaselineOf(run);
+  auto decoded = BaselineFromJson(json::parse(json::serialize(BaselineToJson(baseline))));
+  ASSERT_TRUE(decoded.ok()) << decoded.error().message;
+  EXPECT_EQ(decoded->known_failures, baseline.known_failures);
+  for (const char* bad :
+       {R"([])", R"({"format":"x","version":1,"known_failures":[]})",
+        R"({"format":"mcpfuzz-baseline","version":2,"known_failures":[]})",
+        R"({"format":"mcpfuzz-baseline","version":1,"known_failures":[{"id":"a"}]})"}) {
+    EXPECT_FALSE(BaselineFromJson(json::parse(bad)).ok()) << bad;
+  }
+}
+
+TEST(Terminal, EscapesControlCharactersEscapeSequencesAndInvalidUtf8) {
+  EXPECT_EQ(EscapeForTerminal("ok é"), "ok é");
+  EXPECT_EQ(EscapeForTerminal("\x1b[2Jboom"), "\\x1B[2Jboom");
+  EXPECT_EQ(EscapeForTerminal("a\nb\tc\r"), "a\\nb\\tc\\x0D");
+  EXPECT_EQ(EscapeForTerminal(std::string("\xFF\xC3", 2)), "\\xFF\\xC3");
+  EXPECT_EQ(EscapeForTerminal("\xC2\x9B"
+                              "31m"),
+            "\\u009B31m");
+  EXPECT_EQ(EscapeForTerminal("abcdef", 3), "abc…");
+}
+
+}  // namespace
+}  // namespace mcpfuzz::reports
