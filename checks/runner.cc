@@ -1,6 +1,7 @@
 // The checklist: which checks exist, in which order they run, which revisions they run in, and
 // the selection by --only / --skip.
 
+#include <algorithm>
 #include <array>
 #include <functional>
 #include <set>
@@ -180,7 +181,14 @@ void RunRevision(const TransportFactory& connect, const CheckOptions& options, d
     if (!pending.empty()) {
       run.set_pending(pending);
       run.set_current_check(*pending.begin());
+      const std::size_t reported_before = out.results.size();
       kEntries[first].scenario(run);
+      if (std::any_of(out.results.begin() + static_cast<std::ptrdiff_t>(reported_before),
+                      out.results.end(), [](const CheckResult& result) {
+                        return result.verdict.kind == VerdictKind::kFail;
+                      })) {
+        run.RetireMain();
+      }
       // A scenario reports every check it was given; this only guards against an omission.
       for (std::string_view id : pending) {
         if (run.Pending(id)) run.ReportNotApplicable(id, "the scenario reached no verdict");

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 
+#include "model/detail/text.h"
 #include "model/request_builder.h"
 
 namespace mcpfuzz {
@@ -37,11 +38,13 @@ std::string PrintfFormat(std::string_view bytes) {
   return out;
 }
 
+// Text that can stand inside single quotes as it is: valid UTF-8 without control characters.
+// Anything else goes through printf escapes, so a reproducer survives JSON and terminals.
 bool IsPlainText(std::string_view bytes) {
-  return std::all_of(bytes.begin(), bytes.end(), [](char c) {
-    auto byte = static_cast<unsigned char>(c);
-    return byte >= 0x20 && byte != 0x7F;
-  });
+  return detail::IsValidUtf8(bytes) && std::all_of(bytes.begin(), bytes.end(), [](char c) {
+           auto byte = static_cast<unsigned char>(c);
+           return byte >= 0x20 && byte != 0x7F;
+         });
 }
 
 bool NeedsSession(const Request& request) {

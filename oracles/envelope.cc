@@ -2,6 +2,7 @@
 
 #include <boost/json.hpp>
 
+#include "model/detail/text.h"
 #include "oracles/detail/describe.h"
 #include "oracles/error_codes.h"
 #include "oracles/leaks.h"
@@ -23,6 +24,17 @@ bool IsRequestId(const boost::json::value& id) {
   return id.is_string() || id.is_int64() || id.is_uint64();
 }
 
+// A body that is JSON except for bytes that are not UTF-8 is read by decoders that replace such
+// bytes (as JavaScript's do); a server that then echoes the id it read did nothing wrong.
+std::optional<boost::json::value> LenientlyReadId(const Request& request) {
+  const std::string bytes = request.WireBody();
+  if (detail::IsValidUtf8(bytes)) return std::nullopt;
+  auto body = ParseJson(detail::ToValidUtf8(bytes));
+  if (!body || !body->is_object()) return std::nullopt;
+  const auto* id = body->as_object().if_contains("id");
+  return id != nullptr ? std::optional<boost::json::value>(*id) : std::nullopt;
+}
+
 void CheckId(const Request& request, const boost::json::object& reply,
              std::vector<Finding>& findings) {
   const auto* id = reply.if_contains("id");
@@ -42,6 +54,7 @@ void CheckId(const Request& request, const boost::json::object& reply,
   // id and 2025-11-25 allows omitting it: null and absent are both accepted (tables §12.3).
   if (id == nullptr) return;
   if (id->is_null() || (request_id && *id == *request_id)) return;
+  if (auto lenient = LenientlyReadId(request); lenient && *id == *lenient) return;
   findings.push_back(EnvelopeFinding(
       Strength::kMust, "the reply's id " + Show(*id) +
                            " was not in the request, whose id could not be read: expected null"));

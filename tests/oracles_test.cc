@@ -390,6 +390,20 @@ Request Unparseable(Revision revision, TransportKind transport) {
   return request;
 }
 
+TEST(ParseError, EchoingAnIdReadThroughInvalidUtf8IsNotAnEnvelopeError) {
+  // JavaScript servers decode such bytes as U+FFFD and can read the id; echoing it is fine,
+  // inventing another is not.
+  Request request = MakeRequest(kR4, kHttp, "tools/list", {}, 3);
+  std::string bytes = request.WireBody();
+  request.body = RawBody{bytes.substr(0, bytes.size() - 1) + ",\"x\":\"\xFF\"}"};
+  const Verdict echoed =
+      Judge(check::kParseError, request, Replied(request, ErrorReply(3, -32700)));
+  EXPECT_FALSE(HasFinding(echoed, Aspect::kEnvelope, Strength::kMust)) << Summarize(echoed);
+  const Verdict invented =
+      Judge(check::kParseError, request, Replied(request, ErrorReply(4, -32700)));
+  EXPECT_TRUE(HasFinding(invented, Aspect::kEnvelope, Strength::kMust)) << Summarize(invented);
+}
+
 TEST(ParseError, NullOrAbsentIdAsTheRevisionAllows) {
   const Request r3 = Unparseable(kR3, kStdio);
   const Request r4 = Unparseable(kR4, kStdio);

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 
+#include "checks/checks.h"
 #include "transport/client.h"
 #include "transport/era_probe.h"
 #include "transport/server_process.h"
@@ -22,7 +23,9 @@ constexpr std::chrono::milliseconds kStartTimeout{20000};
 
 Limits TestLimits() {
   Limits limits;
-  limits.timeout = std::chrono::milliseconds(10000);
+  // Long enough for node to start; the stdio SDKs drop some malformed lines without a reply,
+  // and each of those costs one full timeout in the check runs.
+  limits.timeout = std::chrono::milliseconds(2000);
   return limits;
 }
 
@@ -81,6 +84,31 @@ class RealServers : public ::testing::Test {
   }
 
   static EraReport Eras(const TransportFactory& connect) { return DetectEras(connect); }
+
+  // Runs the whole checklist. The servers' deviations are findings, not test failures: what
+  // must hold is that every check reached a verdict about the server itself where it could,
+  // and that the famous one, the unknown tool, was judged in every era spoken.
+  static void ExpectCheckRunJudges(const TransportFactory& connect,
+                                   std::initializer_list<Revision> revisions) {
+    checks::CheckRun run = checks::RunChecks(connect, {});
+    for (Revision revision : revisions) {
+      EXPECT_TRUE(run.eras.Speaks(revision)) << ToString(revision);
+      bool unknown_tool_judged = false;
+      for (const auto& result : run.results) {
+        if (result.revision != revision) continue;
+        EXPECT_FALSE(result.verdict.check_id.empty());
+        if (result.verdict.kind != VerdictKind::kNotApplicable) {
+          EXPECT_FALSE(result.exchanges.empty()) << result.verdict.check_id;
+        }
+        const VerdictKind kind = result.verdict.kind;
+        if (result.verdict.check_id == "tools.unknown-name") {
+          unknown_tool_judged = kind == VerdictKind::kPass || kind == VerdictKind::kWarn ||
+                                kind == VerdictKind::kFail;
+        }
+      }
+      EXPECT_TRUE(unknown_tool_judged) << ToString(revision);
+    }
+  }
 };
 
 TEST_F(RealServers, SdkV1StatefulHttpSpeaksTheHandshakeEraWithSessions) {
@@ -150,6 +178,24 @@ TEST_F(RealServers, ServerEverythingHttpOnLoopback) {
 TEST_F(RealServers, ServerEverythingStdio) {
   ExpectToolsListed(StdioFactory(Node("everything.mjs", {"--stdio"})), Revision::k2025_11_25,
                     "echo");
+}
+
+TEST_F(RealServers, CheckRunsAgainstEveryServerAndMode) {
+  auto v1 = ServerProcess::Start(Node("sdk-v1.mjs", {"--http", "--stateful"}), kStartTimeout);
+  ASSERT_TRUE(v1.ok()) << v1.error().message;
+  ExpectCheckRunJudges(HttpFactory(v1->url()), {Revision::k2025_11_25});
+  auto v2 = ServerProcess::Start(Node("sdk-v2.mjs", {"--http"}), kStartTimeout);
+  ASSERT_TRUE(v2.ok()) << v2.error().message;
+  ExpectCheckRunJudges(HttpFactory(v2->url()), {Revision::k2026_07_28, Revision::k2025_11_25});
+  auto everything = ServerProcess::Start(Node("everything.mjs", {"--http"}), kStartTimeout);
+  ASSERT_TRUE(everything.ok()) << everything.error().message;
+  ExpectCheckRunJudges(HttpFactory(everything->url()), {Revision::k2025_11_25});
+}
+
+TEST_F(RealServers, CheckRunsOverStdio) {
+  ExpectCheckRunJudges(StdioFactory(Node("sdk-v2.mjs", {"--stdio"})),
+                       {Revision::k2026_07_28, Revision::k2025_11_25});
+  ExpectCheckRunJudges(StdioFactory(Node("sdk-v1.mjs", {"--stdio"})), {Revision::k2025_11_25});
 }
 
 }  // namespace

@@ -250,9 +250,17 @@ bool RevisionRun::Start() {
 
 Connection* RevisionRun::Main() {
   if (main_broken_) return nullptr;
-  if (main_ && !main_->Dead()) return main_.get();
+  const bool retired = std::exchange(retire_main_, false);
+  if (main_ && !main_->Dead() && !retired) return main_.get();
   // A stdio server that died or stopped answering: start it again so later checks still run.
+  const bool died = main_ == nullptr || main_->Dead();
+  if (main_) main_->Close();
   main_.reset();
+  if (!died) {
+    main_ = Fresh();
+    if (main_ && main_->Open()) return main_.get();
+    main_.reset();
+  }
   if (restarts_ == kMaxRestarts) {
     main_failure_ = "the server was restarted " + std::to_string(kMaxRestarts) +
                     " times in this revision and is not restarted again";
@@ -419,7 +427,10 @@ void ReportVariants(RevisionRun& run, std::string_view check_id,
       continue;
     }
     const std::string label = variants.size() > 1 ? variant.label : std::string();
-    result.Judge(main->Send(variant.build(*main), variant.owed), context, label);
+    const Verdict& verdict =
+        result.Judge(main->Send(variant.build(*main), variant.owed), context, label);
+    // The next variant must not inherit what a wrongly accepted request did to the server.
+    if (verdict.kind == VerdictKind::kFail) run.RetireMain();
   }
   run.Report(std::move(result));
 }

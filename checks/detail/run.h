@@ -182,6 +182,11 @@ class RevisionRun {
   /// The main connection, opened in this revision; a stdio server that died or went deaf is
   /// restarted first. nullptr when it cannot be (re)opened; MainFailure() says why.
   Connection* Main();
+  /// Starts the stdio server afresh before the next request: a server that accepted what it
+  /// should have refused may have changed state (an era pinned per connection, say), and later
+  /// checks must not inherit that. Not counted as a restart after a failure. HTTP connections
+  /// are kept: the server behind them does not restart.
+  void RetireMain() { retire_main_ = kind_ == TransportKind::kStdio; }
   const std::string& MainFailure() const { return main_failure_; }
   /// A fresh, unopened connection (for stdio: a new server process), or nullptr.
   std::unique_ptr<Connection> Fresh();
@@ -259,6 +264,7 @@ class RevisionRun {
   /// The main connection cannot be (re)opened; checks that need it are UNVERIFIED.
   bool main_broken_ = false;
   int restarts_ = 0;
+  bool retire_main_ = false;
   std::string main_failure_;
   boost::json::object capabilities_;
   bool capabilities_known_ = false;
