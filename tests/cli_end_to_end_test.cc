@@ -1,0 +1,119 @@
+// The mcpfuzz binary as a user runs it: exit codes, the terminal report, the JSON report and
+// the baseline flow, against the built-in reference server.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <boost/json.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "model/reproducer.h"
+
+namespace mcpfuzz {
+namespace {
+
+namespace json = boost::json;
+
+const std::string kMcpfuzz = std::string(MCPFUZZ_BINARY_DIR) + "/cli/mcpfuzz";
+
+struct ProcessRun {
+  int exit_code = -1;
+  std::string output;
+};
+
+ProcessRun Mcpfuzz(const std::string& arguments) {
+  ProcessRun run;
+  FILE* pipe = ::popen((ShellQuote(kMcpfuzz) + " " + arguments + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return run;
+  std::array<char, 4096> buffer{};
+  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) {
+    run.output.append(buffer.data(), n);
+  }
+  int status = ::pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+std::string TempPath(const std::string& name) {
+  return (std::filesystem::temp_directory_path() /
+          (name + "-" + std::to_string(::getpid()) + ".json"))
+      .string();
+}
+
+json::value ReadJson(const std::string& path) {
+  std::ifstream file(path);
+  std::stringstream text;
+  text << file.rdbuf();
+  return json::parse(text.str());
+}
+
+TEST(CheckCommand, ConformantBuiltinServerPassesWithExitZero) {
+  ProcessRun run = Mcpfuzz("check --builtin --only tools,methods,jsonrpc.parse-error");
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("tools.unknown-name"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find(" 0 fail"), std::string::npos) << run.output;
+}
+
+TEST(CheckCommand, AFaultIsAFailWithExitOneAndAReproducer) {
+  const std::string report = TempPath("mcpfuzz-report");
+  ProcessRun run = Mcpfuzz(
+      "check --builtin --fault unknown-tool-is-error --only tools.unknown-name "
+      "--report json=" +
+      report);
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  EXPECT_NE(run.output.find("FAIL  tools.unknown-name"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("reproduce: "), std::string::npos) << run.output;
+  json::value json = ReadJson(report);
+  EXPECT_EQ(json.at("format"), "mcpfuzz-check-report");
+  EXPECT_GE(json.at("summary").at("fail").as_int64(), 1);
+  std::filesystem::remove(report);
+}
+
+TEST(CheckCommand, BaselineFailsOnlyOnWhatIsNewOrFixed) {
+  const std::string baseline = TempPath("mcpfuzz-baseline");
+  const std::string faulty =
+      "check --builtin --fault unknown-tool-is-error --only tools.unknown-name";
+  EXPECT_EQ(Mcpfuzz(faulty + " --write-baseline " + baseline).exit_code, 1);
+  // The same failure, now known: exit 0.
+  ProcessRun known = Mcpfuzz(faulty + " --baseline " + baseline);
+  EXPECT_EQ(known.exit_code, 0) << known.output;
+  // The failure is fixed but still listed: exit 1 until the baseline is updated.
+  ProcessRun fixed = Mcpfuzz("check --builtin --only tools.unknown-name --baseline " + baseline);
+  EXPECT_EQ(fixed.exit_code, 1) << fixed.output;
+  EXPECT_NE(fixed.output.find("no longer failing"), std::string::npos) << fixed.output;
+  std::filesystem::remove(baseline);
+}
+
+TEST(CheckCommand, StdioBuiltinServerAndFaultsThatOnlyStdioShows) {
+  ProcessRun clean = Mcpfuzz("check --builtin-stdio --only stdio");
+  EXPECT_EQ(clean.exit_code, 0) << clean.output;
+  ProcessRun logs = Mcpfuzz("check --builtin-stdio --fault logs-on-stdout --only stdio");
+  EXPECT_EQ(logs.exit_code, 1) << logs.output;
+  EXPECT_NE(logs.output.find("stdio.stdout-only-jsonrpc"), std::string::npos) << logs.output;
+}
+
+TEST(CheckCommand, CouldNotRunIsExitTwoWithAReason) {
+  ProcessRun unreachable = Mcpfuzz("check http://127.0.0.1:9/mcp --timeout-ms 500");
+  EXPECT_EQ(unreachable.exit_code, 2) << unreachable.output;
+  EXPECT_NE(unreachable.output.find("could not be reached"), std::string::npos);
+  ProcessRun remote = Mcpfuzz("check http://192.0.2.1/mcp");
+  EXPECT_EQ(remote.exit_code, 2) << remote.output;
+  ProcessRun typo = Mcpfuzz("check --builtin --only tools.unknwon");
+  EXPECT_EQ(typo.exit_code, 2) << typo.output;
+  EXPECT_NE(typo.output.find("--list"), std::string::npos) << typo.output;
+  ProcessRun bad_fault = Mcpfuzz("check --builtin --fault no-such-fault");
+  EXPECT_EQ(bad_fault.exit_code, 2) << bad_fault.output;
+}
+
+TEST(CheckCommand, ListsEveryCheck) {
+  ProcessRun run = Mcpfuzz("check --list");
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_NE(run.output.find("headers.name-mismatch"), std::string::npos) << run.output;
+}
+
+}  // namespace
+}  // namespace mcpfuzz
