@@ -10,13 +10,6 @@
 namespace mcpfuzz {
 namespace {
 
-std::string Lowercase(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 // A printf format that prints `bytes` exactly: octal escapes for anything that is not plain
 // printable ASCII, so NUL, invalid UTF-8 and newlines survive the shell.
 std::string PrintfFormat(std::string_view bytes) {
@@ -127,7 +120,7 @@ std::string ShellQuote(std::string_view word) {
 }
 
 bool IsSecretHeader(std::string_view name) {
-  const std::string lower = Lowercase(name);
+  const std::string lower = detail::AsciiLowercase(name);
   for (std::string_view marker :
        {"auth", "cookie", "token", "secret", "api-key", "apikey", "password"}) {
     if (lower.find(marker) != std::string::npos) return true;

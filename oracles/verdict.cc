@@ -14,6 +14,22 @@ std::string_view ToString(Strength strength) {
   return "unknown";
 }
 
+int Severity(VerdictKind kind) {
+  switch (kind) {
+    case VerdictKind::kFail:
+      return 4;
+    case VerdictKind::kWarn:
+      return 3;
+    case VerdictKind::kUnverified:
+      return 2;
+    case VerdictKind::kPass:
+      return 1;
+    case VerdictKind::kNotApplicable:
+      return 0;
+  }
+  return 0;
+}
+
 std::string_view ToString(VerdictKind kind) {
   switch (kind) {
     case VerdictKind::kPass:

@@ -31,6 +31,9 @@ enum class VerdictKind {
   kNotApplicable,  ///< The target never claimed what the check needs, or no row covers it.
 };
 std::string_view ToString(VerdictKind kind);
+/// How much a verdict matters, for "the worst verdict wins": FAIL 4, WARN 3, UNVERIFIED 2,
+/// PASS 1, NOT_APPLICABLE 0.
+int Severity(VerdictKind kind);
 
 /// Why a check could not see the server's own answer.
 enum class UnverifiedReason {

@@ -136,23 +136,6 @@ boost::json::array EntriesJson(const std::vector<BaselineEntry>& entries) {
   return out;
 }
 
-// How much a verdict matters to a reader scanning the matrix.
-int Severity(VerdictKind kind) {
-  switch (kind) {
-    case VerdictKind::kFail:
-      return 4;
-    case VerdictKind::kWarn:
-      return 3;
-    case VerdictKind::kUnverified:
-      return 2;
-    case VerdictKind::kPass:
-      return 1;
-    case VerdictKind::kNotApplicable:
-      return 0;
-  }
-  return 0;
-}
-
 std::string Cell(const checks::CheckResult* result) {
   if (result == nullptr) return "-";
   if (result->verdict.kind == VerdictKind::kNotApplicable) return "n/a";

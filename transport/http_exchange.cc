@@ -4,25 +4,12 @@
 #include <string>
 #include <utility>
 
+#include "model/detail/text.h"
+
 namespace mcpfuzz {
 namespace {
 
 namespace json = boost::json;
-
-std::string Lowercase(std::string_view text) {
-  std::string lower(text);
-  for (char& c : lower) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return lower;
-}
-
-std::string_view Trim(std::string_view text) {
-  const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
-  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
-  return text;
-}
 
 bool IsResponseTo(const json::value& message, const json::value& id) {
   const json::object* object = message.if_object();
@@ -43,7 +30,8 @@ bool AnswersId(const json::value& message, const json::value& id) {
 
 bool IsEventStream(std::string_view content_type) {
   const std::size_t semicolon = content_type.find(';');
-  return Lowercase(Trim(content_type.substr(0, semicolon))) == "text/event-stream";
+  return detail::AsciiLowercase(detail::TrimWhitespace(content_type.substr(0, semicolon))) ==
+         "text/event-stream";
 }
 
 std::vector<json::value> AwaitedIds(const Request& request) {
@@ -84,14 +72,14 @@ void HttpExchange::OnHeaderLine(std::string_view line) {
     is_sse_ = IsEventStream(FindHeader(headers, "Content-Type").value_or(""));
   } else if ((line.front() == ' ' || line.front() == '\t') && !headers.empty()) {
     headers.back().value += " ";  // obsolete line folding continues the previous header
-    headers.back().value += Trim(line);
+    headers.back().value += detail::TrimWhitespace(line);
   } else {
     const std::size_t colon = line.find(':');
     if (colon == std::string_view::npos) {
       headers.push_back({std::string(line), ""});
     } else {
-      headers.push_back(
-          {std::string(line.substr(0, colon)), std::string(Trim(line.substr(colon + 1)))});
+      headers.push_back({std::string(line.substr(0, colon)),
+                         std::string(detail::TrimWhitespace(line.substr(colon + 1)))});
     }
   }
 }

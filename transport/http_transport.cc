@@ -17,6 +17,7 @@
 #include <variant>
 #include <vector>
 
+#include "model/detail/text.h"
 #include "transport/http_exchange.h"
 #include "transport/transport.h"
 
@@ -50,21 +51,6 @@ CURLcode GlobalInit() {
   return code;
 }
 
-std::string Lowercase(std::string_view text) {
-  std::string lower(text);
-  for (char& c : lower) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return lower;
-}
-
-std::string_view Trim(std::string_view text) {
-  const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
-  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
-  return text;
-}
-
 Result<UrlHandle> ParseTargetUrl(const std::string& url, bool allow_remote) {
   UrlHandle handle(curl_url());
   if (!handle) return Error{"out of memory parsing URL"};
@@ -80,7 +66,7 @@ Result<UrlHandle> ParseTargetUrl(const std::string& url, bool allow_remote) {
     std::unique_ptr<char, CurlStringDeleter> owned(raw);
     return std::string(raw);
   };
-  const std::string scheme = Lowercase(part(CURLUPART_SCHEME));
+  const std::string scheme = detail::AsciiLowercase(part(CURLUPART_SCHEME));
   if (scheme != "http" && scheme != "https") {
     return Error{"unsupported scheme '" + scheme + "' in URL '" + url +
                  "': only http and https are allowed"};
@@ -98,7 +84,7 @@ Result<UrlHandle> ParseTargetUrl(const std::string& url, bool allow_remote) {
 /// One header as a curl list entry. curl reads "Name:" as "remove the header", so an empty
 /// value is written "Name;", which curl sends as "Name:".
 std::string HeaderEntry(const Header& header) {
-  if (Trim(header.value).empty() && header.name.find(':') == std::string::npos) {
+  if (detail::TrimWhitespace(header.value).empty() && header.name.find(':') == std::string::npos) {
     return header.name + ";";
   }
   return header.name + ": " + header.value;
@@ -348,7 +334,7 @@ Observation HttpTransport::Send(const Request& request) {
 }  // namespace
 
 bool IsLoopbackHost(std::string_view host) {
-  const std::string lower = Lowercase(host);
+  const std::string lower = detail::AsciiLowercase(host);
   if (lower == "localhost" || lower == "[::1]") return true;
   // A dotted quad whose first octet is 127.
   int octets = 0;

@@ -19,22 +19,6 @@ constexpr std::size_t kMaxStdoutOffenders = 10;
 // unanswered (UNVERIFIED).
 constexpr int kMaxRestarts = 5;
 
-int Rank(VerdictKind kind) {
-  switch (kind) {
-    case VerdictKind::kFail:
-      return 4;
-    case VerdictKind::kWarn:
-      return 3;
-    case VerdictKind::kUnverified:
-      return 2;
-    case VerdictKind::kPass:
-      return 1;
-    case VerdictKind::kNotApplicable:
-      return 0;
-  }
-  return 0;
-}
-
 std::string SessionIdOf(const Request& request, const Transport& transport) {
   if (auto header = FindHeader(request.headers, kHeaderSessionId)) return std::string(*header);
   if (request.session == SessionBinding::kAttach) return transport.session_id();
@@ -177,7 +161,7 @@ const Verdict& ResultBuilder::JudgeAt(std::size_t index, const JudgeContext& con
 
 void ResultBuilder::Merge(Verdict verdict, std::size_t index, std::string label) {
   if (!label.empty()) variant_notes_.push_back(VariantNote(label, verdict));
-  if (!best_ || Rank(verdict.kind) > Rank(best_->kind)) {
+  if (!best_ || Severity(verdict.kind) > Severity(best_->kind)) {
     best_ = std::move(verdict);
     result_.judged = index;
   }

@@ -7,6 +7,11 @@
 
 namespace mcpfuzz::detail {
 
+/// `text` with ASCII letters lowercased (HTTP names and schemes are ASCII-case-insensitive).
+std::string AsciiLowercase(std::string_view text);
+/// `text` without leading and trailing spaces, tabs, CRs and LFs.
+std::string_view TrimWhitespace(std::string_view text);
+
 /// Standard base64 (RFC 4648 §4) with padding.
 std::string Base64Encode(std::string_view bytes);
 /// Strict decoding: nothing for a wrong length, a stray character or misplaced padding.
