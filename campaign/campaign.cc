@@ -1,0 +1,309 @@
+#include "campaign/campaign.h"
+
+#include <rapidcheck.h>
+
+#include <algorithm>
+#include <exception>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <utility>
+
+#include "campaign/detail/judging.h"
+#include "campaign/detail/session.h"
+#include "campaign/detail/shrink.h"
+#include "campaign/finding_file.h"
+#include "generators/registry.h"
+#include "oracles/check_ids.h"
+
+namespace mcpfuzz {
+namespace {
+
+using campaign_detail::Judged;
+using campaign_detail::Session;
+using Clock = std::chrono::steady_clock;
+
+constexpr int kMaxSize = 100;
+// Each case left unanswered costs a whole timeout: after this many, cases of the same check
+// are generated but no longer sent.
+constexpr std::size_t kHangsBeforeSkipping = 3;
+// Shrink candidates sent for a finding whose exchange timed out.
+constexpr std::size_t kTimedOutShrinkSends = 8;
+constexpr auto kProgressInterval = std::chrono::milliseconds(250);
+
+std::uint64_t SplitMix64(std::uint64_t value) {
+  value += 0x9e3779b97f4a7c15ULL;
+  value = (value ^ (value >> 30U)) * 0xbf58476d1ce4e5b9ULL;
+  value = (value ^ (value >> 27U)) * 0x94d049bb133111ebULL;
+  return value ^ (value >> 31U);
+}
+
+// Everything about case `index` of a run follows from the run's seed and the index.
+std::uint64_t CaseSeed(std::uint64_t run_seed, std::size_t index) {
+  return SplitMix64(run_seed ^ SplitMix64(static_cast<std::uint64_t>(index)));
+}
+int CaseSize(std::size_t index) { return static_cast<int>(index % (kMaxSize + 1)); }
+
+/// One session and the generator drawn from what it saw of the target.
+struct Lane {
+  std::unique_ptr<Session> session;
+  std::optional<rc::Gen<GeneratedCase>> generator;
+  /// The last case sent on this lane, to blame a death found before the next one.
+  std::optional<GeneratedCase> previous;
+  std::size_t previous_index = 0;
+};
+
+ReproducerTarget ReproducerFor(const CampaignOptions& options, const Session& session) {
+  ReproducerTarget target = options.reproducer;
+  target.kind = session.kind();
+  if (target.kind == TransportKind::kHttp && target.url.empty()) {
+    target.url = session.target_description();
+  }
+  if (target.kind == TransportKind::kStdio && target.argv.empty()) {
+    std::string description = session.target_description();
+    if (description.starts_with("stdio:")) description = description.substr(6);
+    std::istringstream words(description);
+    for (std::string word; words >> word;) target.argv.push_back(word);
+  }
+  return target;
+}
+
+std::set<std::string> FamiliesFor(const CampaignOptions& options) {
+  if (!options.families.empty()) return options.families;
+  std::set<std::string> families = gen::DefaultFamilies();
+  if (options.call_real_tools) {
+    for (const gen::FamilyInfo& family : gen::AllFamilies()) {
+      if (family.calls_real_tools) families.emplace(family.name);
+    }
+  }
+  return families;
+}
+
+class Campaign {
+ public:
+  Campaign(const TransportFactory& connect, const CampaignOptions& options,
+           const CampaignProgressCallback& progress)
+      : connect_(connect), options_(options), progress_(progress) {}
+
+  CampaignResult Run();
+
+ private:
+  void OpenLanes();
+  void RunCase(Lane& lane, std::size_t index);
+  /// A bad verdict on `generated` (case `index`): re-send, shrink, record, write.
+  void Investigate(Lane& lane, const GeneratedCase& generated, std::size_t index,
+                   const Judged& judged, bool settle);
+  void Report(bool force);
+  bool TimeIsUp() const { return options_.duration && Clock::now() - start_ >= *options_.duration; }
+  bool EnoughFindings() const {
+    return options_.max_findings > 0 && result_.findings.size() >= options_.max_findings;
+  }
+
+  const TransportFactory& connect_;
+  const CampaignOptions& options_;
+  const CampaignProgressCallback& progress_;
+  CampaignResult result_;
+  std::vector<Lane> lanes_;
+  std::map<std::string, std::size_t> seen_;   // signature → index in result_.findings
+  std::map<std::string, std::size_t> hangs_;  // case check id → hangs it caused
+  Clock::time_point start_ = Clock::now();
+  Clock::time_point last_report_ = start_;
+};
+
+void Campaign::OpenLanes() {
+  std::vector<Revision> revisions;
+  if (options_.revision) {
+    revisions.push_back(*options_.revision);
+  } else {
+    result_.eras = DetectEras(connect_);
+    for (Era era : {Era::kStateless, Era::kHandshake}) {
+      if (auto newest = result_.eras.Newest(era)) revisions.push_back(*newest);
+    }
+    if (revisions.empty()) {
+      result_.notes.emplace_back("the target speaks no MCP revision mcpfuzz knows");
+    }
+  }
+  const std::set<std::string> families = FamiliesFor(options_);
+  for (const std::string& name : families) {
+    if (gen::FindFamily(name) == nullptr) result_.notes.push_back("no family named " + name);
+  }
+  for (Revision revision : revisions) {
+    Lane lane;
+    lane.session = std::make_unique<Session>(connect_, revision);
+    std::string why;
+    if (!lane.session->Open(/*list_features=*/true, why)) {
+      result_.notes.push_back("no session in " + std::string(ToString(revision)) + ": " + why);
+      continue;
+    }
+    lane.session->mutable_context().call_real_tools = options_.call_real_tools;
+    if (gen::ApplicableFamilies(lane.session->context(), families).empty()) {
+      result_.notes.push_back("no selected family applies in " + std::string(ToString(revision)));
+      continue;
+    }
+    lane.generator = gen::AnyCase(lane.session->context(), families);
+    result_.revisions.push_back(lane.session->revision());
+    lanes_.push_back(std::move(lane));
+  }
+}
+
+void Campaign::RunCase(Lane& lane, std::size_t index) {
+  const rc::Shrinkable<GeneratedCase> drawn =
+      (*lane.generator)(rc::Random(CaseSeed(options_.seed, index)), CaseSize(index));
+  GeneratedCase generated;
+  try {
+    generated = drawn.value();
+  } catch (...) {
+    ++result_.generation_failures;
+    return;
+  }
+  if (options_.record_cases) {
+    result_.case_log.push_back(std::string(ToString(generated.request.revision)) + " " +
+                               std::string(ToString(generated.request.transport)) + " " +
+                               generated.check_id + " " + generated.request.WireBody());
+  }
+  std::size_t& hangs = hangs_[generated.check_id];
+  if (hangs >= kHangsBeforeSkipping) {
+    if (hangs == kHangsBeforeSkipping) {
+      result_.notes.push_back("cases of " + generated.check_id + " are no longer sent: " +
+                              std::to_string(hangs) + " of them were not answered in time");
+      ++hangs;  // So the note is written once per check.
+    }
+    ++result_.skipped;
+    return;
+  }
+  ++result_.cases;
+  const Judged judged = campaign_detail::SendAndJudge(*lane.session, generated.request,
+                                                      generated.check_id, generated.context,
+                                                      /*settle=*/false);
+  if (judged.timed_out) ++hangs;
+  // A stdio server found dead before this request ended after answering the previous one.
+  if (auto death = lane.session->TakeDeathBetweenExchanges(); death && lane.previous) {
+    Judged blamed;
+    blamed.observation = campaign_detail::ExitObservation(*death);
+    blamed.verdict = Judge(check::kNoEarlyExit, lane.previous->request, blamed.observation, {});
+    if (campaign_detail::IsFinding(blamed.verdict)) {
+      const GeneratedCase previous = *lane.previous;
+      Investigate(lane, previous, lane.previous_index, blamed, /*settle=*/true);
+    }
+  }
+  if (campaign_detail::IsFinding(judged.verdict)) {
+    Investigate(lane, generated, index, judged, /*settle=*/false);
+  }
+  lane.previous = std::move(generated);
+  lane.previous_index = index;
+}
+
+void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size_t index,
+                           const Judged& judged, bool settle) {
+  const std::string signature = campaign_detail::Signature(judged.verdict);
+  if (auto seen = seen_.find(signature); seen != seen_.end()) {
+    ++result_.findings[seen->second].repeats;
+    return;
+  }
+  seen_.emplace(signature, result_.findings.size());
+
+  CampaignFinding finding;
+  finding.signature = signature;
+  finding.signature_hash = campaign_detail::SignatureHash(signature);
+  finding.family = generated.family;
+  finding.check_id = judged.verdict.check_id;
+  finding.case_check_id = generated.check_id;
+  finding.variant = generated.variant;
+  finding.context = generated.context;
+  finding.case_index = index;
+  finding.revision = lane.session->revision();
+  finding.original = generated.request;
+
+  Session& session = *lane.session;
+  finding.resends = std::max(options_.resends, 0);
+  for (int resend = 0; resend < finding.resends; ++resend) {
+    const Judged again = campaign_detail::SendAndJudge(
+        session, generated.request, generated.check_id, generated.context, settle);
+    if (campaign_detail::Signature(again.verdict) == signature) ++finding.reproduced;
+  }
+  finding.stable = finding.reproduced == finding.resends;
+
+  // The shrink tree is the generator's, regenerated from the case's seed and size.
+  const rc::Shrinkable<GeneratedCase> root =
+      (*lane.generator)(rc::Random(CaseSeed(options_.seed, index)), CaseSize(index));
+  // A finding that timed out costs a whole timeout per candidate: shrink it only a little.
+  const std::size_t shrink_sends = judged.timed_out
+                                       ? std::min(options_.max_shrink_sends, kTimedOutShrinkSends)
+                                       : options_.max_shrink_sends;
+  campaign_detail::Shrunk shrunk;
+  try {
+    shrunk = campaign_detail::ShrinkFinding(session, root, generated, judged, signature, settle,
+                                            {shrink_sends, options_.max_shrink_time});
+  } catch (...) {
+    shrunk = {generated, judged, 0, 0};
+  }
+  finding.minimal = shrunk.minimal.request;
+  finding.variant = shrunk.minimal.variant;
+  finding.verdict = shrunk.judged.verdict;
+  finding.shrink_steps = shrunk.steps;
+  finding.shrink_sends = shrunk.sends;
+
+  if (!options_.corpus_dir.empty()) {
+    auto written =
+        WriteCaseFile(options_.corpus_dir, FindingFileName(finding),
+                      FindingToJson(finding, options_.seed, ReproducerFor(options_, session)));
+    if (written.ok()) {
+      finding.file = *written;
+    } else {
+      finding.file_error = written.error().message;
+    }
+  }
+  result_.findings.push_back(std::move(finding));
+  Report(/*force=*/true);
+}
+
+void Campaign::Report(bool force) {
+  if (!progress_) return;
+  const auto now = Clock::now();
+  if (!force && now - last_report_ < kProgressInterval) return;
+  last_report_ = now;
+  CampaignProgress progress;
+  progress.cases = result_.cases;
+  progress.findings = result_.findings.size();
+  progress.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(now - start_);
+  const double seconds = std::chrono::duration<double>(now - start_).count();
+  progress.cases_per_second = seconds > 0 ? static_cast<double>(result_.cases) / seconds : 0;
+  progress_(progress);
+}
+
+CampaignResult Campaign::Run() {
+  // Nothing may escape: a finding already written stays written, and the partial result is
+  // still returned.
+  try {
+    OpenLanes();
+    for (std::size_t index = 0; index < options_.max_cases && !lanes_.empty(); ++index) {
+      if (TimeIsUp() || EnoughFindings()) break;
+      Lane& lane = lanes_[index % lanes_.size()];
+      if (lane.session->lost()) {
+        result_.notes.push_back("the " + std::string(ToString(lane.session->revision())) +
+                                " session was lost after " + std::to_string(result_.cases) +
+                                " cases: " + lane.session->lost_reason());
+        lanes_.erase(lanes_.begin() + static_cast<std::ptrdiff_t>(index % lanes_.size()));
+        continue;
+      }
+      RunCase(lane, index);
+      Report(/*force=*/false);
+    }
+  } catch (const std::exception& error) {
+    result_.notes.push_back(std::string("the campaign stopped: ") + error.what());
+  } catch (...) {
+    result_.notes.emplace_back("the campaign stopped on an unknown error");
+  }
+  result_.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start_);
+  Report(/*force=*/true);
+  return std::move(result_);
+}
+
+}  // namespace
+
+CampaignResult RunCampaign(const TransportFactory& connect, const CampaignOptions& options,
+                           const CampaignProgressCallback& progress) {
+  return Campaign(connect, options, progress).Run();
+}
+
+}  // namespace mcpfuzz

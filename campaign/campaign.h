@@ -1,0 +1,154 @@
+#pragma once
+// The fuzz loop behind `mcpfuzz fuzz`: generated cases sent to a target in every era it
+// speaks, each answer judged as the situation the case names. A misjudged answer (FAIL or
+// WARN), a crash or a hang is a finding: it is re-sent to tell stable from flaky, shrunk to a
+// minimal case with the same failure signature, and written at once as a case file that
+// `Replay` (and the one-line reproducer inside it) can send again.
+//
+// Same seed, same target: same case sequence. Each case's RapidCheck seed and size derive
+// from the run seed and the case's index alone.
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "model/reproducer.h"
+#include "model/request.h"
+#include "oracles/oracle.h"
+#include "oracles/verdict.h"
+#include "transport/era_probe.h"
+
+namespace mcpfuzz {
+
+/// The seed `mcpfuzz fuzz` uses when none is given.
+inline constexpr std::uint64_t kDefaultCampaignSeed = 1;
+
+struct CampaignOptions {
+  std::uint64_t seed = kDefaultCampaignSeed;
+  /// Generated cases to send (shrinking and re-sending do not count).
+  std::size_t max_cases = 1000;
+  /// Stop after this long, whatever max_cases says.
+  std::optional<std::chrono::milliseconds> duration;
+  /// Generator families by name (generators/registry.h); empty means every family that calls
+  /// no real tool, plus tool-arguments when call_real_tools is set.
+  std::set<std::string> families;
+  /// How often a finding is re-sent to tell a stable failure from a flaky one.
+  int resends = 3;
+  /// Where findings are written, one case file each; empty means nowhere.
+  std::filesystem::path corpus_dir;
+  /// Allow cases that run the target's real tools (the tool-arguments family, and unknown
+  /// names derived from real tool names).
+  bool call_real_tools = false;
+  /// Fuzz this revision only, instead of the newest revision of each era the target speaks.
+  std::optional<Revision> revision;
+  /// Where the reproducers in case files send their request. Left empty, it is taken from the
+  /// transport: the URL over HTTP; over stdio the command, split on spaces.
+  ReproducerTarget reproducer;
+  /// Stop after this many distinct findings; 0 means no limit.
+  std::size_t max_findings = 0;
+  /// Bounds on shrinking one finding: requests sent (at most 8 when its exchange timed out,
+  /// since every candidate may cost a timeout too), and time.
+  std::size_t max_shrink_sends = 200;
+  std::chrono::milliseconds max_shrink_time{20000};
+  /// Keep the wire form of every generated case in CampaignResult::case_log (for determinism
+  /// checks). Off by default: it grows with the run.
+  bool record_cases = false;
+};
+
+/// One distinct failure, after re-sending and shrinking.
+struct CampaignFinding {
+  /// check id, verdict, expected answer, observed channel, code, HTTP status (and the outcome
+  /// of a failed exchange): what makes two failures the same one.
+  std::string signature;
+  /// A short hash of `signature`, in the case file's name.
+  std::string signature_hash;
+  std::string family;
+  /// The check that failed: the case's own, or stdio.no-early-exit / stdio.keeps-answering
+  /// when the server died or went deaf on it.
+  std::string check_id;
+  /// The check the generated case named.
+  std::string case_check_id;
+  std::string variant;
+  JudgeContext context;
+  std::size_t case_index = 0;
+  Revision revision = kLatestRevision;
+  Request original;
+  /// The smallest request found with the same signature (the original when nothing shrank).
+  Request minimal;
+  /// The verdict on `minimal`.
+  Verdict verdict;
+  /// Re-sends of the original that gave the same signature, out of `resends`.
+  int reproduced = 0;
+  int resends = 0;
+  bool stable = false;
+  std::size_t shrink_steps = 0;  ///< Accepted shrinks.
+  std::size_t shrink_sends = 0;  ///< Requests sent while shrinking.
+  /// Later cases with the same signature (not re-sent, not written).
+  std::size_t repeats = 0;
+  /// The case file, when one was written; why not otherwise.
+  std::filesystem::path file;
+  std::string file_error;
+};
+
+/// Progress for long runs.
+struct CampaignProgress {
+  std::size_t cases = 0;
+  std::size_t findings = 0;
+  double cases_per_second = 0;
+  std::chrono::milliseconds elapsed{0};
+};
+using CampaignProgressCallback = std::function<void(const CampaignProgress&)>;
+
+struct CampaignResult {
+  EraReport eras;
+  /// The revision of each session the cases were spread over, in order.
+  std::vector<Revision> revisions;
+  std::size_t cases = 0;
+  /// Cases a generator could not produce (skipped, counted).
+  std::size_t generation_failures = 0;
+  /// Cases generated but not sent, because three earlier cases of the same check went
+  /// unanswered until the timeout (each costs a whole timeout).
+  std::size_t skipped = 0;
+  std::vector<CampaignFinding> findings;
+  /// What a report should mention: sessions that could not be opened, a target that went away.
+  std::vector<std::string> notes;
+  std::chrono::milliseconds elapsed{0};
+  /// With CampaignOptions::record_cases: "<revision> <transport> <check id> <wire body>" per
+  /// case, in order.
+  std::vector<std::string> case_log;
+};
+
+/// Runs a campaign. Never throws; failures to reach the target end up in `notes`. `progress`
+/// is called a few times per second, after every finding, and once at the end.
+CampaignResult RunCampaign(const TransportFactory& connect, const CampaignOptions& options,
+                           const CampaignProgressCallback& progress = {});
+
+/// One case file sent again.
+struct ReplayedCase {
+  std::filesystem::path file;
+  std::string check_id;
+  /// The verdict now; nothing when the file could not be read or the target not reached.
+  std::optional<Verdict> verdict;
+  /// FAIL, WARN, or a crash or hang again.
+  bool still_fails = false;
+  /// Fails with the very signature the file recorded.
+  bool same_signature = false;
+  std::string error;
+};
+
+struct ReplayResult {
+  std::vector<ReplayedCase> cases;
+  std::size_t still_failing = 0;
+};
+
+/// Reads case files (`path` is one file, or a directory whose *.json files are read in name
+/// order), re-sends each request in a session of its revision, and judges it again.
+ReplayResult Replay(const TransportFactory& connect, const std::filesystem::path& path);
+
+}  // namespace mcpfuzz

@@ -1,0 +1,166 @@
+#include "campaign/detail/session.h"
+
+#include <chrono>
+#include <thread>
+#include <utility>
+
+namespace mcpfuzz::campaign_detail {
+namespace {
+
+constexpr int kReconnectAttempts = 3;
+
+// Outcomes after which the connection (or the stdio process) cannot be trusted for the next
+// request: it is reopened first. A stdio server that stayed silent is not among them: it may
+// just have dropped a message it found invalid, which the caller finds out (MarkBroken).
+bool LeavesSessionBroken(Outcome outcome) {
+  return outcome == Outcome::kTimeout || outcome == Outcome::kConnectionRefused ||
+         outcome == Outcome::kConnectionReset || outcome == Outcome::kExited;
+}
+
+// result[key] of a successful reply, or an empty array.
+boost::json::array ResultArray(const Request& request, const Observation& observation,
+                               std::string_view key) {
+  const Reply reply = ClassifyReply(request, observation);
+  if (reply.channel != Channel::kSuccess || !reply.message) return {};
+  const auto* result = reply.message->as_object().if_contains("result");
+  const auto* items =
+      result != nullptr && result->is_object() ? result->as_object().if_contains(key) : nullptr;
+  return items != nullptr && items->is_array() ? items->as_array() : boost::json::array{};
+}
+
+Observation Failed(std::string detail) {
+  Observation observation;
+  observation.outcome = Outcome::kTransportError;
+  observation.detail = std::move(detail);
+  return observation;
+}
+
+}  // namespace
+
+Session::Session(const TransportFactory& connect, Revision revision)
+    : connect_(connect), revision_(revision) {
+  context_.revision = revision;
+}
+
+Session::~Session() {
+  // Ends a handshake-era HTTP session politely; a stdio server is shut down by its transport.
+  if (client_ && !broken_ && !lost_) client_->Close();
+}
+
+StdioTransport* Session::stdio() const {
+  return kind_ == TransportKind::kStdio ? dynamic_cast<StdioTransport*>(transport_.get()) : nullptr;
+}
+
+bool Session::Connect(std::string& why) {
+  client_.reset();
+  transport_.reset();
+  auto transport = connect_();
+  if (!transport.ok()) {
+    why = transport.error().message;
+    return false;
+  }
+  transport_ = std::move(*transport);
+  kind_ = transport_->kind();
+  description_ = transport_->Describe();
+  client_ = std::make_unique<McpClient>(*transport_, revision_);
+  auto opened = client_->Open();
+  if (!opened.ok()) {
+    why = opened.error().message;
+    return false;
+  }
+  revision_ = client_->revision();
+  return true;
+}
+
+bool Session::Open(bool list_features, std::string& why) {
+  if (!Connect(why)) return false;
+  context_.revision = revision_;
+  context_.transport = kind_;
+  context_.capabilities = client_->server_capabilities();
+  context_.session_assigned = !transport_->session_id().empty();
+  if (list_features) ListFeatures();
+  return true;
+}
+
+void Session::ListFeatures() {
+  if (context_.Declares("tools")) {
+    const Request request = client_->Make("tools/list");
+    const Observation observation = client_->Send(request);
+    for (const auto& item : ResultArray(request, observation, "tools")) {
+      const auto* tool = item.if_object();
+      const auto* name = tool != nullptr ? tool->if_contains("name") : nullptr;
+      if (name == nullptr || !name->is_string()) continue;
+      ToolInfo info;
+      info.name = std::string(name->as_string());
+      if (const auto* schema = tool->if_contains("inputSchema");
+          schema != nullptr && schema->is_object()) {
+        info.input_schema = schema->as_object();
+      }
+      context_.tools.push_back(std::move(info));
+    }
+  }
+  auto names = [this](std::string_view capability, std::string_view method, std::string_view key,
+                      std::string_view member, std::vector<std::string>& out) {
+    if (!context_.Declares(capability)) return;
+    const Request request = client_->Make(method);
+    const Observation observation = client_->Send(request);
+    for (const auto& item : ResultArray(request, observation, key)) {
+      const auto* object = item.if_object();
+      const auto* value = object != nullptr ? object->if_contains(member) : nullptr;
+      if (value != nullptr && value->is_string()) out.emplace_back(value->as_string());
+    }
+  };
+  names("prompts", "prompts/list", "prompts", "name", context_.prompts);
+  names("resources", "resources/list", "resources", "uri", context_.resource_uris);
+}
+
+Observation Session::Send(const Request& request) {
+  if (lost_) return Failed("the session was lost: " + lost_reason_);
+  StdioTransport* process = stdio();
+  const bool died_quietly = !broken_ && process != nullptr && !process->Alive();
+  if (broken_ || died_quietly) {
+    if (died_quietly) death_between_ = process->Shutdown();
+    std::string why;
+    bool reconnected = false;
+    for (int attempt = 0; attempt < kReconnectAttempts && !reconnected; ++attempt) {
+      reconnected = Connect(why);
+    }
+    ++reopens_;
+    if (!reconnected) {
+      lost_ = true;
+      lost_reason_ = why;
+      return Failed("the session could not be reopened: " + why);
+    }
+    broken_ = false;
+  }
+  Observation observation = transport_->Send(request);
+  if (LeavesSessionBroken(observation.outcome) || observation.exit_code ||
+      observation.exit_signal) {
+    broken_ = true;
+  }
+  return observation;
+}
+
+Request Session::Probe() const {
+  return MakeRequest(revision_, kind_,
+                     EraOf(revision_) == Era::kStateless ? "server/discover" : "ping", {},
+                     "mcpfuzz-probe");
+}
+
+std::optional<ProcessExit> Session::TakeDeathBetweenExchanges() {
+  return std::exchange(death_between_, std::nullopt);
+}
+
+std::optional<ProcessExit> Session::AwaitDeath(std::chrono::milliseconds wait) {
+  StdioTransport* process = stdio();
+  if (process == nullptr || broken_ || lost_) return std::nullopt;
+  const auto deadline = std::chrono::steady_clock::now() + wait;
+  while (process->Alive()) {
+    if (std::chrono::steady_clock::now() >= deadline) return std::nullopt;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  broken_ = true;
+  return process->Shutdown();
+}
+
+}  // namespace mcpfuzz::campaign_detail

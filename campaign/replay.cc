@@ -1,0 +1,99 @@
+// Replay: case files sent again, each in a session of its own revision.
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <system_error>
+
+#include "campaign/campaign.h"
+#include "campaign/detail/judging.h"
+#include "campaign/detail/session.h"
+#include "campaign/finding_file.h"
+#include "oracles/check_ids.h"
+
+namespace mcpfuzz {
+namespace {
+
+using campaign_detail::Session;
+
+std::vector<std::filesystem::path> CaseFiles(const std::filesystem::path& path,
+                                             std::string& error) {
+  std::vector<std::filesystem::path> files;
+  std::error_code code;
+  if (!std::filesystem::is_directory(path, code)) {
+    if (!std::filesystem::exists(path, code))
+      error = path.string() + ": no such file";
+    else
+      files.push_back(path);
+    return files;
+  }
+  for (std::filesystem::directory_iterator it(path, code), end; !code && it != end;
+       it.increment(code)) {
+    if (it->path().extension() == ".json" && !it->path().filename().string().starts_with(".")) {
+      files.push_back(it->path());
+    }
+  }
+  if (code) error = path.string() + ": " + code.message();
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+ReplayResult Replay(const TransportFactory& connect, const std::filesystem::path& path) {
+  ReplayResult result;
+  std::string listing_error;
+  const std::vector<std::filesystem::path> files = CaseFiles(path, listing_error);
+  if (!listing_error.empty()) {
+    ReplayedCase failed;
+    failed.file = path;
+    failed.error = listing_error;
+    result.cases.push_back(std::move(failed));
+    return result;
+  }
+  // One session per revision, opened when a case of that revision first needs it.
+  std::map<Revision, std::unique_ptr<Session>> sessions;
+  for (const std::filesystem::path& file : files) {
+    ReplayedCase replayed;
+    replayed.file = file;
+    try {
+      auto stored = ReadCaseFile(file);
+      if (!stored.ok()) {
+        replayed.error = stored.error().message;
+        result.cases.push_back(std::move(replayed));
+        continue;
+      }
+      replayed.check_id = stored->check_id;
+      const Revision revision = stored->request.revision;
+      auto& session = sessions[revision];
+      if (!session) {
+        session = std::make_unique<Session>(connect, revision);
+        std::string why;
+        if (!session->Open(/*list_features=*/false, why)) {
+          replayed.error = "no session in " + std::string(ToString(revision)) + ": " + why;
+          session.reset();
+          sessions.erase(revision);
+          result.cases.push_back(std::move(replayed));
+          continue;
+        }
+      }
+      // A death right after the reply is only seen by watching the process a little longer.
+      const bool settle = stored->check_id == check::kNoEarlyExit;
+      const campaign_detail::Judged judged = campaign_detail::SendAndJudge(
+          *session, stored->request, stored->check_id, stored->context, settle);
+      replayed.still_fails = campaign_detail::IsFinding(judged.verdict);
+      replayed.same_signature = replayed.still_fails && !stored->signature.empty() &&
+                                campaign_detail::Signature(judged.verdict) == stored->signature;
+      replayed.verdict = judged.verdict;
+    } catch (const std::exception& error) {
+      replayed.error = std::string("replay failed: ") + error.what();
+    } catch (...) {
+      replayed.error = "replay failed";
+    }
+    if (replayed.still_fails) ++result.still_failing;
+    result.cases.push_back(std::move(replayed));
+  }
+  return result;
+}
+
+}  // namespace mcpfuzz

@@ -1,0 +1,33 @@
+#include "generators/generated_case.h"
+
+#include <ostream>
+
+namespace mcpfuzz {
+
+Request GenContext::Make(std::string_view method, boost::json::object params,
+                         boost::json::value id) const {
+  if (make) return make(method, std::move(params), std::move(id));
+  return MakeRequest(revision, transport, method, std::move(params), std::move(id));
+}
+
+Request GenContext::MakeNotification(std::string_view method, boost::json::object params) const {
+  if (make) return make(method, std::move(params), std::nullopt);
+  return mcpfuzz::MakeNotification(revision, transport, method, std::move(params));
+}
+
+bool GenContext::IsKnownTool(std::string_view name) const {
+  for (const ToolInfo& tool : tools) {
+    if (tool.name == name) return true;
+  }
+  return false;
+}
+
+void showValue(const GeneratedCase& generated, std::ostream& out) {
+  out << generated.family << " / " << generated.check_id << " (" << generated.variant << ") "
+      << ToString(generated.request.revision) << " " << ToString(generated.request.transport)
+      << ": ";
+  const std::string body = generated.request.WireBody();
+  out << (body.size() > 300 ? body.substr(0, 300) + "…" : body);
+}
+
+}  // namespace mcpfuzz

@@ -1,0 +1,87 @@
+#pragma once
+// What every generator family produces: one request of the one request model, the situation
+// (check id) whose rule it breaks, and what the judge needs to know about the target. And what
+// every generator family is given: the target as seen from one session.
+
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+#include <functional>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/request.h"
+#include "model/request_builder.h"
+#include "oracles/oracle.h"
+
+namespace mcpfuzz {
+
+/// A tool the target listed: its name and its inputSchema.
+struct ToolInfo {
+  std::string name;
+  boost::json::object input_schema;
+};
+
+/// Builds a well-formed message of one revision over one transport: a request when `id` holds
+/// a value, a notification otherwise. It must be pure (same arguments, same request), because
+/// generators replay it while shrinking.
+using MessageTemplate = std::function<Request(std::string_view method, boost::json::object params,
+                                              std::optional<boost::json::value> id)>;
+
+/// The target as one session sees it. Generators read it and nothing else, so the same context
+/// and the same random seed always give the same case.
+struct GenContext {
+  Revision revision = kLatestRevision;
+  TransportKind transport = TransportKind::kHttp;
+  /// The well-formed template; empty means MakeRequest / MakeNotification for `revision` over
+  /// `transport` with the default ClientInfo (what McpClient::Make sends).
+  MessageTemplate make;
+  /// What tools/list, prompts/list and resources/list named (first page only).
+  std::vector<ToolInfo> tools;
+  std::vector<std::string> prompts;
+  std::vector<std::string> resource_uris;
+  /// The capabilities the target declared (initialize result or server/discover).
+  boost::json::object capabilities;
+  /// Handshake era over HTTP: the target assigned an Mcp-Session-Id.
+  bool session_assigned = false;
+  /// Generators may run real tools: the tool-arguments family, and unknown tool names derived
+  /// from real ones (a case variant, a suffix), which a lenient server could resolve to the
+  /// real tool. Off unless the user asked for it.
+  bool call_real_tools = false;
+
+  /// A well-formed request with `id`.
+  Request Make(std::string_view method, boost::json::object params, boost::json::value id) const;
+  /// A well-formed notification.
+  Request MakeNotification(std::string_view method, boost::json::object params = {}) const;
+
+  bool Declares(std::string_view capability) const { return capabilities.contains(capability); }
+  bool stateless() const { return EraOf(revision) == Era::kStateless; }
+  bool http() const { return transport == TransportKind::kHttp; }
+  bool stdio() const { return transport == TransportKind::kStdio; }
+  /// The names of the tools, prompts and resources the target has, which no "unknown name"
+  /// may equal.
+  bool IsKnownTool(std::string_view name) const;
+};
+
+/// One generated case.
+struct GeneratedCase {
+  Request request;
+  /// The generator family that made it ("malformed-json").
+  std::string family;
+  /// The situation whose rule the request breaks (oracles/check_ids.h); Judge is asked exactly
+  /// this.
+  std::string check_id;
+  JudgeContext context;
+  /// What was broken, for people: "id true", "truncated to 17 bytes".
+  std::string variant;
+  /// The well-formed request the case breaks one rule of, when there is one: tests compare the
+  /// two, and it is what the request would look like done right.
+  std::optional<Request> well_formed;
+};
+
+/// RapidCheck's printer for counterexamples: family, check id, variant and the wire body.
+void showValue(const GeneratedCase& generated, std::ostream& out);
+
+}  // namespace mcpfuzz

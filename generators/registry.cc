@@ -1,0 +1,90 @@
+#include "generators/registry.h"
+
+#include <rapidcheck.h>
+
+#include <array>
+#include <utility>
+
+#include "generators/detail/values.h"
+#include "generators/families.h"
+
+namespace mcpfuzz::gen {
+namespace {
+
+bool Always(const GenContext&) { return true; }
+bool Stateless(const GenContext& context) { return context.stateless(); }
+bool StatelessHttp(const GenContext& context) { return context.stateless() && context.http(); }
+// Sessions exist in Streamable HTTP of the handshake era (2025-03-26 … 2025-11-25).
+bool HandshakeSession(const GenContext& context) {
+  return !context.stateless() && context.http() && HasStreamableHttp(context.revision) &&
+         context.session_assigned;
+}
+bool HasNamedFeature(const GenContext& context) {
+  return context.Declares("tools") || context.Declares("prompts") || context.Declares("resources");
+}
+bool HasTools(const GenContext& context) { return !context.tools.empty(); }
+bool DeclaresLogging(const GenContext& context) { return context.Declares("logging"); }
+
+constexpr std::array<FamilyInfo, 12> kFamilies = {{
+    {"malformed-json", "bytes that are not JSON, and JSON at a parser's limits", false, 4, Always,
+     MalformedJson},
+    {"invalid-request", "JSON that is not a valid JSON-RPC request", false, 3, Always,
+     InvalidRequest},
+    {"unknown-method", "methods the target does not have", false, 2, Always, UnknownMethod},
+    {"unknown-names", "tools, prompts and resources the target does not have", false, 3,
+     HasNamedFeature, UnknownNames},
+    {"meta", "2026-07-28 _meta fields missing, mistyped or unsupported", false, 2, Stateless,
+     MetaEnvelope},
+    {"headers", "2026-07-28 HTTP headers that disagree with the body", false, 3, StatelessHttp,
+     HeaderMismatch},
+    {"sessions", "handshake-era HTTP requests without or with an unknown session", false, 1,
+     HandshakeSession, SessionHeaders},
+    {"tool-arguments", "arguments breaking one rule of a real tool's inputSchema", true, 2,
+     HasTools, ToolArguments},
+    {"notifications", "notifications, known and unknown", false, 1, Always, Notifications},
+    {"batches", "JSON-RPC batches", false, 1, Always, Batches},
+    {"pagination", "*/list with garbage cursors", false, 1, HasNamedFeature, PaginationCursors},
+    {"log-levels", "log levels that are not levels", false, 1, DeclaresLogging, LogLevels},
+}};
+
+}  // namespace
+
+std::span<const FamilyInfo> AllFamilies() { return kFamilies; }
+
+const FamilyInfo* FindFamily(std::string_view name) {
+  for (const FamilyInfo& family : kFamilies) {
+    if (family.name == name) return &family;
+  }
+  return nullptr;
+}
+
+std::set<std::string> DefaultFamilies() {
+  std::set<std::string> names;
+  for (const FamilyInfo& family : kFamilies) {
+    if (!family.calls_real_tools) names.emplace(family.name);
+  }
+  return names;
+}
+
+std::vector<const FamilyInfo*> ApplicableFamilies(const GenContext& context,
+                                                  const std::set<std::string>& names) {
+  const std::set<std::string> wanted = names.empty() ? DefaultFamilies() : names;
+  std::vector<const FamilyInfo*> families;
+  for (const FamilyInfo& family : kFamilies) {
+    if (!wanted.contains(std::string(family.name)) || !family.applies(context)) continue;
+    if (family.calls_real_tools && !context.call_real_tools) continue;
+    families.push_back(&family);
+  }
+  return families;
+}
+
+rc::Gen<GeneratedCase> AnyCase(const GenContext& context, const std::set<std::string>& names) {
+  std::vector<std::pair<int, rc::Gen<GeneratedCase>>> choices;
+  for (const FamilyInfo* family : ApplicableFamilies(context, names)) {
+    // Named, so RapidCheck's own reports say which family a counterexample came from.
+    choices.emplace_back(family->weight, family->generator(context).as(std::string(family->name)));
+  }
+  return detail::Pick(std::move(choices));
+}
+
+}  // namespace mcpfuzz::gen

@@ -1,0 +1,375 @@
+// The fuzz loop against the reference server through the real transports: the conformant
+// server yields no finding, each fault switch is found, shrunk and written as a case file that
+// replay reproduces (and that the conformant server passes), and a seed fixes the sequence.
+
+#include "campaign/campaign.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <ostream>
+#include <set>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "campaign/finding_file.h"
+#include "oracles/check_ids.h"
+#include "transport/server_process.h"
+#include "transport/transport.h"
+
+namespace mcpfuzz {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr TransportKind kHttp = TransportKind::kHttp;
+constexpr TransportKind kStdio = TransportKind::kStdio;
+
+std::vector<std::string> RefServerArgv(TransportKind kind, const std::vector<std::string>& faults) {
+  std::vector<std::string> argv = {MCPFUZZ_BINARY_DIR "/refserver/mcpfuzz-refserver",
+                                   kind == kHttp ? "--http" : "--stdio"};
+  for (const std::string& fault : faults) {
+    argv.emplace_back("--fault");
+    argv.push_back(fault);
+  }
+  return argv;
+}
+
+// The reference server answers within a millisecond: the timeout only bounds failures, and
+// the quiet window (waited out by every notification over stdio) is short.
+Limits TestLimits(std::chrono::milliseconds timeout = 3000ms) {
+  Limits limits;
+  limits.timeout = timeout;
+  limits.quiet_window = 20ms;
+  return limits;
+}
+
+// A reference server behind a TransportFactory: one HTTP server process for the target's
+// lifetime, or a fresh stdio process per connection.
+struct RefTarget {
+  std::shared_ptr<HttpServerProcess> http_server;
+  TransportFactory connect;
+};
+
+RefTarget StartRefServer(TransportKind kind, const std::vector<std::string>& faults = {},
+                         Limits limits = TestLimits()) {
+  RefTarget target;
+  if (kind == kHttp) {
+    auto started = HttpServerProcess::Start(RefServerArgv(kHttp, faults), 5000ms);
+    if (!started) {
+      ADD_FAILURE() << "cannot start the HTTP reference server: " << started.error().message;
+      target.connect = [] { return Result<std::unique_ptr<Transport>>(Error{"not started"}); };
+      return target;
+    }
+    target.http_server = std::make_shared<HttpServerProcess>(std::move(*started));
+    target.connect = [url = target.http_server->url(), limits] {
+      return OpenHttp(HttpTarget{url, {}, false, limits});
+    };
+    return target;
+  }
+  target.connect = [argv = RefServerArgv(kStdio, faults),
+                    limits]() -> Result<std::unique_ptr<Transport>> {
+    StdioTarget stdio;
+    stdio.argv = argv;
+    stdio.limits = limits;
+    stdio.shutdown_grace = 200ms;
+    auto spawned = SpawnStdio(std::move(stdio));
+    if (!spawned) return spawned.error();
+    return std::unique_ptr<Transport>(std::move(*spawned));
+  };
+  return target;
+}
+
+// An empty directory of its own under the temporary directory, removed again at the end.
+class ScratchDirectory {
+ public:
+  explicit ScratchDirectory(const std::string& name)
+      : path_(std::filesystem::temp_directory_path() /
+              ("mcpfuzz-campaign-test-" + std::to_string(getpid()) + "-" + name)) {
+    std::filesystem::remove_all(path_);
+  }
+  ~ScratchDirectory() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  ScratchDirectory(const ScratchDirectory&) = delete;
+  ScratchDirectory& operator=(const ScratchDirectory&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+std::string DescribeFindings(const CampaignResult& result) {
+  std::string text;
+  for (const CampaignFinding& finding : result.findings) {
+    text += "  case " + std::to_string(finding.case_index) + ": " + Summarize(finding.verdict) +
+            "\n    " + finding.minimal.WireBody().substr(0, 200) + "\n";
+  }
+  for (const std::string& note : result.notes) text += "  note: " + note + "\n";
+  return text;
+}
+
+// --- the conformant server ----------------------------------------------------------------------
+
+class ConformantServer : public ::testing::TestWithParam<TransportKind> {};
+
+TEST_P(ConformantServer, YieldsNoFinding) {
+  const RefTarget target = StartRefServer(GetParam());
+  CampaignOptions options;
+  options.max_cases = GetParam() == kHttp ? 600 : 400;
+  const ScratchDirectory corpus("conformant");
+  options.corpus_dir = corpus.path();
+  std::size_t progress_calls = 0;
+  CampaignProgress last;
+  const CampaignResult result = RunCampaign(target.connect, options, [&](const auto& progress) {
+    ++progress_calls;
+    last = progress;
+  });
+
+  EXPECT_TRUE(result.findings.empty()) << DescribeFindings(result);
+  EXPECT_TRUE(result.notes.empty()) << DescribeFindings(result);
+  EXPECT_EQ(result.cases, options.max_cases);
+  EXPECT_EQ(result.generation_failures, 0U);
+  EXPECT_EQ(result.revisions,
+            (std::vector<Revision>{Revision::k2026_07_28, Revision::k2025_11_25}));
+  EXPECT_FALSE(std::filesystem::exists(options.corpus_dir)) << "nothing to write";
+  EXPECT_GE(progress_calls, 1U);
+  EXPECT_EQ(last.cases, options.max_cases);
+  EXPECT_GT(last.cases_per_second, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(BothTransports, ConformantServer, ::testing::Values(kHttp, kStdio),
+                         [](const auto& test) { return std::string(ToString(test.param)); });
+
+// --- each fault ---------------------------------------------------------------------------------
+
+struct FaultCase {
+  std::string fault;
+  TransportKind transport;
+  /// The check the finding must name (a prefix ending in '.' matches a group of checks).
+  std::string check;
+};
+
+// Names the parameter in test output instead of dumping its bytes.
+void PrintTo(const FaultCase& param, std::ostream* out) {
+  *out << param.fault << " over " << ToString(param.transport) << " → " << param.check;
+}
+
+class FaultyServer : public ::testing::TestWithParam<FaultCase> {};
+
+bool Names(const std::string& check_id, const std::string& wanted) {
+  return wanted.ends_with(".") ? check_id.starts_with(wanted) : check_id == wanted;
+}
+
+TEST_P(FaultyServer, IsFoundShrunkWrittenAndReplayed) {
+  const FaultCase& param = GetParam();
+  const RefTarget target = StartRefServer(param.transport, {param.fault});
+  CampaignOptions options;  // the default seed
+  options.max_cases = 2000;
+  // The fault is the server's only deviation: its finding is the first.
+  options.max_findings = 1;
+  const ScratchDirectory corpus(param.fault);
+  options.corpus_dir = corpus.path();
+  const CampaignResult result = RunCampaign(target.connect, options);
+
+  const CampaignFinding* found = nullptr;
+  for (const CampaignFinding& finding : result.findings) {
+    if (Names(finding.check_id, param.check)) {
+      found = &finding;
+      break;
+    }
+  }
+  ASSERT_NE(found, nullptr) << "no " << param.check << " finding in " << result.cases << " cases:\n"
+                            << DescribeFindings(result);
+  EXPECT_TRUE(found->verdict.kind == VerdictKind::kFail ||
+              found->verdict.kind == VerdictKind::kWarn);
+  EXPECT_TRUE(found->stable) << found->reproduced << " of " << found->resends;
+  EXPECT_LE(found->minimal.WireBody().size(), found->original.WireBody().size());
+  EXPECT_EQ(Summarize(found->verdict).substr(0, 4), std::string(ToString(found->verdict.kind)));
+
+  // The case file: named by check id and signature, readable, holding the minimal request.
+  ASSERT_FALSE(found->file.empty()) << found->file_error;
+  EXPECT_EQ(found->file.filename().string(), FindingFileName(*found));
+  EXPECT_TRUE(found->file.filename().string().starts_with("fuzz-" + found->check_id + "-"));
+  auto stored = ReadCaseFile(found->file);
+  ASSERT_TRUE(stored.ok()) << stored.error().message;
+  EXPECT_EQ(stored->check_id, found->check_id);
+  EXPECT_EQ(stored->request, found->minimal);
+  EXPECT_EQ(stored->signature, found->signature);
+
+  // Replay reproduces it against the faulty server and not against the conformant one.
+  const ReplayResult replayed = Replay(target.connect, found->file);
+  ASSERT_EQ(replayed.cases.size(), 1U);
+  EXPECT_TRUE(replayed.cases[0].error.empty()) << replayed.cases[0].error;
+  EXPECT_TRUE(replayed.cases[0].still_fails);
+  EXPECT_TRUE(replayed.cases[0].same_signature)
+      << (replayed.cases[0].verdict ? Summarize(*replayed.cases[0].verdict) : "no verdict");
+  EXPECT_EQ(replayed.still_failing, 1U);
+
+  const RefTarget conformant = StartRefServer(param.transport);
+  const ReplayResult fixed = Replay(conformant.connect, options.corpus_dir);
+  EXPECT_EQ(fixed.cases.size(), result.findings.size());
+  EXPECT_EQ(fixed.still_failing, 0U);
+  for (const ReplayedCase& replayed_case : fixed.cases) {
+    EXPECT_TRUE(replayed_case.error.empty()) << replayed_case.error;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EachFault, FaultyServer,
+    ::testing::Values(FaultCase{"unknown-tool-is-error", kHttp, std::string(check::kUnknownTool)},
+                      FaultCase{"unknown-tool-is-error", kStdio, std::string(check::kUnknownTool)},
+                      FaultCase{"unknown-method-200", kHttp, std::string(check::kUnknownMethod)},
+                      FaultCase{"parse-error-wrong-id", kHttp, std::string(check::kParseError)},
+                      FaultCase{"parse-error-wrong-id", kStdio, std::string(check::kParseError)},
+                      FaultCase{"header-mismatch-served", kHttp, "headers."},
+                      FaultCase{"missing-meta-served", kHttp, "meta."},
+                      FaultCase{"crash-on-deep-nesting", kStdio, std::string(check::kNoEarlyExit)},
+                      FaultCase{"notification-answered", kHttp,
+                                std::string(check::kNotificationNoReply)}),
+    [](const auto& test) {
+      std::string name = test.param.fault + "_" + std::string(ToString(test.param.transport));
+      for (char& c : name) {
+        if (c == '-') c = '_';
+      }
+      return name;
+    });
+
+TEST(Campaign, ShrinksADeepNestingCrashToTheShallowestDepthThatCrashes) {
+  const RefTarget target = StartRefServer(kStdio, {"crash-on-deep-nesting"});
+  CampaignOptions options;
+  options.families = {"malformed-json"};
+  options.max_cases = 2000;
+  options.max_findings = 1;
+  options.resends = 1;
+  const CampaignResult result = RunCampaign(target.connect, options);
+  ASSERT_EQ(result.findings.size(), 1U) << DescribeFindings(result);
+  const CampaignFinding& finding = result.findings[0];
+  EXPECT_EQ(finding.check_id, check::kNoEarlyExit);
+  EXPECT_GT(finding.shrink_steps, 0U);
+  // The server aborts on nesting deeper than 64 levels: the minimal case nests exactly 65.
+  std::size_t depth = 0;
+  std::size_t deepest = 0;
+  for (char c : finding.minimal.WireBody()) {
+    if (c == '[' || c == '{') deepest = std::max(deepest, ++depth);
+    if ((c == ']' || c == '}') && depth > 0) --depth;
+  }
+  EXPECT_EQ(deepest, 65U) << finding.minimal.WireBody();
+}
+
+TEST(Campaign, ARequestLeftUnansweredIsAFindingAndStopsBeingSent) {
+  // The server never answers a call to an unknown tool but keeps answering everything else:
+  // the silence is its answer to that call (a ping right after shows it is not deaf).
+  const RefTarget target = StartRefServer(kStdio, {"hang-on-unknown-tool"}, TestLimits(300ms));
+  CampaignOptions options;
+  options.families = {"unknown-names"};
+  options.max_cases = 100;
+  options.resends = 1;
+  options.max_shrink_sends = 3;
+  const CampaignResult result = RunCampaign(target.connect, options);
+  ASSERT_FALSE(result.findings.empty()) << DescribeFindings(result);
+  const CampaignFinding& finding = result.findings[0];
+  EXPECT_EQ(finding.check_id, check::kUnknownTool) << DescribeFindings(result);
+  EXPECT_EQ(finding.verdict.kind, VerdictKind::kFail);
+  EXPECT_EQ(finding.verdict.observed.channel, Channel::kNoReply);
+  // Three timeouts, then no more tools/call of unknown tools: they would cost one each.
+  EXPECT_GT(result.skipped, 0U);
+  EXPECT_EQ(result.cases + result.skipped, options.max_cases);
+}
+
+TEST(Campaign, AServerThatStopsAnsweringIsAFinding) {
+  // Deaf from its first tools/call on: the ping after it goes unanswered too.
+  const Limits limits = TestLimits(300ms);
+  const TransportFactory connect = [limits]() -> Result<std::unique_ptr<Transport>> {
+    StdioTarget stdio;
+    stdio.argv = {"python3", MCPFUZZ_SOURCE_DIR "/tests/fixtures/deaf_after_tool_call.py"};
+    stdio.limits = limits;
+    stdio.shutdown_grace = 200ms;
+    auto spawned = SpawnStdio(std::move(stdio));
+    if (!spawned) return spawned.error();
+    return std::unique_ptr<Transport>(std::move(*spawned));
+  };
+  CampaignOptions options;
+  options.revision = Revision::k2025_11_25;
+  options.families = {"unknown-names"};
+  options.max_cases = 20;
+  options.max_findings = 1;
+  options.resends = 1;
+  options.max_shrink_sends = 2;
+  const CampaignResult result = RunCampaign(connect, options);
+  ASSERT_EQ(result.findings.size(), 1U) << DescribeFindings(result);
+  const CampaignFinding& finding = result.findings[0];
+  EXPECT_EQ(finding.check_id, check::kKeepsAnswering);
+  EXPECT_TRUE(finding.case_check_id.starts_with("tools.")) << finding.case_check_id;
+  EXPECT_EQ(finding.verdict.kind, VerdictKind::kFail);
+  EXPECT_TRUE(finding.stable) << "the server is restarted before the re-send";
+}
+
+// --- determinism and replay
+// -----------------------------------------------------------------------
+
+TEST(Campaign, TheSameSeedSendsTheSameCases) {
+  const RefTarget target = StartRefServer(kHttp);
+  CampaignOptions options;
+  options.max_cases = 300;
+  options.record_cases = true;
+  options.seed = 77;
+  const CampaignResult first = RunCampaign(target.connect, options);
+  const CampaignResult second = RunCampaign(target.connect, options);
+  ASSERT_EQ(first.case_log.size(), 300U);
+  EXPECT_EQ(first.case_log, second.case_log);
+  options.seed = 78;
+  const CampaignResult other = RunCampaign(target.connect, options);
+  EXPECT_NE(first.case_log, other.case_log);
+
+  // Over stdio too, where every crash restarts the server.
+  const RefTarget stdio = StartRefServer(kStdio, {"crash-on-deep-nesting"});
+  options.seed = 77;
+  options.max_cases = 150;
+  options.resends = 0;
+  options.max_shrink_sends = 0;
+  const CampaignResult stdio_first = RunCampaign(stdio.connect, options);
+  const CampaignResult stdio_second = RunCampaign(stdio.connect, options);
+  EXPECT_EQ(stdio_first.case_log, stdio_second.case_log);
+  EXPECT_EQ(stdio_first.case_log.size(), 150U);
+}
+
+TEST(Campaign, ReplayReportsWhatItCannotRead) {
+  const ScratchDirectory scratch("unreadable");
+  const std::filesystem::path& directory = scratch.path();
+  std::filesystem::create_directories(directory);
+  {
+    std::ofstream(directory / "a-not-json.json") << "{";
+    std::ofstream(directory / "b-other-format.json") << R"({"format":"something-else"})";
+    std::ofstream(directory / "ignored.txt") << "not a case";
+  }
+  const RefTarget target = StartRefServer(kHttp);
+  const ReplayResult result = Replay(target.connect, directory);
+  ASSERT_EQ(result.cases.size(), 2U);
+  for (const ReplayedCase& replayed : result.cases) {
+    EXPECT_FALSE(replayed.error.empty());
+    EXPECT_FALSE(replayed.still_fails);
+  }
+  EXPECT_FALSE(Replay(target.connect, directory / "missing.json").cases.at(0).error.empty());
+}
+
+TEST(Campaign, ReportsATargetThatCannotBeReached) {
+  const TransportFactory nowhere = [] {
+    return OpenHttp(HttpTarget{"http://127.0.0.1:9/mcp", {}, false, TestLimits(500ms)});
+  };
+  CampaignOptions options;
+  options.max_cases = 10;
+  const CampaignResult result = RunCampaign(nowhere, options);
+  EXPECT_EQ(result.cases, 0U);
+  EXPECT_FALSE(result.notes.empty());
+}
+
+}  // namespace
+}  // namespace mcpfuzz
