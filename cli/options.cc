@@ -15,6 +15,8 @@ failure.
 
 Usage:
   mcpfuzz check TARGET [options]     the spec checklist: every answer judged by the oracles
+  mcpfuzz fuzz TARGET [options]      generated request variants, judged, shrunk, kept as cases
+  mcpfuzz replay CASES TARGET        send fuzz case files again; exit 1 if any still fails
   mcpfuzz probe TARGET [options]     which revisions a server speaks, and how it answers an
                                      unknown tool, an unknown method and a parse error
   mcpfuzz send CASE.json... TARGET   send request case files exactly as written
@@ -33,14 +35,17 @@ Target options:
   --allow-remote                     allow a non-loopback HTTP target
   --timeout-ms N                     per-request time limit (default 5000)
   --max-response-bytes N             bytes kept of one reply (default 4194304)
+  --quiet-ms N                       how long to listen for an answer nobody should send
+                                     (after a notification; default 250, fuzz: 50)
   --fault NAME                       with --builtin: switch on a reference-server fault
                                      (repeatable; `mcpfuzz refserver --list-faults` lists them)
 
 Examples:
   mcpfuzz check --builtin
   mcpfuzz check --builtin --fault unknown-tool-is-error --report json=report.json
+  mcpfuzz fuzz --builtin --fault unknown-method-200 --cases 2000 --corpus findings/
+  mcpfuzz replay findings/ --builtin --fault unknown-method-200
   mcpfuzz probe --builtin
-  mcpfuzz probe --builtin --fault unknown-tool-is-error
   mcpfuzz probe http://127.0.0.1:3000/mcp --header 'Authorization: Bearer $TOKEN'
   mcpfuzz probe -- npx -y @modelcontextprotocol/server-everything stdio
   mcpfuzz send corpus/seed/unknown-tool.json --builtin
@@ -92,6 +97,42 @@ Examples:
   mcpfuzz check --builtin
   mcpfuzz check --builtin-stdio --fault logs-on-stdout --only stdio
   mcpfuzz check http://127.0.0.1:3000/mcp --report json=out.json --baseline known.json
+)";
+
+constexpr const char* kFuzzHelp = R"(mcpfuzz fuzz TARGET [target options] [fuzz options]
+
+Sends generated request variants — malformed JSON, invalid requests, unknown methods and names,
+_meta and header/body disagreements, session variants, notifications, batches, cursors, log
+levels — in the newest revision of each era the target speaks. Every case names the rule it
+breaks and is judged by the oracles. A FAIL or WARN, a crash or a hang is a finding: it is sent
+again to tell stable from flaky, shrunk to a minimal case with the same failure signature,
+deduplicated, and written at once as a case file (append-only: a killed run keeps what it found)
+with a one-line reproducer.
+
+The seed is printed and recorded in every case file; the same seed against the same target
+sends the same cases. Read-only unless --call-real-tools.
+
+Fuzz options:
+  --seed N              the run's seed (default 1)
+  --cases N             generated cases to send (default 1000)
+  --time SECONDS        stop after this long, whatever --cases says
+  --families A[,B...]   generator families (`mcpfuzz fuzz --list-families`); default: all that
+                        call no real tool
+  --corpus DIR          write each finding as DIR/fuzz-<check>-<hash>.json
+  --resends N           re-sends per finding to tell stable from flaky (default 3)
+  --revision REV        fuzz this revision only
+  --call-real-tools     also derive tool arguments from inputSchema and call real tools
+  --report json=PATH    write the findings as JSON
+  --list-families       list the generator families and exit
+
+Exit codes: 0 no finding, 1 findings, 2 could not run.
+)";
+
+constexpr const char* kReplayHelp = R"(mcpfuzz replay FILE|DIR TARGET [target options]
+
+Sends fuzz case files again (a file, or every *.json in a folder, in name order), each in a
+session of its revision, and judges each answer as the case's check. Exit 1 when any case still
+fails, 0 when none does, 2 when a file cannot be read or the target cannot be reached.
 )";
 
 constexpr const char* kSendHelp = R"(mcpfuzz send CASE.json... TARGET [target options]
@@ -184,12 +225,68 @@ std::optional<std::string> ParseCheckFlag(const std::string& flag, Next& next,
   return std::nullopt;
 }
 
+bool IsFuzzFlag(const std::string& arg) {
+  return arg == "--seed" || arg == "--cases" || arg == "--time" || arg == "--families" ||
+         arg == "--corpus" || arg == "--resends" || arg == "--revision" ||
+         arg == "--call-real-tools" || arg == "--list-families" || arg == "--report";
+}
+
+template <typename Next>
+std::optional<std::string> ParseFuzzFlag(const std::string& flag, Next& next, FuzzSettings& fuzz) {
+  if (flag == "--call-real-tools") {
+    fuzz.call_real_tools = true;
+    return std::nullopt;
+  }
+  if (flag == "--list-families") {
+    fuzz.list_families = true;
+    return std::nullopt;
+  }
+  auto value = next();
+  if (!value) return flag + " needs a value";
+  if (flag == "--families") {
+    AddIds(*value, fuzz.families);
+  } else if (flag == "--corpus") {
+    fuzz.corpus_dir = *value;
+  } else if (flag == "--revision") {
+    fuzz.revision = ParseRevision(*value);
+    if (!fuzz.revision) {
+      return "--revision takes 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25 or 2026-07-28";
+    }
+  } else if (flag == "--report") {
+    if (!value->starts_with("json=") || value->size() == 5) {
+      return "--report takes json=PATH, not '" + *value + "'";
+    }
+    fuzz.json_report = value->substr(5);
+  } else {
+    // --seed may be 0; the counts may not.
+    std::uint64_t number = 0;
+    auto [end, error] = std::from_chars(value->data(), value->data() + value->size(), number);
+    if (error != std::errc() || end != value->data() + value->size() ||
+        (number == 0 && flag != "--seed")) {
+      return flag + " takes a whole number" + (flag == "--seed" ? "" : " above 0") + ", not '" +
+             *value + "'";
+    }
+    if (flag == "--seed") {
+      fuzz.seed = number;
+    } else if (flag == "--cases") {
+      fuzz.cases = static_cast<std::size_t>(number);
+    } else if (flag == "--time") {
+      fuzz.seconds = static_cast<std::size_t>(number);
+    } else {
+      fuzz.resends = static_cast<int>(std::min<std::uint64_t>(number, 100));
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string HelpText(const std::string& topic) {
   if (topic == "probe") return kProbeHelp;
   if (topic == "send") return kSendHelp;
   if (topic == "check") return kCheckHelp;
+  if (topic == "fuzz") return kFuzzHelp;
+  if (topic == "replay") return kReplayHelp;
   if (topic == "refserver") return kRefserverHelp;
   return kOverview;
 }
@@ -217,11 +314,17 @@ Result<Options> ParseOptions(const std::vector<std::string>& args) {
     options.command = Command::kSend;
   } else if (command == "check") {
     options.command = Command::kCheck;
+  } else if (command == "fuzz") {
+    options.command = Command::kFuzz;
+  } else if (command == "replay") {
+    options.command = Command::kReplay;
   } else {
     return Bad("unknown command '" + command + "'");
   }
 
   TargetSpec& target = options.target;
+  // A fuzz campaign sends thousands of notifications; each one waits out the quiet window.
+  std::optional<std::chrono::milliseconds> quiet_window;
   auto set_kind = [&](TargetSpec::Kind kind) -> std::optional<Error> {
     if (target.kind != TargetSpec::Kind::kNone) return Bad("give exactly one TARGET");
     target.kind = kind;
@@ -250,7 +353,7 @@ Result<Options> ParseOptions(const std::vector<std::string>& args) {
     } else if (arg == "--allow-remote") {
       target.allow_remote = true;
     } else if (arg == "--header" || arg == "--fault" || arg == "--timeout-ms" ||
-               arg == "--max-response-bytes") {
+               arg == "--max-response-bytes" || arg == "--quiet-ms") {
       auto value = next();
       if (!value) return Bad(arg + " needs a value");
       if (arg == "--header") {
@@ -264,12 +367,16 @@ Result<Options> ParseOptions(const std::vector<std::string>& args) {
         if (!count) return count.error();
         if (arg == "--timeout-ms") {
           target.limits.timeout = std::chrono::milliseconds(*count);
+        } else if (arg == "--quiet-ms") {
+          quiet_window = std::chrono::milliseconds(*count);
         } else {
           target.limits.max_response_bytes = *count;
         }
       }
     } else if (options.command == Command::kCheck && IsCheckFlag(arg)) {
       if (auto problem_text = ParseCheckFlag(arg, next, options.check)) return Bad(*problem_text);
+    } else if (options.command == Command::kFuzz && IsFuzzFlag(arg)) {
+      if (auto problem_text = ParseFuzzFlag(arg, next, options.fuzz)) return Bad(*problem_text);
     } else if (arg.starts_with("http://") || arg.starts_with("https://")) {
       problem = set_kind(TargetSpec::Kind::kHttpUrl);
       target.url = arg;
@@ -277,13 +384,22 @@ Result<Options> ParseOptions(const std::vector<std::string>& args) {
       return Bad("unknown option '" + arg + "'");
     } else if (options.command == Command::kSend) {
       options.case_files.push_back(arg);
+    } else if (options.command == Command::kReplay && options.replay_path.empty()) {
+      options.replay_path = arg;
     } else {
       return Bad("'" + arg + "' is not a TARGET (an http:// URL, -- COMMAND, or --builtin)");
     }
     if (problem) return *problem;
   }
 
+  target.limits.quiet_window =
+      quiet_window.value_or(options.command == Command::kFuzz ? std::chrono::milliseconds(50)
+                                                              : target.limits.quiet_window);
   if (options.command == Command::kCheck && options.check.list) return options;
+  if (options.command == Command::kFuzz && options.fuzz.list_families) return options;
+  if (options.command == Command::kReplay && options.replay_path.empty()) {
+    return Bad("replay needs a case file or a folder of them");
+  }
   if (target.kind == TargetSpec::Kind::kNone) return Bad(command + " needs a TARGET");
   const bool builtin = target.kind == TargetSpec::Kind::kBuiltinHttp ||
                        target.kind == TargetSpec::Kind::kBuiltinStdio;

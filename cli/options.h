@@ -2,6 +2,7 @@
 // Command-line options of `mcpfuzz`, parsed into values; no I/O here.
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <set>
 #include <string>
@@ -26,7 +27,7 @@ struct TargetSpec {
   Limits limits;
 };
 
-enum class Command { kHelp, kVersion, kProbe, kSend, kCheck, kRefserver };
+enum class Command { kHelp, kVersion, kProbe, kSend, kCheck, kFuzz, kReplay, kRefserver };
 
 /// `check`: what to run and where the results go.
 struct CheckSettings {
@@ -42,6 +43,21 @@ struct CheckSettings {
   std::optional<std::string> write_baseline;
 };
 
+/// `fuzz`: the campaign's seed, size and where findings go.
+struct FuzzSettings {
+  std::optional<std::uint64_t> seed;
+  std::optional<std::size_t> cases;
+  std::optional<std::size_t> seconds;
+  std::set<std::string> families;
+  std::optional<int> resends;
+  std::optional<std::string> corpus_dir;
+  std::optional<Revision> revision;
+  bool call_real_tools = false;
+  /// `--list-families`: print the generator families and exit.
+  bool list_families = false;
+  std::optional<std::string> json_report;
+};
+
 struct Options {
   Command command = Command::kHelp;
   /// The topic of `mcpfuzz help TOPIC` or `mcpfuzz COMMAND --help`.
@@ -50,6 +66,9 @@ struct Options {
   /// `send`: case files to send in order.
   std::vector<std::string> case_files;
   CheckSettings check;
+  FuzzSettings fuzz;
+  /// `replay`: a case file or a folder of them.
+  std::string replay_path;
   /// `refserver`: its own arguments, passed through.
   std::vector<std::string> passthrough;
 };

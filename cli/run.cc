@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/check.h"
+#include "cli/fuzz.h"
 #include "cli/options.h"
 #include "cli/probe.h"
 #include "cli/send.h"
@@ -33,8 +34,15 @@ int Run(const std::vector<std::string>& args, const std::string& self_executable
         return 0;
       }
       break;
+    case Command::kFuzz:
+      if (options->fuzz.list_families) {
+        ListFamilies(out);
+        return 0;
+      }
+      break;
     case Command::kProbe:
     case Command::kSend:
+    case Command::kReplay:
       break;
   }
   auto target = OpenTarget(options->target, self_executable);
@@ -44,6 +52,10 @@ int Run(const std::vector<std::string>& args, const std::string& self_executable
   }
   if (options->command == Command::kCheck) {
     return RunCheck(options->check, **target, out, err);
+  }
+  if (options->command == Command::kFuzz) return RunFuzz(options->fuzz, **target, out, err);
+  if (options->command == Command::kReplay) {
+    return RunReplay(options->replay_path, **target, out, err);
   }
   if (options->command == Command::kSend) {
     return RunSend(options->case_files, **target, out, err);

@@ -95,7 +95,10 @@ std::string StdioReproducer(const Request& request, const std::vector<std::strin
              "\n";
   }
   lines += request.WireBody() + "\n";
-  std::string command = "printf " + ShellQuote(PrintfFormat(lines)) + " |";
+  // Built by appending: g++ 12 at -O3 warns (-Wrestrict) on "literal" + string + "literal".
+  std::string command = "printf ";
+  command += ShellQuote(PrintfFormat(lines));
+  command += " |";
   for (const auto& word : argv) command += " " + ShellQuote(word);
   return command;
 }

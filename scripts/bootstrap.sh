@@ -15,6 +15,8 @@ packages=(
   libboost-json1.81-dev
   libcurl4-openssl-dev libcpp-httplib-dev
   nodejs npm
+  # The generator tests validate generated requests against the official schemas with it.
+  python3-jsonschema
 )
 
 missing=()

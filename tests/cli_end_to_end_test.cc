@@ -109,6 +109,29 @@ TEST(CheckCommand, CouldNotRunIsExitTwoWithAReason) {
   EXPECT_EQ(bad_fault.exit_code, 2) << bad_fault.output;
 }
 
+TEST(FuzzCommand, FindsAFaultWritesACaseAndReplayReproducesIt) {
+  const std::string corpus =
+      (std::filesystem::temp_directory_path() / ("mcpfuzz-corpus-" + std::to_string(::getpid())))
+          .string();
+  ProcessRun run =
+      Mcpfuzz("fuzz --builtin --fault unknown-method-200 --cases 2000 --corpus " + corpus);
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  EXPECT_NE(run.output.find("seed 1"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("FAIL  methods.unknown"), std::string::npos) << run.output;
+  ASSERT_FALSE(std::filesystem::is_empty(corpus));
+  ProcessRun still = Mcpfuzz("replay " + corpus + " --builtin --fault unknown-method-200");
+  EXPECT_EQ(still.exit_code, 1) << still.output;
+  ProcessRun fixed = Mcpfuzz("replay " + corpus + " --builtin");
+  EXPECT_EQ(fixed.exit_code, 0) << fixed.output;
+  std::filesystem::remove_all(corpus);
+}
+
+TEST(FuzzCommand, ConformantServerHasNoFinding) {
+  ProcessRun run = Mcpfuzz("fuzz --builtin --cases 500 --seed 7");
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("0 finding(s)"), std::string::npos) << run.output;
+}
+
 TEST(CheckCommand, ListsEveryCheck) {
   ProcessRun run = Mcpfuzz("check --list");
   EXPECT_EQ(run.exit_code, 0);

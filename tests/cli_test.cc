@@ -70,6 +70,34 @@ TEST(Options, CheckTakesSelectionsReportsAndBaselines) {
   }
 }
 
+TEST(Options, FuzzTakesSeedCasesFamiliesAndCorpus) {
+  auto options = ParseOptions({"fuzz", "--builtin-stdio", "--seed", "0", "--cases", "2000",
+                               "--time", "60", "--families", "meta,headers", "--corpus", "out",
+                               "--resends", "5", "--report", "json=f.json"});
+  ASSERT_TRUE(options.ok()) << options.error().message;
+  EXPECT_EQ(options->command, Command::kFuzz);
+  EXPECT_EQ(options->fuzz.seed, 0U);
+  EXPECT_EQ(options->fuzz.cases, 2000U);
+  EXPECT_EQ(options->fuzz.seconds, 60U);
+  EXPECT_EQ(options->fuzz.families, (std::set<std::string>{"meta", "headers"}));
+  EXPECT_EQ(options->fuzz.corpus_dir, "out");
+  EXPECT_EQ(options->fuzz.resends, 5);
+  EXPECT_EQ(options->fuzz.json_report, "f.json");
+  // Fuzzing listens 50 ms after a notification unless told otherwise; checks listen longer.
+  EXPECT_EQ(options->target.limits.quiet_window.count(), 50);
+  auto slower = ParseOptions({"fuzz", "--builtin", "--quiet-ms", "300"});
+  ASSERT_TRUE(slower.ok());
+  EXPECT_EQ(slower->target.limits.quiet_window.count(), 300);
+  EXPECT_EQ(ParseOptions({"check", "--builtin"})->target.limits.quiet_window.count(), 250);
+
+  EXPECT_FALSE(ParseOptions({"fuzz", "--builtin", "--cases", "0"}).ok());
+  EXPECT_FALSE(ParseOptions({"fuzz", "--builtin", "--seed", "x"}).ok());
+  EXPECT_FALSE(ParseOptions({"replay", "--builtin"}).ok());
+  auto replay = ParseOptions({"replay", "corpus/regression", "--builtin"});
+  ASSERT_TRUE(replay.ok()) << replay.error().message;
+  EXPECT_EQ(replay->replay_path, "corpus/regression");
+}
+
 TEST(Options, HelpIsAvailablePerCommand) {
   auto options = ParseOptions({"probe", "--help"});
   ASSERT_TRUE(options.ok());

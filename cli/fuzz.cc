@@ -1,0 +1,123 @@
+#include "cli/fuzz.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <boost/json/serialize.hpp>
+#include <chrono>
+#include <ctime>
+#include <fstream>
+
+#include "campaign/campaign.h"
+#include "generators/registry.h"
+#include "reports/fuzz_report.h"
+#include "reports/terminal.h"
+
+namespace mcpfuzz::cli {
+namespace {
+
+std::string UtcNow() {
+  std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+CampaignOptions ToCampaignOptions(const FuzzSettings& settings, const Target& target) {
+  CampaignOptions options;
+  if (settings.seed) options.seed = *settings.seed;
+  if (settings.cases) options.max_cases = *settings.cases;
+  if (settings.seconds) options.duration = std::chrono::seconds(*settings.seconds);
+  options.families = settings.families;
+  if (settings.resends) options.resends = *settings.resends;
+  if (settings.corpus_dir) options.corpus_dir = *settings.corpus_dir;
+  options.revision = settings.revision;
+  options.call_real_tools = settings.call_real_tools;
+  options.reproducer = target.ReproduceAt();
+  return options;
+}
+
+}  // namespace
+
+void ListFamilies(std::ostream& out) {
+  std::size_t width = 0;
+  for (const auto& family : gen::AllFamilies()) width = std::max(width, family.name.size() + 2);
+  for (const auto& family : gen::AllFamilies()) {
+    out << reports::Pad(family.name, width) << family.description
+        << (family.calls_real_tools ? " (calls real tools: only with --call-real-tools)" : "")
+        << "\n";
+  }
+}
+
+int RunFuzz(const FuzzSettings& settings, Target& target, std::ostream& out, std::ostream& err) {
+  for (const auto& name : settings.families) {
+    if (gen::FindFamily(name) == nullptr) {
+      err << "mcpfuzz: no generator family is named '" << name
+          << "'; `mcpfuzz fuzz --list-families` lists them\n";
+      return 2;
+    }
+  }
+  const CampaignOptions options = ToCampaignOptions(settings, target);
+  reports::RunInfo info;
+  info.tool_version = "0.1.0";
+  info.target = target.Describe();
+  info.reproducer_target = target.ReproduceAt();
+  info.started_at = UtcNow();
+  // The seed comes first, so even a run that is killed can be replayed.
+  err << "mcpfuzz fuzz: seed " << options.seed << "\n" << std::flush;
+
+  const bool show_progress = ::isatty(STDERR_FILENO) == 1;
+  auto progress = [&](const CampaignProgress& now) {
+    if (!show_progress) return;
+    err << "\r\033[K" << now.cases << " cases, " << now.findings << " finding(s), "
+        << static_cast<long>(now.cases_per_second) << " cases/s" << std::flush;
+  };
+  CampaignResult result = RunCampaign(target.Factory(), options, progress);
+  if (show_progress) err << "\r\033[K" << std::flush;
+
+  reports::PrintFuzzReport(info, options, result, out);
+  bool written = true;
+  if (settings.json_report) {
+    std::ofstream file(*settings.json_report, std::ios::binary | std::ios::trunc);
+    file << boost::json::serialize(reports::FuzzReportToJson(info, options, result)) << "\n";
+    written = static_cast<bool>(file.flush());
+    if (!written) err << "mcpfuzz: cannot write " << *settings.json_report << "\n";
+  }
+  for (const auto& finding : result.findings) {
+    if (!options.corpus_dir.empty() && finding.file.empty()) written = false;
+  }
+  if (result.eras.speaks.empty()) {
+    err << "mcpfuzz: the target speaks no revision mcpfuzz knows, or could not be reached\n";
+    return 2;
+  }
+  if (!written) return 2;
+  return result.findings.empty() ? 0 : 1;
+}
+
+int RunReplay(const std::string& path, Target& target, std::ostream& out, std::ostream& err) {
+  ReplayResult result = Replay(target.Factory(), path);
+  bool unreadable = result.cases.empty();
+  if (unreadable) err << "mcpfuzz: no case file found at " << path << "\n";
+  for (const auto& replayed : result.cases) {
+    std::string state = !replayed.error.empty() ? "ERROR"
+                        : replayed.still_fails  ? "STILL FAILS"
+                                                : "fixed";
+    out << reports::Pad(state, 12) << replayed.check_id << "  "
+        << reports::EscapeForTerminal(replayed.file.string(), 300);
+    if (replayed.still_fails && !replayed.same_signature) out << "  (with another signature)";
+    if (replayed.verdict)
+      out << "\n    " << reports::EscapeForTerminal(Summarize(*replayed.verdict), 300);
+    if (!replayed.error.empty()) {
+      out << "\n    " << reports::EscapeForTerminal(replayed.error, 300);
+      unreadable = true;
+    }
+    out << "\n";
+  }
+  out << result.still_failing << " of " << result.cases.size() << " case(s) still fail\n";
+  if (unreadable) return 2;
+  return result.still_failing > 0 ? 1 : 0;
+}
+
+}  // namespace mcpfuzz::cli

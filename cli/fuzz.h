@@ -1,0 +1,22 @@
+#pragma once
+// `mcpfuzz fuzz` and `mcpfuzz replay`.
+
+#include <ostream>
+#include <string>
+
+#include "cli/options.h"
+#include "cli/target.h"
+
+namespace mcpfuzz::cli {
+
+/// Prints every generator family with its description (`fuzz --list-families`).
+void ListFamilies(std::ostream& out);
+
+/// Returns 0 (no finding), 1 (findings) or 2 (could not run, or a file could not be written).
+int RunFuzz(const FuzzSettings& settings, Target& target, std::ostream& out, std::ostream& err);
+
+/// Returns 0 (no case still fails), 1 (some still fail) or 2 (unreadable file, unreachable
+/// target).
+int RunReplay(const std::string& path, Target& target, std::ostream& out, std::ostream& err);
+
+}  // namespace mcpfuzz::cli

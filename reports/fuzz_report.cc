@@ -1,0 +1,81 @@
+#include "reports/fuzz_report.h"
+
+#include "campaign/finding_file.h"
+#include "reports/terminal.h"
+
+namespace mcpfuzz::reports {
+namespace {
+
+double CasesPerSecond(const CampaignResult& result) {
+  const double seconds = static_cast<double>(result.elapsed.count()) / 1000.0;
+  return seconds > 0 ? static_cast<double>(result.cases) / seconds : 0.0;
+}
+
+}  // namespace
+
+boost::json::value FuzzReportToJson(const RunInfo& info, const CampaignOptions& options,
+                                    const CampaignResult& result) {
+  boost::json::array speaks;
+  for (Revision revision : result.eras.speaks) speaks.emplace_back(ToString(revision));
+  boost::json::array findings;
+  for (const auto& finding : result.findings) {
+    boost::json::value json = FindingToJson(finding, options.seed, info.reproducer_target);
+    json.as_object()["file"] = finding.file.string();
+    json.as_object()["repeats"] = finding.repeats;
+    findings.push_back(std::move(json));
+  }
+  return {{"format", kFuzzReportFormat},
+          {"version", kFuzzReportVersion},
+          {"tool", {{"name", "mcpfuzz"}, {"version", info.tool_version}}},
+          {"target",
+           {{"description", info.target}, {"transport", ToString(info.reproducer_target.kind)}}},
+          {"started_at", info.started_at},
+          {"seed", options.seed},
+          {"cases", result.cases},
+          {"generation_failures", result.generation_failures},
+          {"elapsed_seconds", static_cast<double>(result.elapsed.count()) / 1000.0},
+          {"cases_per_second", CasesPerSecond(result)},
+          {"speaks", std::move(speaks)},
+          {"findings", std::move(findings)},
+          {"notes", boost::json::array(result.notes.begin(), result.notes.end())}};
+}
+
+void PrintFuzzReport(const RunInfo& info, const CampaignOptions& options,
+                     const CampaignResult& result, std::ostream& out) {
+  out << "target: " << EscapeForTerminal(info.target, 200) << "\nseed: " << options.seed
+      << "\nspeaks: ";
+  if (result.eras.speaks.empty()) out << "no revision mcpfuzz knows";
+  for (std::size_t i = 0; i < result.eras.speaks.size(); ++i) {
+    out << (i ? ", " : "") << ToString(result.eras.speaks[i]);
+  }
+  char rate[32];
+  std::snprintf(rate, sizeof rate, "%.0f", CasesPerSecond(result));
+  out << "\n"
+      << result.cases << " cases in " << result.elapsed.count() << " ms (" << rate << " cases/s), "
+      << result.findings.size() << " finding(s)\n";
+  for (const auto& note : result.notes) out << "note: " << EscapeForTerminal(note, 200) << "\n";
+  for (const auto& finding : result.findings) {
+    const Verdict& verdict = finding.verdict;
+    out << "\n"
+        << ToString(verdict.kind) << "  " << finding.check_id << "  " << ToString(finding.revision)
+        << "  family " << finding.family << "  " << (finding.stable ? "stable" : "flaky") << " ("
+        << finding.reproduced << "/" << finding.resends << ")";
+    if (finding.repeats > 0) out << "  +" << finding.repeats << " repeats";
+    out << "\n  expected: " << EscapeForTerminal(verdict.expected.text, 160)
+        << "\n  observed: " << ToString(verdict.observed.channel);
+    if (verdict.observed.code) out << " " << *verdict.observed.code;
+    if (verdict.observed.http_status != 0) out << " (HTTP " << verdict.observed.http_status << ")";
+    if (verdict.observed.outcome != Outcome::kOk) out << " " << ToString(verdict.observed.outcome);
+    out << "\n  shrunk in " << finding.shrink_steps << " step(s), " << finding.shrink_sends
+        << " send(s)\n";
+    if (!finding.file.empty()) {
+      out << "  case: " << EscapeForTerminal(finding.file.string(), 300) << "\n";
+    } else if (!finding.file_error.empty()) {
+      out << "  case not written: " << EscapeForTerminal(finding.file_error, 200) << "\n";
+    }
+    out << "  reproduce: "
+        << EscapeForTerminal(Reproducer(finding.minimal, info.reproducer_target), 2000) << "\n";
+  }
+}
+
+}  // namespace mcpfuzz::reports
