@@ -5,26 +5,17 @@
 #include <algorithm>
 #include <boost/json/serialize.hpp>
 #include <chrono>
-#include <ctime>
 #include <fstream>
 #include <sstream>
 
 #include "checks/checks.h"
+#include "cli/run_info.h"
 #include "reports/baseline.h"
 #include "reports/check_report.h"
 #include "reports/terminal.h"
 
 namespace mcpfuzz::cli {
 namespace {
-
-std::string UtcNow() {
-  std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
 
 Result<reports::Baseline> ReadBaseline(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
@@ -103,11 +94,7 @@ int RunCheck(const CheckSettings& settings, Target& target, std::ostream& out, s
     baseline = std::move(*read);
   }
 
-  reports::RunInfo info;
-  info.tool_version = "0.1.0";
-  info.target = target.Describe();
-  info.reproducer_target = target.ReproduceAt();
-  info.started_at = UtcNow();
+  reports::RunInfo info = StartRunInfo(target);
   const auto start = std::chrono::steady_clock::now();
 
   // Progress goes to a terminal only; CI logs stay quiet.

@@ -5,25 +5,16 @@
 #include <algorithm>
 #include <boost/json/serialize.hpp>
 #include <chrono>
-#include <ctime>
 #include <fstream>
 
 #include "campaign/campaign.h"
+#include "cli/run_info.h"
 #include "generators/registry.h"
 #include "reports/fuzz_report.h"
 #include "reports/terminal.h"
 
 namespace mcpfuzz::cli {
 namespace {
-
-std::string UtcNow() {
-  std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
 
 CampaignOptions ToCampaignOptions(const FuzzSettings& settings, const Target& target) {
   CampaignOptions options;
@@ -60,11 +51,7 @@ int RunFuzz(const FuzzSettings& settings, Target& target, std::ostream& out, std
     }
   }
   const CampaignOptions options = ToCampaignOptions(settings, target);
-  reports::RunInfo info;
-  info.tool_version = "0.1.0";
-  info.target = target.Describe();
-  info.reproducer_target = target.ReproduceAt();
-  info.started_at = UtcNow();
+  reports::RunInfo info = StartRunInfo(target);
   // The seed comes first, so even a run that is killed can be replayed.
   err << "mcpfuzz fuzz: seed " << options.seed << "\n" << std::flush;
 

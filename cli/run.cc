@@ -6,6 +6,7 @@
 #include "cli/fuzz.h"
 #include "cli/options.h"
 #include "cli/probe.h"
+#include "cli/run_info.h"
 #include "cli/send.h"
 #include "cli/target.h"
 #include "refserver/refserver.h"
@@ -24,7 +25,7 @@ int Run(const std::vector<std::string>& args, const std::string& self_executable
       out << HelpText(options->help_topic);
       return 0;
     case Command::kVersion:
-      out << "mcpfuzz 0.1.0\n";
+      out << "mcpfuzz " << kToolVersion << "\n";
       return 0;
     case Command::kRefserver:
       return refserver::RunCommandLine(options->passthrough, std::cin, out, err);

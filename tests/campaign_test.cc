@@ -20,6 +20,7 @@
 
 #include "campaign/finding_file.h"
 #include "oracles/check_ids.h"
+#include "support/reference_server.h"
 #include "transport/server_process.h"
 #include "transport/transport.h"
 
@@ -30,16 +31,6 @@ using namespace std::chrono_literals;
 
 constexpr TransportKind kHttp = TransportKind::kHttp;
 constexpr TransportKind kStdio = TransportKind::kStdio;
-
-std::vector<std::string> RefServerArgv(TransportKind kind, const std::vector<std::string>& faults) {
-  std::vector<std::string> argv = {MCPFUZZ_BINARY_DIR "/refserver/mcpfuzz-refserver",
-                                   kind == kHttp ? "--http" : "--stdio"};
-  for (const std::string& fault : faults) {
-    argv.emplace_back("--fault");
-    argv.push_back(fault);
-  }
-  return argv;
-}
 
 // The reference server answers within a millisecond: the timeout only bounds failures, and
 // the quiet window (waited out by every notification over stdio) is short.
@@ -52,38 +43,10 @@ Limits TestLimits(std::chrono::milliseconds timeout = 3000ms) {
 
 // A reference server behind a TransportFactory: one HTTP server process for the target's
 // lifetime, or a fresh stdio process per connection.
-struct RefTarget {
-  std::shared_ptr<HttpServerProcess> http_server;
-  TransportFactory connect;
-};
-
-RefTarget StartRefServer(TransportKind kind, const std::vector<std::string>& faults = {},
-                         Limits limits = TestLimits()) {
-  RefTarget target;
-  if (kind == kHttp) {
-    auto started = HttpServerProcess::Start(RefServerArgv(kHttp, faults), 5000ms);
-    if (!started) {
-      ADD_FAILURE() << "cannot start the HTTP reference server: " << started.error().message;
-      target.connect = [] { return Result<std::unique_ptr<Transport>>(Error{"not started"}); };
-      return target;
-    }
-    target.http_server = std::make_shared<HttpServerProcess>(std::move(*started));
-    target.connect = [url = target.http_server->url(), limits] {
-      return OpenHttp(HttpTarget{url, {}, false, limits});
-    };
-    return target;
-  }
-  target.connect = [argv = RefServerArgv(kStdio, faults),
-                    limits]() -> Result<std::unique_ptr<Transport>> {
-    StdioTarget stdio;
-    stdio.argv = argv;
-    stdio.limits = limits;
-    stdio.shutdown_grace = 200ms;
-    auto spawned = SpawnStdio(std::move(stdio));
-    if (!spawned) return spawned.error();
-    return std::unique_ptr<Transport>(std::move(*spawned));
-  };
-  return target;
+test_support::RefTarget StartRefServer(TransportKind kind,
+                                       const std::vector<std::string>& faults = {},
+                                       Limits limits = TestLimits()) {
+  return test_support::StartRefServer(kind, faults, limits, 200ms);
 }
 
 // An empty directory of its own under the temporary directory, removed again at the end.
@@ -121,7 +84,7 @@ std::string DescribeFindings(const CampaignResult& result) {
 class ConformantServer : public ::testing::TestWithParam<TransportKind> {};
 
 TEST_P(ConformantServer, YieldsNoFinding) {
-  const RefTarget target = StartRefServer(GetParam());
+  const test_support::RefTarget target = StartRefServer(GetParam());
   CampaignOptions options;
   options.max_cases = GetParam() == kHttp ? 600 : 400;
   const ScratchDirectory corpus("conformant");
@@ -170,7 +133,7 @@ bool Names(const std::string& check_id, const std::string& wanted) {
 
 TEST_P(FaultyServer, IsFoundShrunkWrittenAndReplayed) {
   const FaultCase& param = GetParam();
-  const RefTarget target = StartRefServer(param.transport, {param.fault});
+  const test_support::RefTarget target = StartRefServer(param.transport, {param.fault});
   CampaignOptions options;  // the default seed
   options.max_cases = 2000;
   // The fault is the server's only deviation: its finding is the first.
@@ -213,7 +176,7 @@ TEST_P(FaultyServer, IsFoundShrunkWrittenAndReplayed) {
       << (replayed.cases[0].verdict ? Summarize(*replayed.cases[0].verdict) : "no verdict");
   EXPECT_EQ(replayed.still_failing, 1U);
 
-  const RefTarget conformant = StartRefServer(param.transport);
+  const test_support::RefTarget conformant = StartRefServer(param.transport);
   const ReplayResult fixed = Replay(conformant.connect, options.corpus_dir);
   EXPECT_EQ(fixed.cases.size(), result.findings.size());
   EXPECT_EQ(fixed.still_failing, 0U);
@@ -243,7 +206,7 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 TEST(Campaign, ShrinksADeepNestingCrashToTheShallowestDepthThatCrashes) {
-  const RefTarget target = StartRefServer(kStdio, {"crash-on-deep-nesting"});
+  const test_support::RefTarget target = StartRefServer(kStdio, {"crash-on-deep-nesting"});
   CampaignOptions options;
   options.families = {"malformed-json"};
   options.max_cases = 2000;
@@ -267,7 +230,8 @@ TEST(Campaign, ShrinksADeepNestingCrashToTheShallowestDepthThatCrashes) {
 TEST(Campaign, ARequestLeftUnansweredIsAFindingAndStopsBeingSent) {
   // The server never answers a call to an unknown tool but keeps answering everything else:
   // the silence is its answer to that call (a ping right after shows it is not deaf).
-  const RefTarget target = StartRefServer(kStdio, {"hang-on-unknown-tool"}, TestLimits(300ms));
+  const test_support::RefTarget target =
+      StartRefServer(kStdio, {"hang-on-unknown-tool"}, TestLimits(300ms));
   CampaignOptions options;
   options.families = {"unknown-names"};
   options.max_cases = 100;
@@ -316,7 +280,7 @@ TEST(Campaign, AServerThatStopsAnsweringIsAFinding) {
 // -----------------------------------------------------------------------
 
 TEST(Campaign, TheSameSeedSendsTheSameCases) {
-  const RefTarget target = StartRefServer(kHttp);
+  const test_support::RefTarget target = StartRefServer(kHttp);
   CampaignOptions options;
   options.max_cases = 300;
   options.record_cases = true;
@@ -330,7 +294,7 @@ TEST(Campaign, TheSameSeedSendsTheSameCases) {
   EXPECT_NE(first.case_log, other.case_log);
 
   // Over stdio too, where every crash restarts the server.
-  const RefTarget stdio = StartRefServer(kStdio, {"crash-on-deep-nesting"});
+  const test_support::RefTarget stdio = StartRefServer(kStdio, {"crash-on-deep-nesting"});
   options.seed = 77;
   options.max_cases = 150;
   options.resends = 0;
@@ -350,7 +314,7 @@ TEST(Campaign, ReplayReportsWhatItCannotRead) {
     std::ofstream(directory / "b-other-format.json") << R"({"format":"something-else"})";
     std::ofstream(directory / "ignored.txt") << "not a case";
   }
-  const RefTarget target = StartRefServer(kHttp);
+  const test_support::RefTarget target = StartRefServer(kHttp);
   const ReplayResult result = Replay(target.connect, directory);
   ASSERT_EQ(result.cases.size(), 2U);
   for (const ReplayedCase& replayed : result.cases) {

@@ -26,6 +26,7 @@
 #include "oracles/check_ids.h"
 #include "refserver/faults.h"
 #include "refserver/refserver.h"
+#include "support/reference_server.h"
 #include "transport/server_process.h"
 #include "transport/transport.h"
 
@@ -39,8 +40,6 @@ using namespace std::chrono_literals;
 constexpr TransportKind kHttp = TransportKind::kHttp;
 constexpr TransportKind kStdio = TransportKind::kStdio;
 
-std::string RefServerPath() { return MCPFUZZ_BINARY_DIR "/refserver/mcpfuzz-refserver"; }
-
 // The reference server answers within milliseconds, so these only bound failures. Every
 // notification over stdio waits out the whole quiet window, so it is short.
 Limits TestLimits(std::chrono::milliseconds timeout = 3000ms) {
@@ -50,53 +49,19 @@ Limits TestLimits(std::chrono::milliseconds timeout = 3000ms) {
   return limits;
 }
 
-std::vector<std::string> RefServerArgv(TransportKind kind, const FaultSet& faults) {
-  std::vector<std::string> argv = {RefServerPath(), kind == kHttp ? "--http" : "--stdio"};
-  for (Fault fault : faults) {
-    argv.emplace_back("--fault");
-    argv.emplace_back(refserver::ToString(fault));
-  }
-  return argv;
+std::vector<std::string> FaultNames(const FaultSet& faults) {
+  std::vector<std::string> names;
+  for (Fault fault : faults) names.emplace_back(refserver::ToString(fault));
+  return names;
 }
 
-// A reference server reachable through a TransportFactory: an HTTP server process kept for the
-// target's lifetime, or a fresh stdio process per connection.
-struct RefTarget {
-  std::shared_ptr<HttpServerProcess> http_server;
-  TransportFactory connect;
-};
-
-RefTarget StartRefServer(TransportKind kind, const FaultSet& faults, Limits limits) {
-  RefTarget target;
-  if (kind == kHttp) {
-    auto started = HttpServerProcess::Start(RefServerArgv(kHttp, faults), 5000ms);
-    if (!started) {
-      ADD_FAILURE() << "cannot start the HTTP reference server: " << started.error().message;
-      target.connect = [] { return Result<std::unique_ptr<Transport>>(Error{"not started"}); };
-      return target;
-    }
-    target.http_server = std::make_shared<HttpServerProcess>(std::move(*started));
-    target.connect = [url = target.http_server->url(), limits] {
-      return OpenHttp(HttpTarget{url, {}, false, limits});
-    };
-    return target;
-  }
-  target.connect = [argv = RefServerArgv(kStdio, faults),
-                    limits]() -> Result<std::unique_ptr<Transport>> {
-    StdioTarget stdio;
-    stdio.argv = argv;
-    stdio.limits = limits;
-    stdio.shutdown_grace = 300ms;
-    auto spawned = SpawnStdio(std::move(stdio));
-    if (!spawned) return spawned.error();
-    return std::unique_ptr<Transport>(std::move(*spawned));
-  };
-  return target;
+test_support::RefTarget StartRefServer(TransportKind kind, const FaultSet& faults, Limits limits) {
+  return test_support::StartRefServer(kind, FaultNames(faults), limits);
 }
 
 CheckRun RunAgainst(TransportKind kind, const FaultSet& faults, const CheckOptions& options = {},
                     Limits limits = TestLimits()) {
-  RefTarget target = StartRefServer(kind, faults, limits);
+  test_support::RefTarget target = StartRefServer(kind, faults, limits);
   return RunChecks(target.connect, options);
 }
 
@@ -344,7 +309,7 @@ TEST(Options, OnlyAndSkipSelectWhatRunsAndProgressSeesEachResult) {
   CheckOptions options;
   options.only = {"tools", "headers.name-missing"};
   options.skip = {"tools.arguments-not-object"};
-  RefTarget target = StartRefServer(kHttp, {}, TestLimits());
+  test_support::RefTarget target = StartRefServer(kHttp, {}, TestLimits());
   std::vector<std::string> progressed;
   const CheckRun run = RunChecks(target.connect, options, [&](const CheckResult& result) {
     progressed.push_back(result.verdict.check_id);

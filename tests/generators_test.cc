@@ -603,7 +603,7 @@ TEST(Shrinking, KeepsTheFamilyAndTheCheckId) {
       GenContext context = Context(revision, transport);
       context.call_real_tools = true;
       const rc::Gen<GeneratedCase> generator = AnyCase(context, AllFamilyNames());
-      testing::CheckDeterministically(
+      test_support::CheckDeterministically(
           [&](std::uint64_t seed) {
             const rc::Shrinkable<GeneratedCase> root =
                 generator(rc::Random(seed), static_cast<int>(seed % 101));

@@ -14,15 +14,15 @@
 namespace mcpfuzz {
 namespace {
 
-using testing::Broken;
-using testing::ErrorReply;
-using testing::HasFinding;
-using testing::NotJson;
-using testing::Replied;
-using testing::ResultReply;
-using testing::Show;
-using testing::Silent;
-using testing::ToolResult;
+using test_support::Broken;
+using test_support::ErrorReply;
+using test_support::HasFinding;
+using test_support::NotJson;
+using test_support::Replied;
+using test_support::ResultReply;
+using test_support::Show;
+using test_support::Silent;
+using test_support::ToolResult;
 namespace json = boost::json;
 
 constexpr std::string_view kArgument = "expression";

@@ -12,7 +12,7 @@
 #include "model/model.h"
 #include "oracles/oracles.h"
 
-namespace mcpfuzz::testing {
+namespace mcpfuzz::test_support {
 
 namespace json = boost::json;
 
@@ -113,4 +113,4 @@ inline bool HasFinding(const Verdict& verdict, Aspect aspect) {
 /// gtest-friendly rendering of a verdict for failure messages.
 inline std::string Show(const Verdict& verdict) { return Summarize(verdict); }
 
-}  // namespace mcpfuzz::testing
+}  // namespace mcpfuzz::test_support

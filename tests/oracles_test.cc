@@ -15,19 +15,19 @@ namespace {
 
 template <typename Property>
 void CheckDeterministically(Property property) {
-  mcpfuzz::testing::CheckDeterministically(std::move(property), 0x0AC1E5, 300);
+  mcpfuzz::test_support::CheckDeterministically(std::move(property), 0x0AC1E5, 300);
 }
 
-using testing::Broken;
-using testing::ErrorReply;
-using testing::ErrorReplyWithoutId;
-using testing::HasFinding;
-using testing::NotJson;
-using testing::Replied;
-using testing::ResultReply;
-using testing::Show;
-using testing::Silent;
-using testing::ToolResult;
+using test_support::Broken;
+using test_support::ErrorReply;
+using test_support::ErrorReplyWithoutId;
+using test_support::HasFinding;
+using test_support::NotJson;
+using test_support::Replied;
+using test_support::ResultReply;
+using test_support::Show;
+using test_support::Silent;
+using test_support::ToolResult;
 namespace json = boost::json;
 
 constexpr Revision kR1 = Revision::k2024_11_05;

@@ -15,7 +15,7 @@ namespace {
 
 template <typename Property>
 void CheckDeterministically(Property property) {
-  mcpfuzz::testing::CheckDeterministically(std::move(property), 0x5EED5E5, 500);
+  mcpfuzz::test_support::CheckDeterministically(std::move(property), 0x5EED5E5, 500);
 }
 
 SseEvent Message(std::string data) {

@@ -69,7 +69,7 @@ std::vector<std::string> SplitInChunks(const std::vector<std::string>& chunks,
 }
 
 TEST(LineSplitterProperty, ChunkingNeverChangesTheLinesOrTheOverlongVerdicts) {
-  mcpfuzz::testing::CheckDeterministically(
+  mcpfuzz::test_support::CheckDeterministically(
       [] {
         const auto pieces = *rc::gen::container<std::vector<std::string>>(
             rc::gen::element<std::string>("a", "bc", "defgh", "\n", "\r", "\r\n", "{}"));

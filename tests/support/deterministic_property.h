@@ -9,7 +9,7 @@
 #include <sstream>
 #include <utility>
 
-namespace mcpfuzz::testing {
+namespace mcpfuzz::test_support {
 
 template <typename Property>
 void CheckDeterministically(Property property, std::uint64_t seed, int max_success = 300) {
@@ -23,4 +23,4 @@ void CheckDeterministically(Property property, std::uint64_t seed, int max_succe
   EXPECT_TRUE(result.is<rc::detail::SuccessResult>()) << message.str();
 }
 
-}  // namespace mcpfuzz::testing
+}  // namespace mcpfuzz::test_support

@@ -1,0 +1,21 @@
+#include "cli/run_info.h"
+
+#include <ctime>
+
+namespace mcpfuzz::cli {
+
+reports::RunInfo StartRunInfo(const Target& target) {
+  reports::RunInfo info;
+  info.tool_version = kToolVersion;
+  info.target = target.Describe();
+  info.reproducer_target = target.ReproduceAt();
+  std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  info.started_at = text;
+  return info;
+}
+
+}  // namespace mcpfuzz::cli

@@ -1,0 +1,69 @@
+#pragma once
+// Test support: the reference server (the mcpfuzz-refserver binary) as a target reachable
+// through a TransportFactory, with fault switches named as on its command line.
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "transport/era_probe.h"
+#include "transport/server_process.h"
+#include "transport/transport.h"
+
+namespace mcpfuzz::test_support {
+
+inline std::string RefServerPath() { return MCPFUZZ_BINARY_DIR "/refserver/mcpfuzz-refserver"; }
+
+inline std::vector<std::string> RefServerArgv(TransportKind kind,
+                                              const std::vector<std::string>& faults) {
+  std::vector<std::string> argv = {RefServerPath(),
+                                   kind == TransportKind::kHttp ? "--http" : "--stdio"};
+  for (const std::string& fault : faults) {
+    argv.emplace_back("--fault");
+    argv.push_back(fault);
+  }
+  return argv;
+}
+
+/// An HTTP server process kept for the target's lifetime, or a fresh stdio process per
+/// connection.
+struct RefTarget {
+  std::shared_ptr<HttpServerProcess> http_server;
+  TransportFactory connect;
+};
+
+inline RefTarget StartRefServer(
+    TransportKind kind, const std::vector<std::string>& faults, Limits limits,
+    std::chrono::milliseconds shutdown_grace = std::chrono::milliseconds(300)) {
+  RefTarget target;
+  if (kind == TransportKind::kHttp) {
+    auto started =
+        HttpServerProcess::Start(RefServerArgv(kind, faults), std::chrono::milliseconds(5000));
+    if (!started) {
+      ADD_FAILURE() << "cannot start the HTTP reference server: " << started.error().message;
+      target.connect = [] { return Result<std::unique_ptr<Transport>>(Error{"not started"}); };
+      return target;
+    }
+    target.http_server = std::make_shared<HttpServerProcess>(std::move(*started));
+    target.connect = [url = target.http_server->url(), limits] {
+      return OpenHttp(HttpTarget{url, {}, false, limits});
+    };
+    return target;
+  }
+  target.connect = [argv = RefServerArgv(kind, faults), limits,
+                    shutdown_grace]() -> Result<std::unique_ptr<Transport>> {
+    StdioTarget stdio;
+    stdio.argv = argv;
+    stdio.limits = limits;
+    stdio.shutdown_grace = shutdown_grace;
+    auto spawned = SpawnStdio(std::move(stdio));
+    if (!spawned) return spawned.error();
+    return std::unique_ptr<Transport>(std::move(*spawned));
+  };
+  return target;
+}
+
+}  // namespace mcpfuzz::test_support
