@@ -119,7 +119,7 @@ rc::Gen<GeneratedCase> UnsupportedMetaVersion(rc::Gen<Request> templates) {
         static const std::vector<std::string> kVersions = {"v999.0.0", "1900-01-01", "2025-11-25"};
         const std::string& version = kVersions[static_cast<std::size_t>(index)];
         Request request = well_formed;
-        detail::Meta(request)[kMetaProtocolVersion] = version;
+        Meta(request)[kMetaProtocolVersion] = version;
         return MakeCase(kFamily, check::kProtocolVersionHeaderMismatch, std::move(request),
                         "_meta protocolVersion " + version + ", MCP-Protocol-Version 2026-07-28",
                         well_formed);

@@ -33,7 +33,7 @@ rc::Gen<GeneratedCase> ChangeMember(const GenContext& context, std::string_view 
   return rc::gen::apply(
       [check_id, member](const Request& well_formed, const MemberChange& drawn) {
         Request request = well_formed;
-        boost::json::object& body = detail::BodyObject(request);
+        boost::json::object& body = BodyObject(request);
         if (drawn.replacement) {
           body[member] = *drawn.replacement;
         } else {

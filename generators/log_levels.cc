@@ -93,7 +93,7 @@ rc::Gen<GeneratedCase> LogLevels(const GenContext& context) {
           Request well_formed = context.Make("server/discover", {}, id);
           Request request = well_formed;
           // In 2026-07-28 the level is optional; leaving it out is no error.
-          detail::Meta(request)[kLogLevelKey] = bad.value_or(boost::json::value("mcpfuzz"));
+          Meta(request)[kLogLevelKey] = bad.value_or(boost::json::value("mcpfuzz"));
           return MakeCase(kFamily, check::kInvalidLogLevel, std::move(request),
                           bad ? label : "log level \"mcpfuzz\"", well_formed, judge);
         }

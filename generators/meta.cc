@@ -53,13 +53,13 @@ rc::Gen<Change> MetaMissing(bool http) {
   return rc::gen::map(rc::gen::inRange(0, http ? 2 : 1), [](int kind) {
     if (kind == 0) {
       return Change{"no _meta", [](Request& request) {
-                      detail::Params(request).erase("_meta");
+                      Params(request).erase("_meta");
                       detail::DropEmptyParams(request);
                     }};
     }
     // Without the header as well: -32602, -32020 and -32022 are all conformant (§12.6).
     return Change{"no _meta and no MCP-Protocol-Version", [](Request& request) {
-                    detail::Params(request).erase("_meta");
+                    Params(request).erase("_meta");
                     detail::DropEmptyParams(request);
                     RemoveHeader(request.headers, kHeaderProtocolVersion);
                   }};
@@ -70,11 +70,11 @@ rc::Gen<Change> MetaPartial() {
   return rc::gen::map(rc::gen::inRange(0, static_cast<int>(NotObjects().size()) + 2), [](int kind) {
     if (kind == 0) {
       return Change{"_meta without clientCapabilities",
-                    [](Request& request) { detail::Meta(request).erase(kMetaClientCapabilities); }};
+                    [](Request& request) { Meta(request).erase(kMetaClientCapabilities); }};
     }
     if (kind == 1) {
       return Change{"_meta without protocolVersion",
-                    [](Request& request) { detail::Meta(request).erase(kMetaProtocolVersion); }};
+                    [](Request& request) { Meta(request).erase(kMetaProtocolVersion); }};
     }
     // A protocolVersion of the wrong type could equally be read as a mismatch with the
     // header or as an unsupported version; clientCapabilities of the wrong type is only
@@ -82,7 +82,7 @@ rc::Gen<Change> MetaPartial() {
     const boost::json::value& capabilities = NotObjects()[static_cast<std::size_t>(kind - 2)];
     return Change{"clientCapabilities " + boost::json::serialize(capabilities),
                   [capabilities](Request& request) {
-                    detail::Meta(request)[kMetaClientCapabilities] = capabilities;
+                    Meta(request)[kMetaClientCapabilities] = capabilities;
                   }};
   });
 }
@@ -115,7 +115,7 @@ rc::Gen<Change> VersionUnsupported() {
     // Renamed, not filtered: a known revision is not unsupported.
     while (ParseRevision(version)) version += "-x";
     return Change{"protocolVersion " + detail::Quote(version), [version](Request& request) {
-                    detail::Meta(request)[kMetaProtocolVersion] = version;
+                    Meta(request)[kMetaProtocolVersion] = version;
                     if (FindHeader(request.headers, kHeaderProtocolVersion)) {
                       SetHeader(request.headers, kHeaderProtocolVersion, version);
                     }
@@ -139,9 +139,9 @@ rc::Gen<GeneratedCase> MetaEnvelope(const GenContext& context) {
       {3, Changed(check::kMetaPartial, harmless, MetaPartial())},
       {3, Changed(check::kVersionUnsupported, harmless, VersionUnsupported())},
       {1, Changed(check::kMetaClientInfoOptional, Discover(context),
-                  rc::gen::just(Change{
-                      "_meta without clientInfo",
-                      [](Request& request) { detail::Meta(request).erase(kMetaClientInfo); }}))},
+                  rc::gen::just(
+                      Change{"_meta without clientInfo",
+                             [](Request& request) { Meta(request).erase(kMetaClientInfo); }}))},
   };
   return detail::Pick(std::move(variants));
 }

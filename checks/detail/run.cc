@@ -362,26 +362,6 @@ void RevisionRun::Record(const Exchange& exchange, RecordingTransport& transport
 
 // --- request surgery ---------------------------------------------------------------------------
 
-boost::json::object& BodyObject(Request& request) {
-  auto* value = std::get_if<boost::json::value>(&request.body);
-  if (value == nullptr || !value->is_object())
-    request.body = boost::json::value(boost::json::object{});
-  return std::get<boost::json::value>(request.body).as_object();
-}
-
-boost::json::object& Params(Request& request) {
-  boost::json::object& body = BodyObject(request);
-  boost::json::value& params = body["params"];
-  if (!params.is_object()) params = boost::json::object{};
-  return params.as_object();
-}
-
-boost::json::object& Meta(Request& request) {
-  boost::json::value& meta = Params(request)["_meta"];
-  if (!meta.is_object()) meta = boost::json::object{};
-  return meta.as_object();
-}
-
 void SetRawBody(Request& request, std::string bytes) { request.body = RawBody{std::move(bytes)}; }
 
 Request HarmlessRequest(Connection& connection, const RevisionRun& run) {

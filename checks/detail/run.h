@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "checks/checks.h"
+#include "model/request_edit.h"
 #include "oracles/oracle.h"
 #include "transport/client.h"
 #include "transport/era_probe.h"
@@ -288,12 +289,7 @@ class RevisionRun {
 
 // --- request surgery shared by the families ---------------------------------------------------
 
-/// The JSON object body of `request` (every request McpClient makes has one).
-boost::json::object& BodyObject(Request& request);
-/// params of an object body, created when absent.
-boost::json::object& Params(Request& request);
-/// params._meta of an object body, created when absent.
-boost::json::object& Meta(Request& request);
+// BodyObject, Params and Meta come from model/request_edit.h.
 /// Replaces the body by `bytes`, sent verbatim.
 void SetRawBody(Request& request, std::string bytes);
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "generators/generated_case.h"
+#include "model/request_edit.h"
 
 namespace mcpfuzz::gen::detail {
 
@@ -79,12 +80,7 @@ rc::Gen<Request> HarmlessRequest(const GenContext& context);
 
 // --- request surgery ---------------------------------------------------------------------------
 
-/// The JSON object body of `request` (templates always have one).
-boost::json::object& BodyObject(Request& request);
-/// params of the object body, created when absent.
-boost::json::object& Params(Request& request);
-/// params._meta of the object body, created when absent.
-boost::json::object& Meta(Request& request);
+// BodyObject, Params and Meta come from model/request_edit.h.
 /// Removes params when it is an empty object.
 void DropEmptyParams(Request& request);
 /// The wire bytes of `request`'s body with `insert` placed before the closing brace of the
