@@ -15,7 +15,8 @@ namespace mcpfuzz {
 
 namespace detail {
 class ChildProcess;
-}
+class OutputDrain;
+}  // namespace detail
 
 class HttpServerProcess {
  public:
@@ -32,11 +33,17 @@ class HttpServerProcess {
   const std::string& url() const { return url_; }
   /// True while the server process runs.
   bool Alive();
+  /// The last few KiB the server wrote to stderr, for error messages about a server that died.
+  std::string StderrTail() const;
 
  private:
-  HttpServerProcess(std::unique_ptr<detail::ChildProcess> process, std::string url);
+  HttpServerProcess(std::unique_ptr<detail::ChildProcess> process, std::string url,
+                    std::string stderr_so_far);
 
   std::unique_ptr<detail::ChildProcess> process_;
+  // Keeps reading the server's stdout and stderr after start-up: a server that logs more than
+  // a pipe buffer would otherwise block on its next write and look hung.
+  std::unique_ptr<detail::OutputDrain> drain_;
   std::string url_;
 };
 
