@@ -118,6 +118,11 @@ void Batches(RevisionRun& run) {
                  {{"a batch of ping and tools/list", [](Connection& connection) {
                      return Batch(connection, "ping", "tools/list");
                    }}});
+  ReportVariants(run, check::kBatchEmpty, {{"an empty batch []", [](Connection& connection) {
+                                              Request empty = WellFormed(connection);
+                                              empty.body = boost::json::array{};
+                                              return empty;
+                                            }}});
   ReportVariants(run, check::kBatchRejected,
                  {{"a batch of two tools/list", [](Connection& connection) {
                      return Batch(connection, "tools/list", "tools/list");

@@ -44,6 +44,7 @@ constexpr std::array kEntries = {
           d::ParamsNotObject},
     Entry{{check::kNotificationNoReply, "notifications get no response"}, d::NotificationNoReply},
     Entry{{check::kBatchAccepted, "2025-03-26 answers a batch element by element"}, d::Batches},
+    Entry{{check::kBatchEmpty, "2025-03-26 answers an empty batch with one -32600"}, d::Batches},
     Entry{{check::kBatchRejected, "outside 2025-03-26 a batch is refused"}, d::Batches},
     Entry{{check::kInitialize, "initialize answers the version asked"}, d::Initialize},
     Entry{{check::kInitializeUnsupportedVersion,
@@ -138,7 +139,7 @@ bool MatchesAny(std::string_view id, const std::set<std::string>& patterns) {
 }
 
 // The newest revision of each era spoken; 2025-03-26 as well for the one situation that exists
-// only there (batches), when it is spoken and not already the newest.
+// only there (batches, the empty batch), when it is spoken and not already the newest.
 std::vector<d::RevisionPlan> PlanRevisions(const EraReport& eras, const CheckOptions& options) {
   if (options.revision) return {{*options.revision, {}}};
   std::vector<d::RevisionPlan> plans;
@@ -147,7 +148,7 @@ std::vector<d::RevisionPlan> PlanRevisions(const EraReport& eras, const CheckOpt
   }
   constexpr Revision kBatchRevision = Revision::k2025_03_26;
   if (eras.Speaks(kBatchRevision) && eras.Newest(Era::kHandshake) != kBatchRevision) {
-    plans.push_back({kBatchRevision, {check::kBatchAccepted}});
+    plans.push_back({kBatchRevision, {check::kBatchAccepted, check::kBatchEmpty}});
   }
   return plans;
 }

@@ -21,6 +21,7 @@ inline constexpr std::string_view kParamsNotObject = "jsonrpc.params-not-object"
 inline constexpr std::string_view kNotificationNoReply = "notifications.no-reply";
 inline constexpr std::string_view kBatchAccepted = "batch.accepted";
 inline constexpr std::string_view kBatchRejected = "batch.rejected";
+inline constexpr std::string_view kBatchEmpty = "batch.empty";
 
 // Lifecycle, version negotiation and per-request metadata (tables §4).
 inline constexpr std::string_view kInitialize = "lifecycle.initialize";
@@ -88,6 +89,7 @@ inline constexpr std::array kAll = {
     kNotificationNoReply,
     kBatchAccepted,
     kBatchRejected,
+    kBatchEmpty,
     kInitialize,
     kInitializeUnsupportedVersion,
     kPingBeforeInit,

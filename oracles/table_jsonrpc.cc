@@ -131,6 +131,17 @@ void AddJsonRpcRows(std::vector<Expectation>& rows) {
       .summary = "2025-03-26 servers MUST accept a batch: one response per request, or HTTP 202 "
                  "for a batch of notifications",
   });
+  // An empty array is no batch at all: JRPC §6 answers it with one -32600 error, not an array.
+  // Only 2025-03-26 speaks JSON-RPC batches; elsewhere `[]` falls under batch.rejected's
+  // silence, so the tables name this situation for 2025-03-26 alone.
+  rows.push_back({
+      .id = check::kBatchEmpty,
+      .revisions = {kR2, kR2},
+      .channel = RejectedAsMalformed(),
+      .code = InvalidRequestCode(),
+      .reference = "JRPC §6 (rpc call with an empty Array); tables §3 F12",
+      .summary = "2025-03-26: an empty batch [] gets a single -32600 error with id null",
+  });
   // Batches are not MCP messages outside 2025-03-26 but no reaction is defined (§12.12): SDKs
   // either refuse them (400/-32600) or still process them, so processing is tolerated.
   const ChannelRule batch_refused = {.conformant = {kProtocolError},

@@ -200,7 +200,8 @@ TEST_P(Conformant, RunsInTheNewestRevisionOfEachEraAndBatchesIn2025_03_26) {
   for (Revision revision : {Revision::k2026_07_28, Revision::k2025_11_25}) {
     EXPECT_EQ(ids[revision].size(), check::kAll.size()) << ToString(revision);
   }
-  EXPECT_EQ(ids[Revision::k2025_03_26], std::set<std::string>{std::string(check::kBatchAccepted)});
+  EXPECT_EQ(ids[Revision::k2025_03_26], (std::set<std::string>{std::string(check::kBatchAccepted),
+                                                               std::string(check::kBatchEmpty)}));
   EXPECT_EQ(ids.size(), 3U);
 }
 
@@ -333,6 +334,7 @@ TEST(Options, ARevisionRunsOnlyThatRevision) {
     kinds[result.verdict.check_id] = result.verdict.kind;
   }
   EXPECT_EQ(kinds[std::string(check::kBatchAccepted)], VerdictKind::kPass) << DescribeAll(run);
+  EXPECT_EQ(kinds[std::string(check::kBatchEmpty)], VerdictKind::kPass) << DescribeAll(run);
   EXPECT_EQ(kinds[std::string(check::kBatchRejected)], VerdictKind::kNotApplicable);
   EXPECT_EQ(kinds[std::string(check::kSessionDelete)], VerdictKind::kPass);
   // The header exists from 2025-06-18 on.

@@ -80,6 +80,10 @@ Request ProbeFor(const Expectation& row, Revision revision, TransportKind transp
     request.body = json::value(42);
     return request;
   }
+  if (id == check::kBatchEmpty) {
+    request.body = json::array{};
+    return request;
+  }
   if (id == check::kBatchAccepted || id == check::kBatchRejected) {
     request.body = BatchOfTwo(revision, transport);
     return request;

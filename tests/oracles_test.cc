@@ -496,6 +496,20 @@ TEST(Batch, In20250326EveryRequestOfABatchGetsItsResponse) {
             VerdictKind::kFail);
 }
 
+TEST(Batch, AnEmptyBatchGetsOneInvalidRequestErrorNotAnArray) {
+  const Request stdio = BatchOf(kR2, "[]");
+  EXPECT_EQ(KindOf(check::kBatchEmpty, stdio, Replied(stdio, ErrorReply(nullptr, -32600))),
+            VerdictKind::kPass);
+  // An empty array back is no response at all: JRPC asks for a single error object.
+  EXPECT_EQ(KindOf(check::kBatchEmpty, stdio, Replied(stdio, json::array{})), VerdictKind::kFail);
+  EXPECT_EQ(KindOf(check::kBatchEmpty, stdio, Replied(stdio, ErrorReply(nullptr, -32602))),
+            VerdictKind::kWarn);
+  // Outside 2025-03-26 the tables name no expectation for it.
+  const Request modern = BatchOf(kR4, "[]");
+  EXPECT_EQ(KindOf(check::kBatchEmpty, modern, Replied(modern, ErrorReply(nullptr, -32600))),
+            VerdictKind::kNotApplicable);
+}
+
 TEST(Batch, ElsewhereRefusingPassesAndProcessingIsTolerated) {
   const Request request = BatchOf(kR4, R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])");
   EXPECT_EQ(

@@ -148,7 +148,8 @@ class ResultBuilder {
 /// How a revision's run was planned.
 struct RevisionPlan {
   Revision revision = kLatestRevision;
-  /// When not empty, only these checks run in this revision (2025-03-26 runs only batch.accepted).
+  /// When not empty, only these checks run in this revision (2025-03-26 runs only the batch
+  /// checks).
   std::set<std::string_view> restricted_to;
 };
 
