@@ -2,11 +2,13 @@
 // otherwise well-formed request.
 
 #include <boost/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "checks/detail/run.h"
 #include "checks/detail/scenarios.h"
+#include "model/channel.h"
 #include "model/request_builder.h"
 #include "oracles/check_ids.h"
 
@@ -20,6 +22,41 @@ Variant Call(std::string label, std::string method, boost::json::object params) 
       std::move(label),
       [method, params](Connection& connection) { return connection.client().Make(method, params); },
       Owed::kReply};
+}
+
+struct PromptArgument {
+  std::string prompt;
+  std::string argument;
+};
+
+// The first listed prompt with an argument marked required.
+std::optional<PromptArgument> FindRequiredPromptArgument(const Exchange& prompts_list) {
+  const Reply reply = ClassifyReply(prompts_list.request, prompts_list.observation);
+  if (reply.channel != Channel::kSuccess) return std::nullopt;
+  const auto* result = reply.message->as_object().if_contains("result");
+  const auto* prompts = result != nullptr && result->is_object()
+                            ? result->as_object().if_contains("prompts")
+                            : nullptr;
+  if (prompts == nullptr || !prompts->is_array()) return std::nullopt;
+  for (const auto& prompt : prompts->as_array()) {
+    if (!prompt.is_object()) continue;
+    const auto* name = prompt.as_object().if_contains("name");
+    const auto* arguments = prompt.as_object().if_contains("arguments");
+    if (name == nullptr || !name->is_string() || arguments == nullptr || !arguments->is_array()) {
+      continue;
+    }
+    for (const auto& argument : arguments->as_array()) {
+      if (!argument.is_object()) continue;
+      const auto* argument_name = argument.as_object().if_contains("name");
+      const auto* required = argument.as_object().if_contains("required");
+      if (argument_name != nullptr && argument_name->is_string() && required != nullptr &&
+          required->is_bool() && required->as_bool()) {
+        return PromptArgument{std::string(name->as_string()),
+                              std::string(argument_name->as_string())};
+      }
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -41,6 +78,29 @@ void UnknownPrompt(RevisionRun& run) {
   ReportVariants(
       run, check::kUnknownPrompt,
       {Call("an unknown prompt", "prompts/get", {{"name", "mcpfuzz_no_such_prompt_4f1c9a"}})});
+}
+
+void PromptMissingArguments(RevisionRun& run) {
+  const std::string_view id = check::kPromptMissingArguments;
+  if (!run.RequireCapability(id, "prompts")) return;
+  run.set_current_check(id);
+  Connection* main = run.Main();
+  if (main == nullptr) return run.ReportUnreachable(id);
+  ResultBuilder result(run, id);
+  Exchange prompts_list = main->Send(main->client().Make("prompts/list"));
+  const std::optional<PromptArgument> target = FindRequiredPromptArgument(prompts_list);
+  const std::string listed = DescribeAnswer(prompts_list);
+  result.Add(std::move(prompts_list));
+  if (!target) {
+    return run.ReportNotApplicable(
+        id, "prompts/list (" + listed + ") named no prompt with a required argument");
+  }
+  // prompts/get only renders a template: unlike tools/call it runs nothing on the server.
+  result.Judge(
+      main->Send(main->client().Make(
+          "prompts/get", {{"name", target->prompt}, {"arguments", boost::json::object{}}})),
+      run.Context(), target->prompt + " without '" + target->argument + "'");
+  run.Report(std::move(result));
 }
 
 void InvalidCursor(RevisionRun& run) {

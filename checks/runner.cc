@@ -81,6 +81,8 @@ constexpr std::array kEntries = {
           d::UnknownResource},
     Entry{{check::kUnknownPrompt, "prompts/get of an unknown prompt gets -32602"},
           d::UnknownPrompt},
+    Entry{{check::kPromptMissingArguments, "prompts/get without a required argument gets -32602"},
+          d::PromptMissingArguments},
     Entry{{check::kInvalidCursor, "a garbage cursor gets -32602"}, d::InvalidCursor},
     Entry{{check::kInvalidLogLevel, "an unknown log level gets -32602"}, d::InvalidLogLevel},
     Entry{{check::kProtocolVersionHeaderMismatch,

@@ -44,6 +44,7 @@ inline constexpr std::string_view kToolArgumentsNotObject = "tools.arguments-not
 inline constexpr std::string_view kToolBadArguments = "tools.bad-arguments";
 inline constexpr std::string_view kUnknownResource = "resources.unknown";
 inline constexpr std::string_view kUnknownPrompt = "prompts.unknown";
+inline constexpr std::string_view kPromptMissingArguments = "prompts.missing-arguments";
 inline constexpr std::string_view kInvalidCursor = "pagination.invalid-cursor";
 inline constexpr std::string_view kInvalidLogLevel = "logging.invalid-level";
 
@@ -108,6 +109,7 @@ inline constexpr std::array kAll = {
     kToolBadArguments,
     kUnknownResource,
     kUnknownPrompt,
+    kPromptMissingArguments,
     kInvalidCursor,
     kInvalidLogLevel,
     kProtocolVersionHeaderMismatch,

@@ -126,6 +126,15 @@ void AddFeatureRows(std::vector<Expectation>& rows) {
       .summary = "prompts/get of an unknown prompt gets -32602",
   });
   rows.push_back({
+      .id = check::kPromptMissingArguments,
+      .revisions = kEveryRevision,
+      .capability = CapabilityRequirement::kDeclared,
+      .channel = {.conformant = {kProtocolError}, .strength = Strength::kShould},
+      .code = {.conformant = {kInvalidParamsCode}, .strength = Strength::kShould},
+      .reference = "<rev>:server/prompts.mdx \"Error Handling\"; tables §7 P2",
+      .summary = "prompts/get without a required argument of the prompt gets -32602",
+  });
+  rows.push_back({
       .id = check::kInvalidCursor,
       .revisions = kEveryRevision,
       .capability = CapabilityRequirement::kDeclared,

@@ -41,6 +41,7 @@ void ToolBadArguments(RevisionRun& run);
 void UnknownMethod(RevisionRun& run);
 void UnknownResource(RevisionRun& run);
 void UnknownPrompt(RevisionRun& run);
+void PromptMissingArguments(RevisionRun& run);
 void InvalidCursor(RevisionRun& run);
 void InvalidLogLevel(RevisionRun& run);
 
