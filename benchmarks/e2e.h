@@ -50,7 +50,7 @@ double BareHttp(const std::string& url, const Recording& recording, std::size_t 
 double BareStdio(const std::vector<std::string>& argv, const Recording& recording,
                  std::chrono::milliseconds quiet_window);
 
-/// A finished child process: wall time, exit status, peak RSS (ru_maxrss of the child).
+/// A finished child process: wall time, exit status, peak RSS (its VmHWM, sampled).
 struct ChildRun {
   double seconds = 0;
   int exit_code = -1;
