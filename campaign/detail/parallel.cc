@@ -5,6 +5,7 @@
 // the coordinator re-sends and shrinks a new finding on worker 0's session, every worker waits,
 // so investigating sees the target as the serial loop does.
 
+#include <condition_variable>
 #include <exception>
 #include <functional>
 #include <map>
@@ -21,6 +22,8 @@ namespace {
 // How far workers may run ahead of the coordinator, per worker: bounds the memory of results
 // waiting to be taken, and the cases sent in vain after the run stops early.
 constexpr std::size_t kAheadPerWorker = 32;
+// Results handed in before the coordinator is woken to take them.
+constexpr std::size_t kBatch = 16;
 
 /// What a worker made of one case index.
 struct Slot {
@@ -41,6 +44,7 @@ void Campaign::RunParallel(std::size_t workers) {
   std::size_t sending = 0;  // workers between taking an index and handing in its slot
   bool paused = false;      // the coordinator is investigating: take no new index
   bool stop = false;
+  std::condition_variable ready;  // the coordinator waits on it, the workers on changed_
   const std::size_t ahead = kAheadPerWorker * workers;
   const std::size_t max_cases = options_.max_cases;
 
@@ -72,12 +76,18 @@ void Campaign::RunParallel(std::size_t workers) {
       } catch (...) {
         slot.error = "unknown error";
       }
+      bool wake = false;
       {
         const std::lock_guard lock(mutex_);
         done.emplace(index, std::move(slot));
         --sending;
+        // The coordinator is woken once per batch, not per case: each wake-up is a context
+        // switch on a machine the target shares. It is woken at once when it waits for this
+        // worker (a pause), when this worker is about to wait for it (the window is full),
+        // and for the last cases.
+        wake = paused || done.size() >= kBatch || next >= max_cases || next >= taken + ahead;
       }
-      changed_.notify_all();
+      if (wake) ready.notify_one();
     }
   };
 
@@ -99,31 +109,23 @@ void Campaign::RunParallel(std::size_t workers) {
            }};
   for (std::size_t worker = 0; worker < workers; ++worker) threads.emplace_back(work, worker);
 
-  for (std::size_t index = 0; index < max_cases; ++index) {
-    if (TimeIsUp() || EnoughFindings()) break;
-    Slot slot;
-    {
-      std::unique_lock lock(mutex_);
-      changed_.wait(lock, [&] { return done.contains(index); });
-      slot = std::move(done.extract(index).mapped());
-      taken = index + 1;
-    }
-    changed_.notify_all();
+  // Everything below decides in case order; the verdicts were reached by the workers.
+  auto conclude = [&](std::size_t index, Slot& slot) {
     if (!slot.error.empty()) {
       result_.notes.push_back("the campaign stopped: " + slot.error);
-      break;
+      return false;
     }
     Lane& lane = lanes_[index % lanes_.size()];
     if (!slot.generated) {
       ++result_.generation_failures;
-      continue;
+      return true;
     }
-    if (RecordAndSkip(*slot.generated) || !slot.judged) continue;
+    if (RecordAndSkip(*slot.generated) || !slot.judged) return true;
     if (slot.lost) {
       result_.notes.push_back("the " + std::string(ToString(lane.session->revision())) +
                               " session was lost after " + std::to_string(result_.cases) +
                               " cases: " + slot.lost_reason);
-      break;
+      return false;
     }
     ++result_.cases;
     const bool new_finding =
@@ -131,7 +133,7 @@ void Campaign::RunParallel(std::size_t workers) {
     if (new_finding) {
       std::unique_lock lock(mutex_);
       paused = true;
-      changed_.wait(lock, [&] { return sending == 0; });
+      ready.wait(lock, [&] { return sending == 0; });
     }
     Conclude(lane, *slot.generated, index, *slot.judged);
     if (new_finding) {
@@ -142,6 +144,26 @@ void Campaign::RunParallel(std::size_t workers) {
       changed_.notify_all();
     }
     Report(/*force=*/false);
+    return true;
+  };
+
+  std::vector<Slot> batch;
+  for (std::size_t index = 0; index < max_cases;) {
+    batch.clear();
+    {
+      std::unique_lock lock(mutex_);
+      ready.wait(lock, [&] { return done.contains(index); });
+      for (auto slot = done.find(index); slot != done.end() && slot->first == index + batch.size();
+           slot = done.erase(slot)) {
+        batch.push_back(std::move(slot->second));
+      }
+      taken = index + batch.size();
+    }
+    changed_.notify_all();
+    for (Slot& slot : batch) {
+      if (TimeIsUp() || EnoughFindings() || !conclude(index, slot)) return;
+      ++index;
+    }
   }
 }
 
