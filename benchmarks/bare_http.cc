@@ -24,7 +24,8 @@ namespace {
 
 struct SessionIds {
   std::mutex mutex;
-  std::map<Revision, std::string> by_revision;
+  /// By recorded connection: mcpfuzz keeps one session id per transport.
+  std::map<std::size_t, std::string> by_connection;
 };
 
 struct Reply {
@@ -68,7 +69,9 @@ class Client {
   Client(const Client&) = delete;
   Client& operator=(const Client&) = delete;
 
-  void Send(const Request& request) {
+  /// Returns the HTTP status.
+  int Send(const SentRequest& sent) {
+    const Request& request = sent.request;
     curl_slist* headers = nullptr;
     auto add = [&headers](const std::string& entry) {
       headers = curl_slist_append(headers, entry.c_str());
@@ -80,8 +83,8 @@ class Client {
                         !FindHeader(request.headers, "Mcp-Session-Id");
     if (attach) {
       const std::lock_guard lock(ids_.mutex);
-      auto id = ids_.by_revision.find(request.revision);
-      if (id != ids_.by_revision.end()) add("Mcp-Session-Id: " + id->second);
+      auto id = ids_.by_connection.find(sent.connection);
+      if (id != ids_.by_connection.end()) add("Mcp-Session-Id: " + id->second);
     }
     // As mcpfuzz does: curl adds none of its own.
     for (const char* suppressed : {"Accept:", "Expect:", "Content-Type:"}) add(suppressed);
@@ -102,12 +105,15 @@ class Client {
       curl_easy_setopt(easy_, CURLOPT_CUSTOMREQUEST, request.http_method.c_str());
     }
     reply_.session_id.clear();
-    curl_easy_perform(easy_);
+    long status = 0;
+    if (curl_easy_perform(easy_) == CURLE_OK)
+      curl_easy_getinfo(easy_, CURLINFO_RESPONSE_CODE, &status);
     curl_slist_free_all(headers);
     if (!reply_.session_id.empty() && request.RpcMethod() == "initialize") {
       const std::lock_guard lock(ids_.mutex);
-      ids_.by_revision[request.revision] = reply_.session_id;
+      ids_.by_connection[sent.connection] = reply_.session_id;
     }
+    return static_cast<int>(status);
   }
 
  private:
@@ -118,30 +124,35 @@ class Client {
 
 }  // namespace
 
-double BareHttp(const std::string& url, const Recording& recording, std::size_t concurrency) {
+BareRun BareHttp(const std::string& url, const Recording& recording, std::size_t concurrency) {
   curl_global_init(CURL_GLOBAL_DEFAULT);
   SessionIds ids;
+  std::atomic<std::size_t> mismatches{0};
+  auto send = [&](Client& client, const SentRequest& sent) {
+    if (client.Send(sent) != sent.status) ++mismatches;
+  };
   const auto start = std::chrono::steady_clock::now();
   const std::vector<SentRequest>& sent = recording.sent;
   const std::size_t cases_end = recording.first_case + recording.case_count;
   {
     Client setup(url, ids);
-    for (std::size_t i = 0; i < recording.first_case; ++i) setup.Send(sent[i].request);
+    for (std::size_t i = 0; i < recording.first_case; ++i) send(setup, sent[i]);
   }
   std::atomic<std::size_t> next{recording.first_case};
   std::vector<std::thread> threads;
   for (std::size_t worker = 0; worker < concurrency; ++worker) {
     threads.emplace_back([&] {
       Client client(url, ids);
-      for (std::size_t i = next++; i < cases_end; i = next++) client.Send(sent[i].request);
+      for (std::size_t i = next++; i < cases_end; i = next++) send(client, sent[i]);
     });
   }
   for (std::thread& thread : threads) thread.join();
   {
     Client closing(url, ids);
-    for (std::size_t i = cases_end; i < sent.size(); ++i) closing.Send(sent[i].request);
+    for (std::size_t i = cases_end; i < sent.size(); ++i) send(closing, sent[i]);
   }
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return {std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+          mismatches.load()};
 }
 
 }  // namespace mcpfuzz::bench

@@ -17,6 +17,8 @@ namespace mcpfuzz::bench {
 struct SentRequest {
   std::size_t connection = 0;
   Request request;
+  /// The HTTP status mcpfuzz got back (0 over stdio), to check the bare client gets the same.
+  int status = 0;
 };
 
 /// What `mcpfuzz fuzz --seed S --cases N` sends to the target, in order, captured by running
@@ -39,10 +41,17 @@ struct RecordSettings {
 };
 Recording Record(const RecordSettings& settings);
 
+struct BareRun {
+  double seconds = 0;
+  /// Replies whose HTTP status differs from the one recorded: the bare client is only a fair
+  /// comparison when the server did the same work for it.
+  std::size_t status_mismatches = 0;
+};
+
 /// Sends every recorded request over HTTP with libcurl (keep-alive, one handle per thread),
-/// discarding the replies: the setup serially, the cases over `concurrency` threads. Session
-/// ids come from the answers to `initialize`, per revision. Returns the seconds taken.
-double BareHttp(const std::string& url, const Recording& recording, std::size_t concurrency);
+/// discarding the replies but their status: the setup serially, the cases over `concurrency`
+/// threads. Session ids come from the answers to `initialize`, per recorded connection.
+BareRun BareHttp(const std::string& url, const Recording& recording, std::size_t concurrency);
 
 /// Writes every recorded body as a line to `argv` started over stdio, one process per recorded
 /// connection, and reads until a reply line arrives; after a message that needs no reply (or
