@@ -9,6 +9,7 @@
 #include <sstream>
 #include <utility>
 
+#include "campaign/detail/campaign_loop.h"
 #include "campaign/detail/judging.h"
 #include "campaign/detail/session.h"
 #include "campaign/detail/shrink.h"
@@ -17,16 +18,10 @@
 #include "oracles/check_ids.h"
 
 namespace mcpfuzz {
+namespace campaign_detail {
 namespace {
 
-using campaign_detail::Judged;
-using campaign_detail::Session;
-using Clock = std::chrono::steady_clock;
-
 constexpr int kMaxSize = 100;
-// Each case left unanswered costs a whole timeout: after this many, cases of the same check
-// are generated but no longer sent.
-constexpr std::size_t kHangsBeforeSkipping = 3;
 // Shrink candidates sent for a finding whose exchange timed out.
 constexpr std::size_t kTimedOutShrinkSends = 8;
 constexpr auto kProgressInterval = std::chrono::milliseconds(250);
@@ -37,21 +32,6 @@ std::uint64_t SplitMix64(std::uint64_t value) {
   value = (value ^ (value >> 27U)) * 0x94d049bb133111ebULL;
   return value ^ (value >> 31U);
 }
-
-// Everything about case `index` of a run follows from the run's seed and the index.
-std::uint64_t CaseSeed(std::uint64_t run_seed, std::size_t index) {
-  return SplitMix64(run_seed ^ SplitMix64(static_cast<std::uint64_t>(index)));
-}
-int CaseSize(std::size_t index) { return static_cast<int>(index % (kMaxSize + 1)); }
-
-/// One session and the generator drawn from what it saw of the target.
-struct Lane {
-  std::unique_ptr<Session> session;
-  std::optional<rc::Gen<GeneratedCase>> generator;
-  /// The last case sent on this lane, to blame a death found before the next one.
-  std::optional<GeneratedCase> previous;
-  std::size_t previous_index = 0;
-};
 
 ReproducerTarget ReproducerFor(const CampaignOptions& options, const Session& session) {
   ReproducerTarget target = options.reproducer;
@@ -79,36 +59,12 @@ std::set<std::string> FamiliesFor(const CampaignOptions& options) {
   return families;
 }
 
-class Campaign {
- public:
-  Campaign(const TransportFactory& connect, const CampaignOptions& options,
-           const CampaignProgressCallback& progress)
-      : connect_(connect), options_(options), progress_(progress) {}
+}  // namespace
 
-  CampaignResult Run();
-
- private:
-  void OpenLanes();
-  void RunCase(Lane& lane, std::size_t index);
-  /// A bad verdict on `generated` (case `index`): re-send, shrink, record, write.
-  void Investigate(Lane& lane, const GeneratedCase& generated, std::size_t index,
-                   const Judged& judged, bool settle);
-  void Report(bool force);
-  bool TimeIsUp() const { return options_.duration && Clock::now() - start_ >= *options_.duration; }
-  bool EnoughFindings() const {
-    return options_.max_findings > 0 && result_.findings.size() >= options_.max_findings;
-  }
-
-  const TransportFactory& connect_;
-  const CampaignOptions& options_;
-  const CampaignProgressCallback& progress_;
-  CampaignResult result_;
-  std::vector<Lane> lanes_;
-  std::map<std::string, std::size_t> seen_;   // signature → index in result_.findings
-  std::map<std::string, std::size_t> hangs_;  // case check id → hangs it caused
-  Clock::time_point start_ = Clock::now();
-  Clock::time_point last_report_ = start_;
-};
+std::uint64_t CaseSeed(std::uint64_t run_seed, std::size_t index) {
+  return SplitMix64(run_seed ^ SplitMix64(static_cast<std::uint64_t>(index)));
+}
+int CaseSize(std::size_t index) { return static_cast<int>(index % (kMaxSize + 1)); }
 
 void Campaign::OpenLanes() {
   std::vector<Revision> revisions;
@@ -146,56 +102,103 @@ void Campaign::OpenLanes() {
   }
 }
 
-void Campaign::RunCase(Lane& lane, std::size_t index) {
+std::size_t Campaign::OpenWorkerSessions(std::size_t wanted) {
+  if (wanted <= 1 || lanes_.empty()) return 1;
+  // A stdio server has one stdin: a second session would be a second process, and the
+  // process-level checks (early exit, deafness) blame the previous case on the same pipe.
+  if (lanes_.front().session->kind() != TransportKind::kHttp) {
+    result_.notes.emplace_back("--concurrency applies to HTTP targets only; ran with 1");
+    return 1;
+  }
+  std::size_t workers = wanted;
+  for (Lane& lane : lanes_) {
+    while (lane.extra.size() + 1 < workers) {
+      auto session = std::make_unique<Session>(connect_, lane.session->revision());
+      std::string why;
+      if (!session->Open(/*list_features=*/false, why)) {
+        result_.notes.push_back("ran with concurrency " + std::to_string(lane.extra.size() + 1) +
+                                ": another " + std::string(ToString(lane.session->revision())) +
+                                " session could not be opened: " + why);
+        workers = lane.extra.size() + 1;
+        break;
+      }
+      lane.extra.push_back(std::move(session));
+    }
+  }
+  return workers;
+}
+
+std::optional<GeneratedCase> Campaign::Generate(const Lane& lane, std::size_t index) const {
   const rc::Shrinkable<GeneratedCase> drawn =
       (*lane.generator)(rc::Random(CaseSeed(options_.seed, index)), CaseSize(index));
-  GeneratedCase generated;
   try {
-    generated = drawn.value();
+    return drawn.value();
   } catch (...) {
-    ++result_.generation_failures;
-    return;
+    return std::nullopt;
   }
+}
+
+std::size_t Campaign::Hangs(const std::string& check_id) {
+  const std::lock_guard lock(mutex_);
+  auto found = hangs_.find(check_id);
+  return found == hangs_.end() ? 0 : found->second;
+}
+
+bool Campaign::RecordAndSkip(const GeneratedCase& generated) {
   if (options_.record_cases) {
     result_.case_log.push_back(std::string(ToString(generated.request.revision)) + " " +
                                std::string(ToString(generated.request.transport)) + " " +
                                generated.check_id + " " + generated.request.WireBody());
   }
+  const std::lock_guard lock(mutex_);
   std::size_t& hangs = hangs_[generated.check_id];
-  if (hangs >= kHangsBeforeSkipping) {
-    if (hangs == kHangsBeforeSkipping) {
-      result_.notes.push_back("cases of " + generated.check_id + " are no longer sent: " +
-                              std::to_string(hangs) + " of them were not answered in time");
-      ++hangs;  // So the note is written once per check.
-    }
-    ++result_.skipped;
+  if (hangs < kHangsBeforeSkipping) return false;
+  if (hangs == kHangsBeforeSkipping) {
+    result_.notes.push_back("cases of " + generated.check_id + " are no longer sent: " +
+                            std::to_string(hangs) + " of them were not answered in time");
+    ++hangs;  // So the note is written once per check.
+  }
+  ++result_.skipped;
+  return true;
+}
+
+void Campaign::Conclude(Lane& lane, const GeneratedCase& generated, std::size_t index,
+                        const Judged& judged) {
+  if (judged.timed_out) {
+    const std::lock_guard lock(mutex_);
+    ++hangs_[generated.check_id];
+  }
+  if (IsFinding(judged.verdict)) Investigate(lane, generated, index, judged, /*settle=*/false);
+}
+
+void Campaign::RunCase(Lane& lane, std::size_t index) {
+  std::optional<GeneratedCase> generated = Generate(lane, index);
+  if (!generated) {
+    ++result_.generation_failures;
     return;
   }
+  if (RecordAndSkip(*generated)) return;
   ++result_.cases;
-  const Judged judged = campaign_detail::SendAndJudge(*lane.session, generated.request,
-                                                      generated.check_id, generated.context,
-                                                      /*settle=*/false);
-  if (judged.timed_out) ++hangs;
+  const Judged judged = SendAndJudge(*lane.session, generated->request, generated->check_id,
+                                     generated->context, /*settle=*/false);
   // A stdio server found dead before this request ended after answering the previous one.
   if (auto death = lane.session->TakeDeathBetweenExchanges(); death && lane.previous) {
     Judged blamed;
-    blamed.observation = campaign_detail::ExitObservation(*death);
+    blamed.observation = ExitObservation(*death);
     blamed.verdict = Judge(check::kNoEarlyExit, lane.previous->request, blamed.observation, {});
-    if (campaign_detail::IsFinding(blamed.verdict)) {
+    if (IsFinding(blamed.verdict)) {
       const GeneratedCase previous = *lane.previous;
       Investigate(lane, previous, lane.previous_index, blamed, /*settle=*/true);
     }
   }
-  if (campaign_detail::IsFinding(judged.verdict)) {
-    Investigate(lane, generated, index, judged, /*settle=*/false);
-  }
-  lane.previous = std::move(generated);
+  Conclude(lane, *generated, index, judged);
+  lane.previous = std::move(*generated);
   lane.previous_index = index;
 }
 
 void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size_t index,
                            const Judged& judged, bool settle) {
-  const std::string signature = campaign_detail::Signature(judged.verdict);
+  const std::string signature = Signature(judged.verdict);
   if (auto seen = seen_.find(signature); seen != seen_.end()) {
     ++result_.findings[seen->second].repeats;
     return;
@@ -204,7 +207,7 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
 
   CampaignFinding finding;
   finding.signature = signature;
-  finding.signature_hash = campaign_detail::SignatureHash(signature);
+  finding.signature_hash = SignatureHash(signature);
   finding.family = generated.family;
   finding.check_id = judged.verdict.check_id;
   finding.case_check_id = generated.check_id;
@@ -217,9 +220,9 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
   Session& session = *lane.session;
   finding.resends = std::max(options_.resends, 0);
   for (int resend = 0; resend < finding.resends; ++resend) {
-    const Judged again = campaign_detail::SendAndJudge(
-        session, generated.request, generated.check_id, generated.context, settle);
-    if (campaign_detail::Signature(again.verdict) == signature) ++finding.reproduced;
+    const Judged again =
+        SendAndJudge(session, generated.request, generated.check_id, generated.context, settle);
+    if (Signature(again.verdict) == signature) ++finding.reproduced;
   }
   finding.stable = finding.reproduced == finding.resends;
 
@@ -230,10 +233,10 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
   const std::size_t shrink_sends = judged.timed_out
                                        ? std::min(options_.max_shrink_sends, kTimedOutShrinkSends)
                                        : options_.max_shrink_sends;
-  campaign_detail::Shrunk shrunk;
+  Shrunk shrunk;
   try {
-    shrunk = campaign_detail::ShrinkFinding(session, root, generated, judged, signature, settle,
-                                            {shrink_sends, options_.max_shrink_time});
+    shrunk = ShrinkFinding(session, root, generated, judged, signature, settle,
+                           {shrink_sends, options_.max_shrink_time});
   } catch (...) {
     shrunk = {generated, judged, 0, 0};
   }
@@ -271,23 +274,32 @@ void Campaign::Report(bool force) {
   progress_(progress);
 }
 
+void Campaign::RunSerial() {
+  for (std::size_t index = 0; index < options_.max_cases && !lanes_.empty(); ++index) {
+    if (TimeIsUp() || EnoughFindings()) break;
+    Lane& lane = lanes_[index % lanes_.size()];
+    if (lane.session->lost()) {
+      result_.notes.push_back("the " + std::string(ToString(lane.session->revision())) +
+                              " session was lost after " + std::to_string(result_.cases) +
+                              " cases: " + lane.session->lost_reason());
+      lanes_.erase(lanes_.begin() + static_cast<std::ptrdiff_t>(index % lanes_.size()));
+      continue;
+    }
+    RunCase(lane, index);
+    Report(/*force=*/false);
+  }
+}
+
 CampaignResult Campaign::Run() {
   // Nothing may escape: a finding already written stays written, and the partial result is
   // still returned.
   try {
     OpenLanes();
-    for (std::size_t index = 0; index < options_.max_cases && !lanes_.empty(); ++index) {
-      if (TimeIsUp() || EnoughFindings()) break;
-      Lane& lane = lanes_[index % lanes_.size()];
-      if (lane.session->lost()) {
-        result_.notes.push_back("the " + std::string(ToString(lane.session->revision())) +
-                                " session was lost after " + std::to_string(result_.cases) +
-                                " cases: " + lane.session->lost_reason());
-        lanes_.erase(lanes_.begin() + static_cast<std::ptrdiff_t>(index % lanes_.size()));
-        continue;
-      }
-      RunCase(lane, index);
-      Report(/*force=*/false);
+    const std::size_t workers = OpenWorkerSessions(std::max<std::size_t>(options_.concurrency, 1));
+    if (workers > 1) {
+      RunParallel(workers);
+    } else {
+      RunSerial();
     }
   } catch (const std::exception& error) {
     result_.notes.push_back(std::string("the campaign stopped: ") + error.what());
@@ -299,11 +311,11 @@ CampaignResult Campaign::Run() {
   return std::move(result_);
 }
 
-}  // namespace
+}  // namespace campaign_detail
 
 CampaignResult RunCampaign(const TransportFactory& connect, const CampaignOptions& options,
                            const CampaignProgressCallback& progress) {
-  return Campaign(connect, options, progress).Run();
+  return campaign_detail::Campaign(connect, options, progress).Run();
 }
 
 }  // namespace mcpfuzz

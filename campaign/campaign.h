@@ -56,6 +56,11 @@ struct CampaignOptions {
   /// since every candidate may cost a timeout too), and time.
   std::size_t max_shrink_sends = 200;
   std::chrono::milliseconds max_shrink_time{20000};
+  /// HTTP targets: cases are sent over this many connections at once, each its own session
+  /// (N workers per revision). The cases, the findings and their order do not depend on it:
+  /// results are taken back in case order, and re-sending and shrinking a finding pause the
+  /// other workers. A stdio target runs with 1 (noted).
+  std::size_t concurrency = 1;
   /// Keep the wire form of every generated case in CampaignResult::case_log (for determinism
   /// checks). Off by default: it grows with the run.
   bool record_cases = false;

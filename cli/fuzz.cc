@@ -26,6 +26,7 @@ CampaignOptions ToCampaignOptions(const FuzzSettings& settings, const Target& ta
   if (settings.corpus_dir) options.corpus_dir = *settings.corpus_dir;
   options.revision = settings.revision;
   options.call_real_tools = settings.call_real_tools;
+  if (settings.concurrency) options.concurrency = *settings.concurrency;
   options.reproducer = target.ReproduceAt();
   return options;
 }

@@ -122,6 +122,11 @@ Fuzz options:
   --resends N           re-sends per finding to tell stable from flaky (default 3)
   --revision REV        fuzz this revision only
   --call-real-tools     also derive tool arguments from inputSchema and call real tools
+  --concurrency N       HTTP targets: send cases over N connections at once, each its own
+                        session (default 1, at most 64). The cases sent, the findings and
+                        their order are the same for every N; findings are re-sent and shrunk
+                        one at a time. Not for stdio targets: a stdio server is one process
+                        with one stdin, and a crash is blamed on the case before it.
   --report json=PATH    write the findings as JSON
   --list-families       list the generator families and exit
 
@@ -150,6 +155,8 @@ Runs the built-in reference MCP server: conformant to the spec tables by default
 switches that each make exactly one documented deviation. The same server is the --builtin
 target of the other commands.
 )";
+
+constexpr std::uint64_t kMaxConcurrency = 64;
 
 Error Bad(std::string message) { return Error{message + "\nRun `mcpfuzz --help` for usage."}; }
 
@@ -228,7 +235,8 @@ std::optional<std::string> ParseCheckFlag(const std::string& flag, Next& next,
 bool IsFuzzFlag(const std::string& arg) {
   return arg == "--seed" || arg == "--cases" || arg == "--time" || arg == "--families" ||
          arg == "--corpus" || arg == "--resends" || arg == "--revision" ||
-         arg == "--call-real-tools" || arg == "--list-families" || arg == "--report";
+         arg == "--call-real-tools" || arg == "--list-families" || arg == "--report" ||
+         arg == "--concurrency";
 }
 
 template <typename Next>
@@ -272,6 +280,12 @@ std::optional<std::string> ParseFuzzFlag(const std::string& flag, Next& next, Fu
       fuzz.cases = static_cast<std::size_t>(number);
     } else if (flag == "--time") {
       fuzz.seconds = static_cast<std::size_t>(number);
+    } else if (flag == "--concurrency") {
+      if (number > kMaxConcurrency) {
+        return "--concurrency takes 1 to " + std::to_string(kMaxConcurrency) + ", not '" + *value +
+               "'";
+      }
+      fuzz.concurrency = static_cast<std::size_t>(number);
     } else {
       fuzz.resends = static_cast<int>(std::min<std::uint64_t>(number, 100));
     }
@@ -405,6 +419,11 @@ Result<Options> ParseOptions(const std::vector<std::string>& args) {
                        target.kind == TargetSpec::Kind::kBuiltinStdio;
   if (!target.faults.empty() && !builtin) {
     return Bad("--fault switches the built-in reference server; use it with --builtin");
+  }
+  const bool stdio = target.kind == TargetSpec::Kind::kStdioCommand ||
+                     target.kind == TargetSpec::Kind::kBuiltinStdio;
+  if (options.command == Command::kFuzz && stdio && options.fuzz.concurrency.value_or(1) > 1) {
+    return Bad("--concurrency needs an HTTP target: a stdio server is one process with one stdin");
   }
   if (options.command == Command::kSend && options.case_files.empty()) {
     return Bad("send needs at least one CASE.json");

@@ -53,6 +53,8 @@ struct FuzzSettings {
   std::optional<std::string> corpus_dir;
   std::optional<Revision> revision;
   bool call_real_tools = false;
+  /// `--concurrency N`: connections sending cases at once (HTTP targets only).
+  std::optional<std::size_t> concurrency;
   /// `--list-families`: print the generator families and exit.
   bool list_families = false;
   std::optional<std::string> json_report;

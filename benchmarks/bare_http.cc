@@ -1,0 +1,158 @@
+// The bare HTTP client: libcurl's easy interface, one handle per thread kept for every request
+// (keep-alive), the recorded requests' exact method, headers and body, replies discarded.
+// No judging, no classification, no observation: the fastest a client can send these bytes.
+
+#include <curl/curl.h>
+
+#include <atomic>
+#include <cctype>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <variant>
+#include <vector>
+
+#include "benchmarks/e2e.h"
+
+namespace mcpfuzz::bench {
+namespace {
+
+struct SessionIds {
+  std::mutex mutex;
+  /// By recorded connection: mcpfuzz keeps one session id per transport.
+  std::map<std::size_t, std::string> by_connection;
+};
+
+struct Reply {
+  std::string session_id;
+};
+
+std::size_t Discard(char* /*data*/, std::size_t size, std::size_t count, void* /*user*/) {
+  return size * count;
+}
+
+std::size_t KeepSessionId(char* data, std::size_t size, std::size_t count, void* user) {
+  const std::string_view line(data, size * count);
+  constexpr std::string_view kName = "mcp-session-id:";
+  if (line.size() > kName.size()) {
+    std::string lower(line.substr(0, kName.size()));
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower == kName) {
+      std::string value(line.substr(kName.size()));
+      value.erase(0, value.find_first_not_of(" \t"));
+      value.erase(value.find_last_not_of(" \t\r\n") + 1);
+      static_cast<Reply*>(user)->session_id = value;
+    }
+  }
+  return size * count;
+}
+
+class Client {
+ public:
+  Client(const std::string& url, SessionIds& ids) : easy_(curl_easy_init()), ids_(ids) {
+    if (easy_ == nullptr) throw std::runtime_error("curl_easy_init failed");
+    curl_easy_setopt(easy_, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(easy_, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(easy_, CURLOPT_PROXY, "");
+    curl_easy_setopt(easy_, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
+    curl_easy_setopt(easy_, CURLOPT_TIMEOUT_MS, 5000L);
+    curl_easy_setopt(easy_, CURLOPT_WRITEFUNCTION, &Discard);
+    curl_easy_setopt(easy_, CURLOPT_HEADERFUNCTION, &KeepSessionId);
+    curl_easy_setopt(easy_, CURLOPT_HEADERDATA, static_cast<void*>(&reply_));
+  }
+  ~Client() { curl_easy_cleanup(easy_); }
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  /// Returns the HTTP status.
+  int Send(const SentRequest& sent) {
+    const Request& request = sent.request;
+    curl_slist* headers = nullptr;
+    auto add = [&headers](const std::string& entry) {
+      headers = curl_slist_append(headers, entry.c_str());
+    };
+    for (const Header& header : request.headers) {
+      add(header.value.empty() ? header.name + ";" : header.name + ": " + header.value);
+    }
+    const bool attach = request.session == SessionBinding::kAttach &&
+                        !FindHeader(request.headers, "Mcp-Session-Id");
+    if (attach) {
+      const std::lock_guard lock(ids_.mutex);
+      auto id = ids_.by_connection.find(sent.connection);
+      if (id != ids_.by_connection.end()) add("Mcp-Session-Id: " + id->second);
+    }
+    // As mcpfuzz does: curl adds none of its own.
+    for (const char* suppressed : {"Accept:", "Expect:", "Content-Type:"}) add(suppressed);
+    const std::string body = request.WireBody();
+    curl_easy_setopt(easy_, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(easy_, CURLOPT_CUSTOMREQUEST, nullptr);
+    curl_easy_setopt(easy_, CURLOPT_NOBODY, 0L);
+    if (!std::holds_alternative<NoBody>(request.body)) {
+      curl_easy_setopt(easy_, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
+      curl_easy_setopt(easy_, CURLOPT_POSTFIELDS, body.data());
+      if (request.http_method != "POST") {
+        curl_easy_setopt(easy_, CURLOPT_CUSTOMREQUEST, request.http_method.c_str());
+      }
+    } else if (request.http_method == "GET") {
+      curl_easy_setopt(easy_, CURLOPT_HTTPGET, 1L);
+    } else {
+      curl_easy_setopt(easy_, CURLOPT_HTTPGET, 1L);
+      curl_easy_setopt(easy_, CURLOPT_CUSTOMREQUEST, request.http_method.c_str());
+    }
+    reply_.session_id.clear();
+    long status = 0;
+    if (curl_easy_perform(easy_) == CURLE_OK)
+      curl_easy_getinfo(easy_, CURLINFO_RESPONSE_CODE, &status);
+    curl_slist_free_all(headers);
+    if (!reply_.session_id.empty() && request.RpcMethod() == "initialize") {
+      const std::lock_guard lock(ids_.mutex);
+      ids_.by_connection[sent.connection] = reply_.session_id;
+    }
+    return static_cast<int>(status);
+  }
+
+ private:
+  CURL* easy_;
+  SessionIds& ids_;
+  Reply reply_;
+};
+
+}  // namespace
+
+BareRun BareHttp(const std::string& url, const Recording& recording, std::size_t concurrency) {
+  curl_global_init(CURL_GLOBAL_DEFAULT);
+  SessionIds ids;
+  std::atomic<std::size_t> mismatches{0};
+  auto send = [&](Client& client, const SentRequest& sent) {
+    if (client.Send(sent) != sent.status) ++mismatches;
+  };
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<SentRequest>& sent = recording.sent;
+  const std::size_t cases_end = recording.first_case + recording.case_count;
+  {
+    Client setup(url, ids);
+    for (std::size_t i = 0; i < recording.first_case; ++i) send(setup, sent[i]);
+  }
+  std::atomic<std::size_t> next{recording.first_case};
+  std::vector<std::thread> threads;
+  for (std::size_t worker = 0; worker < concurrency; ++worker) {
+    threads.emplace_back([&] {
+      Client client(url, ids);
+      for (std::size_t i = next++; i < cases_end; i = next++) send(client, sent[i]);
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  {
+    Client closing(url, ids);
+    for (std::size_t i = cases_end; i < sent.size(); ++i) send(closing, sent[i]);
+  }
+  return {std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+          mismatches.load()};
+}
+
+}  // namespace mcpfuzz::bench

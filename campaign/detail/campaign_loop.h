@@ -1,0 +1,102 @@
+#pragma once
+// Internal: the state of one campaign run, shared by the serial loop (campaign.cc) and the
+// parallel one for --concurrency (parallel.cc). Whatever decides the outcome — counting cases,
+// skipping after hangs, recognising findings, deduplicating them — happens in case-index order
+// on one thread, so concurrency changes how fast cases are sent, never what is reported.
+
+#include <rapidcheck/Gen.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "campaign/campaign.h"
+#include "campaign/detail/judging.h"
+#include "campaign/detail/session.h"
+#include "generators/generated_case.h"
+
+namespace mcpfuzz::campaign_detail {
+
+/// The sessions of one revision and the generator drawn from what the first saw of the target.
+struct Lane {
+  /// The first session: worker 0 sends on it, and findings are re-sent and shrunk on it.
+  std::unique_ptr<Session> session;
+  /// Sessions of workers 1..N-1 (--concurrency N), each with its own connection.
+  std::vector<std::unique_ptr<Session>> extra;
+  std::optional<rc::Gen<GeneratedCase>> generator;
+  /// The last case sent on this lane, to blame a death found before the next one (serial).
+  std::optional<GeneratedCase> previous;
+  std::size_t previous_index = 0;
+
+  Session& WorkerSession(std::size_t worker) { return worker == 0 ? *session : *extra[worker - 1]; }
+};
+
+/// Each case left unanswered costs a whole timeout: after this many, cases of the same check
+/// are generated but no longer sent.
+inline constexpr std::size_t kHangsBeforeSkipping = 3;
+
+/// The seed of case `index`: everything about the case follows from it and the index.
+std::uint64_t CaseSeed(std::uint64_t run_seed, std::size_t index);
+int CaseSize(std::size_t index);
+
+class Campaign {
+ public:
+  Campaign(const TransportFactory& connect, const CampaignOptions& options,
+           const CampaignProgressCallback& progress)
+      : connect_(connect), options_(options), progress_(progress) {}
+
+  CampaignResult Run();
+
+ private:
+  using Clock = std::chrono::steady_clock;
+
+  void OpenLanes();
+  /// Opens the sessions of workers 1..N-1; returns how many workers can run.
+  std::size_t OpenWorkerSessions(std::size_t wanted);
+  void RunSerial();
+  void RunParallel(std::size_t workers);
+  void RunCase(Lane& lane, std::size_t index);
+
+  /// Case `index` drawn from the lane's generator; nothing when the generator failed. Pure:
+  /// safe from any thread.
+  std::optional<GeneratedCase> Generate(const Lane& lane, std::size_t index) const;
+  /// In case order: records the case (record_cases) and decides whether it is skipped because
+  /// earlier cases of its check went unanswered.
+  bool RecordAndSkip(const GeneratedCase& generated);
+  /// In case order: counts a hang, and investigates a finding.
+  void Conclude(Lane& lane, const GeneratedCase& generated, std::size_t index,
+                const Judged& judged);
+  /// A bad verdict on `generated` (case `index`): re-send, shrink, record, write.
+  void Investigate(Lane& lane, const GeneratedCase& generated, std::size_t index,
+                   const Judged& judged, bool settle);
+  void Report(bool force);
+  bool TimeIsUp() const { return options_.duration && Clock::now() - start_ >= *options_.duration; }
+  bool EnoughFindings() const {
+    return options_.max_findings > 0 && result_.findings.size() >= options_.max_findings;
+  }
+  /// Hangs counted so far for cases of `check_id` (locked: workers read it too).
+  std::size_t Hangs(const std::string& check_id);
+
+  const TransportFactory& connect_;
+  const CampaignOptions& options_;
+  const CampaignProgressCallback& progress_;
+  CampaignResult result_;
+  std::vector<Lane> lanes_;
+  std::map<std::string, std::size_t> seen_;  // signature → index in result_.findings
+  Clock::time_point start_ = Clock::now();
+  Clock::time_point last_report_ = start_;
+
+  // Guards hangs_ and, in RunParallel, everything the workers share with the coordinator.
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::map<std::string, std::size_t> hangs_;  // case check id → hangs it caused
+};
+
+}  // namespace mcpfuzz::campaign_detail
