@@ -1,5 +1,6 @@
 #include "fuzz-targets/harness.h"
 
+#include <algorithm>
 #include <boost/json/serialize.hpp>
 #include <cstdlib>
 #include <fstream>
@@ -13,11 +14,21 @@ namespace mcpfuzz::fuzzing {
 
 bool IsFailure(const Judged& judged) {
   if (judged.verdict.kind == VerdictKind::kFail) return true;
+  const ExpectedAnswer& expected = judged.verdict.expected;
+  auto allows_silence = [&] {
+    return std::find(expected.channels.begin(), expected.channels.end(), Channel::kNoReply) !=
+               expected.channels.end() ||
+           std::find(expected.tolerated.begin(), expected.tolerated.end(), Channel::kNoReply) !=
+               expected.tolerated.end();
+  };
   switch (judged.observation.outcome) {
     case Outcome::kTimeout:
+    case Outcome::kAliveButDeaf:
+      // A stdio server may drop a message it finds invalid where the row tolerates silence:
+      // from outside that is indistinguishable from a hang, so it is not called one.
+      return !judged.observation.killed_by_mcpfuzz && !allows_silence();
     case Outcome::kConnectionReset:
     case Outcome::kExited:
-    case Outcome::kAliveButDeaf:
       return !judged.observation.killed_by_mcpfuzz;
     default:
       return false;

@@ -22,7 +22,8 @@ struct Judged {
   Verdict verdict;
 };
 
-/// A FAIL, or an exchange the server broke off or never answered (crash, hang, exit).
+/// A FAIL, or an exchange the server broke off or never answered (crash, hang, exit) — except
+/// silence where the check tolerates no reply.
 bool IsFailure(const Judged& judged);
 
 /// Prints the verdict and the request (as a case file, model/case_file.h) to stderr.

@@ -1,6 +1,7 @@
 #include "fuzz-targets/live.h"
 
 #include <cstdlib>
+#include <iostream>
 #include <sstream>
 #include <utility>
 
@@ -33,7 +34,7 @@ Result<LiveSettings> LiveSettingsFromEnvironment() {
   }
   const char* timeout = std::getenv("MCPFUZZ_TIMEOUT_MS");
   settings.limits.timeout = std::chrono::milliseconds(
-      timeout != nullptr && std::atoi(timeout) > 0 ? std::atoi(timeout) : 2000);
+      timeout != nullptr && std::atoi(timeout) > 0 ? std::atoi(timeout) : 5000);
   // A notification is answered by silence; waiting the default quarter second for it would
   // make most of a run waiting.
   settings.limits.quiet_window = std::chrono::milliseconds(50);
@@ -64,12 +65,16 @@ LiveTarget::Session* LiveTarget::SessionFor(Revision revision) {
     }
   }
   if (!transport) {
+    std::cerr << "live_target: " << transport.error().message << "\n";
     slot->unspoken = true;
     return slot.get();
   }
   slot->transport = std::move(*transport);
   auto client = std::make_unique<McpClient>(*slot->transport, revision);
-  if (!client->Open().ok()) {
+  if (auto opened = client->Open(); !opened) {
+    // Said once per revision: why every input of that revision is skipped.
+    std::cerr << "live_target: no " << ToString(revision) << " session (" << opened.error().message
+              << "); its inputs are skipped\n";
     slot->unspoken = true;
     return slot.get();
   }

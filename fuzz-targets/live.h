@@ -5,7 +5,7 @@
 //
 //   MCPFUZZ_TARGET_URL=http://127.0.0.1:3000/mcp          a Streamable HTTP endpoint (loopback)
 //   MCPFUZZ_TARGET_COMMAND='node server.js --stdio'        a stdio server, split on spaces
-//   MCPFUZZ_TIMEOUT_MS=2000                                per request (default 2000)
+//   MCPFUZZ_TIMEOUT_MS=5000                                per request (default 5000)
 //
 // The server (stdio) or connection (HTTP) and one session per revision are kept across inputs;
 // the cases never name a tool, prompt or resource the server listed, so no real tool runs.
