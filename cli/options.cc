@@ -1,6 +1,9 @@
 #include "cli/options.h"
 
+#include <algorithm>
 #include <charconv>
+
+#include "cli/minimize.h"
 
 namespace mcpfuzz::cli {
 namespace {
@@ -21,6 +24,7 @@ Usage:
                                      unknown tool, an unknown method and a parse error
   mcpfuzz send CASE.json... TARGET   send request case files exactly as written
   mcpfuzz refserver [options]        run the built-in reference MCP server
+  mcpfuzz minimize CRASH [options]   minimise a libFuzzer finding into corpus/regression/
   mcpfuzz help COMMAND               more on one command
 
 TARGET is one of:
@@ -302,6 +306,7 @@ std::string HelpText(const std::string& topic) {
   if (topic == "fuzz") return kFuzzHelp;
   if (topic == "replay") return kReplayHelp;
   if (topic == "refserver") return kRefserverHelp;
+  if (topic == "minimize") return MinimizeHelp();
   return kOverview;
 }
 
@@ -320,6 +325,15 @@ Result<Options> ParseOptions(const std::vector<std::string>& args) {
   if (command == "refserver") {
     options.command = Command::kRefserver;
     options.passthrough.assign(args.begin() + 1, args.end());
+    return options;
+  }
+  if (command == "minimize") {
+    options.command = Command::kMinimize;
+    options.passthrough.assign(args.begin() + 1, args.end());
+    if (std::find(args.begin(), args.end(), "--help") != args.end()) {
+      options.command = Command::kHelp;
+      options.help_topic = command;
+    }
     return options;
   }
   if (command == "probe") {

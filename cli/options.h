@@ -27,7 +27,17 @@ struct TargetSpec {
   Limits limits;
 };
 
-enum class Command { kHelp, kVersion, kProbe, kSend, kCheck, kFuzz, kReplay, kRefserver };
+enum class Command {
+  kHelp,
+  kVersion,
+  kProbe,
+  kSend,
+  kCheck,
+  kFuzz,
+  kReplay,
+  kRefserver,
+  kMinimize
+};
 
 /// `check`: what to run and where the results go.
 struct CheckSettings {
@@ -71,7 +81,7 @@ struct Options {
   FuzzSettings fuzz;
   /// `replay`: a case file or a folder of them.
   std::string replay_path;
-  /// `refserver`: its own arguments, passed through.
+  /// `refserver` and `minimize`: their own arguments, passed through.
   std::vector<std::string> passthrough;
 };
 

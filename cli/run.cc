@@ -4,6 +4,7 @@
 
 #include "cli/check.h"
 #include "cli/fuzz.h"
+#include "cli/minimize.h"
 #include "cli/options.h"
 #include "cli/probe.h"
 #include "cli/run_info.h"
@@ -29,6 +30,8 @@ int Run(const std::vector<std::string>& args, const std::string& self_executable
       return 0;
     case Command::kRefserver:
       return refserver::RunCommandLine(options->passthrough, std::cin, out, err);
+    case Command::kMinimize:
+      return RunMinimize(options->passthrough, out, err);
     case Command::kCheck:
       if (options->check.list) {
         ListChecks(out);

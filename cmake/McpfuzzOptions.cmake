@@ -21,6 +21,17 @@ if(MCPFUZZ_SANITIZE)
   add_link_options(-fsanitize=${_sanitizers})
 endif()
 
+# Fuzzing builds: every library gets libFuzzer's coverage and comparison hooks (not its main),
+# so the fuzzers see inside the code under test; fuzz-targets/ links the engine into each
+# fuzzer only. ClusterFuzzLite passes its own flags in CFLAGS/CXXFLAGS and its engine in
+# MCPFUZZ_FUZZING_ENGINE, with MCPFUZZ_FUZZING_INSTRUMENT=OFF.
+set(MCPFUZZ_FUZZING_ENGINE "-fsanitize=fuzzer" CACHE STRING "Link flags of the libFuzzer binaries")
+option(MCPFUZZ_FUZZING_INSTRUMENT "With MCPFUZZ_FUZZING, add -fsanitize=fuzzer-no-link everywhere" ON)
+separate_arguments(MCPFUZZ_FUZZING_ENGINE)
+if(MCPFUZZ_FUZZING AND MCPFUZZ_FUZZING_INSTRUMENT)
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
+
 # mcpfuzz_library(NAME folder SOURCES ... DEPS ...): one CMake library per folder.
 # The repository root is the include root, so headers are named by folder:
 # #include "model/request.h".

@@ -21,6 +21,7 @@ cmake --preset asan >/dev/null
 cmake --build --preset asan
 ctest --preset asan
 
-step "clang build (-Werror)"
+step "clang build (-Werror) with the libFuzzer targets, and the planted-bug tests"
 cmake --preset fuzz -DMCPFUZZ_WERROR=ON >/dev/null
 cmake --build --preset fuzz
+ctest --preset fuzz

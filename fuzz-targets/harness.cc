@@ -1,0 +1,98 @@
+#include "fuzz-targets/harness.h"
+
+#include <algorithm>
+#include <boost/json/serialize.hpp>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <string_view>
+
+#include "model/case_file.h"
+#include "oracles/oracle.h"
+
+namespace mcpfuzz::fuzzing {
+
+bool IsFailure(const Judged& judged) {
+  if (judged.verdict.kind == VerdictKind::kFail) return true;
+  const ExpectedAnswer& expected = judged.verdict.expected;
+  auto allows_silence = [&] {
+    return std::find(expected.channels.begin(), expected.channels.end(), Channel::kNoReply) !=
+               expected.channels.end() ||
+           std::find(expected.tolerated.begin(), expected.tolerated.end(), Channel::kNoReply) !=
+               expected.tolerated.end();
+  };
+  switch (judged.observation.outcome) {
+    case Outcome::kTimeout:
+    case Outcome::kAliveButDeaf:
+      // A stdio server may drop a message it finds invalid where the row tolerates silence:
+      // from outside that is indistinguishable from a hang, so it is not called one.
+      return !judged.observation.killed_by_mcpfuzz && !allows_silence();
+    case Outcome::kConnectionReset:
+    case Outcome::kExited:
+      return !judged.observation.killed_by_mcpfuzz;
+    default:
+      return false;
+  }
+}
+
+void Describe(const Judged& judged) {
+  std::cerr << "mcpfuzz: " << Summarize(judged.verdict) << "\n";
+  if (judged.observation.outcome != Outcome::kOk) {
+    std::cerr << "  outcome: " << ToString(judged.observation.outcome) << " "
+              << judged.observation.detail << "\n";
+  }
+  std::cerr << "  request: " << boost::json::serialize(RequestToJson(judged.fuzz_case.request))
+            << "\n";
+}
+
+boost::json::value FindingJson(const Judged& judged) {
+  const Verdict& verdict = judged.verdict;
+  return boost::json::object{
+      {"format", "mcpfuzz-case"},
+      {"version", 1},
+      {"origin", "libFuzzer"},
+      {"check_id", judged.fuzz_case.check_id},
+      {"context",
+       {{"capability_declared", judged.fuzz_case.context.capability_declared},
+        {"argument_name", judged.fuzz_case.context.argument_name}}},
+      {"request", RequestToJson(judged.fuzz_case.request)},
+      {"observed",
+       {{"verdict", ToString(verdict.kind)},
+        {"outcome", ToString(judged.observation.outcome)},
+        {"channel", ToString(verdict.observed.channel)},
+        {"http_status", verdict.observed.http_status},
+        {"excerpt", verdict.observed.excerpt}}},
+      {"summary", Summarize(verdict)},
+  };
+}
+
+void AbortOnFinding(const Judged& judged) {
+  Describe(judged);
+  if (const char* path = std::getenv("MCPFUZZ_FINDING_FILE"); path != nullptr && *path != '\0') {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << boost::json::serialize(FindingJson(judged)) << "\n";
+  }
+  std::abort();
+}
+
+refserver::FaultSet FaultsFromEnvironment() {
+  refserver::FaultSet faults;
+  const char* names = std::getenv("MCPFUZZ_FAULTS");
+  std::string_view rest = names != nullptr ? names : "";
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    const std::string_view name = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    if (name.empty()) continue;
+    auto fault = refserver::FaultFromName(name);
+    if (!fault) {
+      std::cerr << "MCPFUZZ_FAULTS: no fault named '" << name
+                << "' (mcpfuzz refserver --list-faults)\n";
+      std::exit(2);
+    }
+    faults.insert(*fault);
+  }
+  return faults;
+}
+
+}  // namespace mcpfuzz::fuzzing

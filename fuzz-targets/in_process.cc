@@ -1,0 +1,151 @@
+// The reference server driven in process: Requests go to ReferenceServer::HandleHttp or
+// HandleStdioLine instead of a socket or a pipe, and the replies are read back into an
+// Observation by the same code the HTTP transport uses, so the oracles see what they would
+// see over the wire.
+
+#include <csignal>
+#include <string>
+#include <utility>
+
+#include "fuzz-targets/harness.h"
+#include "oracles/oracle.h"
+#include "refserver/refserver.h"
+#include "transport/client.h"
+#include "transport/http_exchange.h"
+
+namespace mcpfuzz::fuzzing {
+namespace {
+
+class InProcessTransport final : public Transport {
+ public:
+  InProcessTransport(refserver::ReferenceServer& server, TransportKind kind)
+      : server_(server), kind_(kind) {}
+
+  Observation Send(const Request& request) override {
+    return kind_ == TransportKind::kHttp ? SendHttp(request) : SendStdio(request);
+  }
+  TransportKind kind() const override { return kind_; }
+  std::string Describe() const override { return "in-process reference server"; }
+
+ private:
+  Observation SendHttp(const Request& request) {
+    refserver::HttpExchange exchange;
+    exchange.method = request.http_method;
+    exchange.path = std::string(refserver::kEndpointPath);
+    exchange.headers = request.headers;
+    if (request.session == SessionBinding::kAttach && !session_id().empty() &&
+        !FindHeader(request.headers, kHeaderSessionId)) {
+      exchange.headers.push_back({std::string(kHeaderSessionId), session_id()});
+    }
+    exchange.body = request.WireBody();
+    const refserver::HttpReply reply = server_.HandleHttp(exchange);
+
+    Observation observation;
+    if (Broken(reply.action, observation)) return observation;
+    observation.http_status = reply.status;
+    HttpExchange reader(observation, request, Limits{}.max_response_bytes);
+    reader.OnHeaderLine("HTTP/1.1 " + std::to_string(reply.status) + " X\r\n");
+    for (const Header& header : reply.headers) {
+      reader.OnHeaderLine(header.name + ": " + header.value + "\r\n");
+    }
+    reader.OnHeaderLine("\r\n");
+    reader.OnBody(reply.body);
+    reader.Finish();
+    return observation;
+  }
+
+  Observation SendStdio(const Request& request) {
+    const refserver::StdioReply reply = server_.HandleStdioLine(request.WireBody());
+    Observation observation;
+    if (Broken(reply.action, observation)) return observation;
+    for (const std::string& line : reply.lines) {
+      if (auto message = ParseJson(line)) {
+        observation.messages.push_back(std::move(*message));
+      } else {
+        observation.non_json.push_back(line);
+      }
+      observation.stdout_lines.push_back(line);
+    }
+    return observation;
+  }
+
+  // The I/O-level faults, as a client would see them.
+  bool Broken(refserver::Action action, Observation& observation) const {
+    const bool http = kind_ == TransportKind::kHttp;
+    if (action == refserver::Action::kCrash) {
+      observation.outcome = http ? Outcome::kConnectionReset : Outcome::kExited;
+      if (!http) observation.exit_signal = SIGABRT;
+      observation.detail = "the server crashed";
+      return true;
+    }
+    if (action == refserver::Action::kHang) {
+      observation.outcome = http ? Outcome::kTimeout : Outcome::kAliveButDeaf;
+      observation.detail = "the server never answered";
+      return true;
+    }
+    return false;
+  }
+
+  refserver::ReferenceServer& server_;
+  TransportKind kind_;
+};
+
+// The reference server's catalog, listed once through a conformant server of each era.
+const KnownNames& CatalogNames(Revision revision) {
+  static const auto list = [](Revision era_revision) {
+    refserver::ReferenceServer server;
+    InProcessTransport transport(server, TransportKind::kHttp);
+    McpClient client(transport, era_revision);
+    return client.Open().ok() ? ListKnownNames(client) : KnownNames{};
+  };
+  static const KnownNames handshake = list(kLatestHandshakeRevision);
+  static const KnownNames stateless = list(kLatestRevision);
+  return EraOf(revision) == Era::kStateless ? stateless : handshake;
+}
+
+}  // namespace
+
+KnownNames ListKnownNames(McpClient& client) {
+  KnownNames known;
+  auto collect = [&](std::string_view method, std::string_view list, std::string_view member,
+                     std::vector<std::string>& into) {
+    const Request request = client.Make(method);
+    const Observation observation = client.Send(request);
+    const Reply reply = ClassifyReply(request, observation);
+    if (reply.channel != Channel::kSuccess || !reply.message) return;
+    const auto* result = reply.message->as_object().if_contains("result");
+    const auto* items =
+        result != nullptr && result->is_object() ? result->as_object().if_contains(list) : nullptr;
+    if (items == nullptr || !items->is_array()) return;
+    for (const auto& item : items->as_array()) {
+      const auto* name = item.is_object() ? item.as_object().if_contains(member) : nullptr;
+      if (name != nullptr && name->is_string()) into.emplace_back(name->as_string());
+    }
+  };
+  if (client.Declares("tools")) collect("tools/list", "tools", "name", known.tools);
+  if (client.Declares("prompts")) collect("prompts/list", "prompts", "name", known.prompts);
+  if (client.Declares("resources")) {
+    collect("resources/list", "resources", "uri", known.resource_uris);
+  }
+  return known;
+}
+
+std::optional<Judged> InProcessServer::Run(const CaseSpec& spec) const {
+  refserver::ReferenceServer server(refserver::ServerOptions{faults_});
+  InProcessTransport transport(server, SpecTransport(spec));
+  McpClient client(transport, SpecRevision(spec));
+  if (!client.Open().ok()) return std::nullopt;
+  auto fuzz_case =
+      BuildCase(spec, client.revision(), transport.kind(), CatalogNames(client.revision()));
+  if (!fuzz_case) return std::nullopt;
+  if (fuzz_case->capability == "session") {
+    fuzz_case->context.capability_declared = !transport.session_id().empty();
+  } else if (!fuzz_case->capability.empty()) {
+    fuzz_case->context.capability_declared = client.Declares(fuzz_case->capability);
+  }
+  Observation observation = transport.Send(fuzz_case->request);
+  Verdict verdict = Judge(fuzz_case->check_id, fuzz_case->request, observation, fuzz_case->context);
+  return Judged{std::move(*fuzz_case), std::move(observation), std::move(verdict)};
+}
+
+}  // namespace mcpfuzz::fuzzing
