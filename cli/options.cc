@@ -87,7 +87,8 @@ Check options:
   --revision REV           check this revision only (e.g. 2025-06-18)
   --args-probe             also call the first tool with required arguments with {} and with a
                            wrong-typed value (this calls a real tool)
-  --report json=PATH       write the JSON report (format: docs/report-format.md)
+  --report FORMAT=PATH     write a report: json, junit, sarif, markdown or html
+                           (repeatable; formats in docs/report-format.md)
   --baseline FILE          known failures: exit 1 only for a FAIL not listed, or a listed
                            entry that no longer fails
   --write-baseline FILE    write this run's FAILs as a baseline
@@ -97,6 +98,8 @@ Examples:
   mcpfuzz check --builtin
   mcpfuzz check --builtin-stdio --fault logs-on-stdout --only stdio
   mcpfuzz check http://127.0.0.1:3000/mcp --report json=out.json --baseline known.json
+  mcpfuzz check --builtin --report junit=junit.xml --report sarif=mcpfuzz.sarif \
+      --report markdown=summary.md --report html=report.html
 )";
 
 constexpr const char* kFuzzHelp = R"(mcpfuzz fuzz TARGET [target options] [fuzz options]
@@ -122,7 +125,8 @@ Fuzz options:
   --resends N           re-sends per finding to tell stable from flaky (default 3)
   --revision REV        fuzz this revision only
   --call-real-tools     also derive tool arguments from inputSchema and call real tools
-  --report json=PATH    write the findings as JSON
+  --report FORMAT=PATH  write the findings as json, junit, sarif, markdown or html
+                        (repeatable)
   --list-families       list the generator families and exit
 
 Exit codes: 0 no finding, 1 findings, 2 could not run.
@@ -133,6 +137,8 @@ constexpr const char* kReplayHelp = R"(mcpfuzz replay FILE|DIR TARGET [target op
 Sends fuzz case files again (a file, or every *.json in a folder, in name order), each in a
 session of its revision, and judges each answer as the case's check. Exit 1 when any case still
 fails, 0 when none does, 2 when a file cannot be read or the target cannot be reached.
+
+  --report FORMAT=PATH  write the outcome as json, junit, sarif, markdown or html (repeatable)
 )";
 
 constexpr const char* kSendHelp = R"(mcpfuzz send CASE.json... TARGET [target options]
@@ -189,6 +195,24 @@ void AddIds(const std::string& list, std::set<std::string>& ids) {
   }
 }
 
+// `FORMAT=PATH`, added to `reports`; a problem otherwise. Two reports into one path would
+// overwrite each other, so that is refused too.
+std::optional<std::string> AddReport(const std::string& value, std::vector<ReportFile>& reports) {
+  const auto equals = value.find('=');
+  const auto format =
+      equals == std::string::npos ? std::nullopt : reports::ParseFormat(value.substr(0, equals));
+  if (!format || equals + 1 >= value.size()) {
+    return "--report takes FORMAT=PATH with FORMAT json, junit, sarif, markdown or html, not '" +
+           value + "'";
+  }
+  ReportFile file{*format, value.substr(equals + 1)};
+  for (const auto& other : reports) {
+    if (other.path == file.path) return "two --report options name the same file " + file.path;
+  }
+  reports.push_back(std::move(file));
+  return std::nullopt;
+}
+
 // Returns a problem, or nothing when the flag (and its value) was taken.
 template <typename Next>
 std::optional<std::string> ParseCheckFlag(const std::string& flag, Next& next,
@@ -213,10 +237,7 @@ std::optional<std::string> ParseCheckFlag(const std::string& flag, Next& next,
       return "--revision takes 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25 or 2026-07-28";
     }
   } else if (flag == "--report") {
-    if (!value->starts_with("json=") || value->size() == 5) {
-      return "--report takes json=PATH (the only format so far), not '" + *value + "'";
-    }
-    check.json_report = value->substr(5);
+    return AddReport(*value, check.reports);
   } else if (flag == "--baseline") {
     check.baseline = *value;
   } else {
@@ -253,10 +274,7 @@ std::optional<std::string> ParseFuzzFlag(const std::string& flag, Next& next, Fu
       return "--revision takes 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25 or 2026-07-28";
     }
   } else if (flag == "--report") {
-    if (!value->starts_with("json=") || value->size() == 5) {
-      return "--report takes json=PATH, not '" + *value + "'";
-    }
-    fuzz.json_report = value->substr(5);
+    return AddReport(*value, fuzz.reports);
   } else {
     // --seed may be 0; the counts may not.
     std::uint64_t number = 0;
@@ -377,6 +395,10 @@ Result<Options> ParseOptions(const std::vector<std::string>& args) {
       if (auto problem_text = ParseCheckFlag(arg, next, options.check)) return Bad(*problem_text);
     } else if (options.command == Command::kFuzz && IsFuzzFlag(arg)) {
       if (auto problem_text = ParseFuzzFlag(arg, next, options.fuzz)) return Bad(*problem_text);
+    } else if (options.command == Command::kReplay && arg == "--report") {
+      auto value = next();
+      if (!value) return Bad("--report needs a value");
+      if (auto problem_text = AddReport(*value, options.replay_reports)) return Bad(*problem_text);
     } else if (arg.starts_with("http://") || arg.starts_with("https://")) {
       problem = set_kind(TargetSpec::Kind::kHttpUrl);
       target.url = arg;

@@ -10,6 +10,7 @@
 
 #include "model/request.h"
 #include "model/result.h"
+#include "reports/writers.h"
 #include "transport/transport.h"
 
 namespace mcpfuzz::cli {
@@ -27,6 +28,13 @@ struct TargetSpec {
   Limits limits;
 };
 
+/// `--report FORMAT=PATH`: one report file to write (repeatable, one per path).
+struct ReportFile {
+  reports::Format format = reports::Format::kJson;
+  std::string path;
+  bool operator==(const ReportFile&) const = default;
+};
+
 enum class Command { kHelp, kVersion, kProbe, kSend, kCheck, kFuzz, kReplay, kRefserver };
 
 /// `check`: what to run and where the results go.
@@ -37,8 +45,8 @@ struct CheckSettings {
   bool args_probe = false;
   /// `--list`: print the check ids and exit.
   bool list = false;
-  /// `--report json=PATH`.
-  std::optional<std::string> json_report;
+  /// `--report FORMAT=PATH`, repeatable.
+  std::vector<ReportFile> reports;
   std::optional<std::string> baseline;
   std::optional<std::string> write_baseline;
 };
@@ -55,7 +63,8 @@ struct FuzzSettings {
   bool call_real_tools = false;
   /// `--list-families`: print the generator families and exit.
   bool list_families = false;
-  std::optional<std::string> json_report;
+  /// `--report FORMAT=PATH`, repeatable.
+  std::vector<ReportFile> reports;
 };
 
 struct Options {
@@ -67,8 +76,9 @@ struct Options {
   std::vector<std::string> case_files;
   CheckSettings check;
   FuzzSettings fuzz;
-  /// `replay`: a case file or a folder of them.
+  /// `replay`: a case file or a folder of them, and its `--report FORMAT=PATH` files.
   std::string replay_path;
+  std::vector<ReportFile> replay_reports;
   /// `refserver`: its own arguments, passed through.
   std::vector<std::string> passthrough;
 };

@@ -56,7 +56,7 @@ int Run(const std::vector<std::string>& args, const std::string& self_executable
   }
   if (options->command == Command::kFuzz) return RunFuzz(options->fuzz, **target, out, err);
   if (options->command == Command::kReplay) {
-    return RunReplay(options->replay_path, **target, out, err);
+    return RunReplay(options->replay_path, options->replay_reports, **target, out, err);
   }
   if (options->command == Command::kSend) {
     return RunSend(options->case_files, **target, out, err);
