@@ -35,7 +35,7 @@ article{border:1px solid #d0d7de;border-left:4px solid #cf222e;border-radius:6px
 padding:8px 14px;margin:12px 0}article.v-warn{border-left-color:#bf8700}
 .sides{display:grid;grid-template-columns:1fr 1fr;gap:12px}
 pre{background:#f6f8fa;padding:8px;white-space:pre-wrap;overflow-wrap:anywhere;margin:4px 0}
-button{font-size:12px}
+button{font-size:12px}li,p,td,h2,h3{overflow-wrap:anywhere}
 )";
 
 constexpr const char* kScript = R"(
