@@ -94,10 +94,21 @@ Check options:
   --write-baseline FILE    write this run's FAILs as a baseline
   --list                   list the check ids and exit
 
+Survey options (many servers, one combined report):
+  --targets FILE           check every target in FILE instead of one TARGET: one per line,
+                           an http:// or https:// URL or `stdio: COMMAND ARGS` (split on
+                           spaces); lines starting with # are comments. The target options
+                           apply to every target.
+  --parallel N             targets checked at once (default 4)
+  --host-budget N          at most N requests per host in the whole survey (default: no
+                           limit); requests over it are not sent and count as UNVERIFIED
+  --host-spacing-ms N      at least N ms between two requests to one host (default 0)
+
 Examples:
   mcpfuzz check --builtin
   mcpfuzz check --builtin-stdio --fault logs-on-stdout --only stdio
   mcpfuzz check http://127.0.0.1:3000/mcp --report json=out.json --baseline known.json
+  mcpfuzz check --targets servers.txt --host-spacing-ms 200 --report html=survey.html
   mcpfuzz check --builtin --report junit=junit.xml --report sarif=mcpfuzz.sarif \
       --report markdown=summary.md --report html=report.html
 )";
@@ -180,7 +191,9 @@ Result<Header> ParseHeader(const std::string& text) {
 
 bool IsCheckFlag(const std::string& arg) {
   return arg == "--only" || arg == "--skip" || arg == "--revision" || arg == "--args-probe" ||
-         arg == "--report" || arg == "--baseline" || arg == "--write-baseline" || arg == "--list";
+         arg == "--report" || arg == "--baseline" || arg == "--write-baseline" || arg == "--list" ||
+         arg == "--targets" || arg == "--parallel" || arg == "--host-budget" ||
+         arg == "--host-spacing-ms";
 }
 
 void AddIds(const std::string& list, std::set<std::string>& ids) {
@@ -240,6 +253,19 @@ std::optional<std::string> ParseCheckFlag(const std::string& flag, Next& next,
     return AddReport(*value, check.reports);
   } else if (flag == "--baseline") {
     check.baseline = *value;
+  } else if (flag == "--targets") {
+    check.targets_file = *value;
+  } else if (flag == "--parallel" || flag == "--host-budget" || flag == "--host-spacing-ms") {
+    std::size_t number = 0;
+    auto [end, error] = std::from_chars(value->data(), value->data() + value->size(), number);
+    if (error != std::errc() || end != value->data() + value->size() ||
+        (number == 0 && flag == "--parallel")) {
+      return flag + " takes a whole number" + (flag == "--parallel" ? " above 0" : "") + ", not '" +
+             *value + "'";
+    }
+    (flag == "--parallel"      ? check.parallel
+     : flag == "--host-budget" ? check.host_budget
+                               : check.host_spacing_ms) = number;
   } else {
     check.write_baseline = *value;
   }
@@ -421,6 +447,17 @@ Result<Options> ParseOptions(const std::vector<std::string>& args) {
   if (options.command == Command::kFuzz && options.fuzz.list_families) return options;
   if (options.command == Command::kReplay && options.replay_path.empty()) {
     return Bad("replay needs a case file or a folder of them");
+  }
+  if (options.command == Command::kCheck && options.check.targets_file) {
+    if (target.kind != TargetSpec::Kind::kNone) {
+      return Bad("--targets FILE names the targets; give no TARGET with it");
+    }
+    if (options.check.baseline || options.check.write_baseline) {
+      return Bad("--baseline and --write-baseline take one target, not --targets");
+    }
+    if (!target.faults.empty())
+      return Bad("--fault switches the built-in server; not with --targets");
+    return options;
   }
   if (target.kind == TargetSpec::Kind::kNone) return Bad(command + " needs a TARGET");
   const bool builtin = target.kind == TargetSpec::Kind::kBuiltinHttp ||

@@ -49,6 +49,13 @@ struct CheckSettings {
   std::vector<ReportFile> reports;
   std::optional<std::string> baseline;
   std::optional<std::string> write_baseline;
+  /// `--targets FILE`: survey every target in the file (cli/targets_file.h) instead of one.
+  std::optional<std::string> targets_file;
+  /// Survey: targets checked at once, requests per host in the whole run (0: no limit), and
+  /// the least time between two requests to one host.
+  std::size_t parallel = 4;
+  std::size_t host_budget = 0;
+  std::size_t host_spacing_ms = 0;
 };
 
 /// `fuzz`: the campaign's seed, size and where findings go.

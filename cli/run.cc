@@ -8,6 +8,7 @@
 #include "cli/probe.h"
 #include "cli/run_info.h"
 #include "cli/send.h"
+#include "cli/survey.h"
 #include "cli/target.h"
 #include "refserver/refserver.h"
 
@@ -33,6 +34,9 @@ int Run(const std::vector<std::string>& args, const std::string& self_executable
       if (options->check.list) {
         ListChecks(out);
         return 0;
+      }
+      if (options->check.targets_file) {
+        return RunSurvey(options->check, options->target, self_executable, out, err);
       }
       break;
     case Command::kFuzz:

@@ -68,6 +68,7 @@ void ExpectGolden(const reports::Report& report) {
 TEST(ReportGolden, Check) { ExpectGolden(HostileCheckReport()); }
 TEST(ReportGolden, Fuzz) { ExpectGolden(HostileFuzzReport()); }
 TEST(ReportGolden, Replay) { ExpectGolden(HostileReplayReport()); }
+TEST(ReportGolden, Survey) { ExpectGolden(HostileSurveyReport()); }
 
 }  // namespace
 }  // namespace mcpfuzz::test_support

@@ -52,7 +52,7 @@ std::string OutsideCodeBlocks(const std::string& markdown) {
 }
 
 std::vector<reports::Report> HostileReports() {
-  return {HostileCheckReport(), HostileFuzzReport(), HostileReplayReport()};
+  return {HostileCheckReport(), HostileFuzzReport(), HostileReplayReport(), HostileSurveyReport()};
 }
 
 TEST(ReportWriters, HostileTextStaysDataInEveryFormat) {
@@ -200,8 +200,10 @@ TEST(ReportWriters, SarifHasEveryMemberItsSchemaRequires) {
     const auto& rules = Member(driver, "rules").as_array();
     for (const auto& rule : rules) EXPECT_TRUE(Member(rule, "id").is_string());
     const auto& results = Member(runs[0], "results").as_array();
-    EXPECT_EQ(results.size(),
-              reports::FailingCount(report) + (report.kind == reports::ReportKind::kCheck ? 1 : 0));
+    // Every failing item, and the WARN of the check run (in the survey too).
+    const bool has_warn =
+        report.kind == reports::ReportKind::kCheck || report.kind == reports::ReportKind::kSurvey;
+    EXPECT_EQ(results.size(), reports::FailingCount(report) + (has_warn ? 1 : 0));
     for (const auto& result : results) {
       EXPECT_FALSE(Member(Member(result, "message"), "text").as_string().empty());
       const std::string level(Member(result, "level").as_string());
@@ -239,6 +241,14 @@ TEST(ReportWriters, JsonKeepsTheVersionOneMembersOfEachKind) {
   EXPECT_EQ(replay.at("format"), "mcpfuzz-replay-report");
   EXPECT_EQ(replay.at("still_failing"), 1);
   EXPECT_EQ(replay.at("cases").at(1).at("replay"), "error");
+  const json::value survey = json::parse(Written(Format::kJson, HostileSurveyReport()));
+  EXPECT_EQ(survey.at("format"), "mcpfuzz-survey-report");
+  EXPECT_EQ(survey.at("unknown_tool").at("verified"), 0);
+  EXPECT_EQ(survey.at("unknown_tool").at("observed_risk"), 2);
+  EXPECT_EQ(survey.at("unknown_tool").at("observed_risk_shapes").at("is_error_result"), 1);
+  EXPECT_EQ(survey.at("unknown_tool").at("observed_risk_shapes").at("result_without_is_error"), 1);
+  EXPECT_EQ(survey.at("unknown_tool").at("not_checked"), 1);
+  EXPECT_EQ(survey.at("targets").at(2).at("error"), "could not be reached");
 }
 
 }  // namespace

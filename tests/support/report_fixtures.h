@@ -138,4 +138,29 @@ inline reports::Report HostileReplayReport() {
   return reports::BuildReplayReport(FixedRunInfo(), result);
 }
 
+/// Two targets that answered (the hostile check run, and one that answers an unknown tool
+/// with a result without isError) and one that could not be reached.
+inline reports::Report HostileSurveyReport() {
+  reports::Report report = HostileCheckReport();
+  report.kind = reports::ReportKind::kSurvey;
+  reports::RunInfo stdio = FixedRunInfo();
+  stdio.target = "stdio: node server.js " + kHostile;
+  stdio.reproducer_target = {TransportKind::kStdio, "", {"node", "server.js"}};
+  checks::CheckRun run;
+  run.eras.speaks = {Revision::k2025_06_18};
+  checks::CheckResult success =
+      FixtureResult("tools.unknown-name", VerdictKind::kFail, Revision::k2025_06_18);
+  success.transport = TransportKind::kStdio;
+  success.verdict.observed.channel = Channel::kSuccess;
+  success.verdict.observed.excerpt = "Unknown tool: " + kHostile;
+  run.results.push_back(success);
+  report.targets.push_back(reports::CheckSection(stdio, run, nullptr));
+  reports::TargetSection unreachable;
+  unreachable.description = "http://127.0.0.1:9/mcp";
+  unreachable.transport = "http";
+  unreachable.error = "could not be reached";
+  report.targets.push_back(unreachable);
+  return report;
+}
+
 }  // namespace mcpfuzz::test_support
