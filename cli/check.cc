@@ -9,8 +9,10 @@
 #include <sstream>
 
 #include "checks/checks.h"
+#include "cli/report_files.h"
 #include "cli/run_info.h"
 #include "reports/baseline.h"
+#include "reports/build.h"
 #include "reports/check_report.h"
 #include "reports/terminal.h"
 
@@ -27,16 +29,6 @@ Result<reports::Baseline> ReadBaseline(const std::string& path) {
   auto baseline = reports::BaselineFromJson(*json);
   if (!baseline) return Error{path + ": " + baseline.error().message};
   return baseline;
-}
-
-bool WriteJson(const std::string& path, const boost::json::value& json, std::ostream& err) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  file << boost::json::serialize(json) << "\n";
-  if (!file.flush()) {
-    err << "mcpfuzz: cannot write " << path << "\n";
-    return false;
-  }
-  return true;
 }
 
 checks::CheckOptions ToCheckOptions(const CheckSettings& settings) {
@@ -116,16 +108,16 @@ int RunCheck(const CheckSettings& settings, Target& target, std::ostream& out, s
   const reports::BaselineComparison* compared = comparison ? &*comparison : nullptr;
 
   reports::PrintCheckReport(info, run, compared, out);
-  bool written = true;
-  if (settings.json_report) {
-    written =
-        WriteJson(*settings.json_report, reports::CheckReportToJson(info, run, compared), err);
-    if (written) out << "report: " << *settings.json_report << "\n";
-  }
+  bool written =
+      WriteReportFiles(reports::BuildCheckReport(info, run, compared), settings.reports, out, err);
   if (settings.write_baseline) {
-    written = WriteJson(*settings.write_baseline, reports::BaselineToJson(reports::BaselineOf(run)),
-                        err) &&
-              written;
+    const boost::json::value baseline_json = reports::BaselineToJson(reports::BaselineOf(run));
+    written =
+        WriteFileAtomically(
+            *settings.write_baseline,
+            [&](std::ostream& file) { file << boost::json::serialize(baseline_json) << "\n"; },
+            err) &&
+        written;
   }
   if (Unreachable(run.eras)) {
     err << "mcpfuzz: the target could not be reached\n";

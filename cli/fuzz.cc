@@ -3,13 +3,13 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <boost/json/serialize.hpp>
 #include <chrono>
-#include <fstream>
 
 #include "campaign/campaign.h"
+#include "cli/report_files.h"
 #include "cli/run_info.h"
 #include "generators/registry.h"
+#include "reports/build.h"
 #include "reports/fuzz_report.h"
 #include "reports/terminal.h"
 
@@ -66,13 +66,9 @@ int RunFuzz(const FuzzSettings& settings, Target& target, std::ostream& out, std
   if (show_progress) err << "\r\033[K" << std::flush;
 
   reports::PrintFuzzReport(info, options, result, out);
-  bool written = true;
-  if (settings.json_report) {
-    std::ofstream file(*settings.json_report, std::ios::binary | std::ios::trunc);
-    file << boost::json::serialize(reports::FuzzReportToJson(info, options, result)) << "\n";
-    written = static_cast<bool>(file.flush());
-    if (!written) err << "mcpfuzz: cannot write " << *settings.json_report << "\n";
-  }
+  info.duration_seconds = static_cast<double>(result.elapsed.count()) / 1000.0;
+  bool written =
+      WriteReportFiles(reports::BuildFuzzReport(info, options, result), settings.reports, out, err);
   for (const auto& finding : result.findings) {
     if (!options.corpus_dir.empty() && finding.file.empty()) written = false;
   }
@@ -84,8 +80,13 @@ int RunFuzz(const FuzzSettings& settings, Target& target, std::ostream& out, std
   return result.findings.empty() ? 0 : 1;
 }
 
-int RunReplay(const std::string& path, Target& target, std::ostream& out, std::ostream& err) {
+int RunReplay(const std::string& path, const std::vector<ReportFile>& report_files, Target& target,
+              std::ostream& out, std::ostream& err) {
+  reports::RunInfo info = StartRunInfo(target);
+  const auto start = std::chrono::steady_clock::now();
   ReplayResult result = Replay(target.Factory(), path);
+  info.duration_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   bool unreadable = result.cases.empty();
   if (unreadable) err << "mcpfuzz: no case file found at " << path << "\n";
   for (const auto& replayed : result.cases) {
@@ -104,6 +105,9 @@ int RunReplay(const std::string& path, Target& target, std::ostream& out, std::o
     out << "\n";
   }
   out << result.still_failing << " of " << result.cases.size() << " case(s) still fail\n";
+  if (!WriteReportFiles(reports::BuildReplayReport(info, result), report_files, out, err)) {
+    return 2;
+  }
   if (unreadable) return 2;
   return result.still_failing > 0 ? 1 : 0;
 }

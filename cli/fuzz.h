@@ -3,6 +3,7 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "cli/options.h"
 #include "cli/target.h"
@@ -17,6 +18,8 @@ int RunFuzz(const FuzzSettings& settings, Target& target, std::ostream& out, std
 
 /// Returns 0 (no case still fails), 1 (some still fail) or 2 (unreadable file, unreachable
 /// target).
-int RunReplay(const std::string& path, Target& target, std::ostream& out, std::ostream& err);
+/// `report_files` get the outcome of every case.
+int RunReplay(const std::string& path, const std::vector<ReportFile>& report_files, Target& target,
+              std::ostream& out, std::ostream& err);
 
 }  // namespace mcpfuzz::cli

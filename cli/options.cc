@@ -91,16 +91,30 @@ Check options:
   --revision REV           check this revision only (e.g. 2025-06-18)
   --args-probe             also call the first tool with required arguments with {} and with a
                            wrong-typed value (this calls a real tool)
-  --report json=PATH       write the JSON report (format: docs/report-format.md)
+  --report FORMAT=PATH     write a report: json, junit, sarif, markdown or html
+                           (repeatable; formats in docs/report-format.md)
   --baseline FILE          known failures: exit 1 only for a FAIL not listed, or a listed
                            entry that no longer fails
   --write-baseline FILE    write this run's FAILs as a baseline
   --list                   list the check ids and exit
 
+Survey options (many servers, one combined report):
+  --targets FILE           check every target in FILE instead of one TARGET: one per line,
+                           an http:// or https:// URL or `stdio: COMMAND ARGS` (split on
+                           spaces); lines starting with # are comments. The target options
+                           apply to every target.
+  --parallel N             targets checked at once (default 4)
+  --host-budget N          at most N requests per host in the whole survey (default: no
+                           limit); requests over it are not sent and count as UNVERIFIED
+  --host-spacing-ms N      at least N ms between two requests to one host (default 0)
+
 Examples:
   mcpfuzz check --builtin
   mcpfuzz check --builtin-stdio --fault logs-on-stdout --only stdio
   mcpfuzz check http://127.0.0.1:3000/mcp --report json=out.json --baseline known.json
+  mcpfuzz check --targets servers.txt --host-spacing-ms 200 --report html=survey.html
+  mcpfuzz check --builtin --report junit=junit.xml --report sarif=mcpfuzz.sarif \
+      --report markdown=summary.md --report html=report.html
 )";
 
 constexpr const char* kFuzzHelp = R"(mcpfuzz fuzz TARGET [target options] [fuzz options]
@@ -131,7 +145,8 @@ Fuzz options:
                         their order are the same for every N; findings are re-sent and shrunk
                         one at a time. Not for stdio targets: a stdio server is one process
                         with one stdin, and a crash is blamed on the case before it.
-  --report json=PATH    write the findings as JSON
+  --report FORMAT=PATH  write the findings as json, junit, sarif, markdown or html
+                        (repeatable)
   --list-families       list the generator families and exit
 
 Exit codes: 0 no finding, 1 findings, 2 could not run.
@@ -142,6 +157,8 @@ constexpr const char* kReplayHelp = R"(mcpfuzz replay FILE|DIR TARGET [target op
 Sends fuzz case files again (a file, or every *.json in a folder, in name order), each in a
 session of its revision, and judges each answer as the case's check. Exit 1 when any case still
 fails, 0 when none does, 2 when a file cannot be read or the target cannot be reached.
+
+  --report FORMAT=PATH  write the outcome as json, junit, sarif, markdown or html (repeatable)
 )";
 
 constexpr const char* kSendHelp = R"(mcpfuzz send CASE.json... TARGET [target options]
@@ -185,7 +202,9 @@ Result<Header> ParseHeader(const std::string& text) {
 
 bool IsCheckFlag(const std::string& arg) {
   return arg == "--only" || arg == "--skip" || arg == "--revision" || arg == "--args-probe" ||
-         arg == "--report" || arg == "--baseline" || arg == "--write-baseline" || arg == "--list";
+         arg == "--report" || arg == "--baseline" || arg == "--write-baseline" || arg == "--list" ||
+         arg == "--targets" || arg == "--parallel" || arg == "--host-budget" ||
+         arg == "--host-spacing-ms";
 }
 
 void AddIds(const std::string& list, std::set<std::string>& ids) {
@@ -198,6 +217,24 @@ void AddIds(const std::string& list, std::set<std::string>& ids) {
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
+}
+
+// `FORMAT=PATH`, added to `reports`; a problem otherwise. Two reports into one path would
+// overwrite each other, so that is refused too.
+std::optional<std::string> AddReport(const std::string& value, std::vector<ReportFile>& reports) {
+  const auto equals = value.find('=');
+  const auto format =
+      equals == std::string::npos ? std::nullopt : reports::ParseFormat(value.substr(0, equals));
+  if (!format || equals + 1 >= value.size()) {
+    return "--report takes FORMAT=PATH with FORMAT json, junit, sarif, markdown or html, not '" +
+           value + "'";
+  }
+  ReportFile file{*format, value.substr(equals + 1)};
+  for (const auto& other : reports) {
+    if (other.path == file.path) return "two --report options name the same file " + file.path;
+  }
+  reports.push_back(std::move(file));
+  return std::nullopt;
 }
 
 // Returns a problem, or nothing when the flag (and its value) was taken.
@@ -224,12 +261,22 @@ std::optional<std::string> ParseCheckFlag(const std::string& flag, Next& next,
       return "--revision takes 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25 or 2026-07-28";
     }
   } else if (flag == "--report") {
-    if (!value->starts_with("json=") || value->size() == 5) {
-      return "--report takes json=PATH (the only format so far), not '" + *value + "'";
-    }
-    check.json_report = value->substr(5);
+    return AddReport(*value, check.reports);
   } else if (flag == "--baseline") {
     check.baseline = *value;
+  } else if (flag == "--targets") {
+    check.targets_file = *value;
+  } else if (flag == "--parallel" || flag == "--host-budget" || flag == "--host-spacing-ms") {
+    std::size_t number = 0;
+    auto [end, error] = std::from_chars(value->data(), value->data() + value->size(), number);
+    if (error != std::errc() || end != value->data() + value->size() ||
+        (number == 0 && flag == "--parallel")) {
+      return flag + " takes a whole number" + (flag == "--parallel" ? " above 0" : "") + ", not '" +
+             *value + "'";
+    }
+    (flag == "--parallel"      ? check.parallel
+     : flag == "--host-budget" ? check.host_budget
+                               : check.host_spacing_ms) = number;
   } else {
     check.write_baseline = *value;
   }
@@ -265,10 +312,7 @@ std::optional<std::string> ParseFuzzFlag(const std::string& flag, Next& next, Fu
       return "--revision takes 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25 or 2026-07-28";
     }
   } else if (flag == "--report") {
-    if (!value->starts_with("json=") || value->size() == 5) {
-      return "--report takes json=PATH, not '" + *value + "'";
-    }
-    fuzz.json_report = value->substr(5);
+    return AddReport(*value, fuzz.reports);
   } else {
     // --seed may be 0; the counts may not.
     std::uint64_t number = 0;
@@ -405,6 +449,10 @@ Result<Options> ParseOptions(const std::vector<std::string>& args) {
       if (auto problem_text = ParseCheckFlag(arg, next, options.check)) return Bad(*problem_text);
     } else if (options.command == Command::kFuzz && IsFuzzFlag(arg)) {
       if (auto problem_text = ParseFuzzFlag(arg, next, options.fuzz)) return Bad(*problem_text);
+    } else if (options.command == Command::kReplay && arg == "--report") {
+      auto value = next();
+      if (!value) return Bad("--report needs a value");
+      if (auto problem_text = AddReport(*value, options.replay_reports)) return Bad(*problem_text);
     } else if (arg.starts_with("http://") || arg.starts_with("https://")) {
       problem = set_kind(TargetSpec::Kind::kHttpUrl);
       target.url = arg;
@@ -427,6 +475,17 @@ Result<Options> ParseOptions(const std::vector<std::string>& args) {
   if (options.command == Command::kFuzz && options.fuzz.list_families) return options;
   if (options.command == Command::kReplay && options.replay_path.empty()) {
     return Bad("replay needs a case file or a folder of them");
+  }
+  if (options.command == Command::kCheck && options.check.targets_file) {
+    if (target.kind != TargetSpec::Kind::kNone) {
+      return Bad("--targets FILE names the targets; give no TARGET with it");
+    }
+    if (options.check.baseline || options.check.write_baseline) {
+      return Bad("--baseline and --write-baseline take one target, not --targets");
+    }
+    if (!target.faults.empty())
+      return Bad("--fault switches the built-in server; not with --targets");
+    return options;
   }
   if (target.kind == TargetSpec::Kind::kNone) return Bad(command + " needs a TARGET");
   const bool builtin = target.kind == TargetSpec::Kind::kBuiltinHttp ||

@@ -10,6 +10,7 @@
 
 #include "model/request.h"
 #include "model/result.h"
+#include "reports/writers.h"
 #include "transport/transport.h"
 
 namespace mcpfuzz::cli {
@@ -25,6 +26,13 @@ struct TargetSpec {
   Headers extra_headers;
   bool allow_remote = false;
   Limits limits;
+};
+
+/// `--report FORMAT=PATH`: one report file to write (repeatable, one per path).
+struct ReportFile {
+  reports::Format format = reports::Format::kJson;
+  std::string path;
+  bool operator==(const ReportFile&) const = default;
 };
 
 enum class Command {
@@ -47,10 +55,17 @@ struct CheckSettings {
   bool args_probe = false;
   /// `--list`: print the check ids and exit.
   bool list = false;
-  /// `--report json=PATH`.
-  std::optional<std::string> json_report;
+  /// `--report FORMAT=PATH`, repeatable.
+  std::vector<ReportFile> reports;
   std::optional<std::string> baseline;
   std::optional<std::string> write_baseline;
+  /// `--targets FILE`: survey every target in the file (cli/targets_file.h) instead of one.
+  std::optional<std::string> targets_file;
+  /// Survey: targets checked at once, requests per host in the whole run (0: no limit), and
+  /// the least time between two requests to one host.
+  std::size_t parallel = 4;
+  std::size_t host_budget = 0;
+  std::size_t host_spacing_ms = 0;
 };
 
 /// `fuzz`: the campaign's seed, size and where findings go.
@@ -67,7 +82,8 @@ struct FuzzSettings {
   std::optional<std::size_t> concurrency;
   /// `--list-families`: print the generator families and exit.
   bool list_families = false;
-  std::optional<std::string> json_report;
+  /// `--report FORMAT=PATH`, repeatable.
+  std::vector<ReportFile> reports;
 };
 
 struct Options {
@@ -79,8 +95,9 @@ struct Options {
   std::vector<std::string> case_files;
   CheckSettings check;
   FuzzSettings fuzz;
-  /// `replay`: a case file or a folder of them.
+  /// `replay`: a case file or a folder of them, and its `--report FORMAT=PATH` files.
   std::string replay_path;
+  std::vector<ReportFile> replay_reports;
   /// `refserver` and `minimize`: their own arguments, passed through.
   std::vector<std::string> passthrough;
 };

@@ -9,6 +9,7 @@
 #include "cli/probe.h"
 #include "cli/run_info.h"
 #include "cli/send.h"
+#include "cli/survey.h"
 #include "cli/target.h"
 #include "refserver/refserver.h"
 
@@ -37,6 +38,9 @@ int Run(const std::vector<std::string>& args, const std::string& self_executable
         ListChecks(out);
         return 0;
       }
+      if (options->check.targets_file) {
+        return RunSurvey(options->check, options->target, self_executable, out, err);
+      }
       break;
     case Command::kFuzz:
       if (options->fuzz.list_families) {
@@ -59,7 +63,7 @@ int Run(const std::vector<std::string>& args, const std::string& self_executable
   }
   if (options->command == Command::kFuzz) return RunFuzz(options->fuzz, **target, out, err);
   if (options->command == Command::kReplay) {
-    return RunReplay(options->replay_path, **target, out, err);
+    return RunReplay(options->replay_path, options->replay_reports, **target, out, err);
   }
   if (options->command == Command::kSend) {
     return RunSend(options->case_files, **target, out, err);

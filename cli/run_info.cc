@@ -4,17 +4,21 @@
 
 namespace mcpfuzz::cli {
 
-reports::RunInfo StartRunInfo(const Target& target) {
-  reports::RunInfo info;
-  info.tool_version = kToolVersion;
-  info.target = target.Describe();
-  info.reproducer_target = target.ReproduceAt();
+std::string UtcNow() {
   std::time_t now = std::time(nullptr);
   std::tm utc{};
   gmtime_r(&now, &utc);
   char text[32];
   std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  info.started_at = text;
+  return text;
+}
+
+reports::RunInfo StartRunInfo(const Target& target) {
+  reports::RunInfo info;
+  info.tool_version = kToolVersion;
+  info.target = target.Describe();
+  info.reproducer_target = target.ReproduceAt();
+  info.started_at = UtcNow();
   return info;
 }
 

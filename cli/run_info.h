@@ -1,12 +1,17 @@
 #pragma once
 // What every report says about its run: tool version, target, where reproducers send, start time.
 
+#include <string>
+
 #include "cli/target.h"
 #include "reports/check_report.h"
 
 namespace mcpfuzz::cli {
 
 inline constexpr const char* kToolVersion = "0.1.0";
+
+/// Now, UTC, ISO 8601: "2026-11-29T19:40:00Z".
+std::string UtcNow();
 
 /// The RunInfo of a run starting now against `target`.
 reports::RunInfo StartRunInfo(const Target& target);

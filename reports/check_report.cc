@@ -3,138 +3,12 @@
 #include <algorithm>
 #include <map>
 
-#include "model/case_file.h"
-#include "model/detail/text.h"
+#include "reports/build.h"
 #include "reports/terminal.h"
+#include "reports/writers.h"
 
 namespace mcpfuzz::reports {
 namespace {
-
-// Excerpts and notes can quote bytes a server sent that are not UTF-8; Boost.JSON would write
-// them raw and produce a report no JSON parser accepts.
-void MakeStringsValidUtf8(boost::json::value& value) {
-  if (auto* text = value.if_string()) {
-    if (!detail::IsValidUtf8(*text)) *text = detail::ToValidUtf8(*text);
-  } else if (auto* array = value.if_array()) {
-    for (auto& item : *array) MakeStringsValidUtf8(item);
-  } else if (auto* object = value.if_object()) {
-    for (auto& member : *object) MakeStringsValidUtf8(member.value());
-  }
-}
-
-boost::json::array Strings(const std::vector<std::string>& texts) {
-  return boost::json::array(texts.begin(), texts.end());
-}
-
-boost::json::array Codes(const std::vector<std::int64_t>& codes) {
-  return boost::json::array(codes.begin(), codes.end());
-}
-
-boost::json::array Channels(const std::vector<Channel>& channels) {
-  boost::json::array out;
-  for (Channel channel : channels) out.emplace_back(ToString(channel));
-  return out;
-}
-
-boost::json::array Statuses(const std::vector<StatusRange>& ranges) {
-  boost::json::array out;
-  for (const auto& range : ranges) out.emplace_back(ToString(range));
-  return out;
-}
-
-boost::json::value ExpectedJson(const ExpectedAnswer& expected) {
-  return {{"text", expected.text},
-          {"channels", Channels(expected.channels)},
-          {"tolerated_channels", Channels(expected.tolerated)},
-          {"codes", Codes(expected.codes)},
-          {"forbidden_codes", Codes(expected.forbidden_codes)},
-          {"http_statuses", Statuses(expected.http_statuses)},
-          {"tolerated_http_statuses", Statuses(expected.tolerated_http_statuses)},
-          {"data_members", Strings(expected.data_members)}};
-}
-
-boost::json::value ObservedJson(const ObservedAnswer& observed) {
-  boost::json::object out{{"outcome", ToString(observed.outcome)},
-                          {"channel", ToString(observed.channel)},
-                          {"excerpt", observed.excerpt}};
-  out["code"] = observed.code ? boost::json::value(*observed.code) : nullptr;
-  out["http_status"] = observed.http_status == 0 ? boost::json::value(nullptr)
-                                                 : boost::json::value(observed.http_status);
-  return out;
-}
-
-boost::json::value RedactedObservationJson(const Observation& observation) {
-  boost::json::value json = ObservationToJson(observation);
-  if (auto* headers = json.as_object().if_contains("http_headers")) {
-    for (auto& pair : headers->as_array()) {
-      auto& fields = pair.as_array();
-      if (IsSecretHeader(fields[0].as_string())) {
-        fields[1] = "<redacted>";
-      }
-    }
-  }
-  return json;
-}
-
-boost::json::value ResultJson(const checks::CheckResult& result, const RunInfo& info) {
-  const Verdict& verdict = result.verdict;
-  boost::json::object out{{"id", verdict.check_id},
-                          {"revision", ToString(result.revision)},
-                          {"transport", ToString(result.transport)},
-                          {"verdict", ToString(verdict.kind)},
-                          {"strength", ToString(verdict.strength)},
-                          {"expected", ExpectedJson(verdict.expected)},
-                          {"observed", ObservedJson(verdict.observed)},
-                          {"spec_ref", verdict.spec_reference},
-                          {"notes", Strings(verdict.notes)}};
-  if (verdict.unverified_reason != UnverifiedReason::kNone) {
-    out["unverified_reason"] = ToString(verdict.unverified_reason);
-  }
-  boost::json::array findings;
-  for (const Finding& finding : verdict.findings) {
-    findings.push_back({{"aspect", ToString(finding.aspect)},
-                        {"strength", ToString(finding.strength)},
-                        {"text", finding.text}});
-  }
-  out["findings"] = std::move(findings);
-  if (result.judged < result.exchanges.size()) {
-    out["reproducer"] = Reproducer(result.exchanges[result.judged].request, info.reproducer_target);
-  }
-  boost::json::array exchanges;
-  for (const auto& exchange : result.exchanges) {
-    exchanges.push_back({{"request", RedactedRequestJson(exchange.request)},
-                         {"observation", RedactedObservationJson(exchange.observation)}});
-  }
-  out["exchanges"] = std::move(exchanges);
-  return out;
-}
-
-boost::json::value ErasJson(const EraReport& eras) {
-  boost::json::array speaks;
-  for (Revision revision : eras.speaks) speaks.emplace_back(ToString(revision));
-  boost::json::array attempts;
-  for (const EraAttempt& attempt : eras.attempts) {
-    boost::json::object item{{"asked", ToString(attempt.asked)},
-                             {"method", attempt.method},
-                             {"channel", ToString(attempt.channel)},
-                             {"supported_versions", Strings(attempt.supported_versions)},
-                             {"note", attempt.note}};
-    item["error_code"] =
-        attempt.error_code ? boost::json::value(*attempt.error_code) : boost::json::value(nullptr);
-    item["http_status"] = attempt.http_status == 0 ? boost::json::value(nullptr)
-                                                   : boost::json::value(attempt.http_status);
-    item["answered"] = attempt.answered ? boost::json::value(ToString(*attempt.answered))
-                                        : boost::json::value(nullptr);
-    attempts.push_back(std::move(item));
-  }
-  return {{"speaks", std::move(speaks)}, {"attempts", std::move(attempts)}};
-}
-
-boost::json::array EntriesJson(const std::vector<BaselineEntry>& entries) {
-  boost::json::array out;
-  for (const auto& entry : entries) out.emplace_back(ToString(entry));
-  return out;
-}
 
 std::string Cell(const checks::CheckResult* result) {
   if (result == nullptr) return "-";
@@ -144,75 +18,15 @@ std::string Cell(const checks::CheckResult* result) {
 
 }  // namespace
 
-boost::json::value RedactedRequestJson(const Request& request) {
-  Request redacted = request;
-  for (Header& header : redacted.headers) {
-    if (IsSecretHeader(header.name)) header.value = "<redacted>";
-  }
-  return RequestToJson(redacted);
-}
-
 VerdictCounts Count(const checks::CheckRun& run) {
   VerdictCounts counts;
-  for (const auto& result : run.results) {
-    switch (result.verdict.kind) {
-      case VerdictKind::kPass:
-        ++counts.pass;
-        break;
-      case VerdictKind::kWarn:
-        ++counts.warn;
-        break;
-      case VerdictKind::kFail:
-        ++counts.fail;
-        break;
-      case VerdictKind::kUnverified:
-        ++counts.unverified;
-        break;
-      case VerdictKind::kNotApplicable:
-        ++counts.not_applicable;
-        break;
-    }
-  }
+  for (const auto& result : run.results) counts.Add(result.verdict.kind);
   return counts;
 }
 
 boost::json::value CheckReportToJson(const RunInfo& info, const checks::CheckRun& run,
                                      const BaselineComparison* baseline) {
-  const VerdictCounts counts = Count(run);
-  boost::json::object report{
-      {"format", kCheckReportFormat},
-      {"version", kCheckReportVersion},
-      {"tool", {{"name", "mcpfuzz"}, {"version", info.tool_version}}},
-      {"target",
-       {{"description", info.target}, {"transport", ToString(info.reproducer_target.kind)}}},
-      {"started_at", info.started_at},
-      {"duration_seconds", info.duration_seconds},
-      {"eras", ErasJson(run.eras)},
-      {"summary",
-       {{"pass", counts.pass},
-        {"warn", counts.warn},
-        {"fail", counts.fail},
-        {"unverified", counts.unverified},
-        {"not_applicable", counts.not_applicable}}}};
-  boost::json::array checks;
-  for (const auto& result : run.results) checks.push_back(ResultJson(result, info));
-  report["checks"] = std::move(checks);
-  boost::json::array controls;
-  for (const auto& control : run.handshake_controls) {
-    controls.push_back({{"revision", ToString(control.revision)},
-                        {"rejects_pre_init", ToString(control.pre_init.rejects)},
-                        {"grounds", ToString(control.pre_init.grounds)},
-                        {"reason", control.pre_init.reason}});
-  }
-  report["handshake_controls"] = std::move(controls);
-  if (baseline != nullptr) {
-    report["baseline"] = {{"new_failures", EntriesJson(baseline->new_failures)},
-                          {"no_longer_failing", EntriesJson(baseline->no_longer_failing)},
-                          {"still_failing", EntriesJson(baseline->still_failing)}};
-  }
-  boost::json::value json = std::move(report);
-  MakeStringsValidUtf8(json);
-  return json;
+  return ReportToJson(BuildCheckReport(info, run, baseline));
 }
 
 void PrintCheckReport(const RunInfo& info, const checks::CheckRun& run,

@@ -1,7 +1,7 @@
 #pragma once
-// The report of one `mcpfuzz check` run: a versioned JSON document (docs/report-format.md) and
-// the short table the terminal shows. Everything a server sent is data here: JSON escapes it,
-// and the terminal writer escapes control characters and escape sequences.
+// The report of one `mcpfuzz check` run: the short table the terminal shows, and the JSON
+// document (docs/report-format.md), written through the one report model (reports/build.h).
+// The terminal writer escapes control characters and escape sequences a server sent.
 
 #include <boost/json/value.hpp>
 #include <optional>
@@ -11,6 +11,8 @@
 #include "checks/checks.h"
 #include "model/reproducer.h"
 #include "reports/baseline.h"
+#include "reports/build.h"
+#include "reports/report.h"
 
 namespace mcpfuzz::reports {
 
@@ -19,19 +21,6 @@ namespace mcpfuzz::reports {
 inline constexpr std::string_view kCheckReportFormat = "mcpfuzz-check-report";
 inline constexpr int kCheckReportVersion = 1;
 
-struct RunInfo {
-  std::string tool_version;
-  /// For people: "http://127.0.0.1:8931/mcp" or "stdio: node server.js".
-  std::string target;
-  ReproducerTarget reproducer_target;
-  /// UTC, ISO 8601.
-  std::string started_at;
-  double duration_seconds = 0;
-};
-
-struct VerdictCounts {
-  int pass = 0, warn = 0, fail = 0, unverified = 0, not_applicable = 0;
-};
 VerdictCounts Count(const checks::CheckRun& run);
 
 boost::json::value CheckReportToJson(const RunInfo& info, const checks::CheckRun& run,
@@ -41,8 +30,5 @@ boost::json::value CheckReportToJson(const RunInfo& info, const checks::CheckRun
 /// with expected vs observed, the spec reference and a reproducer, then the counts.
 void PrintCheckReport(const RunInfo& info, const checks::CheckRun& run,
                       const BaselineComparison* baseline, std::ostream& out);
-
-/// A request as JSON with secret header values redacted.
-boost::json::value RedactedRequestJson(const Request& request);
 
 }  // namespace mcpfuzz::reports

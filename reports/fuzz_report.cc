@@ -1,7 +1,8 @@
 #include "reports/fuzz_report.h"
 
-#include "campaign/finding_file.h"
+#include "reports/build.h"
 #include "reports/terminal.h"
+#include "reports/writers.h"
 
 namespace mcpfuzz::reports {
 namespace {
@@ -15,29 +16,9 @@ double CasesPerSecond(const CampaignResult& result) {
 
 boost::json::value FuzzReportToJson(const RunInfo& info, const CampaignOptions& options,
                                     const CampaignResult& result) {
-  boost::json::array speaks;
-  for (Revision revision : result.eras.speaks) speaks.emplace_back(ToString(revision));
-  boost::json::array findings;
-  for (const auto& finding : result.findings) {
-    boost::json::value json = FindingToJson(finding, options.seed, info.reproducer_target);
-    json.as_object()["file"] = finding.file.string();
-    json.as_object()["repeats"] = finding.repeats;
-    findings.push_back(std::move(json));
-  }
-  return {{"format", kFuzzReportFormat},
-          {"version", kFuzzReportVersion},
-          {"tool", {{"name", "mcpfuzz"}, {"version", info.tool_version}}},
-          {"target",
-           {{"description", info.target}, {"transport", ToString(info.reproducer_target.kind)}}},
-          {"started_at", info.started_at},
-          {"seed", options.seed},
-          {"cases", result.cases},
-          {"generation_failures", result.generation_failures},
-          {"elapsed_seconds", static_cast<double>(result.elapsed.count()) / 1000.0},
-          {"cases_per_second", CasesPerSecond(result)},
-          {"speaks", std::move(speaks)},
-          {"findings", std::move(findings)},
-          {"notes", boost::json::array(result.notes.begin(), result.notes.end())}};
+  RunInfo timed = info;
+  timed.duration_seconds = static_cast<double>(result.elapsed.count()) / 1000.0;
+  return ReportToJson(BuildFuzzReport(timed, options, result));
 }
 
 void PrintFuzzReport(const RunInfo& info, const CampaignOptions& options,

@@ -17,6 +17,8 @@ packages=(
   nodejs npm
   # The generator tests validate generated requests against the official schemas with it.
   python3-jsonschema
+  # The HTML report test renders the report in headless Chromium.
+  chromium chromium-driver
 )
 
 missing=()

@@ -54,7 +54,8 @@ TEST(Options, CheckTakesSelectionsReportsAndBaselines) {
   EXPECT_EQ(options->check.only, (std::set<std::string>{"tools", "headers."}));
   EXPECT_EQ(options->check.skip, (std::set<std::string>{"headers.method-case"}));
   EXPECT_EQ(options->check.revision, Revision::k2025_06_18);
-  EXPECT_EQ(options->check.json_report, "out.json");
+  EXPECT_EQ(options->check.reports,
+            (std::vector<ReportFile>{{reports::Format::kJson, "out.json"}}));
   EXPECT_EQ(options->check.baseline, "known.json");
   EXPECT_TRUE(options->check.args_probe);
 
@@ -63,7 +64,7 @@ TEST(Options, CheckTakesSelectionsReportsAndBaselines) {
   EXPECT_TRUE(listed->check.list);
 
   for (const auto& bad :
-       std::vector<std::vector<std::string>>{{"check", "--builtin", "--report", "html=x"},
+       std::vector<std::vector<std::string>>{{"check", "--builtin", "--report", "pdf=x"},
                                              {"check", "--builtin", "--revision", "2099-01-01"},
                                              {"check", "--builtin", "--only"}}) {
     EXPECT_FALSE(ParseOptions(bad).ok()) << bad[3];
@@ -82,7 +83,7 @@ TEST(Options, FuzzTakesSeedCasesFamiliesAndCorpus) {
   EXPECT_EQ(options->fuzz.families, (std::set<std::string>{"meta", "headers"}));
   EXPECT_EQ(options->fuzz.corpus_dir, "out");
   EXPECT_EQ(options->fuzz.resends, 5);
-  EXPECT_EQ(options->fuzz.json_report, "f.json");
+  EXPECT_EQ(options->fuzz.reports, (std::vector<ReportFile>{{reports::Format::kJson, "f.json"}}));
   // Fuzzing listens 50 ms after a notification unless told otherwise; checks listen longer.
   EXPECT_EQ(options->target.limits.quiet_window.count(), 50);
   auto slower = ParseOptions({"fuzz", "--builtin", "--quiet-ms", "300"});

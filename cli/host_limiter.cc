@@ -1,0 +1,68 @@
+#include "cli/host_limiter.h"
+
+#include <thread>
+
+namespace mcpfuzz::cli {
+namespace {
+
+class Limited : public Transport {
+ public:
+  Limited(std::unique_ptr<Transport> inner, HostLimiter& limiter, std::string host)
+      : inner_(std::move(inner)), limiter_(limiter), host_(std::move(host)) {}
+
+  Observation Send(const Request& request) override {
+    if (!limiter_.Acquire(host_)) {
+      Observation refused;
+      refused.outcome = Outcome::kTransportError;
+      refused.detail = "not sent: the per-host request budget for " + host_ + " is used up";
+      return refused;
+    }
+    // The session id is set on this wrapper; the inner transport attaches it.
+    inner_->set_session_id(session_id());
+    Observation observation = inner_->Send(request);
+    set_session_id(inner_->session_id());
+    return observation;
+  }
+  TransportKind kind() const override { return inner_->kind(); }
+  std::string Describe() const override { return inner_->Describe(); }
+
+ private:
+  std::unique_ptr<Transport> inner_;
+  HostLimiter& limiter_;
+  std::string host_;
+};
+
+}  // namespace
+
+bool HostLimiter::Acquire(const std::string& host) {
+  Host* state = nullptr;
+  {
+    std::lock_guard lock(hosts_mutex_);
+    auto& slot = hosts_[host];
+    if (!slot) slot = std::make_unique<Host>();
+    state = slot.get();
+  }
+  // Held while waiting, so requests to one host queue up in order, spaced.
+  std::lock_guard lock(state->mutex);
+  if (budget_ != 0 && state->sent >= budget_) return false;
+  if (state->sent > 0) std::this_thread::sleep_until(state->last + spacing_);
+  state->last = std::chrono::steady_clock::now();
+  ++state->sent;
+  return true;
+}
+
+std::string HostLimiter::HostOf(const std::string& url) {
+  std::string rest = url;
+  if (auto scheme = rest.find("://"); scheme != std::string::npos) rest = rest.substr(scheme + 3);
+  rest = rest.substr(0, rest.find_first_of("/?#"));
+  if (auto at = rest.rfind('@'); at != std::string::npos) rest = rest.substr(at + 1);
+  if (rest.starts_with("[")) return rest.substr(0, rest.find(']') + 1);
+  return rest.substr(0, rest.find(':'));
+}
+
+std::unique_ptr<Transport> LimitedTransport(std::unique_ptr<Transport> inner, HostLimiter& limiter,
+                                            std::string host) {
+  return std::make_unique<Limited>(std::move(inner), limiter, std::move(host));
+}
+
+}  // namespace mcpfuzz::cli

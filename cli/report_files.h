@@ -1,0 +1,25 @@
+#pragma once
+// Report files: every `--report FORMAT=PATH` of a run written from the one report model.
+
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "cli/options.h"
+#include "reports/report.h"
+
+namespace mcpfuzz::cli {
+
+/// Writes `path` through a temporary file in the same folder renamed into place, so a reader
+/// never sees half a file and an old report survives a failed write. On failure, says why on
+/// `err`, naming the path, and returns false.
+bool WriteFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write,
+                         std::ostream& err);
+
+/// Writes each requested report and names it on `out` ("report: html report.html"). Returns
+/// false when any could not be written; the others are still written.
+bool WriteReportFiles(const reports::Report& report, const std::vector<ReportFile>& files,
+                      std::ostream& out, std::ostream& err);
+
+}  // namespace mcpfuzz::cli

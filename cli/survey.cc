@@ -1,0 +1,142 @@
+#include "cli/survey.h"
+
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "checks/checks.h"
+#include "cli/host_limiter.h"
+#include "cli/report_files.h"
+#include "cli/run_info.h"
+#include "cli/target.h"
+#include "cli/targets_file.h"
+#include "reports/build.h"
+#include "reports/survey.h"
+#include "reports/terminal.h"
+
+namespace mcpfuzz::cli {
+namespace {
+
+checks::CheckOptions ToCheckOptions(const CheckSettings& settings) {
+  checks::CheckOptions options;
+  options.only = settings.only;
+  options.skip = settings.skip;
+  options.revision = settings.revision;
+  options.call_real_tools = settings.args_probe;
+  return options;
+}
+
+bool Unreachable(const EraReport& eras) {
+  for (const auto& attempt : eras.attempts) {
+    if (attempt.channel != Channel::kTransportFailure) return false;
+  }
+  return true;
+}
+
+// Checks one target; never throws, so one bad target cannot end the survey.
+reports::TargetSection CheckOne(const TargetSpec& spec, const CheckSettings& settings,
+                                HostLimiter& limiter, const std::string& self_executable) {
+  auto target = OpenTarget(spec, self_executable);
+  if (!target) {
+    reports::TargetSection section;
+    section.description = spec.kind == TargetSpec::Kind::kHttpUrl ? spec.url : spec.argv.at(0);
+    section.transport = spec.kind == TargetSpec::Kind::kHttpUrl ? "http" : "stdio";
+    section.error = target.error().message;
+    return section;
+  }
+  reports::RunInfo info = StartRunInfo(**target);
+  TransportFactory connect = (*target)->Factory();
+  if (spec.kind == TargetSpec::Kind::kHttpUrl) {
+    connect = [&, inner = connect,
+               host = HostLimiter::HostOf(spec.url)]() -> Result<std::unique_ptr<Transport>> {
+      auto transport = inner();
+      if (!transport) return transport;
+      return LimitedTransport(std::move(*transport), limiter, host);
+    };
+  }
+  const auto start = std::chrono::steady_clock::now();
+  checks::CheckRun run = checks::RunChecks(connect, ToCheckOptions(settings));
+  info.duration_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  reports::TargetSection section = reports::CheckSection(info, run, nullptr);
+  if (Unreachable(run.eras)) section.error = "could not be reached";
+  return section;
+}
+
+void PrintSurvey(const reports::Report& report, std::ostream& out) {
+  for (const auto& target : report.targets) {
+    const reports::VerdictCounts counts = reports::Count(target.items);
+    out << reports::Pad(reports::EscapeForTerminal(target.description, 60), 62);
+    if (!target.error.empty()) {
+      out << "not run: " << reports::EscapeForTerminal(target.error, 80) << "\n";
+      continue;
+    }
+    out << counts.fail << " fail, " << counts.warn << " warn, " << counts.pass << " pass, "
+        << counts.unverified << " unverified\n";
+  }
+  const reports::UnknownToolTable table = reports::Tabulate(report).unknown_tool;
+  out << "\ntools.unknown-name: " << table.verified << " VERIFIED, " << table.observed_risk
+      << " OBSERVED_RISK, " << table.unverified << " UNVERIFIED, " << table.not_checked
+      << " not checked\n  observed risks: " << table.is_error_result << " isError result, "
+      << table.result_without_is_error << " result without isError, " << table.not_json_rpc
+      << " not JSON-RPC, " << table.other_risk << " other\n";
+}
+
+}  // namespace
+
+int RunSurvey(const CheckSettings& settings, const TargetSpec& defaults,
+              const std::string& self_executable, std::ostream& out, std::ostream& err) {
+  std::ifstream file(*settings.targets_file, std::ios::binary);
+  if (!file) {
+    err << "mcpfuzz: cannot read the targets file " << *settings.targets_file << "\n";
+    return 2;
+  }
+  std::ostringstream text;
+  text << file.rdbuf();
+  auto specs = ParseTargetsFile(text.str(), defaults);
+  if (!specs) {
+    err << "mcpfuzz: " << *settings.targets_file << ": " << specs.error().message << "\n";
+    return 2;
+  }
+
+  reports::Report report;
+  report.kind = reports::ReportKind::kSurvey;
+  report.tool_version = kToolVersion;
+  report.started_at = UtcNow();
+  report.targets.resize(specs->size());
+  const auto start = std::chrono::steady_clock::now();
+
+  HostLimiter limiter(settings.host_budget, std::chrono::milliseconds(settings.host_spacing_ms));
+  std::atomic<std::size_t> next{0};
+  std::mutex print_mutex;
+  auto worker = [&] {
+    for (std::size_t i = next++; i < specs->size(); i = next++) {
+      report.targets[i] = CheckOne((*specs)[i], settings, limiter, self_executable);
+      std::lock_guard lock(print_mutex);
+      err << "[" << i + 1 << "/" << specs->size() << "] "
+          << reports::EscapeForTerminal(report.targets[i].description, 80) << "\n";
+    }
+  };
+  std::vector<std::thread> workers;
+  const std::size_t count = std::min(settings.parallel, specs->size());
+  for (std::size_t i = 0; i < count; ++i) workers.emplace_back(worker);
+  for (auto& thread : workers) thread.join();
+  report.duration_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  PrintSurvey(report, out);
+  const bool written = WriteReportFiles(report, settings.reports, out, err);
+  bool any_reached = false;
+  for (const auto& target : report.targets) any_reached = any_reached || target.error.empty();
+  if (!any_reached) {
+    err << "mcpfuzz: no target could be reached\n";
+    return 2;
+  }
+  if (!written) return 2;
+  return reports::Count(report).fail > 0 ? 1 : 0;
+}
+
+}  // namespace mcpfuzz::cli

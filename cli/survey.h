@@ -1,0 +1,17 @@
+#pragma once
+// `mcpfuzz check --targets FILE`: the checklist over many servers, in parallel and politely
+// (a request budget and spacing per host), written as one combined report.
+
+#include <ostream>
+
+#include "cli/options.h"
+
+namespace mcpfuzz::cli {
+
+/// Returns 0 (no FAIL anywhere), 1 (a FAIL on some target) or 2 (the file could not be read,
+/// no target could be reached, or a report could not be written). `self_executable` starts
+/// built-in servers, as for one target.
+int RunSurvey(const CheckSettings& settings, const TargetSpec& defaults,
+              const std::string& self_executable, std::ostream& out, std::ostream& err);
+
+}  // namespace mcpfuzz::cli

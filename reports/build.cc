@@ -1,0 +1,177 @@
+#include "reports/build.h"
+
+#include "campaign/finding_file.h"
+#include "model/case_file.h"
+
+namespace mcpfuzz::reports {
+namespace {
+
+// Redacts the values of [name, value] pairs whose name is a credential header.
+void RedactPairs(boost::json::value* pairs) {
+  if (pairs == nullptr || !pairs->is_array()) return;
+  for (auto& pair : pairs->as_array()) {
+    auto* fields = pair.if_array();
+    if (fields == nullptr || fields->size() != 2 || !(*fields)[0].is_string()) continue;
+    if (IsSecretHeader((*fields)[0].as_string())) (*fields)[1] = "<redacted>";
+  }
+}
+
+// Case files are written by the campaign before any report exists; the report must not
+// carry a credential a generator copied into a request.
+void RedactCaseFile(boost::json::value& record) {
+  auto* object = record.if_object();
+  if (object == nullptr) return;
+  for (const char* member : {"request", "original_request"}) {
+    if (auto* request = object->if_contains(member); request && request->is_object()) {
+      RedactPairs(request->as_object().if_contains("headers"));
+    }
+  }
+}
+
+double Seconds(std::chrono::microseconds elapsed) {
+  return static_cast<double>(elapsed.count()) / 1e6;
+}
+
+ReportItem CheckItem(const checks::CheckResult& result, const RunInfo& info) {
+  ReportItem item;
+  item.id = result.verdict.check_id;
+  item.revision = ToString(result.revision);
+  item.transport = ToString(result.transport);
+  item.verdict = result.verdict;
+  item.failing = result.verdict.kind == VerdictKind::kFail;
+  item.judged = result.judged;
+  if (result.judged < result.exchanges.size()) {
+    item.reproducer = Reproducer(result.exchanges[result.judged].request, info.reproducer_target);
+  }
+  for (const auto& exchange : result.exchanges) {
+    item.exchanges.push_back(
+        {RedactedRequestJson(exchange.request), RedactedObservationJson(exchange.observation)});
+    item.seconds += Seconds(exchange.observation.elapsed);
+  }
+  return item;
+}
+
+ReportItem FuzzItem(const CampaignFinding& finding, const CampaignOptions& options,
+                    const RunInfo& info) {
+  ReportItem item;
+  item.id = finding.check_id;
+  item.revision = ToString(finding.revision);
+  item.transport = ToString(finding.minimal.transport);
+  item.verdict = finding.verdict;
+  item.failing = true;
+  item.reproducer = Reproducer(finding.minimal, info.reproducer_target);
+  item.exchanges.push_back({RedactedRequestJson(finding.minimal), nullptr});
+  item.case_file = finding.file.string();
+  item.facts = {{"family", finding.family},
+                {"variant", finding.variant},
+                {finding.stable ? "stable" : "flaky",
+                 std::to_string(finding.reproduced) + "/" + std::to_string(finding.resends)},
+                {"shrunk", std::to_string(finding.shrink_steps) + " step(s), " +
+                               std::to_string(finding.shrink_sends) + " send(s)"},
+                {"repeats", std::to_string(finding.repeats)},
+                {"case", "seed " + std::to_string(options.seed) + " case " +
+                             std::to_string(finding.case_index)}};
+  if (!finding.file_error.empty()) item.facts.emplace_back("case not written", finding.file_error);
+  item.record = FindingToJson(finding, options.seed, info.reproducer_target);
+  RedactCaseFile(item.record);
+  item.record.as_object()["file"] = item.case_file;
+  item.record.as_object()["repeats"] = finding.repeats;
+  return item;
+}
+
+ReportItem ReplayItem(const ReplayedCase& replayed) {
+  ReportItem item;
+  item.id = replayed.check_id;
+  item.case_file = replayed.file.string();
+  item.failing = replayed.still_fails;
+  if (replayed.verdict) {
+    item.verdict = *replayed.verdict;
+  } else {
+    // The case could not be judged: nothing was seen of the server's answer.
+    item.verdict.check_id = replayed.check_id;
+    item.verdict.kind = VerdictKind::kUnverified;
+    item.verdict.unverified_reason = UnverifiedReason::kTransportError;
+  }
+  if (!replayed.error.empty()) item.verdict.notes.push_back(replayed.error);
+  const std::string state = !replayed.error.empty() ? "error"
+                            : replayed.still_fails  ? "still fails"
+                                                    : "fixed";
+  item.facts = {{"replay", state}};
+  if (replayed.still_fails) {
+    item.facts.emplace_back("signature", replayed.same_signature ? "same" : "different");
+  }
+  return item;
+}
+
+TargetSection SectionFor(const RunInfo& info) {
+  TargetSection section;
+  section.description = info.target;
+  section.transport = ToString(info.reproducer_target.kind);
+  return section;
+}
+
+Report Empty(ReportKind kind, const RunInfo& info) {
+  Report report;
+  report.kind = kind;
+  report.tool_version = info.tool_version;
+  report.started_at = info.started_at;
+  report.duration_seconds = info.duration_seconds;
+  return report;
+}
+
+}  // namespace
+
+boost::json::value RedactedRequestJson(const Request& request) {
+  Request redacted = request;
+  for (Header& header : redacted.headers) {
+    if (IsSecretHeader(header.name)) header.value = "<redacted>";
+  }
+  return RequestToJson(redacted);
+}
+
+boost::json::value RedactedObservationJson(const Observation& observation) {
+  boost::json::value json = ObservationToJson(observation);
+  RedactPairs(json.as_object().if_contains("http_headers"));
+  return json;
+}
+
+TargetSection CheckSection(const RunInfo& info, const checks::CheckRun& run,
+                           const BaselineComparison* baseline) {
+  TargetSection section = SectionFor(info);
+  section.eras = run.eras;
+  for (const auto& result : run.results) section.items.push_back(CheckItem(result, info));
+  section.handshake_controls = run.handshake_controls;
+  if (baseline != nullptr) section.baseline = *baseline;
+  return section;
+}
+
+Report BuildCheckReport(const RunInfo& info, const checks::CheckRun& run,
+                        const BaselineComparison* baseline) {
+  Report report = Empty(ReportKind::kCheck, info);
+  report.targets.push_back(CheckSection(info, run, baseline));
+  return report;
+}
+
+Report BuildFuzzReport(const RunInfo& info, const CampaignOptions& options,
+                       const CampaignResult& result) {
+  Report report = Empty(ReportKind::kFuzz, info);
+  report.fuzz = FuzzFigures{options.seed, result.cases, result.generation_failures, result.skipped};
+  TargetSection section = SectionFor(info);
+  section.eras = result.eras;
+  section.notes = result.notes;
+  for (const auto& finding : result.findings) {
+    section.items.push_back(FuzzItem(finding, options, info));
+  }
+  report.targets.push_back(std::move(section));
+  return report;
+}
+
+Report BuildReplayReport(const RunInfo& info, const ReplayResult& result) {
+  Report report = Empty(ReportKind::kReplay, info);
+  TargetSection section = SectionFor(info);
+  for (const auto& replayed : result.cases) section.items.push_back(ReplayItem(replayed));
+  report.targets.push_back(std::move(section));
+  return report;
+}
+
+}  // namespace mcpfuzz::reports

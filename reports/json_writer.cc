@@ -1,0 +1,240 @@
+// The JSON writer: the check and fuzz documents keep their version-1 members exactly;
+// replay and survey documents are new formats (docs/report-format.md).
+
+#include <boost/json/serialize.hpp>
+
+#include "campaign/finding_file.h"
+#include "reports/escape.h"
+#include "reports/survey.h"
+#include "reports/writers.h"
+
+namespace mcpfuzz::reports {
+namespace {
+
+namespace json = boost::json;
+
+template <typename T>
+json::array Array(const std::vector<T>& values) {
+  return json::array(values.begin(), values.end());
+}
+
+template <typename T>
+json::array Named(const std::vector<T>& values) {
+  json::array out;
+  for (const auto& value : values) out.emplace_back(ToString(value));
+  return out;
+}
+
+json::value Nullable(std::optional<std::int64_t> value) {
+  return value ? json::value(*value) : json::value(nullptr);
+}
+json::value Status(int status) { return status == 0 ? json::value(nullptr) : json::value(status); }
+
+json::value ExpectedJson(const ExpectedAnswer& expected) {
+  return {{"text", expected.text},
+          {"channels", Named(expected.channels)},
+          {"tolerated_channels", Named(expected.tolerated)},
+          {"codes", Array(expected.codes)},
+          {"forbidden_codes", Array(expected.forbidden_codes)},
+          {"http_statuses", Named(expected.http_statuses)},
+          {"tolerated_http_statuses", Named(expected.tolerated_http_statuses)},
+          {"data_members", Array(expected.data_members)}};
+}
+
+json::value ObservedJson(const ObservedAnswer& observed) {
+  return {{"outcome", ToString(observed.outcome)},
+          {"channel", ToString(observed.channel)},
+          {"excerpt", observed.excerpt},
+          {"code", Nullable(observed.code)},
+          {"http_status", Status(observed.http_status)}};
+}
+
+json::object ItemJson(const ReportItem& item) {
+  const Verdict& verdict = item.verdict;
+  json::object out{{"id", item.id},
+                   {"revision", item.revision},
+                   {"transport", item.transport},
+                   {"verdict", ToString(verdict.kind)},
+                   {"strength", ToString(verdict.strength)},
+                   {"expected", ExpectedJson(verdict.expected)},
+                   {"observed", ObservedJson(verdict.observed)},
+                   {"spec_ref", verdict.spec_reference},
+                   {"notes", Array(verdict.notes)}};
+  if (verdict.unverified_reason != UnverifiedReason::kNone) {
+    out["unverified_reason"] = ToString(verdict.unverified_reason);
+  }
+  json::array findings;
+  for (const Finding& finding : verdict.findings) {
+    findings.push_back({{"aspect", ToString(finding.aspect)},
+                        {"strength", ToString(finding.strength)},
+                        {"text", finding.text}});
+  }
+  out["findings"] = std::move(findings);
+  if (!item.reproducer.empty()) out["reproducer"] = item.reproducer;
+  json::array exchanges;
+  for (const auto& exchange : item.exchanges) {
+    exchanges.push_back({{"request", exchange.request}, {"observation", exchange.observation}});
+  }
+  out["exchanges"] = std::move(exchanges);
+  return out;
+}
+
+json::value ErasJson(const EraReport& eras) {
+  json::array attempts;
+  for (const EraAttempt& attempt : eras.attempts) {
+    attempts.push_back(
+        {{"asked", ToString(attempt.asked)},
+         {"method", attempt.method},
+         {"channel", ToString(attempt.channel)},
+         {"supported_versions", Array(attempt.supported_versions)},
+         {"note", attempt.note},
+         {"error_code", Nullable(attempt.error_code)},
+         {"http_status", Status(attempt.http_status)},
+         {"answered", attempt.answered ? json::value(ToString(*attempt.answered)) : nullptr}});
+  }
+  return {{"speaks", Named(eras.speaks)}, {"attempts", std::move(attempts)}};
+}
+
+json::value CountsJson(const VerdictCounts& counts) {
+  return {{"pass", counts.pass},
+          {"warn", counts.warn},
+          {"fail", counts.fail},
+          {"unverified", counts.unverified},
+          {"not_applicable", counts.not_applicable}};
+}
+
+json::object Header(const Report& report, std::string_view format, const TargetSection* target) {
+  json::object out{{"format", format},
+                   {"version", 1},
+                   {"tool", {{"name", "mcpfuzz"}, {"version", report.tool_version}}}};
+  if (target != nullptr) {
+    out["target"] = {{"description", target->description}, {"transport", target->transport}};
+  }
+  out["started_at"] = report.started_at;
+  return out;
+}
+
+// The check report's own members, also one target's entry in a survey.
+void AddCheckMembers(const TargetSection& target, json::object& out) {
+  out["eras"] = ErasJson(target.eras);
+  out["summary"] = CountsJson(Count(target.items));
+  json::array checks;
+  for (const auto& item : target.items) checks.push_back(ItemJson(item));
+  out["checks"] = std::move(checks);
+  json::array controls;
+  for (const auto& control : target.handshake_controls) {
+    controls.push_back({{"revision", ToString(control.revision)},
+                        {"rejects_pre_init", ToString(control.pre_init.rejects)},
+                        {"grounds", ToString(control.pre_init.grounds)},
+                        {"reason", control.pre_init.reason}});
+  }
+  out["handshake_controls"] = std::move(controls);
+  if (target.baseline) {
+    out["baseline"] = {{"new_failures", Named(target.baseline->new_failures)},
+                       {"no_longer_failing", Named(target.baseline->no_longer_failing)},
+                       {"still_failing", Named(target.baseline->still_failing)}};
+  }
+}
+
+json::object CheckJson(const Report& report) {
+  const TargetSection& target = report.targets.at(0);
+  json::object out = Header(report, "mcpfuzz-check-report", &target);
+  out["duration_seconds"] = report.duration_seconds;
+  AddCheckMembers(target, out);
+  return out;
+}
+
+json::object FuzzJson(const Report& report) {
+  const TargetSection& target = report.targets.at(0);
+  const FuzzFigures figures = report.fuzz.value_or(FuzzFigures{});
+  json::object out = Header(report, "mcpfuzz-fuzz-report", &target);
+  out["seed"] = figures.seed;
+  out["cases"] = figures.cases;
+  out["generation_failures"] = figures.generation_failures;
+  out["elapsed_seconds"] = report.duration_seconds;
+  out["cases_per_second"] = report.duration_seconds > 0
+                                ? static_cast<double>(figures.cases) / report.duration_seconds
+                                : 0.0;
+  out["speaks"] = Named(target.eras.speaks);
+  json::array findings;
+  for (const auto& item : target.items) findings.push_back(item.record);
+  out["findings"] = std::move(findings);
+  out["notes"] = Array(target.notes);
+  return out;
+}
+
+json::object ReplayJson(const Report& report) {
+  const TargetSection& target = report.targets.at(0);
+  json::object out = Header(report, "mcpfuzz-replay-report", &target);
+  out["duration_seconds"] = report.duration_seconds;
+  out["still_failing"] = FailingCount(report);
+  json::array cases;
+  for (const auto& item : target.items) {
+    json::object entry = ItemJson(item);
+    entry["file"] = item.case_file;
+    entry["still_fails"] = item.failing;
+    for (const auto& [name, value] : item.facts) entry[name] = value;
+    cases.push_back(std::move(entry));
+  }
+  out["cases"] = std::move(cases);
+  return out;
+}
+
+json::object SurveyJson(const Report& report) {
+  json::object out = Header(report, "mcpfuzz-survey-report", nullptr);
+  out["duration_seconds"] = report.duration_seconds;
+  out["summary"] = CountsJson(Count(report));
+  const SurveyTables tables = Tabulate(report);
+  json::array per_check;
+  for (const auto& row : tables.per_check) {
+    json::object entry{{"id", row.id}};
+    entry["servers"] = CountsJson(row.counts);
+    per_check.push_back(std::move(entry));
+  }
+  out["per_check"] = std::move(per_check);
+  const UnknownToolTable& unknown = tables.unknown_tool;
+  out["unknown_tool"] = {{"verified", unknown.verified},
+                         {"observed_risk", unknown.observed_risk},
+                         {"unverified", unknown.unverified},
+                         {"not_checked", unknown.not_checked},
+                         {"observed_risk_shapes",
+                          {{"is_error_result", unknown.is_error_result},
+                           {"result_without_is_error", unknown.result_without_is_error},
+                           {"not_json_rpc", unknown.not_json_rpc},
+                           {"other", unknown.other_risk}}}};
+  json::array targets;
+  for (const auto& target : report.targets) {
+    json::object entry{{"description", target.description}, {"transport", target.transport}};
+    if (!target.error.empty()) entry["error"] = target.error;
+    AddCheckMembers(target, entry);
+    targets.push_back(std::move(entry));
+  }
+  out["targets"] = std::move(targets);
+  return out;
+}
+
+}  // namespace
+
+json::value ReportToJson(const Report& report) {
+  json::value out;
+  switch (report.kind) {
+    case ReportKind::kCheck:
+      out = CheckJson(report);
+      break;
+    case ReportKind::kFuzz:
+      out = FuzzJson(report);
+      break;
+    case ReportKind::kReplay:
+      out = ReplayJson(report);
+      break;
+    case ReportKind::kSurvey:
+      out = SurveyJson(report);
+      break;
+  }
+  MakeJsonStringsValidUtf8(out);
+  return out;
+}
+
+void WriteJson(const Report& report, std::ostream& out) { out << PrettyJson(ReportToJson(report)); }
+
+}  // namespace mcpfuzz::reports

@@ -1,0 +1,123 @@
+// The Markdown summary, short enough for a CI step summary: counts per target, then each
+// finding with expected and observed, the spec reference and a reproducer. Server text is
+// escaped for inline Markdown (GitHub renders raw HTML, so < and > become entities) and
+// reproducers sit in fences longer than any backtick run inside them.
+
+#include <cstdio>
+
+#include "reports/escape.h"
+#include "reports/survey.h"
+#include "reports/writers.h"
+
+namespace mcpfuzz::reports {
+namespace {
+
+// A step summary is read on one screen: server text is cut at 1000 bytes here (the JSON and
+// HTML reports keep all of it).
+std::string Text(std::string_view text) { return EscapeMarkdownInline(Excerpt(text, 1000)); }
+
+void CountsTable(const Report& report, std::ostream& out) {
+  out << "| target | speaks |";
+  for (VerdictKind kind : kVerdictOrder) out << " " << ToString(kind) << " |";
+  out << "\n|---|---|";
+  for (std::size_t i = 0; i < std::size(kVerdictOrder); ++i) out << "---:|";
+  out << "\n";
+  for (const auto& target : report.targets) {
+    std::string speaks;
+    for (Revision revision : target.eras.speaks) {
+      speaks += (speaks.empty() ? "" : ", ") + std::string(ToString(revision));
+    }
+    if (!target.error.empty()) speaks = "not run: " + target.error;
+    out << "| " << Text(target.description) << " | " << Text(speaks) << " |";
+    const VerdictCounts counts = Count(target.items);
+    for (VerdictKind kind : kVerdictOrder) out << " " << counts.Of(kind) << " |";
+    out << "\n";
+  }
+}
+
+void SurveyTablesMarkdown(const Report& report, std::ostream& out) {
+  const SurveyTables tables = Tabulate(report);
+  const UnknownToolTable& unknown = tables.unknown_tool;
+  out << "\n### Unknown tool (tools.unknown-name)\n\n| state | servers |\n|---|---:|\n"
+      << "| VERIFIED | " << unknown.verified << " |\n| OBSERVED\\_RISK | " << unknown.observed_risk
+      << " |\n| UNVERIFIED | " << unknown.unverified << " |\n";
+  if (unknown.not_checked > 0) out << "| not checked | " << unknown.not_checked << " |\n";
+  out << "\nOf the " << unknown.observed_risk << " observed risks:\n\n"
+      << "| shape | servers |\n|---|---:|\n"
+      << "| isError result | " << unknown.is_error_result << " |\n"
+      << "| result without isError | " << unknown.result_without_is_error << " |\n"
+      << "| not JSON-RPC | " << unknown.not_json_rpc << " |\n";
+  if (unknown.other_risk > 0) out << "| other | " << unknown.other_risk << " |\n";
+  out << "\n### Servers per verdict, per check\n\n| check |";
+  for (VerdictKind kind : kVerdictOrder) out << " " << ToString(kind) << " |";
+  out << "\n|---|";
+  for (std::size_t i = 0; i < std::size(kVerdictOrder); ++i) out << "---:|";
+  out << "\n";
+  for (const auto& row : tables.per_check) {
+    out << "| " << Text(row.id) << " |";
+    for (VerdictKind kind : kVerdictOrder) out << " " << row.counts.Of(kind) << " |";
+    out << "\n";
+  }
+}
+
+void FindingMarkdown(const TargetSection& target, const ReportItem& item, bool many_targets,
+                     std::ostream& out) {
+  const Verdict& verdict = item.verdict;
+  out << "\n#### " << ToString(verdict.kind) << " " << Text(item.id);
+  if (!item.revision.empty()) out << " — " << item.revision << "/" << item.transport;
+  out << " (" << ToString(verdict.strength) << ")\n\n";
+  if (many_targets) out << "- target: " << Text(target.description) << "\n";
+  out << "- expected: " << Text(verdict.expected.text) << "\n"
+      << "- observed: " << Text(ObservedText(verdict.observed));
+  if (!verdict.observed.excerpt.empty()) out << " — “" << Text(verdict.observed.excerpt) << "”";
+  out << "\n";
+  for (const Finding& finding : verdict.findings) {
+    out << "- " << ToString(finding.strength) << ": " << Text(finding.text) << "\n";
+  }
+  for (const auto& note : verdict.notes) out << "- note: " << Text(note) << "\n";
+  for (const auto& [name, value] : item.facts)
+    out << "- " << Text(name) << ": " << Text(value) << "\n";
+  if (!item.case_file.empty()) out << "- case file: " << Text(item.case_file) << "\n";
+  if (!verdict.spec_reference.empty()) out << "- spec: " << Text(verdict.spec_reference) << "\n";
+  if (!item.reproducer.empty()) {
+    out << "\n<details><summary>reproduce</summary>\n\n"
+        << MarkdownCodeBlock(item.reproducer, "sh") << "\n</details>\n";
+  }
+}
+
+}  // namespace
+
+void WriteMarkdown(const Report& report, std::ostream& out) {
+  const VerdictCounts counts = Count(report);
+  out << "## mcpfuzz " << ToString(report.kind);
+  if (report.targets.size() == 1) out << ": " << Text(report.targets[0].description);
+  out << "\n\n";
+  for (VerdictKind kind : kVerdictOrder) {
+    out << (kind == kVerdictOrder[0] ? "**" : " · ") << counts.Of(kind) << " " << ToString(kind);
+  }
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.1f", report.duration_seconds);
+  out << "** — " << FailingCount(report) << " failing; mcpfuzz " << Text(report.tool_version)
+      << ", started " << Text(report.started_at) << ", " << seconds << " s\n\n";
+  if (report.fuzz) {
+    out << "Seed " << report.fuzz->seed << ", " << report.fuzz->cases << " cases, "
+        << report.targets[0].items.size() << " finding(s).\n\n";
+  }
+  CountsTable(report, out);
+  if (report.kind == ReportKind::kSurvey) SurveyTablesMarkdown(report, out);
+  for (const auto& target : report.targets) {
+    for (const auto& note : target.notes) out << "\n> note: " << Text(note) << "\n";
+  }
+  bool heading = false;
+  for (const auto& target : report.targets) {
+    for (const auto& item : target.items) {
+      if (!WorthShowing(item)) continue;
+      if (!heading) out << "\n### Findings\n";
+      heading = true;
+      FindingMarkdown(target, item, report.targets.size() > 1, out);
+    }
+  }
+  if (!heading) out << "\nNo findings.\n";
+}
+
+}  // namespace mcpfuzz::reports

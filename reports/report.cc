@@ -1,0 +1,101 @@
+#include "reports/report.h"
+
+namespace mcpfuzz::reports {
+
+std::string_view ToString(ReportKind kind) {
+  switch (kind) {
+    case ReportKind::kCheck:
+      return "check";
+    case ReportKind::kFuzz:
+      return "fuzz";
+    case ReportKind::kReplay:
+      return "replay";
+    case ReportKind::kSurvey:
+      return "survey";
+  }
+  return "check";
+}
+
+void VerdictCounts::Add(VerdictKind kind) {
+  switch (kind) {
+    case VerdictKind::kPass:
+      ++pass;
+      break;
+    case VerdictKind::kWarn:
+      ++warn;
+      break;
+    case VerdictKind::kFail:
+      ++fail;
+      break;
+    case VerdictKind::kUnverified:
+      ++unverified;
+      break;
+    case VerdictKind::kNotApplicable:
+      ++not_applicable;
+      break;
+  }
+}
+
+int VerdictCounts::Of(VerdictKind kind) const {
+  switch (kind) {
+    case VerdictKind::kPass:
+      return pass;
+    case VerdictKind::kWarn:
+      return warn;
+    case VerdictKind::kFail:
+      return fail;
+    case VerdictKind::kUnverified:
+      return unverified;
+    case VerdictKind::kNotApplicable:
+      return not_applicable;
+  }
+  return 0;
+}
+
+VerdictCounts Count(const std::vector<ReportItem>& items) {
+  VerdictCounts counts;
+  for (const auto& item : items) counts.Add(item.verdict.kind);
+  return counts;
+}
+
+VerdictCounts Count(const Report& report) {
+  VerdictCounts counts;
+  for (const auto& target : report.targets) {
+    for (const auto& item : target.items) counts.Add(item.verdict.kind);
+  }
+  return counts;
+}
+
+std::string FamilyOf(std::string_view check_id) {
+  return std::string(check_id.substr(0, check_id.find('.')));
+}
+
+std::string ObservedText(const ObservedAnswer& observed) {
+  std::string text(ToString(observed.channel));
+  if (observed.code) text += " " + std::to_string(*observed.code);
+  if (observed.http_status != 0) {
+    text += " (HTTP ";
+    text += std::to_string(observed.http_status);
+    text += ")";
+  }
+  if (observed.outcome != Outcome::kOk) {
+    text += " ";
+    text += ToString(observed.outcome);
+  }
+  return text;
+}
+
+bool WorthShowing(const ReportItem& item) {
+  return item.failing || item.verdict.kind == VerdictKind::kWarn ||
+         item.verdict.kind == VerdictKind::kFail;
+}
+
+std::size_t FailingCount(const Report& report) {
+  std::size_t count = 0;
+  for (const auto& target : report.targets) {
+    for (const auto& item : target.items) count += item.failing ? 1 : 0;
+  }
+  return count;
+}
+
+}  // namespace mcpfuzz::reports

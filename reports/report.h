@@ -1,0 +1,136 @@
+#pragma once
+// The one report model: what a `check`, `fuzz` or `replay` run (or a survey of many targets)
+// found, as plain data. Every writer — JSON, JUnit XML, SARIF, Markdown, HTML — reads only
+// this, so the five formats cannot disagree about a run.
+//
+// Text in it that came from a server (excerpts, notes, bodies, header values) is kept as the
+// server sent it; each writer escapes it for its own format. Credentials are already gone:
+// requests, observations and reproducers are stored redacted.
+
+#include <boost/json/value.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "checks/checks.h"
+#include "model/reproducer.h"
+#include "oracles/verdict.h"
+#include "reports/baseline.h"
+
+namespace mcpfuzz::reports {
+
+/// What every report says about its run. The volatile members (version, start, duration) are
+/// set by the caller, so golden tests can pin them.
+struct RunInfo {
+  std::string tool_version;
+  /// For people: "http://127.0.0.1:8931/mcp" or "stdio: node server.js".
+  std::string target;
+  ReproducerTarget reproducer_target;
+  /// UTC, ISO 8601.
+  std::string started_at;
+  double duration_seconds = 0;
+};
+
+enum class ReportKind { kCheck, kFuzz, kReplay, kSurvey };
+/// "check", "fuzz", "replay", "survey".
+std::string_view ToString(ReportKind kind);
+
+/// One request sent and what came back, in the case-file form of model/case_file.h, with
+/// credential header values replaced by "<redacted>" in both.
+struct ReportExchange {
+  boost::json::value request;
+  boost::json::value observation;
+};
+
+/// One judged item: a check result, a fuzz finding, or a replayed case file.
+struct ReportItem {
+  /// The check id (oracles/check_ids.h).
+  std::string id;
+  /// "2025-11-25"; empty when unknown (a case file that could not be read).
+  std::string revision;
+  /// "http" or "stdio".
+  std::string transport;
+  Verdict verdict;
+  /// True when the item is why the run fails: a FAIL in `check`, every fuzz finding, a case
+  /// that still fails in `replay`.
+  bool failing = false;
+  /// A shell command that sends the judged request again; empty when there is none.
+  std::string reproducer;
+  std::vector<ReportExchange> exchanges;
+  /// Index of the judged exchange in `exchanges`.
+  std::size_t judged = 0;
+  /// Seconds the exchanges took.
+  double seconds = 0;
+  /// Fuzz and replay: the case file.
+  std::string case_file;
+  /// Facts for people, in order: {"family", "unknown-names"}, {"stable", "3/3"}.
+  std::vector<std::pair<std::string, std::string>> facts;
+  /// Fuzz: the finding in case-file form (campaign/finding_file.h), which the fuzz JSON
+  /// report has always carried.
+  boost::json::value record;
+};
+
+/// Everything about one target.
+struct TargetSection {
+  /// For people: the URL or "stdio: command".
+  std::string description;
+  /// "http" or "stdio".
+  std::string transport;
+  EraReport eras;
+  std::vector<ReportItem> items;
+  std::vector<checks::HandshakeControl> handshake_controls;
+  std::optional<BaselineComparison> baseline;
+  /// What people should know that is not an item: sessions not opened, a target gone away.
+  std::vector<std::string> notes;
+  /// Set when nothing could be run against the target at all.
+  std::string error;
+};
+
+/// The numbers of a fuzz campaign.
+struct FuzzFigures {
+  std::uint64_t seed = 0;
+  std::size_t cases = 0;
+  std::size_t generation_failures = 0;
+  std::size_t skipped = 0;
+};
+
+struct Report {
+  ReportKind kind = ReportKind::kCheck;
+  std::string tool_version;
+  std::string started_at;
+  double duration_seconds = 0;
+  std::vector<TargetSection> targets;
+  std::optional<FuzzFigures> fuzz;
+};
+
+struct VerdictCounts {
+  int pass = 0, warn = 0, fail = 0, unverified = 0, not_applicable = 0;
+  void Add(VerdictKind kind);
+  int Total() const { return pass + warn + fail + unverified + not_applicable; }
+  int Of(VerdictKind kind) const;
+};
+VerdictCounts Count(const std::vector<ReportItem>& items);
+VerdictCounts Count(const Report& report);
+
+/// Every verdict kind, worst first: the order of columns and legends in every writer.
+inline constexpr VerdictKind kVerdictOrder[] = {VerdictKind::kFail, VerdictKind::kWarn,
+                                                VerdictKind::kUnverified, VerdictKind::kPass,
+                                                VerdictKind::kNotApplicable};
+
+/// The family of a check id: what comes before the first dot ("tools" for "tools.unknown-name").
+std::string FamilyOf(std::string_view check_id);
+
+/// "expected" and "observed" for people: "execution_error (HTTP 200) "Tool … not found"".
+std::string ObservedText(const ObservedAnswer& observed);
+
+/// Items that people must look at: failing ones, and WARNs.
+bool WorthShowing(const ReportItem& item);
+
+/// The number of items that fail the run.
+std::size_t FailingCount(const Report& report);
+
+}  // namespace mcpfuzz::reports

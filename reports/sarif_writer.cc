@@ -1,0 +1,138 @@
+// SARIF 2.1.0 for code-scanning views. Members the schema requires are always present:
+// sarifLog.version and runs, run.tool.driver.name, result.message.text. GitHub's upload also
+// wants a physical location with a URI and a start line on every result; the "artifact" a
+// finding is about is the target, so its URI is the target's URL (or stdio: command).
+
+#include <map>
+
+#include "campaign/finding_file.h"
+#include "checks/checks.h"
+#include "reports/escape.h"
+#include "reports/writers.h"
+
+namespace mcpfuzz::reports {
+namespace {
+
+namespace json = boost::json;
+
+std::string TitleOf(std::string_view id) {
+  for (const auto& info : checks::AllChecks()) {
+    if (info.id == id) return std::string(info.title);
+  }
+  return std::string(id);
+}
+
+// A URI reference from the target description: RFC 3986 characters kept, the rest
+// percent-encoded (spaces in a stdio command, bytes a user typed).
+std::string TargetUri(const TargetSection& target) {
+  std::string text = target.description;
+  // "http://…/mcp (built-in reference server)": the note is not part of the address.
+  if (auto space = text.find(" ("); space != std::string::npos) text.resize(space);
+  if (text.starts_with("stdio: ")) text = "stdio:" + text.substr(7);
+  static constexpr std::string_view kKept =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%";
+  std::string out;
+  for (char c : text) {
+    if (kKept.find(c) != std::string_view::npos) {
+      out += c;
+    } else {
+      static constexpr char kHex[] = "0123456789ABCDEF";
+      const auto byte = static_cast<unsigned char>(c);
+      out += '%';
+      out += kHex[byte >> 4U];
+      out += kHex[byte & 0xFU];
+    }
+  }
+  return out;
+}
+
+std::string Message(const ReportItem& item) {
+  const Verdict& verdict = item.verdict;
+  std::string text = std::string(ToString(verdict.kind)) + " " + item.id;
+  if (!item.revision.empty()) text += " in " + item.revision + "/" + item.transport;
+  text += ": expected " + verdict.expected.text + ", observed " + ObservedText(verdict.observed);
+  if (!verdict.observed.excerpt.empty()) text += " \"" + verdict.observed.excerpt + "\"";
+  for (const Finding& finding : verdict.findings) {
+    text += ". ";
+    text += ToString(finding.strength);
+    text += ": " + finding.text;
+  }
+  return text;
+}
+
+json::object ResultJson(const ReportItem& item, std::size_t rule_index, const std::string& uri) {
+  const bool error = item.failing || item.verdict.kind == VerdictKind::kFail;
+  json::object properties{{"verdict", ToString(item.verdict.kind)},
+                          {"strength", ToString(item.verdict.strength)},
+                          {"revision", item.revision},
+                          {"transport", item.transport},
+                          {"expected", item.verdict.expected.text},
+                          {"observed", ObservedText(item.verdict.observed)},
+                          {"excerpt", item.verdict.observed.excerpt},
+                          {"specReference", item.verdict.spec_reference}};
+  if (!item.reproducer.empty()) properties["reproducer"] = item.reproducer;
+  if (!item.case_file.empty()) properties["caseFile"] = item.case_file;
+  json::object location{
+      {"physicalLocation", {{"artifactLocation", {{"uri", uri}}}, {"region", {{"startLine", 1}}}}},
+      {"logicalLocations",
+       json::array{{{"fullyQualifiedName", item.id + "@" + item.revision + "/" + item.transport},
+                    {"kind", "member"}}}}};
+  return {{"ruleId", item.id},
+          {"ruleIndex", rule_index},
+          {"kind", "fail"},
+          {"level", error ? "error" : "warning"},
+          {"message", {{"text", Message(item)}}},
+          {"locations", json::array{location}},
+          {"partialFingerprints",
+           {{"mcpfuzzFinding/v1", item.id + "@" + item.revision + "/" + item.transport + "|" + uri +
+                                      "|" + item.case_file}}},
+          {"properties", std::move(properties)}};
+}
+
+json::object RuleJson(const ReportItem& item) {
+  const std::string family = FamilyOf(item.id);
+  return {{"id", item.id},
+          {"name", item.id},
+          {"shortDescription", {{"text", TitleOf(item.id)}}},
+          {"fullDescription", {{"text", TitleOf(item.id) + " (MCP spec check " + item.id + ")"}}},
+          {"help",
+           {{"text", "Expected: " + item.verdict.expected.text +
+                         ". Spec: " + item.verdict.spec_reference}}},
+          {"defaultConfiguration", {{"level", "error"}}},
+          {"properties", {{"tags", json::array{"mcp", family}}}}};
+}
+
+}  // namespace
+
+void WriteSarif(const Report& report, std::ostream& out) {
+  json::array rules;
+  json::array results;
+  std::map<std::string, std::size_t> rule_index;
+  for (const auto& target : report.targets) {
+    const std::string uri = TargetUri(target);
+    for (const auto& item : target.items) {
+      if (!WorthShowing(item)) continue;
+      auto [found, added] = rule_index.emplace(item.id, rules.size());
+      if (added) rules.push_back(RuleJson(item));
+      results.push_back(ResultJson(item, found->second, uri));
+    }
+  }
+  json::object driver{{"name", "mcpfuzz"},
+                      {"version", report.tool_version},
+                      {"informationUri", "https://modelcontextprotocol.io/specification"},
+                      {"rules", std::move(rules)}};
+  json::object invocation{{"executionSuccessful", true}};
+  if (!report.started_at.empty()) invocation["startTimeUtc"] = report.started_at;
+  json::object run{
+      {"tool", {{"driver", std::move(driver)}}},
+      {"automationDetails", {{"id", "mcpfuzz/" + std::string(ToString(report.kind)) + "/"}}},
+      {"invocations", json::array{std::move(invocation)}},
+      {"results", std::move(results)}};
+  json::value log = json::object{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+                                 {"version", "2.1.0"},
+                                 {"runs", json::array{std::move(run)}}};
+  MakeJsonStringsValidUtf8(log);
+  out << PrettyJson(log);
+}
+
+}  // namespace mcpfuzz::reports

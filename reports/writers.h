@@ -1,0 +1,40 @@
+#pragma once
+// The five report writers. Each reads the one report model and writes one document to a
+// stream; opening files is the caller's business. Formats: docs/report-format.md.
+
+#include <boost/json/value.hpp>
+#include <optional>
+#include <ostream>
+#include <string_view>
+
+#include "reports/report.h"
+
+namespace mcpfuzz::reports {
+
+enum class Format { kJson, kJunit, kSarif, kMarkdown, kHtml };
+/// "json", "junit", "sarif", "markdown" (or "md"), "html"; nothing for any other name.
+std::optional<Format> ParseFormat(std::string_view name);
+std::string_view ToString(Format format);
+
+/// The JSON report: mcpfuzz-check-report, mcpfuzz-fuzz-report, mcpfuzz-replay-report or
+/// mcpfuzz-survey-report, version 1, by the report's kind.
+boost::json::value ReportToJson(const Report& report);
+void WriteJson(const Report& report, std::ostream& out);
+
+/// JUnit XML as GitHub, GitLab and Jenkins read it: one <testsuite> per target, one
+/// <testcase> per check result, finding or replayed case.
+void WriteJunit(const Report& report, std::ostream& out);
+
+/// SARIF 2.1.0: one run, one rule per check id, one result per FAIL or WARN (and per failing
+/// fuzz finding or replayed case).
+void WriteSarif(const Report& report, std::ostream& out);
+
+/// A Markdown summary for a CI step summary: counts, then every finding with a reproducer.
+void WriteMarkdown(const Report& report, std::ostream& out);
+
+/// One self-contained HTML file: inline CSS, inline SVG charts, no external assets.
+void WriteHtml(const Report& report, std::ostream& out);
+
+void Write(Format format, const Report& report, std::ostream& out);
+
+}  // namespace mcpfuzz::reports

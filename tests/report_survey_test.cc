@@ -1,0 +1,170 @@
+// The survey view: `mcpfuzz check --targets FILE` over several reference servers started
+// here, conformant and with faults, and the combined report in the form of published surveys
+// (VERIFIED / OBSERVED_RISK / UNVERIFIED and the wrong shapes). Also the targets file and the
+// per-host budget and spacing on their own.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <boost/json.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cli/host_limiter.h"
+#include "cli/targets_file.h"
+#include "model/reproducer.h"
+#include "support/reference_server.h"
+
+namespace mcpfuzz::test_support {
+namespace {
+
+namespace fs = std::filesystem;
+namespace json = boost::json;
+
+struct ProcessRun {
+  int exit_code = -1;
+  std::string output;
+};
+
+ProcessRun Mcpfuzz(const std::string& arguments) {
+  const std::string binary = std::string(MCPFUZZ_BINARY_DIR) + "/cli/mcpfuzz";
+  ProcessRun run;
+  FILE* pipe = ::popen((ShellQuote(binary) + " " + arguments + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return run;
+  std::array<char, 4096> buffer{};
+  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) {
+    run.output.append(buffer.data(), n);
+  }
+  const int status = ::pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+json::value ReadJson(const fs::path& path) {
+  std::ifstream file(path);
+  std::stringstream text;
+  text << file.rdbuf();
+  return json::parse(text.str());
+}
+
+std::string StdioLine(const std::string& fault) {
+  return "stdio: " + RefServerPath() + " --stdio --fault " + fault + "\n";
+}
+
+class Survey : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("mcpfuzz-survey-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ignored;
+    fs::remove_all(dir_, ignored);
+  }
+  fs::path dir_;
+};
+
+TEST_F(Survey, CountsEachServerOnceByTheShapeOfItsUnknownToolAnswer) {
+  RefTarget conformant = StartRefServer(TransportKind::kHttp, {}, Limits{});
+  RefTarget wrong_code = StartRefServer(TransportKind::kHttp, {"unknown-tool-wrong-code"}, {});
+  // Over stdio the HTML fault is a plain-text line the transport waits past; over HTTP it is
+  // the HTML page surveys meet.
+  RefTarget html = StartRefServer(TransportKind::kHttp, {"unknown-tool-html"}, {});
+  ASSERT_TRUE(conformant.http_server && wrong_code.http_server && html.http_server);
+  const fs::path targets = dir_ / "targets.txt";
+  std::ofstream(targets) << "# reference servers\n\n"
+                         << conformant.http_server->url() << "\n"
+                         << wrong_code.http_server->url() << "\n"
+                         << StdioLine("unknown-tool-is-error")
+                         << StdioLine("unknown-tool-plain-success") << html.http_server->url()
+                         << "\n"
+                         << "   http://127.0.0.1:9/mcp\n";
+  const ProcessRun run = Mcpfuzz("check --targets " + ShellQuote(targets.string()) +
+                                 " --only tools.unknown-name --parallel 3 --timeout-ms 2000" +
+                                 " --report json=" + ShellQuote((dir_ / "s.json").string()) +
+                                 " --report markdown=" + ShellQuote((dir_ / "s.md").string()));
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  const json::value report = ReadJson(dir_ / "s.json");
+  EXPECT_EQ(report.at("format"), "mcpfuzz-survey-report");
+  const auto& unknown = report.at("unknown_tool");
+  // A JSON-RPC error is VERIFIED whatever its code, though -32601 is a WARN of the check.
+  EXPECT_EQ(unknown.at("verified"), 2);
+  EXPECT_EQ(unknown.at("observed_risk"), 3);
+  EXPECT_EQ(unknown.at("unverified"), 0);
+  EXPECT_EQ(unknown.at("not_checked"), 1);
+  EXPECT_EQ(unknown.at("observed_risk_shapes").at("is_error_result"), 1);
+  EXPECT_EQ(unknown.at("observed_risk_shapes").at("result_without_is_error"), 1);
+  EXPECT_EQ(unknown.at("observed_risk_shapes").at("not_json_rpc"), 1);
+  // Targets keep the file's order whatever order they finished in.
+  const auto& entries = report.at("targets").as_array();
+  ASSERT_EQ(entries.size(), 6U);
+  EXPECT_EQ(entries[0].at("description").as_string().starts_with(conformant.http_server->url()),
+            true);
+  EXPECT_NE(std::string(entries[3].at("description").as_string()).find("plain-success"),
+            std::string::npos);
+  EXPECT_TRUE(entries[5].as_object().contains("error"));
+  const auto& row = report.at("per_check").at(0);
+  EXPECT_EQ(row.at("id"), "tools.unknown-name");
+  EXPECT_EQ(row.at("servers").at("pass"), 1);
+  EXPECT_EQ(row.at("servers").at("warn"), 1);
+  EXPECT_EQ(row.at("servers").at("fail"), 3);
+  EXPECT_NE(run.output.find("2 VERIFIED, 3 OBSERVED_RISK"), std::string::npos) << run.output;
+}
+
+TEST_F(Survey, ABudgetPerHostStopsRequestsToThatHost) {
+  RefTarget server = StartRefServer(TransportKind::kHttp, {}, Limits{});
+  ASSERT_TRUE(server.http_server);
+  const fs::path targets = dir_ / "targets.txt";
+  std::ofstream(targets) << server.http_server->url() << "\n";
+  const std::string common =
+      "check --targets " + ShellQuote(targets.string()) +
+      " --only tools.unknown-name --report json=" + ShellQuote((dir_ / "s.json").string());
+  ASSERT_EQ(Mcpfuzz(common).exit_code, 0);
+  EXPECT_GE(ReadJson(dir_ / "s.json").at("summary").at("pass").as_int64(), 1);
+  // Era detection alone needs more than two requests: nothing can be checked.
+  const ProcessRun starved = Mcpfuzz(common + " --host-budget 2");
+  EXPECT_NE(starved.exit_code, 1) << starved.output;
+  const json::value report = ReadJson(dir_ / "s.json");
+  EXPECT_EQ(report.at("summary").at("pass"), 0);
+  EXPECT_NE(json::serialize(report).find("request budget"), std::string::npos);
+}
+
+TEST(TargetsFile, ReadsUrlsAndCommandsAndNamesTheBadLine) {
+  cli::TargetSpec defaults;
+  defaults.extra_headers = {{"Authorization", "Bearer t"}};
+  auto targets = cli::ParseTargetsFile(
+      "# two\n  http://127.0.0.1:1/mcp  \n\nstdio:  node  server.js --stdio\n", defaults);
+  ASSERT_TRUE(targets.ok()) << targets.error().message;
+  ASSERT_EQ(targets->size(), 2U);
+  EXPECT_EQ((*targets)[0].kind, cli::TargetSpec::Kind::kHttpUrl);
+  EXPECT_EQ((*targets)[0].url, "http://127.0.0.1:1/mcp");
+  EXPECT_EQ((*targets)[0].extra_headers, defaults.extra_headers);
+  EXPECT_EQ((*targets)[1].argv, (std::vector<std::string>{"node", "server.js", "--stdio"}));
+  auto bad = cli::ParseTargetsFile("http://127.0.0.1:1/mcp\nftp://x\n", defaults);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("line 2"), std::string::npos) << bad.error().message;
+  EXPECT_FALSE(cli::ParseTargetsFile("# nothing\n", defaults).ok());
+  EXPECT_FALSE(cli::ParseTargetsFile("stdio:\n", defaults).ok());
+}
+
+TEST(HostLimiter, SpacesRequestsToOneHostAndKeepsItsBudget) {
+  cli::HostLimiter limiter(3, std::chrono::milliseconds(40));
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_TRUE(limiter.Acquire("a"));
+  EXPECT_TRUE(limiter.Acquire("b"));  // another host: no wait, its own budget
+  EXPECT_TRUE(limiter.Acquire("a"));
+  EXPECT_TRUE(limiter.Acquire("a"));
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(80));
+  EXPECT_FALSE(limiter.Acquire("a"));
+  EXPECT_TRUE(limiter.Acquire("b"));
+  EXPECT_EQ(cli::HostLimiter::HostOf("http://user@127.0.0.1:8080/mcp"), "127.0.0.1");
+  EXPECT_EQ(cli::HostLimiter::HostOf("https://[::1]:3000/x"), "[::1]");
+  EXPECT_EQ(cli::HostLimiter::HostOf("http://localhost/mcp?x"), "localhost");
+}
+
+}  // namespace
+}  // namespace mcpfuzz::test_support

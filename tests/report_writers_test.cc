@@ -1,0 +1,255 @@
+// Every report writer against hostile server text: nothing a server sent may become markup,
+// close a block, break a table, smuggle a control character or invalid UTF-8 into the file,
+// or reveal a credential. Also: the structure CI systems read from JUnit, and the members the
+// SARIF 2.1.0 schema requires.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <boost/json.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "model/detail/text.h"
+#include "model/reproducer.h"
+#include "reports/escape.h"
+#include "reports/writers.h"
+#include "support/report_fixtures.h"
+
+namespace mcpfuzz::test_support {
+namespace {
+
+namespace json = boost::json;
+using reports::Format;
+
+constexpr Format kFormats[] = {Format::kJson, Format::kJunit, Format::kSarif, Format::kMarkdown,
+                               Format::kHtml};
+
+std::string Written(Format format, const reports::Report& report) {
+  std::ostringstream out;
+  reports::Write(format, report, out);
+  return out.str();
+}
+
+// Markdown outside fenced code blocks: inside them text is shown verbatim, never rendered,
+// so a reproducer may quote the server's bytes there.
+std::string OutsideCodeBlocks(const std::string& markdown) {
+  std::istringstream lines(markdown);
+  std::string out;
+  std::string fence;
+  for (std::string line; std::getline(lines, line);) {
+    if (fence.empty() && line.starts_with("```")) {
+      fence = line.substr(0, line.find_first_not_of('`'));
+    } else if (!fence.empty() && line == fence) {
+      fence.clear();
+    } else if (fence.empty()) {
+      out += line + "\n";
+    }
+  }
+  return out;
+}
+
+std::vector<reports::Report> HostileReports() {
+  return {HostileCheckReport(), HostileFuzzReport(), HostileReplayReport(), HostileSurveyReport()};
+}
+
+TEST(ReportWriters, HostileTextStaysDataInEveryFormat) {
+  for (const auto& report : HostileReports()) {
+    for (Format format : kFormats) {
+      SCOPED_TRACE(std::string(reports::ToString(format)) + " of a " +
+                   std::string(reports::ToString(report.kind)) + " report");
+      const std::string written = Written(format, report);
+      ASSERT_FALSE(written.empty());
+      const std::string text = format == Format::kMarkdown ? OutsideCodeBlocks(written) : written;
+      EXPECT_TRUE(detail::IsValidUtf8(written));
+      for (char c : written) {
+        const auto byte = static_cast<unsigned char>(c);
+        ASSERT_FALSE((byte < 0x20 && c != '\n' && c != '\t') || byte == 0x7F)
+            << "raw control byte " << static_cast<int>(byte);
+      }
+      EXPECT_EQ(written.find("hunter2"), std::string::npos) << "a credential leaked";
+      EXPECT_EQ(written.find("secret-cookie"), std::string::npos) << "a credential leaked";
+      if (format == Format::kJson || format == Format::kSarif) {
+        EXPECT_NO_THROW((void)json::parse(written));
+        continue;
+      }
+      // Markup formats: the server's tag and CDATA end never appear raw, nor a C1 control
+      // (JSON may carry U+009B as data: every JSON reader decodes it as a string).
+      EXPECT_EQ(text.find("\xC2\x9B"), std::string::npos) << "raw C1 control";
+      EXPECT_EQ(text.find("<script>alert"), std::string::npos);
+      EXPECT_EQ(text.find("]]>"), std::string::npos);
+      EXPECT_EQ(text.find("\xEF\xBF\xBF"), std::string::npos) << "U+FFFF is not XML";
+    }
+  }
+}
+
+TEST(ReportWriters, HtmlHasOnlyItsOwnScriptAndLoadsNothing) {
+  const std::string html = Written(Format::kHtml, HostileCheckReport());
+  std::size_t scripts = 0;
+  for (auto at = html.find("<script"); at != std::string::npos; at = html.find("<script", at + 1)) {
+    ++scripts;
+  }
+  EXPECT_EQ(scripts, 1U);
+  EXPECT_NE(html.find("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"), std::string::npos);
+  EXPECT_NE(html.find("default-src 'none'"), std::string::npos);
+  for (const char* external : {"src=\"http", "href=\"http", "@import", "url("}) {
+    EXPECT_EQ(html.find(external), std::string::npos) << external;
+  }
+  EXPECT_NE(html.find("<svg"), std::string::npos);
+}
+
+TEST(ReportWriters, MarkdownKeepsTablesAndFencesClosed) {
+  const std::string md = Written(Format::kMarkdown, HostileCheckReport());
+  // Each table row is one line with its cells intact: a server's | is escaped.
+  std::istringstream lines(md);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.starts_with("| ")) continue;
+    std::size_t pipes = 0;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      if (line[i] == '|' && (i == 0 || line[i - 1] != '\\')) ++pipes;
+    }
+    EXPECT_EQ(pipes, 8U) << line;  // 7 cells
+  }
+  const std::string block = reports::MarkdownCodeBlock("a ```` b");
+  EXPECT_TRUE(block.starts_with("`````\n")) << block;
+  EXPECT_NE(md.find("&lt;script&gt;"), std::string::npos);
+}
+
+TEST(ReportWriters, EscapersWriteControlsVisibly) {
+  EXPECT_EQ(reports::Visible("a\x1b[1m\x7F\xC2\x9B\xFFz"), "a\\x1B[1m\\x7F\\u009B\xEF\xBF\xBDz");
+  EXPECT_EQ(reports::EscapeMarkup("<a href='x'>&\"</a>"),
+            "&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;");
+  EXPECT_EQ(reports::EscapeMarkdownInline("*a*|<b>\nc"), "\\*a\\*\\|&lt;b&gt; c");
+}
+
+// JUnit XML through a real XML parser (Python's expat), checked for what GitHub, GitLab and
+// Jenkins read: testsuites > testsuite[name,tests,failures,errors,skipped,time] >
+// testcase[name,classname,time] with failure[message,type] or skipped children, and counts
+// that add up.
+TEST(ReportWriters, JunitHasTheStructureCiSystemsRead) {
+  if (std::system("python3 -c 'import xml.etree.ElementTree' 2>/dev/null") != 0) {
+    GTEST_SKIP() << "python3 is needed to parse the XML (scripts/bootstrap.sh installs it)";
+  }
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("mcpfuzz-junit-" + std::to_string(::getpid()) + ".xml");
+  for (const auto& report : HostileReports()) {
+    std::ofstream(path) << Written(Format::kJunit, report);
+    const std::string script = R"(
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == 'testsuites', root.tag
+total = {k: 0 for k in ('tests', 'failures', 'errors', 'skipped')}
+for suite in root:
+    assert suite.tag == 'testsuite', suite.tag
+    for key in ('name', 'tests', 'failures', 'errors', 'skipped', 'time', 'timestamp'):
+        assert key in suite.attrib, key
+    cases = suite.findall('testcase')
+    assert int(suite.get('tests')) == len(cases)
+    assert int(suite.get('failures')) == sum(1 for c in cases if c.find('failure') is not None)
+    assert int(suite.get('errors')) == sum(1 for c in cases if c.find('error') is not None)
+    assert int(suite.get('skipped')) == sum(1 for c in cases if c.find('skipped') is not None)
+    float(suite.get('time'))
+    for case in cases:
+        assert case.get('name') and case.get('classname'), case.attrib
+        float(case.get('time'))
+        failure = case.find('failure')
+        if failure is not None:
+            assert failure.get('message') and failure.get('type'), failure.attrib
+    for key in total:
+        total[key] += int(suite.get(key))
+for key in total:
+    assert int(root.get(key)) == total[key], key
+print(total['tests'], total['failures'], total['skipped'])
+)";
+    const std::string command =
+        "python3 -c " + ShellQuote(script) + " " + ShellQuote(path.string()) + " 2>&1";
+    FILE* pipe = ::popen(command.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    char buffer[4096];
+    std::string output;
+    while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
+    const int status = ::pclose(pipe);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << output;
+    if (report.kind == reports::ReportKind::kCheck) {
+      // 5 results: the FAIL fails, UNVERIFIED and NOT_APPLICABLE are skipped.
+      EXPECT_EQ(output, "5 1 2\n");
+    }
+  }
+  std::filesystem::remove(path);
+}
+
+const json::value& Member(const json::value& object, std::string_view name) {
+  const auto* found = object.as_object().if_contains(name);
+  if (found == nullptr) throw std::runtime_error("required member missing: " + std::string(name));
+  return *found;
+}
+
+// The members the SARIF 2.1.0 schema requires (sarifLog, run, tool, toolComponent, result,
+// message, reportingDescriptor, location parts), the enums it restricts, and the references
+// between results and rules.
+TEST(ReportWriters, SarifHasEveryMemberItsSchemaRequires) {
+  for (const auto& report : HostileReports()) {
+    const json::value log = json::parse(Written(Format::kSarif, report));
+    EXPECT_EQ(Member(log, "version"), "2.1.0");
+    const auto& runs = Member(log, "runs").as_array();
+    ASSERT_EQ(runs.size(), 1U);
+    const json::value& driver = Member(Member(runs[0], "tool"), "driver");
+    EXPECT_EQ(Member(driver, "name"), "mcpfuzz");
+    const auto& rules = Member(driver, "rules").as_array();
+    for (const auto& rule : rules) EXPECT_TRUE(Member(rule, "id").is_string());
+    const auto& results = Member(runs[0], "results").as_array();
+    // Every failing item, and the WARN of the check run (in the survey too).
+    const bool has_warn =
+        report.kind == reports::ReportKind::kCheck || report.kind == reports::ReportKind::kSurvey;
+    EXPECT_EQ(results.size(), reports::FailingCount(report) + (has_warn ? 1 : 0));
+    for (const auto& result : results) {
+      EXPECT_FALSE(Member(Member(result, "message"), "text").as_string().empty());
+      const std::string level(Member(result, "level").as_string());
+      EXPECT_TRUE(level == "error" || level == "warning" || level == "note") << level;
+      const auto index = static_cast<std::size_t>(Member(result, "ruleIndex").as_int64());
+      ASSERT_LT(index, rules.size());
+      EXPECT_EQ(Member(rules[index], "id"), Member(result, "ruleId"));
+      for (const auto& location : Member(result, "locations").as_array()) {
+        const auto& physical = Member(location, "physicalLocation");
+        EXPECT_FALSE(Member(Member(physical, "artifactLocation"), "uri").as_string().empty());
+        EXPECT_GE(Member(Member(physical, "region"), "startLine").as_int64(), 1);
+      }
+    }
+  }
+}
+
+TEST(ReportWriters, JsonKeepsTheVersionOneMembersOfEachKind) {
+  const json::value check = json::parse(Written(Format::kJson, HostileCheckReport()));
+  EXPECT_EQ(check.at("format"), "mcpfuzz-check-report");
+  EXPECT_EQ(check.at("version"), 1);
+  EXPECT_EQ(check.at("summary").at("fail"), 1);
+  EXPECT_EQ(check.at("summary").at("warn"), 1);
+  EXPECT_EQ(check.at("duration_seconds"), 1.5);
+  bool redacted = false;
+  for (const auto& header :
+       check.at("checks").at(0).at("exchanges").at(0).at("request").at("headers").as_array()) {
+    if (header.at(0) == "Authorization") redacted = header.at(1) == "<redacted>";
+  }
+  EXPECT_TRUE(redacted);
+  const json::value fuzz = json::parse(Written(Format::kJson, HostileFuzzReport()));
+  EXPECT_EQ(fuzz.at("format"), "mcpfuzz-fuzz-report");
+  EXPECT_EQ(fuzz.at("seed"), 42);
+  EXPECT_EQ(fuzz.at("findings").at(0).at("check_id"), "methods.unknown");
+  const json::value replay = json::parse(Written(Format::kJson, HostileReplayReport()));
+  EXPECT_EQ(replay.at("format"), "mcpfuzz-replay-report");
+  EXPECT_EQ(replay.at("still_failing"), 1);
+  EXPECT_EQ(replay.at("cases").at(1).at("replay"), "error");
+  const json::value survey = json::parse(Written(Format::kJson, HostileSurveyReport()));
+  EXPECT_EQ(survey.at("format"), "mcpfuzz-survey-report");
+  EXPECT_EQ(survey.at("unknown_tool").at("verified"), 0);
+  EXPECT_EQ(survey.at("unknown_tool").at("observed_risk"), 2);
+  EXPECT_EQ(survey.at("unknown_tool").at("observed_risk_shapes").at("is_error_result"), 1);
+  EXPECT_EQ(survey.at("unknown_tool").at("observed_risk_shapes").at("result_without_is_error"), 1);
+  EXPECT_EQ(survey.at("unknown_tool").at("not_checked"), 1);
+  EXPECT_EQ(survey.at("targets").at(2).at("error"), "could not be reached");
+}
+
+}  // namespace
+}  // namespace mcpfuzz::test_support

@@ -1,0 +1,166 @@
+#pragma once
+// Test support: reports with fixed volatile fields (version, start, duration) and server text
+// that is as hostile as it gets, built through the real builders from check, fuzz and replay
+// results, for the writer, golden and browser tests.
+
+#include <string>
+
+#include "campaign/campaign.h"
+#include "checks/checks.h"
+#include "model/request_builder.h"
+#include "reports/build.h"
+#include "reports/report.h"
+
+namespace mcpfuzz::test_support {
+
+/// Markup, a CDATA end, terminal escapes, C0/C1 controls, invalid UTF-8 and a noncharacter.
+inline const std::string kHostile =
+    "<script>alert('x')</script> ]]> & \"q\" | `tick` ```fence``` \x1b[2J\x07\x01\xC2\x9B "
+    "\xFF\xFE\xEF\xBF\xBF end";
+
+inline reports::RunInfo FixedRunInfo() {
+  reports::RunInfo info;
+  info.tool_version = "0.0.0-test";
+  info.target = "http://127.0.0.1:8931/mcp";
+  info.reproducer_target = {TransportKind::kHttp, "http://127.0.0.1:8931/mcp", {}};
+  info.started_at = "2026-01-02T03:04:05Z";
+  info.duration_seconds = 1.5;
+  return info;
+}
+
+inline checks::CheckResult FixtureResult(std::string id, VerdictKind kind, Revision revision) {
+  checks::CheckResult result;
+  result.verdict.check_id = std::move(id);
+  result.verdict.kind = kind;
+  result.verdict.expected.text = "protocol_error -32602";
+  result.verdict.spec_reference = "R4:server/tools.mdx";
+  result.revision = revision;
+  return result;
+}
+
+/// One FAIL full of hostile text with a credential in its request and response, one WARN,
+/// one PASS, one UNVERIFIED, one NOT_APPLICABLE, over two revisions.
+inline checks::CheckRun HostileCheckRun() {
+  checks::CheckRun run;
+  run.eras.speaks = {Revision::k2026_07_28, Revision::k2025_11_25};
+  checks::CheckResult failing =
+      FixtureResult("tools.unknown-name", VerdictKind::kFail, Revision::k2025_11_25);
+  failing.verdict.expected.channels = {Channel::kProtocolError};
+  failing.verdict.expected.codes = {-32602};
+  failing.verdict.observed.channel = Channel::kExecutionError;
+  failing.verdict.observed.http_status = 200;
+  failing.verdict.observed.excerpt = kHostile;
+  failing.verdict.findings.push_back(
+      {Aspect::kChannel, Strength::kMust, "answered with an isError result " + kHostile});
+  failing.verdict.notes.push_back("long line: " + std::string(5000, 'x'));
+  Request request = MakeRequest(Revision::k2025_11_25, TransportKind::kHttp, "tools/call",
+                                {{"name", kHostile}}, 3);
+  request.headers.push_back({"Authorization", "Bearer hunter2"});
+  Observation observation;
+  observation.http_status = 200;
+  observation.http_headers = {{"Set-Cookie", "session=secret-cookie"}, {"X-Evil", kHostile}};
+  observation.body = kHostile;
+  failing.exchanges.push_back({request, observation, "sid"});
+  run.results.push_back(failing);
+
+  checks::CheckResult warning =
+      FixtureResult("methods.unknown", VerdictKind::kWarn, Revision::k2026_07_28);
+  warning.verdict.strength = Strength::kShould;
+  warning.verdict.observed.channel = Channel::kProtocolError;
+  warning.verdict.observed.code = -32601;
+  warning.verdict.observed.http_status = 400;
+  warning.verdict.findings.push_back({Aspect::kHttpStatus, Strength::kShould, "HTTP 400, not 404"});
+  run.results.push_back(warning);
+  run.results.push_back(
+      FixtureResult("tools.unknown-name", VerdictKind::kPass, Revision::k2026_07_28));
+  checks::CheckResult unverified =
+      FixtureResult("prompts.unknown", VerdictKind::kUnverified, Revision::k2026_07_28);
+  unverified.verdict.unverified_reason = UnverifiedReason::kCredentialRequired;
+  run.results.push_back(unverified);
+  run.results.push_back(
+      FixtureResult("discover.result", VerdictKind::kNotApplicable, Revision::k2025_11_25));
+  return run;
+}
+
+inline reports::Report HostileCheckReport() {
+  return reports::BuildCheckReport(FixedRunInfo(), HostileCheckRun(), nullptr);
+}
+
+inline reports::Report HostileFuzzReport() {
+  CampaignOptions options;
+  options.seed = 42;
+  CampaignResult result;
+  result.eras.speaks = {Revision::k2025_11_25};
+  result.cases = 2000;
+  result.notes.push_back("note " + kHostile);
+  CampaignFinding finding;
+  finding.signature = "methods.unknown|FAIL|success|200";
+  finding.signature_hash = "abcd1234";
+  finding.family = "unknown-names";
+  finding.check_id = "methods.unknown";
+  finding.case_check_id = "methods.unknown";
+  finding.variant = kHostile;
+  finding.case_index = 17;
+  finding.revision = Revision::k2025_11_25;
+  finding.minimal =
+      MakeRequest(Revision::k2025_11_25, TransportKind::kHttp, kHostile, boost::json::object{}, 5);
+  finding.minimal.headers.push_back({"X-Api-Key", "hunter2"});
+  finding.original = finding.minimal;
+  finding.verdict =
+      FixtureResult("methods.unknown", VerdictKind::kFail, Revision::k2025_11_25).verdict;
+  finding.verdict.observed.channel = Channel::kSuccess;
+  finding.verdict.observed.http_status = 200;
+  finding.verdict.observed.excerpt = kHostile;
+  finding.reproduced = 3;
+  finding.resends = 3;
+  finding.stable = true;
+  finding.file = "findings/fuzz-methods.unknown-abcd1234.json";
+  result.findings.push_back(finding);
+  reports::RunInfo info = FixedRunInfo();
+  return reports::BuildFuzzReport(info, options, result);
+}
+
+inline reports::Report HostileReplayReport() {
+  ReplayResult result;
+  ReplayedCase still;
+  still.file = "findings/fuzz-methods.unknown-abcd1234.json";
+  still.check_id = "methods.unknown";
+  still.verdict = HostileCheckRun().results[0].verdict;
+  still.still_fails = true;
+  still.same_signature = true;
+  result.cases.push_back(still);
+  ReplayedCase broken;
+  broken.file = "findings/" + kHostile + ".json";
+  broken.check_id = "jsonrpc.parse-error";
+  broken.error = "cannot read " + kHostile;
+  result.cases.push_back(broken);
+  result.still_failing = 1;
+  return reports::BuildReplayReport(FixedRunInfo(), result);
+}
+
+/// Two targets that answered (the hostile check run, and one that answers an unknown tool
+/// with a result without isError) and one that could not be reached.
+inline reports::Report HostileSurveyReport() {
+  reports::Report report = HostileCheckReport();
+  report.kind = reports::ReportKind::kSurvey;
+  reports::RunInfo stdio = FixedRunInfo();
+  stdio.target = "stdio: node server.js " + kHostile;
+  stdio.reproducer_target = {TransportKind::kStdio, "", {"node", "server.js"}};
+  checks::CheckRun run;
+  run.eras.speaks = {Revision::k2025_06_18};
+  checks::CheckResult success =
+      FixtureResult("tools.unknown-name", VerdictKind::kFail, Revision::k2025_06_18);
+  success.transport = TransportKind::kStdio;
+  success.verdict.observed.channel = Channel::kSuccess;
+  success.verdict.observed.excerpt = "Unknown tool: " + kHostile;
+  run.results.push_back(success);
+  report.targets.push_back(reports::CheckSection(stdio, run, nullptr));
+  reports::TargetSection unreachable;
+  unreachable.description = "http://127.0.0.1:9/mcp";
+  unreachable.transport = "http";
+  unreachable.error = "could not be reached";
+  report.targets.push_back(unreachable);
+  return report;
+}
+
+}  // namespace mcpfuzz::test_support
