@@ -93,6 +93,14 @@ std::string StdioReproducer(const Request& request, const std::vector<std::strin
     lines += MakeNotification(request.revision, TransportKind::kStdio, "notifications/initialized")
                  .WireBody() +
              "\n";
+  } else if (EraOf(request.revision) == Era::kStateless &&
+             request.session == SessionBinding::kAttach) {
+    // mcpfuzz opens a 2026-07-28 stdio connection with server/discover, and a server may pin
+    // the connection's era on its first message: without it a request can be answered
+    // differently (SDK v2 checks the version of a first message only).
+    lines +=
+        MakeRequest(request.revision, TransportKind::kStdio, "server/discover", {}, 0).WireBody() +
+        "\n";
   }
   lines += request.WireBody() + "\n";
   // Built by appending: g++ 12 at -O3 warns (-Wrestrict) on "literal" + string + "literal".

@@ -30,7 +30,8 @@ bool IsSecretHeader(std::string_view name);
 ///   session first sends `initialize` (in the request's revision) and
 ///   `notifications/initialized`, captures the Mcp-Session-Id and attaches it.
 /// - stdio: `printf '…' | command`, with `initialize` and `notifications/initialized` lines
-///   first when the request is handshake-era and sent inside a session.
+///   first when the request is handshake-era and sent inside a session, or a `server/discover`
+///   line first when it is a 2026-07-28 request sent on an open connection (session attach).
 std::string Reproducer(const Request& request, const ReproducerTarget& target);
 
 }  // namespace mcpfuzz
