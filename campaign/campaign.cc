@@ -220,6 +220,11 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
   finding.original = generated.request;
 
   Session& session = *lane.session;
+  // A stdio connection carries what earlier cases did to it (SDK v2 switches a connection's
+  // era for good on one request without _meta). The re-sends, the shrinking and the reproducer
+  // all start from a fresh process, so a failure that needs that history is reported flaky
+  // rather than as a stable finding whose case file cannot reproduce it.
+  if (session.kind() == TransportKind::kStdio) session.MarkBroken();
   finding.resends = std::max(options_.resends, 0);
   for (int resend = 0; resend < finding.resends; ++resend) {
     const Judged again = campaign_detail::SendAndJudge(

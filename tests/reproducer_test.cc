@@ -66,7 +66,8 @@ TEST(Reproducer, StdioBytesArriveExactlyEvenWhenNotUtf8) {
 }
 
 TEST(Reproducer, StdioStatelessRequestOnAnOpenConnectionFollowsServerDiscover) {
-  // As the campaign's connection began: some servers pin the era on the first message.
+  // As the campaign's connection began, and after its answer: some servers pin the era on
+  // the first message.
   Request request = UnknownTool(Revision::k2026_07_28, TransportKind::kStdio);
   const std::string output = RunShell(Reproducer(request, {TransportKind::kStdio, "", {"cat"}}));
   const std::string discover =
