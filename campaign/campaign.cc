@@ -75,6 +75,11 @@ void Campaign::OpenLanes() {
     for (Era era : {Era::kStateless, Era::kHandshake}) {
       if (auto newest = result_.eras.Newest(era)) revisions.push_back(*newest);
     }
+    // 2025-03-26 is the one revision that must process batches; no other session tests that.
+    if (result_.eras.Speaks(Revision::k2025_03_26) &&
+        std::find(revisions.begin(), revisions.end(), Revision::k2025_03_26) == revisions.end()) {
+      revisions.push_back(Revision::k2025_03_26);
+    }
     if (revisions.empty()) {
       result_.notes.emplace_back("the target speaks no MCP revision mcpfuzz knows");
     }
@@ -218,6 +223,11 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
   finding.original = generated.request;
 
   Session& session = *lane.session;
+  // A stdio connection carries what earlier cases did to it (SDK v2 switches a connection's
+  // era for good on one request without _meta). The re-sends, the shrinking and the reproducer
+  // all start from a fresh process, so a failure that needs that history is reported flaky
+  // rather than as a stable finding whose case file cannot reproduce it.
+  if (session.kind() == TransportKind::kStdio) session.MarkBroken();
   finding.resends = std::max(options_.resends, 0);
   for (int resend = 0; resend < finding.resends; ++resend) {
     const Judged again =

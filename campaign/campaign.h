@@ -45,7 +45,8 @@ struct CampaignOptions {
   /// Allow cases that run the target's real tools (the tool-arguments family, and unknown
   /// names derived from real tool names).
   bool call_real_tools = false;
-  /// Fuzz this revision only, instead of the newest revision of each era the target speaks.
+  /// Fuzz this revision only, instead of the newest revision of each era the target speaks
+  /// (and 2025-03-26, the one revision whose batch rules differ).
   std::optional<Revision> revision;
   /// Where the reproducers in case files send their request. Left empty, it is taken from the
   /// transport: the URL over HTTP; over stdio the command, split on spaces.

@@ -55,6 +55,14 @@ rc::Gen<GeneratedCase> HeaderMismatch(const GenContext& context);
 /// → sessions.unknown.
 rc::Gen<GeneratedCase> SessionHeaders(const GenContext& context);
 
+/// Streamable HTTP: a harmless request with an Origin header naming a foreign host
+/// → http.origin-invalid.
+rc::Gen<GeneratedCase> ForeignOrigins(const GenContext& context);
+
+/// Handshake era over Streamable HTTP: initialize, without a session, asking for a version no
+/// revision is named by → version.initialize-unsupported.
+rc::Gen<GeneratedCase> InitializeVersions(const GenContext& context);
+
 /// Arguments derived from each listed tool's inputSchema, valid except for one property
 /// (required one missing, wrong type, out of range, extra property where none is allowed)
 /// → tools.bad-arguments (naming the property); arguments an array, string, number or null

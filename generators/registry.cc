@@ -19,13 +19,19 @@ bool HandshakeSession(const GenContext& context) {
   return !context.stateless() && context.http() && HasStreamableHttp(context.revision) &&
          context.session_assigned;
 }
+bool StreamableHttp(const GenContext& context) {
+  return context.http() && HasStreamableHttp(context.revision);
+}
+bool HandshakeHttp(const GenContext& context) {
+  return !context.stateless() && StreamableHttp(context);
+}
 bool HasNamedFeature(const GenContext& context) {
   return context.Declares("tools") || context.Declares("prompts") || context.Declares("resources");
 }
 bool HasTools(const GenContext& context) { return !context.tools.empty(); }
 bool DeclaresLogging(const GenContext& context) { return context.Declares("logging"); }
 
-constexpr std::array<FamilyInfo, 12> kFamilies = {{
+constexpr std::array<FamilyInfo, 14> kFamilies = {{
     {"malformed-json", "bytes that are not JSON, and JSON at a parser's limits", false, 4, Always,
      MalformedJson},
     {"invalid-request", "JSON that is not a valid JSON-RPC request", false, 3, Always,
@@ -39,6 +45,9 @@ constexpr std::array<FamilyInfo, 12> kFamilies = {{
      HeaderMismatch},
     {"sessions", "handshake-era HTTP requests without or with an unknown session", false, 1,
      HandshakeSession, SessionHeaders},
+    {"origin", "HTTP requests from a foreign Origin", false, 1, StreamableHttp, ForeignOrigins},
+    {"initialize", "handshake-era initialize asking for an unsupported version", false, 1,
+     HandshakeHttp, InitializeVersions},
     {"tool-arguments", "arguments breaking one rule of a real tool's inputSchema", true, 2,
      HasTools, ToolArguments},
     {"notifications", "notifications, known and unknown", false, 1, Always, Notifications},

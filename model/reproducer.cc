@@ -93,6 +93,22 @@ std::string StdioReproducer(const Request& request, const std::vector<std::strin
     lines += MakeNotification(request.revision, TransportKind::kStdio, "notifications/initialized")
                  .WireBody() +
              "\n";
+  } else if (EraOf(request.revision) == Era::kStateless &&
+             request.session == SessionBinding::kAttach) {
+    // mcpfuzz opens a 2026-07-28 stdio connection with server/discover and waits for its answer
+    // before the next request; a server may pin the connection's era on its first message and
+    // handle the lines after it concurrently (SDK v2 checks the version of a first message
+    // only). The line does the same: discover, a pause, then the request.
+    const std::string discover =
+        MakeRequest(request.revision, TransportKind::kStdio, "server/discover", {}, 0).WireBody() +
+        "\n";
+    std::string command = "{ printf ";
+    command += ShellQuote(PrintfFormat(discover));
+    command += "; sleep 1; printf ";
+    command += ShellQuote(PrintfFormat(request.WireBody() + "\n"));
+    command += "; } |";
+    for (const auto& word : argv) command += " " + ShellQuote(word);
+    return command;
   }
   lines += request.WireBody() + "\n";
   // Built by appending: g++ 12 at -O3 warns (-Wrestrict) on "literal" + string + "literal".

@@ -30,7 +30,9 @@ bool IsSecretHeader(std::string_view name);
 ///   session first sends `initialize` (in the request's revision) and
 ///   `notifications/initialized`, captures the Mcp-Session-Id and attaches it.
 /// - stdio: `printf '…' | command`, with `initialize` and `notifications/initialized` lines
-///   first when the request is handshake-era and sent inside a session.
+///   first when the request is handshake-era and sent inside a session; a 2026-07-28 request
+///   sent on an open connection (session attach) follows a `server/discover` line and a
+///   one-second pause, as mcpfuzz waits for that answer.
 std::string Reproducer(const Request& request, const ReproducerTarget& target);
 
 }  // namespace mcpfuzz

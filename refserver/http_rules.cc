@@ -59,6 +59,37 @@ std::vector<std::string_view> HeaderValues(const Headers& headers, std::string_v
   return values;
 }
 
+namespace {
+
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// %XX escapes decoded, as the front's library decodes header values.
+std::string PercentDecoded(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() && HexDigit(text[i + 1]) >= 0 &&
+        HexDigit(text[i + 2]) >= 0) {
+      out += static_cast<char>(HexDigit(text[i + 1]) * 16 + HexDigit(text[i + 2]));
+      i += 2;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+bool HeaderCarries(std::string_view received, std::string_view sent) {
+  if (received == sent) return true;
+  return sent.find('%') != std::string_view::npos && received == PercentDecoded(sent);
+}
+
 bool OriginAndHostAllowed(const Headers& headers) {
   if (auto origin = FindHeader(headers, "Origin")) {
     std::string_view value = TrimWhitespace(*origin);

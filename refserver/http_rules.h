@@ -19,6 +19,11 @@ std::vector<std::string_view> HeaderValues(const Headers& headers, std::string_v
 /// a host other than localhost, 127.0.0.1 or [::1]: the DNS-rebinding defence that gets 403.
 bool OriginAndHostAllowed(const Headers& headers);
 
+/// Whether a header value, as the HTTP front hands it over, carries `sent`: the front's library
+/// (cpp-httplib 0.11) percent-decodes header values, which MCP never encodes, so a value the
+/// client sent verbatim may arrive decoded.
+bool HeaderCarries(std::string_view received, std::string_view sent);
+
 /// True when Accept admits application/json (also via */* or application/*). A missing Accept
 /// does not: clients must send one (H1), and the answer then is 406.
 bool AcceptsJson(const Headers& headers);

@@ -55,7 +55,7 @@ std::optional<Answer> CheckVersionHeader(const Ladder& ladder, const boost::json
   }
   if (ladder.faults.contains(Fault::kHeaderMismatchServed)) return std::nullopt;
   for (std::string_view value : header) {
-    if (body_has_version && value != body->get_string()) {
+    if (body_has_version && !HeaderCarries(value, body->get_string())) {
       return ladder.HeaderMismatch("MCP-Protocol-Version header value " + Quoted(value) +
                                    " does not match body value " + Quoted(body->get_string()));
     }
@@ -125,7 +125,7 @@ std::optional<Answer> CheckStandardHeaders(const Ladder& ladder, const Call& cal
   for (std::string_view value : methods) {
     bool same = ladder.faults.contains(Fault::kMethodHeaderCaseInsensitive)
                     ? EqualsIgnoringCase(value, call.method)
-                    : value == call.method;
+                    : HeaderCarries(value, call.method);
     if (!same && !ignore_mismatch) {
       return ladder.HeaderMismatch("Mcp-Method header value " + Quoted(value) +
                                    " does not match body value " + Quoted(call.method));
@@ -144,7 +144,7 @@ std::optional<Answer> CheckStandardHeaders(const Ladder& ladder, const Call& cal
       return ladder.HeaderMismatch("Mcp-Name header value " + Quoted(value) +
                                    " is not valid =?base64?...?= encoding");
     }
-    if (*decoded != body_name->get_string() && !ignore_mismatch) {
+    if (!HeaderCarries(*decoded, body_name->get_string()) && !ignore_mismatch) {
       return ladder.HeaderMismatch("Mcp-Name header value " + Quoted(*decoded) +
                                    " does not match body value " + Quoted(body_name->get_string()));
     }

@@ -60,8 +60,20 @@ TEST(Reproducer, StdioBytesArriveExactlyEvenWhenNotUtf8) {
   request.revision = Revision::k2026_07_28;
   const std::string bytes("{\"a\":\"%s\\n\" \x01\xFF\xC0 '\"", 17);
   request.body = RawBody{bytes};
+  request.session = SessionBinding::kOmit;
   std::string line = Reproducer(request, {TransportKind::kStdio, "", {"cat"}});
   EXPECT_EQ(RunShell(line), bytes + "\n");
+}
+
+TEST(Reproducer, StdioStatelessRequestOnAnOpenConnectionFollowsServerDiscover) {
+  // As the campaign's connection began, and after its answer: some servers pin the era on
+  // the first message.
+  Request request = UnknownTool(Revision::k2026_07_28, TransportKind::kStdio);
+  const std::string output = RunShell(Reproducer(request, {TransportKind::kStdio, "", {"cat"}}));
+  const std::string discover =
+      MakeRequest(Revision::k2026_07_28, TransportKind::kStdio, "server/discover", {}, 0)
+          .WireBody();
+  EXPECT_EQ(output, discover + "\n" + request.WireBody() + "\n");
 }
 
 TEST(Reproducer, StdioHandshakeRequestIsSentInsideASessionAndReproduces) {
