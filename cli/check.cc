@@ -31,16 +31,6 @@ Result<reports::Baseline> ReadBaseline(const std::string& path) {
   return baseline;
 }
 
-checks::CheckOptions ToCheckOptions(const CheckSettings& settings) {
-  checks::CheckOptions options;
-  options.only = settings.only;
-  options.skip = settings.skip;
-  options.revision = settings.revision;
-  options.call_real_tools = settings.args_probe;
-  return options;
-}
-
-// Names in --only/--skip that select no check are almost always typos.
 std::optional<std::string> UnknownSelector(const std::set<std::string>& selectors) {
   for (const auto& selector : selectors) {
     bool matches = false;
@@ -53,13 +43,27 @@ std::optional<std::string> UnknownSelector(const std::set<std::string>& selector
   return std::nullopt;
 }
 
+}  // namespace
+
+Result<checks::CheckOptions> ToCheckOptions(const CheckSettings& settings) {
+  for (const auto* selectors : {&settings.only, &settings.skip}) {
+    if (auto unknown = UnknownSelector(*selectors)) {
+      return Error{"no check is named '" + *unknown + "'; `mcpfuzz check --list` lists them"};
+    }
+  }
+  checks::CheckOptions options;
+  options.only = settings.only;
+  options.skip = settings.skip;
+  options.revision = settings.revision;
+  options.call_real_tools = settings.args_probe;
+  return options;
+}
+
 bool Unreachable(const EraReport& eras) {
   return std::all_of(eras.attempts.begin(), eras.attempts.end(), [](const EraAttempt& attempt) {
     return attempt.channel == Channel::kTransportFailure;
   });
 }
-
-}  // namespace
 
 void ListChecks(std::ostream& out) {
   std::size_t width = 0;
@@ -70,11 +74,10 @@ void ListChecks(std::ostream& out) {
 }
 
 int RunCheck(const CheckSettings& settings, Target& target, std::ostream& out, std::ostream& err) {
-  for (const auto* selectors : {&settings.only, &settings.skip}) {
-    if (auto unknown = UnknownSelector(*selectors)) {
-      err << "mcpfuzz: no check is named '" << *unknown << "'; `mcpfuzz check --list` lists them\n";
-      return 2;
-    }
+  auto options = ToCheckOptions(settings);
+  if (!options) {
+    err << "mcpfuzz: " << options.error().message << "\n";
+    return 2;
   }
   std::optional<reports::Baseline> baseline;
   if (settings.baseline) {
@@ -98,7 +101,7 @@ int RunCheck(const CheckSettings& settings, Target& target, std::ostream& out, s
     err << "\r\033[K[" << done << "] " << result.verdict.check_id << " "
         << ToString(result.revision) << " " << ToString(result.verdict.kind) << std::flush;
   };
-  checks::CheckRun run = checks::RunChecks(target.Factory(), ToCheckOptions(settings), progress);
+  checks::CheckRun run = checks::RunChecks(target.Factory(), *options, progress);
   if (show_progress) err << "\r\033[K" << std::flush;
   info.duration_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -4,10 +4,20 @@
 
 #include <ostream>
 
+#include "checks/checks.h"
 #include "cli/options.h"
 #include "cli/target.h"
+#include "model/result.h"
+#include "transport/era_probe.h"
 
 namespace mcpfuzz::cli {
+
+/// The checklist options `settings` ask for. Fails on an --only/--skip name that selects no
+/// check: almost always a typo, and the run it leaves out would look clean.
+Result<checks::CheckOptions> ToCheckOptions(const CheckSettings& settings);
+
+/// True when every era probe failed in the transport: nothing answered at all.
+bool Unreachable(const EraReport& eras);
 
 /// Prints every check id with its title (`check --list`).
 void ListChecks(std::ostream& out);

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "checks/checks.h"
+#include "cli/check.h"
 #include "cli/host_limiter.h"
 #include "cli/report_files.h"
 #include "cli/run_info.h"
@@ -20,24 +21,8 @@
 namespace mcpfuzz::cli {
 namespace {
 
-checks::CheckOptions ToCheckOptions(const CheckSettings& settings) {
-  checks::CheckOptions options;
-  options.only = settings.only;
-  options.skip = settings.skip;
-  options.revision = settings.revision;
-  options.call_real_tools = settings.args_probe;
-  return options;
-}
-
-bool Unreachable(const EraReport& eras) {
-  for (const auto& attempt : eras.attempts) {
-    if (attempt.channel != Channel::kTransportFailure) return false;
-  }
-  return true;
-}
-
 // Checks one target; never throws, so one bad target cannot end the survey.
-reports::TargetSection CheckOne(const TargetSpec& spec, const CheckSettings& settings,
+reports::TargetSection CheckOne(const TargetSpec& spec, const checks::CheckOptions& options,
                                 HostLimiter& limiter, const std::string& self_executable) {
   auto target = OpenTarget(spec, self_executable);
   if (!target) {
@@ -58,7 +43,7 @@ reports::TargetSection CheckOne(const TargetSpec& spec, const CheckSettings& set
     };
   }
   const auto start = std::chrono::steady_clock::now();
-  checks::CheckRun run = checks::RunChecks(connect, ToCheckOptions(settings));
+  checks::CheckRun run = checks::RunChecks(connect, options);
   info.duration_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   reports::TargetSection section = reports::CheckSection(info, run, nullptr);
@@ -89,6 +74,11 @@ void PrintSurvey(const reports::Report& report, std::ostream& out) {
 
 int RunSurvey(const CheckSettings& settings, const TargetSpec& defaults,
               const std::string& self_executable, std::ostream& out, std::ostream& err) {
+  const auto options = ToCheckOptions(settings);
+  if (!options) {
+    err << "mcpfuzz: " << options.error().message << "\n";
+    return 2;
+  }
   std::ifstream file(*settings.targets_file, std::ios::binary);
   if (!file) {
     err << "mcpfuzz: cannot read the targets file " << *settings.targets_file << "\n";
@@ -114,7 +104,7 @@ int RunSurvey(const CheckSettings& settings, const TargetSpec& defaults,
   std::mutex print_mutex;
   auto worker = [&] {
     for (std::size_t i = next++; i < specs->size(); i = next++) {
-      report.targets[i] = CheckOne((*specs)[i], settings, limiter, self_executable);
+      report.targets[i] = CheckOne((*specs)[i], *options, limiter, self_executable);
       std::lock_guard lock(print_mutex);
       err << "[" << i + 1 << "/" << specs->size() << "] "
           << reports::EscapeForTerminal(report.targets[i].description, 80) << "\n";

@@ -7,6 +7,8 @@
 #include <utility>
 
 #include "fuzz-targets/fuzz_data.h"
+#include "model/detail/text.h"
+#include "model/methods.h"
 #include "model/request_builder.h"
 #include "model/request_edit.h"
 #include "oracles/check_ids.h"
@@ -25,51 +27,11 @@ constexpr std::array<std::string_view, kSituationCount> kSituationNames = {
     "unknown-resource", "notification",   "meta-missing",    "method-header-mismatch",
     "session-unknown"};
 
-// Every method an MCP revision defines, requests and notifications, either direction.
-constexpr std::string_view kKnownMethods[] = {"initialize",
-                                              "ping",
-                                              "tools/list",
-                                              "tools/call",
-                                              "prompts/list",
-                                              "prompts/get",
-                                              "resources/list",
-                                              "resources/read",
-                                              "resources/templates/list",
-                                              "resources/subscribe",
-                                              "resources/unsubscribe",
-                                              "logging/setLevel",
-                                              "completion/complete",
-                                              "roots/list",
-                                              "sampling/createMessage",
-                                              "elicitation/create",
-                                              "tasks/get",
-                                              "tasks/result",
-                                              "tasks/cancel",
-                                              "tasks/list",
-                                              "server/discover",
-                                              "subscriptions/listen"};
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
-bool IsKnownMethod(std::string_view method) {
-  // A case variant of a real method is not judged as unknown: servers may match leniently,
-  // and the spec names no code for that.
-  const std::string lower = Lower(method);
-  return std::any_of(std::begin(kKnownMethods), std::end(kKnownMethods),
-                     [&](std::string_view known) { return Lower(known) == lower; }) ||
-         lower.starts_with("notifications/");
-}
-
 bool Contains(const std::vector<std::string>& names, std::string_view name) {
-  const std::string lower = Lower(name);
-  return std::any_of(names.begin(), names.end(),
-                     [&](const std::string& known) { return Lower(known) == lower; });
+  const std::string lower = mcpfuzz::detail::AsciiLowercase(name);
+  return std::any_of(names.begin(), names.end(), [&](const std::string& known) {
+    return mcpfuzz::detail::AsciiLowercase(known) == lower;
+  });
 }
 
 // Visible ASCII: what a header can carry verbatim and a terminal shows safely, so names found
@@ -171,7 +133,7 @@ std::optional<FuzzCase> NamedCase(const CaseSpec& spec, Revision revision, Trans
   const std::string name = VisibleName(spec.payload);
   switch (spec.situation) {
     case Situation::kUnknownMethod:
-      if (name.empty() || IsKnownMethod(name)) return std::nullopt;
+      if (name.empty() || ResemblesKnownMethod(name)) return std::nullopt;
       return Case(MakeRequest(revision, transport, name, {}, id), check::kUnknownMethod);
     case Situation::kUnknownTool:
       if (Contains(known.tools, name)) return std::nullopt;
@@ -268,7 +230,8 @@ std::optional<FuzzCase> BuildCase(const CaseSpec& spec, Revision revision, Trans
     case Situation::kMethodHeaderMismatch: {
       if (!Stateless(revision) || !http) return std::nullopt;
       const std::string value = VisibleName(spec.payload);
-      if (value.empty() || Lower(value) == "tools/list") return std::nullopt;
+      if (value.empty() || mcpfuzz::detail::AsciiLowercase(value) == "tools/list")
+        return std::nullopt;
       Request request = MakeRequest(revision, transport, "tools/list", {}, id);
       SetHeader(request.headers, kHeaderMethod, value);
       return Case(std::move(request), check::kMethodHeaderMismatch);

@@ -9,6 +9,7 @@
 
 #include "generators/detail/values.h"
 #include "generators/families.h"
+#include "model/methods.h"
 #include "oracles/check_ids.h"
 
 namespace mcpfuzz::gen {
@@ -88,7 +89,7 @@ rc::Gen<std::pair<std::string, std::string>> UnknownName(const GenContext& conte
 std::string Unknown(std::string name) {
   // JSON-RPC reserves rpc.* for extensions a server may implement (rpc.discover).
   if (name.starts_with("rpc.")) name = "x" + name;
-  while (detail::IsKnownMethod(name)) name += "-mcpfuzz";
+  while (IsKnownMethod(name)) name += "-mcpfuzz";
   return name;
 }
 

@@ -20,6 +20,7 @@
 
 #include "campaign/finding_file.h"
 #include "oracles/check_ids.h"
+#include "support/processes.h"
 #include "support/reference_server.h"
 #include "transport/server_process.h"
 #include "transport/transport.h"
@@ -28,6 +29,7 @@ namespace mcpfuzz {
 namespace {
 
 using namespace std::chrono_literals;
+using test_support::ScratchDirectory;
 
 constexpr TransportKind kHttp = TransportKind::kHttp;
 constexpr TransportKind kStdio = TransportKind::kStdio;
@@ -48,26 +50,6 @@ test_support::RefTarget StartRefServer(TransportKind kind,
                                        Limits limits = TestLimits()) {
   return test_support::StartRefServer(kind, faults, limits, 200ms);
 }
-
-// An empty directory of its own under the temporary directory, removed again at the end.
-class ScratchDirectory {
- public:
-  explicit ScratchDirectory(const std::string& name)
-      : path_(std::filesystem::temp_directory_path() /
-              ("mcpfuzz-campaign-test-" + std::to_string(getpid()) + "-" + name)) {
-    std::filesystem::remove_all(path_);
-  }
-  ~ScratchDirectory() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  ScratchDirectory(const ScratchDirectory&) = delete;
-  ScratchDirectory& operator=(const ScratchDirectory&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
 
 std::string DescribeFindings(const CampaignResult& result) {
   std::string text;

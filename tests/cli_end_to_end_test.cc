@@ -12,31 +12,14 @@
 #include <sstream>
 
 #include "model/reproducer.h"
+#include "support/processes.h"
 
 namespace mcpfuzz {
 namespace {
 
 namespace json = boost::json;
-
-const std::string kMcpfuzz = std::string(MCPFUZZ_BINARY_DIR) + "/cli/mcpfuzz";
-
-struct ProcessRun {
-  int exit_code = -1;
-  std::string output;
-};
-
-ProcessRun Mcpfuzz(const std::string& arguments) {
-  ProcessRun run;
-  FILE* pipe = ::popen((ShellQuote(kMcpfuzz) + " " + arguments + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return run;
-  std::array<char, 4096> buffer{};
-  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) {
-    run.output.append(buffer.data(), n);
-  }
-  int status = ::pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
+using test_support::Mcpfuzz;
+using test_support::ProcessRun;
 
 std::string TempPath(const std::string& name) {
   return (std::filesystem::temp_directory_path() /

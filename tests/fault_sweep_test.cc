@@ -21,6 +21,7 @@
 #include "checks/checks.h"
 #include "oracles/check_ids.h"
 #include "refserver/faults.h"
+#include "support/processes.h"
 #include "support/reference_server.h"
 
 namespace mcpfuzz::test_support {
@@ -111,25 +112,6 @@ Limits SweepLimits(std::chrono::milliseconds timeout) {
   return limits;
 }
 
-class Scratch {
- public:
-  explicit Scratch(std::string_view name)
-      : path_(std::filesystem::temp_directory_path() /
-              ("mcpfuzz-sweep-" + std::to_string(getpid()) + "-" + std::string(name))) {
-    std::filesystem::remove_all(path_);
-  }
-  ~Scratch() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  Scratch(const Scratch&) = delete;
-  Scratch& operator=(const Scratch&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
 std::string Describe(const CampaignResult& result) {
   std::string text = std::to_string(result.cases) + " cases\n";
   for (const CampaignFinding& finding : result.findings) {
@@ -156,7 +138,7 @@ TEST_P(FaultSweep, TheDefaultSeedFindsItWithin2000Cases) {
   CampaignOptions options;  // the default seed
   options.max_cases = kMaxCases;
   options.call_real_tools = row->call_real_tools;
-  const Scratch corpus(fault);
+  const ScratchDirectory corpus(fault);
   options.corpus_dir = corpus.path();
   // Mostly the fault's finding is the first one, and the run can stop there. When another
   // check meets the same deviation first (an answered notification inside a batch), the same

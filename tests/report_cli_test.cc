@@ -14,31 +14,13 @@
 #include <sstream>
 
 #include "model/reproducer.h"
+#include "support/processes.h"
 
 namespace mcpfuzz::test_support {
 namespace {
 
 namespace fs = std::filesystem;
 namespace json = boost::json;
-
-struct ProcessRun {
-  int exit_code = -1;
-  std::string output;
-};
-
-ProcessRun Mcpfuzz(const std::string& arguments) {
-  const std::string binary = std::string(MCPFUZZ_BINARY_DIR) + "/cli/mcpfuzz";
-  ProcessRun run;
-  FILE* pipe = ::popen((ShellQuote(binary) + " " + arguments + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return run;
-  std::array<char, 4096> buffer{};
-  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) {
-    run.output.append(buffer.data(), n);
-  }
-  const int status = ::pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
 
 std::string Read(const fs::path& path) {
   std::ifstream file(path, std::ios::binary);

@@ -59,45 +59,6 @@ rc::Gen<std::string> FromAlphabet(std::string alphabet, int min, int max) {
   });
 }
 
-constexpr std::string_view kKnownMethods[] = {
-    "initialize",
-    "ping",
-    "tools/list",
-    "tools/call",
-    "prompts/list",
-    "prompts/get",
-    "resources/list",
-    "resources/read",
-    "resources/templates/list",
-    "resources/subscribe",
-    "resources/unsubscribe",
-    "logging/setLevel",
-    "completion/complete",
-    "roots/list",
-    "sampling/createMessage",
-    "elicitation/create",
-    "tasks/get",
-    "tasks/result",
-    "tasks/cancel",
-    "tasks/list",
-    "server/discover",
-    "subscriptions/listen",
-    "notifications/initialized",
-    "notifications/cancelled",
-    "notifications/progress",
-    "notifications/message",
-    "notifications/roots/list_changed",
-    "notifications/tools/list_changed",
-    "notifications/prompts/list_changed",
-    "notifications/resources/list_changed",
-    "notifications/resources/updated",
-    "notifications/elicitation/complete",
-    "notifications/tasks/status",
-    "notifications/subscriptions/acknowledged",
-    "input/request",
-    "input/response",
-};
-
 }  // namespace
 
 std::string EncodeUtf8(char32_t code_point) {
@@ -244,11 +205,6 @@ rc::Gen<boost::json::object> SmallObject() {
           return object;
         });
   });
-}
-
-bool IsKnownMethod(std::string_view method) {
-  return std::find(std::begin(kKnownMethods), std::end(kKnownMethods), method) !=
-         std::end(kKnownMethods);
 }
 
 std::vector<std::string> HarmlessMethods(const GenContext& context) {

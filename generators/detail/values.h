@@ -70,8 +70,6 @@ rc::Gen<boost::json::object> SmallObject();
 
 // --- methods -----------------------------------------------------------------------------------
 
-/// True for a method any MCP revision defines (requests and notifications, client and server).
-bool IsKnownMethod(std::string_view method);
 /// Methods that read nothing and change nothing in `context`'s revision: ping (handshake era)
 /// or server/discover (2026-07-28), and the */list methods of declared capabilities.
 std::vector<std::string> HarmlessMethods(const GenContext& context);

@@ -1,0 +1,68 @@
+#pragma once
+// Running the built mcpfuzz binary (and other commands) from a test, and scratch directories.
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+#include "model/reproducer.h"
+
+namespace mcpfuzz::test_support {
+
+struct ProcessRun {
+  int exit_code = -1;
+  /// stdout and stderr together.
+  std::string output;
+};
+
+/// Runs `command` with sh; -1 as the exit code when it could not run or was killed.
+inline ProcessRun RunShell(const std::string& command) {
+  ProcessRun run;
+  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return run;
+  std::array<char, 4096> buffer{};
+  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) {
+    run.output.append(buffer.data(), n);
+  }
+  const int status = ::pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+inline const std::string& McpfuzzBinary() {
+  static const std::string binary = std::string(MCPFUZZ_BINARY_DIR) + "/cli/mcpfuzz";
+  return binary;
+}
+
+/// The built binary with `arguments` (already shell-quoted where needed).
+inline ProcessRun Mcpfuzz(const std::string& arguments) {
+  return RunShell(ShellQuote(McpfuzzBinary()) + " " + arguments);
+}
+
+/// An empty directory of its own under the temporary directory, removed again at the end.
+class ScratchDirectory {
+ public:
+  explicit ScratchDirectory(std::string_view name)
+      : path_(std::filesystem::temp_directory_path() /
+              ("mcpfuzz-test-" + std::to_string(::getpid()) + "-" + std::string(name))) {
+    std::filesystem::remove_all(path_);
+  }
+  ~ScratchDirectory() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  ScratchDirectory(const ScratchDirectory&) = delete;
+  ScratchDirectory& operator=(const ScratchDirectory&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace mcpfuzz::test_support
