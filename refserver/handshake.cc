@@ -6,6 +6,7 @@
 #include <string_view>
 #include <utility>
 
+#include "model/detail/text.h"
 #include "model/request_builder.h"
 #include "refserver/catalog.h"
 #include "refserver/http_rules.h"
@@ -90,7 +91,8 @@ Answer HandshakeEra::HandleHttpPost(const Headers& headers, const boost::json::v
     auto named = ParseRevision(TrimWhitespace(*header));
     if (!named || EraOf(*named) != Era::kHandshake) {
       return BadRequest(-32000, "Bad Request: Unsupported protocol version " +
-                                    std::string(*header) + " in MCP-Protocol-Version");
+                                    mcpfuzz::detail::ToValidUtf8(*header) +
+                                    " in MCP-Protocol-Version");
     }
   }
   return Process(body, revision);

@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "model/detail/text.h"
 #include "model/request_builder.h"
 #include "model/revision.h"
 #include "refserver/catalog.h"
@@ -43,7 +44,9 @@ bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
   });
 }
 
-std::string Quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+// Header values arrive percent-decoded by the HTTP library, so they may hold any byte; a JSON
+// reply must stay valid UTF-8 whatever it quotes.
+std::string Quoted(std::string_view text) { return "'" + mcpfuzz::detail::ToValidUtf8(text) + "'"; }
 
 // Step 3: MCP-Protocol-Version against _meta.
 std::optional<Answer> CheckVersionHeader(const Ladder& ladder, const boost::json::value* body) {
@@ -70,7 +73,7 @@ std::optional<Answer> CheckVersionSupported(const Ladder& ladder, const boost::j
     requested = std::string(body->get_string());
   } else if (ladder.headers != nullptr) {
     auto header = HeaderValues(*ladder.headers, kHeaderProtocolVersion);
-    if (!header.empty()) requested = std::string(header.front());
+    if (!header.empty()) requested = mcpfuzz::detail::ToValidUtf8(header.front());
   }
   if (!requested || *requested == kStatelessVersion) return std::nullopt;
   std::optional<boost::json::value> data;

@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "model/detail/text.h"
 #include "model/model.h"
 
 namespace mcpfuzz::refserver {
@@ -406,6 +407,28 @@ TEST(StatelessHttp, Step3HeaderAgainstBody) {
   Request no_header = Stateless(kHttp, "tools/list");
   RemoveHeader(no_header.headers, kHeaderProtocolVersion);
   EXPECT_EQ(CodeOf(BodyOf(client.Http(no_header))), -32020);
+}
+
+// The HTTP front percent-decodes header values (`%aa` arrives as the byte 0xAA); the errors that
+// quote a header must still be valid UTF-8, or the reply is not JSON-RPC at all.
+TEST(StatelessHttp, ErrorsQuotingAHeaderStayValidJson) {
+  Client client;
+  const std::string undecodable = "aaaaaa\xAA";
+  Request version = Stateless(kHttp, "tools/list");
+  SetHeader(version.headers, kHeaderProtocolVersion, undecodable);
+  Request method = Stateless(kHttp, "tools/list");
+  SetHeader(method.headers, kHeaderMethod, undecodable);
+  for (const Request& request : {version, method}) {
+    HttpReply reply = client.Http(request);
+    EXPECT_TRUE(mcpfuzz::detail::IsValidUtf8(reply.body)) << reply.body;
+    EXPECT_EQ(CodeOf(BodyOf(reply)), -32020) << reply.body;
+  }
+  Request handshake = Handshake(kR4, kHttp, "ping");
+  SetHeader(handshake.headers, kHeaderProtocolVersion, undecodable);
+  client.OpenSession(kR4);
+  HttpReply reply = client.Http(handshake);
+  EXPECT_EQ(reply.status, 400);
+  EXPECT_TRUE(mcpfuzz::detail::IsValidUtf8(reply.body)) << reply.body;
 }
 
 TEST(StatelessHttp, Step4UnsupportedVersion) {
