@@ -34,13 +34,8 @@ using test_support::ScratchDirectory;
 constexpr TransportKind kHttp = TransportKind::kHttp;
 constexpr TransportKind kStdio = TransportKind::kStdio;
 
-// The reference server answers within a millisecond: the timeout only bounds failures, and
-// the quiet window (waited out by every notification over stdio) is short.
 Limits TestLimits(std::chrono::milliseconds timeout = 3000ms) {
-  Limits limits;
-  limits.timeout = timeout;
-  limits.quiet_window = 20ms;
-  return limits;
+  return test_support::ReferenceServerLimits(timeout, 20ms);
 }
 
 // A reference server behind a TransportFactory: one HTTP server process for the target's

@@ -40,23 +40,12 @@ using namespace std::chrono_literals;
 constexpr TransportKind kHttp = TransportKind::kHttp;
 constexpr TransportKind kStdio = TransportKind::kStdio;
 
-// The reference server answers within milliseconds, so these only bound failures. Every
-// notification over stdio waits out the whole quiet window, so it is short.
 Limits TestLimits(std::chrono::milliseconds timeout = 3000ms) {
-  Limits limits;
-  limits.timeout = timeout;
-  limits.quiet_window = 50ms;
-  return limits;
-}
-
-std::vector<std::string> FaultNames(const FaultSet& faults) {
-  std::vector<std::string> names;
-  for (Fault fault : faults) names.emplace_back(refserver::ToString(fault));
-  return names;
+  return test_support::ReferenceServerLimits(timeout, 50ms);
 }
 
 test_support::RefTarget StartRefServer(TransportKind kind, const FaultSet& faults, Limits limits) {
-  return test_support::StartRefServer(kind, FaultNames(faults), limits);
+  return test_support::StartRefServer(kind, test_support::FaultNames(faults), limits);
 }
 
 CheckRun RunAgainst(TransportKind kind, const FaultSet& faults, const CheckOptions& options = {},

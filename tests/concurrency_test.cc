@@ -25,12 +25,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-Limits TestLimits() {
-  Limits limits;
-  limits.timeout = 3000ms;
-  limits.quiet_window = 20ms;
-  return limits;
-}
+Limits TestLimits() { return test_support::ReferenceServerLimits(3000ms, 20ms); }
 
 /// What every transport made by a CountingFactory saw.
 struct SendLog {

@@ -106,10 +106,7 @@ bool Matches(const SweepRow& row, const Verdict& verdict) {
 }
 
 Limits SweepLimits(std::chrono::milliseconds timeout) {
-  Limits limits;
-  limits.timeout = timeout;
-  limits.quiet_window = 20ms;
-  return limits;
+  return ReferenceServerLimits(timeout, 20ms);
 }
 
 std::string Describe(const CampaignResult& result) {

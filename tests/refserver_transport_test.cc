@@ -30,6 +30,7 @@
 
 #include "model/model.h"
 #include "refserver/faults.h"
+#include "support/reference_server.h"
 #include "transport/client.h"
 #include "transport/server_process.h"
 #include "transport/transport.h"
@@ -66,22 +67,12 @@ constexpr std::string_view kUnknownTool = "no_such_tool";
 constexpr std::string_view kUnknownMethod = "no/such_method";
 constexpr std::string_view kUnsupportedVersion = "1900-01-01";
 
-std::string RefServerPath() { return MCPFUZZ_BINARY_DIR "/refserver/mcpfuzz-refserver"; }
-
 Limits TestLimits(std::chrono::milliseconds timeout = kReplyTimeout) {
-  Limits limits;
-  limits.timeout = timeout;
-  limits.quiet_window = kQuietWindow;
-  return limits;
+  return test_support::ReferenceServerLimits(timeout, kQuietWindow);
 }
 
 std::vector<std::string> RefServerArgv(TransportKind kind, const FaultSet& faults) {
-  std::vector<std::string> argv = {RefServerPath(), kind == kHttp ? "--http" : "--stdio"};
-  for (Fault fault : faults) {
-    argv.emplace_back("--fault");
-    argv.emplace_back(refserver::ToString(fault));
-  }
-  return argv;
+  return test_support::RefServerArgv(kind, test_support::FaultNames(faults));
 }
 
 // One reference server process and a fresh transport to it.

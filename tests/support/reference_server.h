@@ -9,11 +9,29 @@
 #include <string>
 #include <vector>
 
+#include "refserver/faults.h"
 #include "transport/era_probe.h"
 #include "transport/server_process.h"
 #include "transport/transport.h"
 
 namespace mcpfuzz::test_support {
+
+/// The reference server answers within milliseconds, so `timeout` only bounds failures. Every
+/// notification over stdio waits out the whole quiet window, so it is kept short.
+inline Limits ReferenceServerLimits(std::chrono::milliseconds timeout,
+                                    std::chrono::milliseconds quiet_window) {
+  Limits limits;
+  limits.timeout = timeout;
+  limits.quiet_window = quiet_window;
+  return limits;
+}
+
+/// Fault switches by their command-line names (needs mcpfuzz_refserver linked).
+inline std::vector<std::string> FaultNames(const refserver::FaultSet& faults) {
+  std::vector<std::string> names;
+  for (refserver::Fault fault : faults) names.emplace_back(refserver::ToString(fault));
+  return names;
+}
 
 inline std::string RefServerPath() { return MCPFUZZ_BINARY_DIR "/refserver/mcpfuzz-refserver"; }
 
