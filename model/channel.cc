@@ -47,6 +47,8 @@ std::string_view ToString(Outcome outcome) {
       return "exited";
     case Outcome::kAliveButDeaf:
       return "alive_but_deaf";
+    case Outcome::kDropped:
+      return "dropped";
     case Outcome::kTooLarge:
       return "too_large";
     case Outcome::kTransportError:
@@ -92,6 +94,10 @@ Reply ClassifyMessage(const boost::json::value& message) {
 }
 
 Reply ClassifyReply(const Request& request, const Observation& observation) {
+  if (observation.outcome == Outcome::kDropped) {
+    return Reply{Channel::kNoReply, std::nullopt, std::nullopt,
+                 "no reply: the server answered the request written after this one"};
+  }
   if (observation.outcome != Outcome::kOk) {
     return Reply{Channel::kTransportFailure, std::nullopt, std::nullopt,
                  std::string(ToString(observation.outcome))};

@@ -20,8 +20,12 @@ enum class Outcome {
   kConnectionReset,    ///< The peer dropped the connection mid-exchange.
   kExited,             ///< A stdio server process ended before replying.
   kAliveButDeaf,       ///< A stdio server process is running but did not reply in time.
-  kTooLarge,           ///< The reply exceeded the response-size cap; the rest was dropped.
-  kTransportError,     ///< Any other local failure (bad URL, spawn failure, refused host).
+  /// A stdio server answered the sentinel request written right behind this one, but not this
+  /// one: it dropped the message without a word. Learnt in one round trip, not a timeout; the
+  /// reply channel is "no reply", which the tables judge as they judge silence.
+  kDropped,
+  kTooLarge,        ///< The reply exceeded the response-size cap; the rest was dropped.
+  kTransportError,  ///< Any other local failure (bad URL, spawn failure, refused host).
 };
 std::string_view ToString(Outcome outcome);
 

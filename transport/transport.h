@@ -28,12 +28,37 @@ struct Limits {
   std::chrono::milliseconds quiet_window{250};
 };
 
+/// Requests written back to back on one connection, and a sentinel behind them.
+struct Pipeline {
+  std::vector<Request> requests;
+  /// A cheap request the server is known to answer (ping, tools/list, server/discover),
+  /// written after `requests`. Once its reply is in, a request still unanswered after a short
+  /// grace is Outcome::kDropped instead of waiting out the timeout, and a notification's quiet
+  /// window ends. Without one, each request waits as Send does.
+  std::optional<Request> sentinel;
+};
+
+struct PipelineResult {
+  /// One per request, in order.
+  std::vector<Observation> observations;
+  /// What the sentinel got; Outcome::kOk with its reply when the server answered it.
+  Observation sentinel;
+  /// Something came back that cannot be told apart per request (output without a matching
+  /// id, the process ended, an over-long line): the caller sends the requests again one at a
+  /// time to learn whose it was.
+  bool ambiguous = false;
+};
+
 class Transport {
  public:
   virtual ~Transport() = default;
 
   /// Sends `request` and observes what comes back.
   virtual Observation Send(const Request& request) = 0;
+  /// Sends `pipeline` and observes each request's reply. This default sends one request
+  /// after the other with Send, the sentinel last; the stdio transport writes them back to
+  /// back and learns silence from the sentinel.
+  virtual PipelineResult SendPipelined(const Pipeline& pipeline);
   virtual TransportKind kind() const = 0;
   /// Where requests go, for people: "http://127.0.0.1:8931/mcp" or "stdio: node server.js".
   virtual std::string Describe() const = 0;

@@ -1,0 +1,13 @@
+#include "transport/transport.h"
+
+namespace mcpfuzz {
+
+PipelineResult Transport::SendPipelined(const Pipeline& pipeline) {
+  PipelineResult result;
+  result.observations.reserve(pipeline.requests.size());
+  for (const Request& request : pipeline.requests) result.observations.push_back(Send(request));
+  if (pipeline.sentinel) result.sentinel = Send(*pipeline.sentinel);
+  return result;
+}
+
+}  // namespace mcpfuzz
