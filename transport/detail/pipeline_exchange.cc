@@ -252,7 +252,7 @@ void PipelineExchange::ConcludeAtDeadline() {
     if (slot.concluded) continue;
     // As Send: a message that owes no echoed reply was heard out once it was written.
     if (written_ >= slot.wire_end && slot.rule.kind != ReplyRule::Kind::kMatchingId) {
-      Conclude(slot, Outcome::kOk, "the sentinel got no reply either");
+      Conclude(slot, Outcome::kOk, sentinel_answered_ ? "" : "the sentinel got no reply either");
       continue;
     }
     Conclude(slot, exited ? Outcome::kExited : Outcome::kAliveButDeaf,
