@@ -97,7 +97,7 @@ TEST(FuzzCommand, FindsAFaultWritesACaseAndReplayReproducesIt) {
       (std::filesystem::temp_directory_path() / ("mcpfuzz-corpus-" + std::to_string(::getpid())))
           .string();
   ProcessRun run =
-      Mcpfuzz("fuzz --builtin --fault unknown-method-200 --cases 2000 --corpus " + corpus);
+      Mcpfuzz("fuzz --builtin --fault unknown-method-200 --seed 1 --cases 2000 --corpus " + corpus);
   EXPECT_EQ(run.exit_code, 1) << run.output;
   EXPECT_NE(run.output.find("seed 1"), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("FAIL  methods.unknown"), std::string::npos) << run.output;
@@ -113,6 +113,18 @@ TEST(FuzzCommand, ConformantServerHasNoFinding) {
   ProcessRun run = Mcpfuzz("fuzz --builtin --cases 500 --seed 7");
   EXPECT_EQ(run.exit_code, 0) << run.output;
   EXPECT_NE(run.output.find("0 finding(s)"), std::string::npos) << run.output;
+}
+
+TEST(Command, RefusesAnUnknownHelpTopicAndAnInjectedHeaderWithExitTwo) {
+  ProcessRun help = Mcpfuzz("help nosuch");
+  EXPECT_EQ(help.exit_code, 2) << help.output;
+  EXPECT_NE(help.output.find("no help on 'nosuch'"), std::string::npos) << help.output;
+  ProcessRun injected =
+      Mcpfuzz("check --builtin --header \"$(printf 'X-A: b\\r\\nX-Injected: 1')\"");
+  EXPECT_EQ(injected.exit_code, 2) << injected.output;
+  EXPECT_NE(injected.output.find("must not contain CR, LF or NUL"), std::string::npos)
+      << injected.output;
+  EXPECT_EQ(Mcpfuzz("check --builtin --only=tools.unknown-name").exit_code, 0);
 }
 
 TEST(CheckCommand, ListsEveryCheck) {
