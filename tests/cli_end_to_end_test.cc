@@ -13,6 +13,7 @@
 
 #include "model/reproducer.h"
 #include "support/processes.h"
+#include "transport/server_process.h"
 
 namespace mcpfuzz {
 namespace {
@@ -90,6 +91,40 @@ TEST(CheckCommand, CouldNotRunIsExitTwoWithAReason) {
   EXPECT_NE(typo.output.find("--list"), std::string::npos) << typo.output;
   ProcessRun bad_fault = Mcpfuzz("check --builtin --fault no-such-fault");
   EXPECT_EQ(bad_fault.exit_code, 2) << bad_fault.output;
+}
+
+// Each says on the terminal why, in one line; the JSON report is not needed to find out.
+TEST(CheckCommand, ATargetThatCouldNotBeReachedSaysWhy) {
+  const struct {
+    std::string target;
+    std::string says;
+  } cases[] = {
+      {"-- no-such-command-mcpfuzz", "cannot start 'no-such-command-mcpfuzz'"},
+      {"-- false", "exited with code 1"},
+      {"https://example.com/mcp", "mcpfuzz --allow-remote"},
+      {"http://127.0.0.1:9/mcp --timeout-ms 500", "127.0.0.1 port 9"},
+  };
+  for (const auto& c : cases) {
+    ProcessRun run = Mcpfuzz("check " + c.target);
+    EXPECT_EQ(run.exit_code, 2) << run.output;
+    EXPECT_NE(run.output.find(c.says), std::string::npos) << c.target << ": " << run.output;
+  }
+}
+
+// A wrong path or a server that wants credentials judges nothing: that is no pass for CI.
+TEST(CheckCommand, NothingJudgedIsExitTwoNotAGreenRun) {
+  const std::string script = std::string(MCPFUZZ_SOURCE_DIR) + "/tests/fixtures/status_server.py";
+  for (const auto& [status, says] : {std::pair<std::string, std::string>{"404", "no MCP endpoint"},
+                                     {"401", "pass them with --header"}}) {
+    auto server = HttpServerProcess::Start({"python3", script, status}, std::chrono::seconds(20));
+    ASSERT_TRUE(server.ok()) << server.error().message;
+    ProcessRun run = Mcpfuzz("check " + server->url());
+    EXPECT_EQ(run.exit_code, 2) << run.output;
+    EXPECT_NE(run.output.find(says), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("HTTP " + status), std::string::npos) << run.output;
+  }
+  ProcessRun judged = Mcpfuzz("check --builtin --only tools.unknown-name");
+  EXPECT_EQ(judged.exit_code, 0) << judged.output;
 }
 
 TEST(FuzzCommand, FindsAFaultWritesACaseAndReplayReproducesIt) {
