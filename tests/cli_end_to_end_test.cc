@@ -20,7 +20,9 @@ namespace {
 
 namespace json = boost::json;
 using test_support::Mcpfuzz;
+using test_support::McpfuzzBinary;
 using test_support::ProcessRun;
+using test_support::RunShell;
 
 std::string TempPath(const std::string& name) {
   return (std::filesystem::temp_directory_path() /
@@ -160,6 +162,21 @@ TEST(Command, RefusesAnUnknownHelpTopicAndAnInjectedHeaderWithExitTwo) {
   EXPECT_NE(injected.output.find("must not contain CR, LF or NUL"), std::string::npos)
       << injected.output;
   EXPECT_EQ(Mcpfuzz("check --builtin --only=tools.unknown-name").exit_code, 0);
+}
+
+// Two servers sharing one port would split the connections between them: verdicts go flaky.
+TEST(RefserverCommand, RefusesAPortAnotherServerListensOn) {
+  auto first =
+      HttpServerProcess::Start({McpfuzzBinary(), "refserver", "--http"}, std::chrono::seconds(20));
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  const std::string url = first->url();  // http://127.0.0.1:PORT/mcp
+  const std::string port = url.substr(url.rfind(':') + 1, url.find("/mcp") - url.rfind(':') - 1);
+  // `timeout`: a second server that did bind would otherwise serve forever.
+  ProcessRun second =
+      RunShell("timeout 20 " + ShellQuote(McpfuzzBinary()) + " refserver --http --port " + port);
+  EXPECT_EQ(second.exit_code, 2) << second.output;
+  EXPECT_NE(second.output.find("cannot bind 127.0.0.1:" + port), std::string::npos)
+      << second.output;
 }
 
 TEST(CheckCommand, ListsEveryCheck) {
