@@ -164,6 +164,52 @@ TEST(Command, RefusesAnUnknownHelpTopicAndAnInjectedHeaderWithExitTwo) {
   EXPECT_EQ(Mcpfuzz("check --builtin --only=tools.unknown-name").exit_code, 0);
 }
 
+// The built-in server of the run is gone when the reproducer is pasted; the line starts its
+// own (port 8931, which no other test uses) and shows the same deviation.
+TEST(CheckCommand, ABuiltinRunsReproducerStillWorksAfterTheRun) {
+  const std::string report = TempPath("mcpfuzz-builtin-repro");
+  ProcessRun run = Mcpfuzz(
+      "check --builtin --fault unknown-tool-is-error --only tools.unknown-name --revision "
+      "2026-07-28 --report json=" +
+      report);
+  ASSERT_EQ(run.exit_code, 1) << run.output;
+  std::string reproducer;
+  const json::value json = ReadJson(report);
+  for (const auto& check : json.at("checks").as_array()) {
+    if (check.at("verdict") == "FAIL")
+      reproducer = json::value_to<std::string>(check.at("reproducer"));
+  }
+  std::filesystem::remove(report);
+  ASSERT_NE(reproducer.find("refserver --http --port 8931"), std::string::npos) << reproducer;
+  ProcessRun replayed = RunShell("bash -c " + ShellQuote(reproducer));
+  EXPECT_NE(replayed.output.find("\"isError\":true"), std::string::npos) << replayed.output;
+}
+
+// Code scanning matches alerts by fingerprint: the built-in server's random port must not
+// make every run's alerts new ones.
+TEST(CheckCommand, SarifFingerprintsOfABuiltinRunDoNotDependOnItsPort) {
+  std::vector<std::string> fingerprints;
+  for (int run_number = 0; run_number < 2; ++run_number) {
+    const std::string report = TempPath("mcpfuzz-sarif-" + std::to_string(run_number));
+    ProcessRun run = Mcpfuzz(
+        "check --builtin --fault unknown-tool-is-error --only tools.unknown-name --report sarif=" +
+        report);
+    ASSERT_EQ(run.exit_code, 1) << run.output;
+    const json::value sarif = ReadJson(report);
+    std::filesystem::remove(report);
+    std::string all;
+    for (const auto& result : sarif.at("runs").at(0).at("results").as_array()) {
+      all += json::serialize(result.at("partialFingerprints")) + "\n";
+    }
+    EXPECT_EQ(all.find("127.0.0.1"), std::string::npos) << all;
+    EXPECT_NE(all.find("mcpfuzz%20refserver%20--http%20--fault%20unknown-tool-is-error"),
+              std::string::npos)
+        << all;
+    fingerprints.push_back(all);
+  }
+  EXPECT_EQ(fingerprints[0], fingerprints[1]);
+}
+
 // Two servers sharing one port would split the connections between them: verdicts go flaky.
 TEST(RefserverCommand, RefusesAPortAnotherServerListensOn) {
   auto first =

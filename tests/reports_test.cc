@@ -54,7 +54,7 @@ RunInfo Info() {
   RunInfo info;
   info.tool_version = "test";
   info.target = "http://127.0.0.1:1/mcp";
-  info.reproducer_target = {TransportKind::kHttp, "http://127.0.0.1:1/mcp", {}};
+  info.reproducer_target = {TransportKind::kHttp, "http://127.0.0.1:1/mcp", {}, {}};
   return info;
 }
 
