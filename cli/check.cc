@@ -65,6 +65,41 @@ bool Unreachable(const EraReport& eras) {
   });
 }
 
+std::optional<std::string> WhyNothingWasJudged(const checks::CheckRun& run,
+                                               const std::string& target) {
+  std::size_t unverified = 0;
+  const Verdict* first_unverified = nullptr;
+  for (const auto& result : run.results) {
+    const VerdictKind kind = result.verdict.kind;
+    if (kind == VerdictKind::kPass || kind == VerdictKind::kWarn || kind == VerdictKind::kFail) {
+      return std::nullopt;
+    }
+    if (kind == VerdictKind::kUnverified && ++unverified == 1) first_unverified = &result.verdict;
+  }
+  const std::vector<EraAttempt>& attempts = run.eras.attempts;
+  if (attempts.empty()) return "no check was selected";
+  if (Unreachable(run.eras)) return "the target could not be reached: " + attempts.front().note;
+  if (run.eras.speaks.empty()) {
+    auto all_status = [&](int low, int high) {
+      return std::all_of(attempts.begin(), attempts.end(), [&](const EraAttempt& attempt) {
+        return attempt.http_status >= low && attempt.http_status <= high;
+      });
+    };
+    const int status = attempts.front().http_status;
+    if (all_status(401, 403)) {
+      return "every request was answered HTTP " + std::to_string(status) +
+             ": the server wants credentials; pass them with --header 'Authorization: …'";
+    }
+    if (all_status(404, 404)) return "no MCP endpoint at " + target + ": HTTP 404";
+    return "the target speaks no MCP revision mcpfuzz knows: " + attempts.front().note;
+  }
+  std::string why = "no check could be judged (" + std::to_string(unverified) + " unverified)";
+  if (first_unverified != nullptr && !first_unverified->notes.empty()) {
+    why += ": " + first_unverified->notes.front();
+  }
+  return why;
+}
+
 void ListChecks(std::ostream& out) {
   std::size_t width = 0;
   for (const auto& info : checks::AllChecks()) width = std::max(width, info.id.size() + 2);
@@ -122,8 +157,9 @@ int RunCheck(const CheckSettings& settings, Target& target, std::ostream& out, s
             err) &&
         written;
   }
-  if (Unreachable(run.eras)) {
-    err << "mcpfuzz: the target could not be reached\n";
+  // A run that judged nothing is no pass: a green CI must not mean "the URL was wrong".
+  if (auto why = WhyNothingWasJudged(run, info.target)) {
+    err << "mcpfuzz: " << reports::EscapeForTerminal(*why, 400) << "\n";
     return 2;
   }
   if (!written) return 2;

@@ -2,7 +2,9 @@
 // `mcpfuzz check`: the checklist against one target, the terminal report, the JSON report and
 // the baseline comparison.
 
+#include <optional>
 #include <ostream>
+#include <string>
 
 #include "checks/checks.h"
 #include "cli/options.h"
@@ -19,11 +21,17 @@ Result<checks::CheckOptions> ToCheckOptions(const CheckSettings& settings);
 /// True when every era probe failed in the transport: nothing answered at all.
 bool Unreachable(const EraReport& eras);
 
+/// Why `run` judged nothing (no PASS, WARN or FAIL): the target could not be reached (and
+/// why), no MCP endpoint (HTTP 404), credentials wanted (401/403), no revision spoken, or
+/// every check UNVERIFIED. Nothing when at least one check was judged.
+std::optional<std::string> WhyNothingWasJudged(const checks::CheckRun& run,
+                                               const std::string& target);
+
 /// Prints every check id with its title (`check --list`).
 void ListChecks(std::ostream& out);
 
 /// Returns 0 (no FAIL, or with a baseline: nothing new and nothing stale), 1 (a FAIL), or 2
-/// (the target could not be reached, or a file could not be read or written).
+/// (nothing could be judged, or a file could not be read or written).
 int RunCheck(const CheckSettings& settings, Target& target, std::ostream& out, std::ostream& err);
 
 }  // namespace mcpfuzz::cli

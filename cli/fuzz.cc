@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
+#include <random>
 
 #include "campaign/campaign.h"
 #include "cli/report_files.h"
@@ -14,12 +16,18 @@
 #include "reports/terminal.h"
 
 namespace mcpfuzz::cli {
-namespace {
+namespace {}  // namespace
 
-CampaignOptions ToCampaignOptions(const FuzzSettings& settings, const Target& target) {
+CampaignOptions ToCampaignOptions(const FuzzSettings& settings, ReproducerTarget reproducer) {
   CampaignOptions options;
-  if (settings.seed) options.seed = *settings.seed;
-  if (settings.cases) options.max_cases = *settings.cases;
+  // A fixed default would send the same cases every night; a fresh seed explores, and the
+  // printed seed replays. 32 bits: small enough to type, exact in every JSON reader.
+  options.seed = settings.seed ? *settings.seed : std::random_device{}();
+  if (settings.cases) {
+    options.max_cases = *settings.cases;
+  } else if (settings.seconds) {
+    options.max_cases = std::numeric_limits<std::size_t>::max();
+  }
   if (settings.seconds) options.duration = std::chrono::seconds(*settings.seconds);
   options.families = settings.families;
   if (settings.resends) options.resends = *settings.resends;
@@ -27,11 +35,9 @@ CampaignOptions ToCampaignOptions(const FuzzSettings& settings, const Target& ta
   options.revision = settings.revision;
   options.call_real_tools = settings.call_real_tools;
   if (settings.concurrency) options.concurrency = *settings.concurrency;
-  options.reproducer = target.ReproduceAt();
+  options.reproducer = std::move(reproducer);
   return options;
 }
-
-}  // namespace
 
 void ListFamilies(std::ostream& out) {
   std::size_t width = 0;
@@ -51,7 +57,7 @@ int RunFuzz(const FuzzSettings& settings, Target& target, std::ostream& out, std
       return 2;
     }
   }
-  const CampaignOptions options = ToCampaignOptions(settings, target);
+  const CampaignOptions options = ToCampaignOptions(settings, target.ReproduceAt());
   reports::RunInfo info = StartRunInfo(target);
   // The seed comes first, so even a run that is killed can be replayed.
   err << "mcpfuzz fuzz: seed " << options.seed << "\n" << std::flush;

@@ -5,10 +5,15 @@
 #include <string>
 #include <vector>
 
+#include "campaign/campaign.h"
 #include "cli/options.h"
 #include "cli/target.h"
 
 namespace mcpfuzz::cli {
+
+/// The campaign `settings` ask for: a fresh random seed unless --seed was given; with --time
+/// and no --cases, no case limit.
+CampaignOptions ToCampaignOptions(const FuzzSettings& settings, ReproducerTarget reproducer);
 
 /// Prints every generator family with its description (`fuzz --list-families`).
 void ListFamilies(std::ostream& out);

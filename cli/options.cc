@@ -131,9 +131,10 @@ The seed is printed and recorded in every case file; the same seed against the s
 sends the same cases. Read-only unless --call-real-tools.
 
 Fuzz options:
-  --seed N              the run's seed (default 1)
-  --cases N             generated cases to send (default 1000)
-  --time SECONDS        stop after this long, whatever --cases says
+  --seed N              the run's seed (default: a new random seed each run, printed first
+                        and recorded in every case file and report; give it to replay a run)
+  --cases N             generated cases to send (default 1000, or no limit with --time)
+  --time SECONDS        stop after this long; with --cases too, whichever comes first
   --families A[,B...]   generator families (`mcpfuzz fuzz --list-families`); default: all that
                         call no real tool
   --corpus DIR          write each finding as DIR/fuzz-<check>-<hash>.json
@@ -181,6 +182,51 @@ constexpr std::uint64_t kMaxConcurrency = 64;
 
 Error Bad(std::string message) { return Error{message + "\nRun `mcpfuzz --help` for usage."}; }
 
+// Flags that take no value: `--flag=value` is refused for them instead of being misread.
+constexpr std::string_view kSwitches[] = {"--allow-remote",  "--builtin", "--builtin-stdio",
+                                          "--args-probe",    "--list",    "--call-real-tools",
+                                          "--list-families", "--help",    "-h"};
+
+std::string EscapeControls(std::string_view text) {
+  std::string escaped;
+  for (const char c : text) {
+    if (c == '\r') {
+      escaped += "\\r";
+    } else if (c == '\n') {
+      escaped += "\\n";
+    } else if (c == '\0') {
+      escaped += "\\0";
+    } else {
+      escaped += c;
+    }
+  }
+  return escaped;
+}
+
+// `--flag=value` becomes `--flag value`, up to the `--` that starts a stdio command.
+Result<std::vector<std::string>> SplitEqualsForms(const std::vector<std::string>& args) {
+  std::vector<std::string> split;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--") {
+      split.insert(split.end(), args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
+      break;
+    }
+    const std::size_t equals = arg.find('=');
+    if (!arg.starts_with("--") || equals == std::string::npos) {
+      split.push_back(arg);
+      continue;
+    }
+    const std::string flag = arg.substr(0, equals);
+    if (std::find(std::begin(kSwitches), std::end(kSwitches), flag) != std::end(kSwitches)) {
+      return Bad(flag + " takes no value, not '" + arg + "'");
+    }
+    split.push_back(flag);
+    split.push_back(arg.substr(equals + 1));
+  }
+  return split;
+}
+
 Result<std::size_t> ParseCount(const std::string& flag, const std::string& text) {
   std::size_t value = 0;
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -194,6 +240,11 @@ Result<Header> ParseHeader(const std::string& text) {
   auto colon = text.find(':');
   if (colon == std::string::npos || colon == 0) {
     return Bad("--header takes 'Name: value', not '" + text + "'");
+  }
+  // A CR or LF would end the header line and start another on the wire (header injection);
+  // curl cannot send a NUL at all.
+  if (text.find_first_of(std::string_view("\r\n\0", 3)) != std::string::npos) {
+    return Bad("--header must not contain CR, LF or NUL: " + EscapeControls(text));
   }
   std::string value = text.substr(colon + 1);
   value.erase(0, value.find_first_not_of(" \t"));
@@ -343,6 +394,11 @@ std::optional<std::string> ParseFuzzFlag(const std::string& flag, Next& next, Fu
 
 }  // namespace
 
+bool IsHelpTopic(const std::string& topic) {
+  return topic.empty() || topic == "probe" || topic == "send" || topic == "check" ||
+         topic == "fuzz" || topic == "replay" || topic == "refserver" || topic == "minimize";
+}
+
 std::string HelpText(const std::string& topic) {
   if (topic == "probe") return kProbeHelp;
   if (topic == "send") return kSendHelp;
@@ -354,12 +410,19 @@ std::string HelpText(const std::string& topic) {
   return kOverview;
 }
 
-Result<Options> ParseOptions(const std::vector<std::string>& args) {
+Result<Options> ParseOptions(const std::vector<std::string>& raw_args) {
   Options options;
-  if (args.empty()) return options;
+  if (raw_args.empty()) return options;
+  auto split_args = SplitEqualsForms(raw_args);
+  if (!split_args) return split_args.error();
+  const std::vector<std::string>& args = *split_args;
   const std::string& command = args[0];
   if (command == "help" || command == "--help" || command == "-h") {
     options.help_topic = args.size() > 1 ? args[1] : "";
+    if (!IsHelpTopic(options.help_topic)) {
+      return Bad("no help on '" + options.help_topic +
+                 "'; topics: check, fuzz, replay, probe, send, refserver, minimize");
+    }
     return options;
   }
   if (command == "--version" || command == "version") {

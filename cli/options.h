@@ -105,6 +105,9 @@ struct Options {
 /// Parses argv (without argv[0]). Errors name the bad argument and say what would be right.
 Result<Options> ParseOptions(const std::vector<std::string>& args);
 
+/// True for the topics `mcpfuzz help TOPIC` knows ("" is the overview).
+bool IsHelpTopic(const std::string& topic);
+
 /// The text of `mcpfuzz --help` or `mcpfuzz help COMMAND`.
 std::string HelpText(const std::string& topic);
 

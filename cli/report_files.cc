@@ -1,5 +1,6 @@
 #include "cli/report_files.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -36,6 +37,55 @@ bool WriteFileAtomically(const std::string& path, const std::function<void(std::
   std::filesystem::remove(temporary, error);
   err << "mcpfuzz: cannot write " << path << ": " << problem << "\n";
   return false;
+}
+
+namespace {
+
+// Creates and removes a file in `folder`: the one test of writability that also holds for
+// root, read-only mounts and ACLs, which permission bits alone would misjudge.
+std::string ProbeFolder(const std::filesystem::path& folder) {
+  const std::filesystem::path probe =
+      folder / (".mcpfuzz-write-test-" + std::to_string(::getpid()));
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) return std::strerror(errno);
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return {};
+}
+
+bool Writable(const std::string& path, bool is_folder, std::ostream& err) {
+  std::error_code error;
+  std::filesystem::path folder = path;
+  if (is_folder) {
+    std::filesystem::create_directories(folder, error);
+  } else {
+    folder = folder.parent_path();
+    if (folder.empty()) folder = ".";
+  }
+  std::string problem = error ? error.message() : std::string();
+  if (problem.empty() && !std::filesystem::is_directory(folder, error)) {
+    problem = "no folder " + folder.string();
+  }
+  if (problem.empty()) problem = ProbeFolder(folder);
+  if (problem.empty()) return true;
+  err << "mcpfuzz: cannot write " << path << ": " << problem << "\n";
+  return false;
+}
+
+}  // namespace
+
+bool OutputsWritable(const Options& options, std::ostream& err) {
+  bool all = true;
+  auto files = [&](const std::vector<ReportFile>& reports) {
+    for (const auto& file : reports) all = Writable(file.path, false, err) && all;
+  };
+  files(options.check.reports);
+  files(options.fuzz.reports);
+  files(options.replay_reports);
+  if (options.check.write_baseline)
+    all = Writable(*options.check.write_baseline, false, err) && all;
+  if (options.fuzz.corpus_dir) all = Writable(*options.fuzz.corpus_dir, true, err) && all;
+  return all;
 }
 
 bool WriteReportFiles(const reports::Report& report, const std::vector<ReportFile>& files,

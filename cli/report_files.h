@@ -17,6 +17,11 @@ namespace mcpfuzz::cli {
 bool WriteFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write,
                          std::ostream& err);
 
+/// Refuses, before a run starts, output it could not write at its end: each `--report` and
+/// `--write-baseline` file (its folder must exist and take a new file) and the `--corpus`
+/// folder (created if missing). Names each unwritable path on `err`; false if any.
+bool OutputsWritable(const Options& options, std::ostream& err);
+
 /// Writes each requested report and names it on `out` ("report: html report.html"). Returns
 /// false when any could not be written; the others are still written.
 bool WriteReportFiles(const reports::Report& report, const std::vector<ReportFile>& files,

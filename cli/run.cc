@@ -7,6 +7,7 @@
 #include "cli/minimize.h"
 #include "cli/options.h"
 #include "cli/probe.h"
+#include "cli/report_files.h"
 #include "cli/run_info.h"
 #include "cli/send.h"
 #include "cli/survey.h"
@@ -22,6 +23,7 @@ int Run(const std::vector<std::string>& args, const std::string& self_executable
     err << "mcpfuzz: " << options.error().message << "\n";
     return 2;
   }
+  if (!OutputsWritable(*options, err)) return 2;
   switch (options->command) {
     case Command::kHelp:
       out << HelpText(options->help_topic);

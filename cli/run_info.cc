@@ -17,6 +17,7 @@ reports::RunInfo StartRunInfo(const Target& target) {
   reports::RunInfo info;
   info.tool_version = kToolVersion;
   info.target = target.Describe();
+  info.stable_target = target.StableName();
   info.reproducer_target = target.ReproduceAt();
   info.started_at = UtcNow();
   return info;

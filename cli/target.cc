@@ -6,13 +6,23 @@
 namespace mcpfuzz::cli {
 namespace {
 
+// "mcpfuzz refserver --http --fault X": the built-in server by what it does, not by the path
+// of this binary or the port it happened to get.
+std::string BuiltinName(const std::vector<std::string>& argv) {
+  std::string name = "mcpfuzz";
+  for (std::size_t i = 1; i < argv.size(); ++i) name += " " + argv[i];
+  return name;
+}
+
 class HttpUrlTarget : public Target {
  public:
   HttpUrlTarget(HttpTarget http, std::string note)
       : http_(std::move(http)), note_(std::move(note)) {}
   Result<std::unique_ptr<Transport>> Connect() override { return OpenHttp(http_); }
   std::string Describe() const override { return http_.url + note_; }
-  ReproducerTarget ReproduceAt() const override { return {TransportKind::kHttp, http_.url, {}}; }
+  ReproducerTarget ReproduceAt() const override {
+    return {TransportKind::kHttp, http_.url, {}, {}};
+  }
 
  private:
   HttpTarget http_;
@@ -23,24 +33,43 @@ class HttpUrlTarget : public Target {
 // crashes or ends the server cannot take mcpfuzz down with it.
 class BuiltinHttpTarget : public HttpUrlTarget {
  public:
-  BuiltinHttpTarget(HttpServerProcess process, HttpTarget http)
+  BuiltinHttpTarget(HttpServerProcess process, HttpTarget http, std::vector<std::string> argv)
       : HttpUrlTarget(std::move(http), " (built-in reference server)"),
-        process_(std::move(process)) {}
+        process_(std::move(process)),
+        argv_(std::move(argv)) {}
+  std::string StableName() const override { return BuiltinName(argv_); }
+  // The server mcpfuzz ran is gone when a reproducer is pasted: the line starts its own, on
+  // the port the README's examples use.
+  ReproducerTarget ReproduceAt() const override {
+    std::vector<std::string> start = argv_;
+    start.insert(start.begin() + 3, {"--port", std::string(kReproducerPort)});
+    return {TransportKind::kHttp,
+            "http://127.0.0.1:" + std::string(kReproducerPort) + "/mcp",
+            {},
+            std::move(start)};
+  }
 
  private:
+  static constexpr std::string_view kReproducerPort = "8931";
   HttpServerProcess process_;
+  std::vector<std::string> argv_;  // self, "refserver", "--http", faults...
 };
 
 class StdioCommandTarget : public Target {
  public:
-  StdioCommandTarget(StdioTarget stdio, std::string note)
-      : stdio_(std::move(stdio)), note_(std::move(note)) {}
+  StdioCommandTarget(StdioTarget stdio, std::string note, bool builtin = false)
+      : stdio_(std::move(stdio)), note_(std::move(note)), builtin_(builtin) {}
+  std::string StableName() const override {
+    return builtin_ ? BuiltinName(stdio_.argv) : Describe();
+  }
   Result<std::unique_ptr<Transport>> Connect() override {
     auto spawned = SpawnStdio(stdio_);
     if (!spawned) return spawned.error();
     return std::unique_ptr<Transport>(std::move(*spawned));
   }
-  ReproducerTarget ReproduceAt() const override { return {TransportKind::kStdio, "", stdio_.argv}; }
+  ReproducerTarget ReproduceAt() const override {
+    return {TransportKind::kStdio, "", stdio_.argv, {}};
+  }
   std::string Describe() const override {
     std::string text = "stdio:";
     for (const auto& arg : stdio_.argv) text += " " + arg;
@@ -50,6 +79,7 @@ class StdioCommandTarget : public Target {
  private:
   StdioTarget stdio_;
   std::string note_;
+  bool builtin_;
 };
 
 constexpr std::chrono::milliseconds kBuiltinStartTimeout{10000};
@@ -90,8 +120,8 @@ Result<std::unique_ptr<Target>> OpenTarget(const TargetSpec& spec,
       auto process = HttpServerProcess::Start(*argv, kBuiltinStartTimeout);
       if (!process) return Error{"could not start the built-in server: " + process.error().message};
       HttpTarget http{process->url(), spec.extra_headers, false, spec.limits};
-      return std::unique_ptr<Target>(
-          std::make_unique<BuiltinHttpTarget>(std::move(*process), std::move(http)));
+      return std::unique_ptr<Target>(std::make_unique<BuiltinHttpTarget>(
+          std::move(*process), std::move(http), std::move(*argv)));
     }
     case TargetSpec::Kind::kBuiltinStdio: {
       auto argv = BuiltinArgv(spec, self_executable, "--stdio");
@@ -100,7 +130,7 @@ Result<std::unique_ptr<Target>> OpenTarget(const TargetSpec& spec,
       stdio.argv = std::move(*argv);
       stdio.limits = spec.limits;
       return std::unique_ptr<Target>(
-          std::make_unique<StdioCommandTarget>(stdio, " (built-in reference server)"));
+          std::make_unique<StdioCommandTarget>(stdio, " (built-in reference server)", true));
     }
     case TargetSpec::Kind::kNone:
       break;

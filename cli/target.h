@@ -19,6 +19,8 @@ class Target {
   virtual Result<std::unique_ptr<Transport>> Connect() = 0;
   /// For people: "http://127.0.0.1:41234/mcp (built-in reference server)".
   virtual std::string Describe() const = 0;
+  /// The target's name across runs (no random port): reports::RunInfo::stable_target.
+  virtual std::string StableName() const { return Describe(); }
   /// Where a reproducer sends its request.
   virtual ReproducerTarget ReproduceAt() const = 0;
   TransportFactory Factory() {

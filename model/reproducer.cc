@@ -148,8 +148,14 @@ bool IsSecretHeader(std::string_view name) {
 }
 
 std::string Reproducer(const Request& request, const ReproducerTarget& target) {
-  return target.kind == TransportKind::kHttp ? HttpReproducer(request, target.url)
-                                             : StdioReproducer(request, target.argv);
+  if (target.kind != TransportKind::kHttp) return StdioReproducer(request, target.argv);
+  if (target.start.empty()) return HttpReproducer(request, target.url);
+  std::string command;
+  for (const auto& word : target.start) command += ShellQuote(word) + " ";
+  command += ">/dev/null 2>&1 & server=$!; sleep 1; ";
+  command += HttpReproducer(request, target.url);
+  command += "; kill $server";
+  return command;
 }
 
 }  // namespace mcpfuzz

@@ -15,6 +15,9 @@ struct ReproducerTarget {
   TransportKind kind = TransportKind::kHttp;
   std::string url;                ///< HTTP
   std::vector<std::string> argv;  ///< stdio: the server's command
+  /// HTTP: a server to start in the background first (and stop at the end), listening at
+  /// `url`: the built-in reference server, whose own port is gone once mcpfuzz exits.
+  std::vector<std::string> start;
 };
 
 /// A shell-quoted word: 'it'\''s'.
@@ -33,6 +36,7 @@ bool IsSecretHeader(std::string_view name);
 ///   first when the request is handshake-era and sent inside a session; a 2026-07-28 request
 ///   sent on an open connection (session attach) follows a `server/discover` line and a
 ///   one-second pause, as mcpfuzz waits for that answer.
+/// With `target.start`, the line starts that server first, waits a second, and stops it after.
 std::string Reproducer(const Request& request, const ReproducerTarget& target);
 
 }  // namespace mcpfuzz

@@ -112,8 +112,9 @@ std::optional<int> ParseFlags(const std::vector<std::string>& args, Flags& flags
 int ServeHttpUntilSignal(ReferenceServer& server, int port, std::ostream& out, std::ostream& err) {
   auto handle = ServeHttp(server, "127.0.0.1", port);
   if (!handle) {
+    // Exit 2, as for bad arguments: a taken port is the caller's to change.
     err << "mcpfuzz-refserver: " << handle.error().message << "\n";
-    return EXIT_FAILURE;
+    return 2;
   }
   std::signal(SIGINT, RequestStop);
   std::signal(SIGTERM, RequestStop);

@@ -150,6 +150,13 @@ Result<HttpServerHandle> ServeHttp(ReferenceServer& server, std::string host, in
   // client's delayed ACK adds ~40 ms to every reply on a reused connection.
   raw->http.set_tcp_nodelay(true);
   raw->http.set_payload_max_length(kMaxPayloadBytes);
+  // httplib's default adds SO_REUSEPORT, which lets a second server bind a port that one is
+  // already listening on, and the kernel then splits connections between them: verdicts go
+  // flaky. SO_REUSEADDR alone still allows a restart over TIME_WAIT sockets.
+  raw->http.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
 
   if (port == 0) {
     raw->port = raw->http.bind_to_any_port(host);
@@ -158,7 +165,10 @@ Result<HttpServerHandle> ServeHttp(ReferenceServer& server, std::string host, in
   } else {
     raw->port = -1;
   }
-  if (raw->port <= 0) return Error{"cannot bind " + host + ":" + std::to_string(port)};
+  if (raw->port <= 0) {
+    return Error{"cannot bind " + host + ":" + std::to_string(port) +
+                 (port != 0 ? " (is another server listening on that port?)" : "")};
+  }
 
   raw->thread = std::thread([raw] {
     raw->http.listen_after_bind();

@@ -85,8 +85,11 @@ Result<Baseline> BaselineFromJson(const boost::json::value& json) {
 BaselineComparison Compare(const checks::CheckRun& run, const Baseline& baseline) {
   BaselineComparison comparison;
   std::vector<BaselineEntry> failing;
+  std::vector<BaselineEntry> judged;
   for (const auto& result : run.results) {
-    if (result.verdict.kind != VerdictKind::kFail) continue;
+    const VerdictKind kind = result.verdict.kind;
+    if (kind == VerdictKind::kPass || kind == VerdictKind::kWarn) judged.push_back(EntryOf(result));
+    if (kind != VerdictKind::kFail) continue;
     BaselineEntry entry = EntryOf(result);
     if (Contains(failing, entry)) continue;
     failing.push_back(entry);
@@ -94,7 +97,10 @@ BaselineComparison Compare(const checks::CheckRun& run, const Baseline& baseline
         .push_back(std::move(entry));
   }
   for (const auto& known : baseline.known_failures) {
-    if (!Contains(failing, known)) comparison.no_longer_failing.push_back(known);
+    if (Contains(failing, known)) continue;
+    // A known failure is fixed only where this run judged it again: `--only`, `--revision`, a
+    // target that lost an era or a check that could not be verified say nothing about it.
+    (Contains(judged, known) ? comparison.no_longer_failing : comparison.not_run).push_back(known);
   }
   return comparison;
 }

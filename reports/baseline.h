@@ -38,8 +38,12 @@ Result<Baseline> BaselineFromJson(const boost::json::value& json);
 struct BaselineComparison {
   /// FAILs the baseline does not list: these fail CI.
   std::vector<BaselineEntry> new_failures;
-  /// Listed entries that did not FAIL in this run: these fail CI too, until removed.
+  /// Listed entries judged PASS or WARN in this run: these fail CI too, until removed.
   std::vector<BaselineEntry> no_longer_failing;
+  /// Listed entries this run did not judge (the check, revision or transport was not run, or
+  /// was NOT_APPLICABLE or UNVERIFIED): nothing is known about them, so they are neither fixed
+  /// nor failing, and they do not fail CI.
+  std::vector<BaselineEntry> not_run;
   /// Listed entries that still FAIL: known, tolerated.
   std::vector<BaselineEntry> still_failing;
   bool Clean() const { return new_failures.empty() && no_longer_failing.empty(); }

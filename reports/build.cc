@@ -106,6 +106,7 @@ ReportItem ReplayItem(const ReplayedCase& replayed) {
 TargetSection SectionFor(const RunInfo& info) {
   TargetSection section;
   section.description = info.target;
+  section.stable_name = info.stable_target.empty() ? info.target : info.stable_target;
   section.transport = ToString(info.reproducer_target.kind);
   return section;
 }

@@ -114,11 +114,13 @@ void PrintCheckReport(const RunInfo& info, const checks::CheckRun& run,
   if (baseline != nullptr) {
     out << "baseline: " << baseline->new_failures.size() << " new failure(s), "
         << baseline->no_longer_failing.size() << " listed but no longer failing, "
-        << baseline->still_failing.size() << " known\n";
+        << baseline->still_failing.size() << " known, " << baseline->not_run.size()
+        << " not judged in this run\n";
     for (const auto& entry : baseline->new_failures) out << "  new: " << ToString(entry) << "\n";
     for (const auto& entry : baseline->no_longer_failing) {
       out << "  fixed (remove it from the baseline): " << ToString(entry) << "\n";
     }
+    for (const auto& entry : baseline->not_run) out << "  not run: " << ToString(entry) << "\n";
   }
 }
 

@@ -132,7 +132,8 @@ void AddCheckMembers(const TargetSection& target, json::object& out) {
   if (target.baseline) {
     out["baseline"] = {{"new_failures", Named(target.baseline->new_failures)},
                        {"no_longer_failing", Named(target.baseline->no_longer_failing)},
-                       {"still_failing", Named(target.baseline->still_failing)}};
+                       {"still_failing", Named(target.baseline->still_failing)},
+                       {"not_run", Named(target.baseline->not_run)}};
   }
 }
 

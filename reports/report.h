@@ -29,6 +29,10 @@ struct RunInfo {
   std::string tool_version;
   /// For people: "http://127.0.0.1:8931/mcp" or "stdio: node server.js".
   std::string target;
+  /// The target's name across runs: the URL, the stdio command, or for the built-in server
+  /// "mcpfuzz refserver --http" with its faults, never its random port. SARIF fingerprints
+  /// are made of it, so code scanning does not churn alerts. Empty means `target`.
+  std::string stable_target;
   ReproducerTarget reproducer_target;
   /// UTC, ISO 8601.
   std::string started_at;
@@ -78,6 +82,8 @@ struct ReportItem {
 struct TargetSection {
   /// For people: the URL or "stdio: command".
   std::string description;
+  /// RunInfo::stable_target (or `description`).
+  std::string stable_name;
   /// "http" or "stdio".
   std::string transport;
   EraReport eras;

@@ -24,8 +24,8 @@ std::string TitleOf(std::string_view id) {
 
 // A URI reference from the target description: RFC 3986 characters kept, the rest
 // percent-encoded (spaces in a stdio command, bytes a user typed).
-std::string TargetUri(const TargetSection& target) {
-  std::string text = target.description;
+// `text` as a URI: the address without its note, everything else percent-encoded.
+std::string AsUri(std::string text) {
   // "http://…/mcp (built-in reference server)": the note is not part of the address.
   if (auto space = text.find(" ("); space != std::string::npos) text.resize(space);
   if (text.starts_with("stdio: ")) text = "stdio:" + text.substr(7);
@@ -60,7 +60,8 @@ std::string Message(const ReportItem& item) {
   return text;
 }
 
-json::object ResultJson(const ReportItem& item, std::size_t rule_index, const std::string& uri) {
+json::object ResultJson(const ReportItem& item, std::size_t rule_index, const std::string& uri,
+                        const std::string& stable_name) {
   const bool error = item.failing || item.verdict.kind == VerdictKind::kFail;
   json::object properties{{"verdict", ToString(item.verdict.kind)},
                           {"strength", ToString(item.verdict.strength)},
@@ -84,8 +85,8 @@ json::object ResultJson(const ReportItem& item, std::size_t rule_index, const st
           {"message", {{"text", Message(item)}}},
           {"locations", json::array{location}},
           {"partialFingerprints",
-           {{"mcpfuzzFinding/v1", item.id + "@" + item.revision + "/" + item.transport + "|" + uri +
-                                      "|" + item.case_file}}},
+           {{"mcpfuzzFinding/v1", item.id + "@" + item.revision + "/" + item.transport + "|" +
+                                      stable_name + "|" + item.case_file}}},
           {"properties", std::move(properties)}};
 }
 
@@ -109,12 +110,13 @@ void WriteSarif(const Report& report, std::ostream& out) {
   json::array results;
   std::map<std::string, std::size_t> rule_index;
   for (const auto& target : report.targets) {
-    const std::string uri = TargetUri(target);
+    const std::string uri = AsUri(target.description);
+    const std::string stable_name = target.stable_name.empty() ? uri : AsUri(target.stable_name);
     for (const auto& item : target.items) {
       if (!WorthShowing(item)) continue;
       auto [found, added] = rule_index.emplace(item.id, rules.size());
       if (added) rules.push_back(RuleJson(item));
-      results.push_back(ResultJson(item, found->second, uri));
+      results.push_back(ResultJson(item, found->second, uri, stable_name));
     }
   }
   json::object driver{{"name", "mcpfuzz"},

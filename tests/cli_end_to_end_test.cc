@@ -13,13 +13,16 @@
 
 #include "model/reproducer.h"
 #include "support/processes.h"
+#include "transport/server_process.h"
 
 namespace mcpfuzz {
 namespace {
 
 namespace json = boost::json;
 using test_support::Mcpfuzz;
+using test_support::McpfuzzBinary;
 using test_support::ProcessRun;
+using test_support::RunShell;
 
 std::string TempPath(const std::string& name) {
   return (std::filesystem::temp_directory_path() /
@@ -92,12 +95,46 @@ TEST(CheckCommand, CouldNotRunIsExitTwoWithAReason) {
   EXPECT_EQ(bad_fault.exit_code, 2) << bad_fault.output;
 }
 
+// Each says on the terminal why, in one line; the JSON report is not needed to find out.
+TEST(CheckCommand, ATargetThatCouldNotBeReachedSaysWhy) {
+  const struct {
+    std::string target;
+    std::string says;
+  } cases[] = {
+      {"-- no-such-command-mcpfuzz", "cannot start 'no-such-command-mcpfuzz'"},
+      {"-- false", "exited with code 1"},
+      {"https://example.com/mcp", "mcpfuzz --allow-remote"},
+      {"http://127.0.0.1:9/mcp --timeout-ms 500", "127.0.0.1 port 9"},
+  };
+  for (const auto& c : cases) {
+    ProcessRun run = Mcpfuzz("check " + c.target);
+    EXPECT_EQ(run.exit_code, 2) << run.output;
+    EXPECT_NE(run.output.find(c.says), std::string::npos) << c.target << ": " << run.output;
+  }
+}
+
+// A wrong path or a server that wants credentials judges nothing: that is no pass for CI.
+TEST(CheckCommand, NothingJudgedIsExitTwoNotAGreenRun) {
+  const std::string script = std::string(MCPFUZZ_SOURCE_DIR) + "/tests/fixtures/status_server.py";
+  for (const auto& [status, says] : {std::pair<std::string, std::string>{"404", "no MCP endpoint"},
+                                     {"401", "pass them with --header"}}) {
+    auto server = HttpServerProcess::Start({"python3", script, status}, std::chrono::seconds(20));
+    ASSERT_TRUE(server.ok()) << server.error().message;
+    ProcessRun run = Mcpfuzz("check " + server->url());
+    EXPECT_EQ(run.exit_code, 2) << run.output;
+    EXPECT_NE(run.output.find(says), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("HTTP " + status), std::string::npos) << run.output;
+  }
+  ProcessRun judged = Mcpfuzz("check --builtin --only tools.unknown-name");
+  EXPECT_EQ(judged.exit_code, 0) << judged.output;
+}
+
 TEST(FuzzCommand, FindsAFaultWritesACaseAndReplayReproducesIt) {
   const std::string corpus =
       (std::filesystem::temp_directory_path() / ("mcpfuzz-corpus-" + std::to_string(::getpid())))
           .string();
   ProcessRun run =
-      Mcpfuzz("fuzz --builtin --fault unknown-method-200 --cases 2000 --corpus " + corpus);
+      Mcpfuzz("fuzz --builtin --fault unknown-method-200 --seed 1 --cases 2000 --corpus " + corpus);
   EXPECT_EQ(run.exit_code, 1) << run.output;
   EXPECT_NE(run.output.find("seed 1"), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("FAIL  methods.unknown"), std::string::npos) << run.output;
@@ -113,6 +150,79 @@ TEST(FuzzCommand, ConformantServerHasNoFinding) {
   ProcessRun run = Mcpfuzz("fuzz --builtin --cases 500 --seed 7");
   EXPECT_EQ(run.exit_code, 0) << run.output;
   EXPECT_NE(run.output.find("0 finding(s)"), std::string::npos) << run.output;
+}
+
+TEST(Command, RefusesAnUnknownHelpTopicAndAnInjectedHeaderWithExitTwo) {
+  ProcessRun help = Mcpfuzz("help nosuch");
+  EXPECT_EQ(help.exit_code, 2) << help.output;
+  EXPECT_NE(help.output.find("no help on 'nosuch'"), std::string::npos) << help.output;
+  ProcessRun injected =
+      Mcpfuzz("check --builtin --header \"$(printf 'X-A: b\\r\\nX-Injected: 1')\"");
+  EXPECT_EQ(injected.exit_code, 2) << injected.output;
+  EXPECT_NE(injected.output.find("must not contain CR, LF or NUL"), std::string::npos)
+      << injected.output;
+  EXPECT_EQ(Mcpfuzz("check --builtin --only=tools.unknown-name").exit_code, 0);
+}
+
+// The built-in server of the run is gone when the reproducer is pasted; the line starts its
+// own (port 8931, which no other test uses) and shows the same deviation.
+TEST(CheckCommand, ABuiltinRunsReproducerStillWorksAfterTheRun) {
+  const std::string report = TempPath("mcpfuzz-builtin-repro");
+  ProcessRun run = Mcpfuzz(
+      "check --builtin --fault unknown-tool-is-error --only tools.unknown-name --revision "
+      "2026-07-28 --report json=" +
+      report);
+  ASSERT_EQ(run.exit_code, 1) << run.output;
+  std::string reproducer;
+  const json::value json = ReadJson(report);
+  for (const auto& check : json.at("checks").as_array()) {
+    if (check.at("verdict") == "FAIL")
+      reproducer = json::value_to<std::string>(check.at("reproducer"));
+  }
+  std::filesystem::remove(report);
+  ASSERT_NE(reproducer.find("refserver --http --port 8931"), std::string::npos) << reproducer;
+  ProcessRun replayed = RunShell("bash -c " + ShellQuote(reproducer));
+  EXPECT_NE(replayed.output.find("\"isError\":true"), std::string::npos) << replayed.output;
+}
+
+// Code scanning matches alerts by fingerprint: the built-in server's random port must not
+// make every run's alerts new ones.
+TEST(CheckCommand, SarifFingerprintsOfABuiltinRunDoNotDependOnItsPort) {
+  std::vector<std::string> fingerprints;
+  for (int run_number = 0; run_number < 2; ++run_number) {
+    const std::string report = TempPath("mcpfuzz-sarif-" + std::to_string(run_number));
+    ProcessRun run = Mcpfuzz(
+        "check --builtin --fault unknown-tool-is-error --only tools.unknown-name --report sarif=" +
+        report);
+    ASSERT_EQ(run.exit_code, 1) << run.output;
+    const json::value sarif = ReadJson(report);
+    std::filesystem::remove(report);
+    std::string all;
+    for (const auto& result : sarif.at("runs").at(0).at("results").as_array()) {
+      all += json::serialize(result.at("partialFingerprints")) + "\n";
+    }
+    EXPECT_EQ(all.find("127.0.0.1"), std::string::npos) << all;
+    EXPECT_NE(all.find("mcpfuzz%20refserver%20--http%20--fault%20unknown-tool-is-error"),
+              std::string::npos)
+        << all;
+    fingerprints.push_back(all);
+  }
+  EXPECT_EQ(fingerprints[0], fingerprints[1]);
+}
+
+// Two servers sharing one port would split the connections between them: verdicts go flaky.
+TEST(RefserverCommand, RefusesAPortAnotherServerListensOn) {
+  auto first =
+      HttpServerProcess::Start({McpfuzzBinary(), "refserver", "--http"}, std::chrono::seconds(20));
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  const std::string url = first->url();  // http://127.0.0.1:PORT/mcp
+  const std::string port = url.substr(url.rfind(':') + 1, url.find("/mcp") - url.rfind(':') - 1);
+  // `timeout`: a second server that did bind would otherwise serve forever.
+  ProcessRun second =
+      RunShell("timeout 20 " + ShellQuote(McpfuzzBinary()) + " refserver --http --port " + port);
+  EXPECT_EQ(second.exit_code, 2) << second.output;
+  EXPECT_NE(second.output.find("cannot bind 127.0.0.1:" + port), std::string::npos)
+      << second.output;
 }
 
 TEST(CheckCommand, ListsEveryCheck) {

@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <limits>
+
+#include "cli/fuzz.h"
 #include "cli/options.h"
 
 namespace mcpfuzz::cli {
@@ -28,16 +31,23 @@ TEST(Options, BadInputIsAnErrorThatSaysWhatIsWrong) {
     std::vector<std::string> args;
     std::string mentions;
   };
-  for (const Case& c :
-       std::vector<Case>{{{"frobnicate"}, "unknown command"},
-                         {{"probe"}, "needs a TARGET"},
-                         {{"probe", "--builtin", "http://127.0.0.1/mcp"}, "exactly one TARGET"},
-                         {{"probe", "--builtin", "--timeout-ms", "soon"}, "positive whole number"},
-                         {{"probe", "--builtin", "--header", "no-colon"}, "Name: value"},
-                         {{"probe", "http://127.0.0.1/mcp", "--fault", "x"}, "--builtin"},
-                         {{"probe", "--builtin", "--"}, "followed by"},
-                         {{"send", "--builtin"}, "CASE.json"},
-                         {{"probe", "--bogus"}, "unknown option"}}) {
+  for (const Case& c : std::vector<Case>{
+           {{"frobnicate"}, "unknown command"},
+           {{"probe"}, "needs a TARGET"},
+           {{"probe", "--builtin", "http://127.0.0.1/mcp"}, "exactly one TARGET"},
+           {{"probe", "--builtin", "--timeout-ms", "soon"}, "positive whole number"},
+           {{"probe", "--builtin", "--header", "no-colon"}, "Name: value"},
+           {{"probe", "http://127.0.0.1/mcp", "--fault", "x"}, "--builtin"},
+           {{"probe", "--builtin", "--"}, "followed by"},
+           {{"send", "--builtin"}, "CASE.json"},
+           {{"probe", "--bogus"}, "unknown option"},
+           {{"help", "nosuch"}, "no help on 'nosuch'"},
+           {{"probe", "--builtin=yes"}, "takes no value"},
+           {{"probe", "--builtin", "--timeout-ms="}, "positive whole number"},
+           {{"probe", "--builtin", "--header", "X-A: b\r\nX-Injected: 1"},
+            "must not contain CR, LF or NUL: X-A: b\\r\\nX-Injected: 1"},
+           {{"probe", "--builtin", "--header", "X-A: b\nc"}, "CR, LF or NUL"},
+           {{"probe", "--builtin", "--header", std::string("X-A: b\0c", 8)}, "CR, LF or NUL"}}) {
     auto options = ParseOptions(c.args);
     ASSERT_FALSE(options.ok()) << c.args[0];
     EXPECT_NE(options.error().message.find(c.mentions), std::string::npos)
@@ -97,6 +107,49 @@ TEST(Options, FuzzTakesSeedCasesFamiliesAndCorpus) {
   auto replay = ParseOptions({"replay", "corpus/regression", "--builtin"});
   ASSERT_TRUE(replay.ok()) << replay.error().message;
   EXPECT_EQ(replay->replay_path, "corpus/regression");
+}
+
+TEST(Options, EveryFlagTakesItsValueAfterAnEqualsSign) {
+  auto options = ParseOptions({"fuzz", "--cases=10", "--seed=7", "--families=meta,headers",
+                               "--report=json=f.json", "--timeout-ms=250",
+                               "--header=Authorization: Bearer a=b", "--builtin"});
+  ASSERT_TRUE(options.ok()) << options.error().message;
+  EXPECT_EQ(options->fuzz.cases, 10U);
+  EXPECT_EQ(options->fuzz.seed, 7U);
+  EXPECT_EQ(options->fuzz.families, (std::set<std::string>{"meta", "headers"}));
+  EXPECT_EQ(options->fuzz.reports, (std::vector<ReportFile>{{reports::Format::kJson, "f.json"}}));
+  EXPECT_EQ(options->target.limits.timeout.count(), 250);
+  EXPECT_EQ(options->target.extra_headers[0], (Header{"Authorization", "Bearer a=b"}));
+  // After `--`, the words are the server's own.
+  auto stdio = ParseOptions({"check", "--only=tools", "--", "node", "s.js", "--port=3"});
+  ASSERT_TRUE(stdio.ok()) << stdio.error().message;
+  EXPECT_EQ(stdio->check.only, (std::set<std::string>{"tools"}));
+  EXPECT_EQ(stdio->target.argv, (std::vector<std::string>{"node", "s.js", "--port=3"}));
+}
+
+TEST(FuzzOptions, TimeAloneRunsForThatLongAndBothStopAtWhicheverComesFirst) {
+  FuzzSettings time_only;
+  time_only.seconds = 30;
+  const CampaignOptions timed = ToCampaignOptions(time_only, {});
+  EXPECT_EQ(timed.max_cases, std::numeric_limits<std::size_t>::max());
+  EXPECT_EQ(timed.duration, std::chrono::milliseconds(30000));
+
+  FuzzSettings both = time_only;
+  both.cases = 500;
+  const CampaignOptions bounded = ToCampaignOptions(both, {});
+  EXPECT_EQ(bounded.max_cases, 500U);
+  EXPECT_EQ(bounded.duration, std::chrono::milliseconds(30000));
+
+  EXPECT_EQ(ToCampaignOptions(FuzzSettings{}, {}).max_cases, CampaignOptions{}.max_cases);
+  EXPECT_FALSE(ToCampaignOptions(FuzzSettings{}, {}).duration);
+}
+
+TEST(FuzzOptions, EachRunDrawsAFreshSeedUnlessOneIsGiven) {
+  // Two 32-bit draws collide once in four billion runs.
+  EXPECT_NE(ToCampaignOptions(FuzzSettings{}, {}).seed, ToCampaignOptions(FuzzSettings{}, {}).seed);
+  FuzzSettings given;
+  given.seed = 0;
+  EXPECT_EQ(ToCampaignOptions(given, {}).seed, 0U);
 }
 
 TEST(Options, HelpIsAvailablePerCommand) {

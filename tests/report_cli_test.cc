@@ -75,9 +75,9 @@ TEST_F(ReportFiles, OneCheckRunWritesAllFiveFormats) {
 }
 
 TEST_F(ReportFiles, OneFuzzRunWritesAllFiveFormats) {
-  const ProcessRun run =
-      Mcpfuzz("fuzz --builtin --fault unknown-method-200 --families unknown-method --cases 200" +
-              AllFive());
+  const ProcessRun run = Mcpfuzz(
+      "fuzz --builtin --fault unknown-method-200 --families unknown-method --seed 1 --cases 200" +
+      AllFive());
   EXPECT_EQ(run.exit_code, 1) << run.output;
   ExpectAllFive("mcpfuzz-fuzz-report");
 }
@@ -92,14 +92,31 @@ TEST_F(ReportFiles, ReplayWritesAllFiveFormats) {
   EXPECT_GE(json::parse(Read(dir_ / "r.json")).at("still_failing").as_int64(), 1);
 }
 
-TEST_F(ReportFiles, AnUnwritableFileIsNamedAndTheOthersAreStillWritten) {
+// Found out before the run, not after an hour of fuzzing: nothing is sent, nothing written.
+TEST_F(ReportFiles, AnUnwritableFileIsRefusedBeforeTheRun) {
   const std::string missing = (dir_ / "no-such-folder" / "r.json").string();
-  const ProcessRun run =
-      Mcpfuzz("check --builtin --only tools.unknown-name --report json=" + ShellQuote(missing) +
-              " --report markdown=" + ShellQuote((dir_ / "r.md").string()));
-  EXPECT_EQ(run.exit_code, 2) << run.output;
-  EXPECT_NE(run.output.find("cannot write " + missing), std::string::npos) << run.output;
-  EXPECT_TRUE(fs::exists(dir_ / "r.md"));
+  for (const std::string command : {"check --builtin --only tools.unknown-name",
+                                    "fuzz --builtin --cases 5", "replay x.json --builtin"}) {
+    const ProcessRun run = Mcpfuzz(command + " --report json=" + ShellQuote(missing) +
+                                   " --report markdown=" + ShellQuote((dir_ / "r.md").string()));
+    EXPECT_EQ(run.exit_code, 2) << run.output;
+    EXPECT_NE(run.output.find("cannot write " + missing), std::string::npos) << run.output;
+    EXPECT_EQ(run.output.find("target:"), std::string::npos) << "the run started: " << run.output;
+    EXPECT_FALSE(fs::exists(dir_ / "r.md"));
+  }
+  const std::string file = (dir_ / "a-file").string();
+  std::ofstream(file) << "x";
+  const ProcessRun corpus = Mcpfuzz("fuzz --builtin --cases 5 --corpus " + ShellQuote(file));
+  EXPECT_EQ(corpus.exit_code, 2) << corpus.output;
+  EXPECT_NE(corpus.output.find("cannot write " + file), std::string::npos) << corpus.output;
+  const ProcessRun baseline =
+      Mcpfuzz("check --builtin --only tools.unknown-name --write-baseline " +
+              ShellQuote((dir_ / "nope" / "b.json").string()));
+  EXPECT_EQ(baseline.exit_code, 2) << baseline.output;
+  // The probe file is gone again.
+  for (const auto& entry : fs::directory_iterator(dir_)) {
+    EXPECT_EQ(entry.path().filename().string().find(".mcpfuzz-write-test"), std::string::npos);
+  }
 }
 
 TEST_F(ReportFiles, BadReportOptionsAreRefusedBeforeRunning) {

@@ -54,7 +54,7 @@ RunInfo Info() {
   RunInfo info;
   info.tool_version = "test";
   info.target = "http://127.0.0.1:1/mcp";
-  info.reproducer_target = {TransportKind::kHttp, "http://127.0.0.1:1/mcp", {}};
+  info.reproducer_target = {TransportKind::kHttp, "http://127.0.0.1:1/mcp", {}, {}};
   return info;
 }
 
@@ -111,6 +111,32 @@ TEST(Baseline, NewFailuresAndFixedEntriesBothCount) {
   EXPECT_FALSE(comparison.Clean());
 
   EXPECT_TRUE(Compare(run, BaselineOf(run)).Clean());
+}
+
+// A baseline from a full run, compared with a run of fewer checks (`--only`) or revisions:
+// what was not judged is not run, never fixed, and does not fail CI.
+TEST(Baseline, EntriesNotJudgedAreNotRunNotFixed) {
+  checks::CheckRun run;
+  run.results.push_back(Result("a", VerdictKind::kFail, Revision::k2025_11_25));
+  run.results.push_back(Result("u", VerdictKind::kUnverified, Revision::k2025_11_25));
+  run.results.push_back(Result("n", VerdictKind::kNotApplicable, Revision::k2025_11_25));
+  Baseline baseline;
+  baseline.known_failures = {{"a", Revision::k2025_11_25, TransportKind::kHttp},
+                             {"absent", Revision::k2025_11_25, TransportKind::kHttp},
+                             {"a", Revision::k2026_07_28, TransportKind::kHttp},
+                             {"a", Revision::k2025_11_25, TransportKind::kStdio},
+                             {"u", Revision::k2025_11_25, TransportKind::kHttp},
+                             {"n", Revision::k2025_11_25, TransportKind::kHttp}};
+  BaselineComparison comparison = Compare(run, baseline);
+  EXPECT_TRUE(comparison.no_longer_failing.empty());
+  EXPECT_EQ(comparison.not_run.size(), 5U);
+  EXPECT_EQ(comparison.still_failing.size(), 1U);
+  EXPECT_TRUE(comparison.Clean());
+
+  std::ostringstream out;
+  PrintCheckReport(Info(), run, &comparison, out);
+  EXPECT_EQ(out.str().find("fixed"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("not run: absent@2025-11-25/http"), std::string::npos) << out.str();
 }
 
 TEST(Baseline, RoundTripsAndRejectsMalformedFiles) {

@@ -4,6 +4,7 @@
 #include "model/reproducer.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -46,7 +47,7 @@ TEST(Reproducer, SecretsAreRedacted) {
   Request request = UnknownTool(Revision::k2026_07_28, TransportKind::kHttp);
   request.headers.push_back({"Authorization", "Bearer hunter2"});
   request.headers.push_back({"X-Api-Key", "k-123"});
-  std::string line = Reproducer(request, {TransportKind::kHttp, "http://127.0.0.1:1/mcp", {}});
+  std::string line = Reproducer(request, {TransportKind::kHttp, "http://127.0.0.1:1/mcp", {}, {}});
   EXPECT_EQ(line.find("hunter2"), std::string::npos) << line;
   EXPECT_EQ(line.find("k-123"), std::string::npos) << line;
   EXPECT_NE(line.find("Authorization: <redacted>"), std::string::npos) << line;
@@ -61,7 +62,7 @@ TEST(Reproducer, StdioBytesArriveExactlyEvenWhenNotUtf8) {
   const std::string bytes("{\"a\":\"%s\\n\" \x01\xFF\xC0 '\"", 17);
   request.body = RawBody{bytes};
   request.session = SessionBinding::kOmit;
-  std::string line = Reproducer(request, {TransportKind::kStdio, "", {"cat"}});
+  std::string line = Reproducer(request, {TransportKind::kStdio, "", {"cat"}, {}});
   EXPECT_EQ(RunShell(line), bytes + "\n");
 }
 
@@ -69,7 +70,8 @@ TEST(Reproducer, StdioStatelessRequestOnAnOpenConnectionFollowsServerDiscover) {
   // As the campaign's connection began, and after its answer: some servers pin the era on
   // the first message.
   Request request = UnknownTool(Revision::k2026_07_28, TransportKind::kStdio);
-  const std::string output = RunShell(Reproducer(request, {TransportKind::kStdio, "", {"cat"}}));
+  const std::string output =
+      RunShell(Reproducer(request, {TransportKind::kStdio, "", {"cat"}, {}}));
   const std::string discover =
       MakeRequest(Revision::k2026_07_28, TransportKind::kStdio, "server/discover", {}, 0)
           .WireBody();
@@ -79,7 +81,7 @@ TEST(Reproducer, StdioStatelessRequestOnAnOpenConnectionFollowsServerDiscover) {
 TEST(Reproducer, StdioHandshakeRequestIsSentInsideASessionAndReproduces) {
   Request request = UnknownTool(Revision::k2025_11_25, TransportKind::kStdio);
   std::string output =
-      RunShell(Reproducer(request, {TransportKind::kStdio, "", {kRefserver, "--stdio"}}));
+      RunShell(Reproducer(request, {TransportKind::kStdio, "", {kRefserver, "--stdio"}, {}}));
   EXPECT_NE(output.find("\"protocolVersion\":\"2025-11-25\""), std::string::npos) << output;
   EXPECT_NE(output.find("\"id\":7,\"error\":{\"code\":-32602"), std::string::npos) << output;
 }
@@ -92,10 +94,27 @@ class HttpReproducer : public ::testing::Test {
     server_.emplace(std::move(*server));
   }
   std::string Run(const Request& request) {
-    return RunShell(Reproducer(request, {TransportKind::kHttp, server_->url(), {}}));
+    return RunShell(Reproducer(request, {TransportKind::kHttp, server_->url(), {}, {}}));
   }
   std::optional<HttpServerProcess> server_;
 };
+
+// The built-in server of a finished run is gone: its reproducers start one of their own.
+TEST(HttpReproducerWithStart, StartsTheServerItNeedsAndStopsIt) {
+  const Request request = UnknownTool(Revision::k2026_07_28, TransportKind::kHttp);
+  // A port from the pid: the test runs once per process, and nothing else here uses 2xxxx+.
+  const std::string port = std::to_string(20000 + ::getpid() % 20000);
+  ReproducerTarget target{TransportKind::kHttp, "http://127.0.0.1:" + port + "/mcp", {}, {}};
+  target.start = {kRefserver, "--http", "--port", port, "--fault", "unknown-tool-is-error"};
+  const std::string output = RunShell(Reproducer(request, target));
+  EXPECT_NE(output.find("HTTP/1.1 200"), std::string::npos) << output;
+  EXPECT_NE(output.find("\"isError\":true"), std::string::npos) << output;
+  // And it stopped the server again (SIGTERM: the server finishes in its own time).
+  const std::string gone =
+      RunShell("for i in $(seq 100); do curl -s --max-time 1 -o /dev/null " + target.url +
+               " || { echo gone; exit; }; sleep 0.1; done; echo still-there");
+  EXPECT_EQ(gone, "gone\n");
+}
 
 TEST_F(HttpReproducer, StatelessRequestReproducesStatusAndCode) {
   std::string output = Run(UnknownTool(Revision::k2026_07_28, TransportKind::kHttp));

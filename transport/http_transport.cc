@@ -75,8 +75,8 @@ Result<UrlHandle> ParseTargetUrl(const std::string& url, bool allow_remote) {
   if (host.empty()) return Error{"URL '" + url + "' names no host"};
   if (!allow_remote && !IsLoopbackHost(host)) {
     return Error{"host '" + host + "' in URL '" + url +
-                 "' is not loopback (127.0.0.1, localhost or [::1]); set allow_remote to "
-                 "send requests to it"};
+                 "' is not loopback (127.0.0.1, localhost or [::1]); remote targets must be "
+                 "allowed (mcpfuzz --allow-remote)"};
   }
   return handle;
 }

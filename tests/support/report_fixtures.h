@@ -22,7 +22,7 @@ inline reports::RunInfo FixedRunInfo() {
   reports::RunInfo info;
   info.tool_version = "0.0.0-test";
   info.target = "http://127.0.0.1:8931/mcp";
-  info.reproducer_target = {TransportKind::kHttp, "http://127.0.0.1:8931/mcp", {}};
+  info.reproducer_target = {TransportKind::kHttp, "http://127.0.0.1:8931/mcp", {}, {}};
   info.started_at = "2026-01-02T03:04:05Z";
   info.duration_seconds = 1.5;
   return info;
@@ -145,7 +145,7 @@ inline reports::Report HostileSurveyReport() {
   report.kind = reports::ReportKind::kSurvey;
   reports::RunInfo stdio = FixedRunInfo();
   stdio.target = "stdio: node server.js " + kHostile;
-  stdio.reproducer_target = {TransportKind::kStdio, "", {"node", "server.js"}};
+  stdio.reproducer_target = {TransportKind::kStdio, "", {"node", "server.js"}, {}};
   checks::CheckRun run;
   run.eras.speaks = {Revision::k2025_06_18};
   checks::CheckResult success =
