@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <mutex>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -91,11 +92,19 @@ EraReport DetectEras(const TransportFactory& connect) {
   // connection alike whenever it is asked, so the questions go at once (one thread each, a
   // handful in all: over stdio every one starts the server, which takes most of the time).
   // The report is assembled in the fixed order afterwards, as asking one after the other did.
+  // Only the exchanges overlap: opening a connection is quick, and taking the factory's calls
+  // one at a time spares every factory (counting, budgeting, recording ones) from having to
+  // be thread-safe.
+  std::mutex opening;
+  const TransportFactory one_at_a_time = [&]() {
+    const std::lock_guard lock(opening);
+    return connect();
+  };
   std::vector<EraAttempt> attempts(1 + handshake.size());
   std::vector<std::function<void()>> probes;
-  probes.emplace_back([&] { attempts[0] = AskStateless(connect); });
+  probes.emplace_back([&] { attempts[0] = AskStateless(one_at_a_time); });
   for (std::size_t i = 0; i < handshake.size(); ++i) {
-    probes.emplace_back([&, i] { attempts[i + 1] = AskHandshake(connect, handshake[i]); });
+    probes.emplace_back([&, i] { attempts[i + 1] = AskHandshake(one_at_a_time, handshake[i]); });
   }
   std::vector<std::thread> threads;
   threads.reserve(probes.size());
