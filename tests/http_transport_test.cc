@@ -626,11 +626,11 @@ TEST(HttpTransport, OnlyLoopbackHttpTargetsOpenWithoutAllowRemote) {
     EXPECT_TRUE(OpenHttp(target).ok()) << url;
   }
   const std::pair<const char*, const char*> refused[] = {
-      {"http://example.com/mcp", "allow_remote"},
-      {"http://10.0.0.1:1/", "allow_remote"},
-      {"http://127.0.0.1.nip.io/", "allow_remote"},
-      {"http://[::2]:1/", "allow_remote"},
-      {"http://128.0.0.1/", "allow_remote"},
+      {"http://example.com/mcp", "is not loopback"},
+      {"http://10.0.0.1:1/", "is not loopback"},
+      {"http://127.0.0.1.nip.io/", "is not loopback"},
+      {"http://[::2]:1/", "is not loopback"},
+      {"http://128.0.0.1/", "is not loopback"},
       {"ftp://127.0.0.1/", "scheme"},
       {"file:///etc/passwd", "scheme"},
       {"gopher://localhost/", "scheme"},
