@@ -194,6 +194,12 @@ Result<StoredCase> ReadCaseFile(const std::filesystem::path& path) {
   const auto* object = json.if_object();
   if (object == nullptr) return Invalid(path, "not a JSON object");
   const auto* format = object->if_contains("format");
+  if (format == nullptr && object->contains("transport") && object->contains("revision")) {
+    return Invalid(path,
+                   "a request case file, not a fuzz finding: it names no check to judge it by; "
+                   "send it with `mcpfuzz send " +
+                       path.string() + " TARGET`");
+  }
   if (format == nullptr || !format->is_string() || format->as_string() != kCaseFileFormat) {
     return Invalid(path, "\"format\" is not \"mcpfuzz-case\"");
   }

@@ -83,7 +83,16 @@ int RunFuzz(const FuzzSettings& settings, Target& target, std::ostream& out, std
     return 2;
   }
   if (!written) return 2;
-  return result.findings.empty() ? 0 : 1;
+  return FindingsExitCode(result);
+}
+
+int FindingsExitCode(const CampaignResult& result) {
+  // A finding that none of its re-sends showed again is reported (labelled flaky), but one
+  // unlucky exchange does not fail a pipeline by itself.
+  const bool confirmed =
+      std::any_of(result.findings.begin(), result.findings.end(),
+                  [](const CampaignFinding& f) { return f.resends == 0 || f.reproduced > 0; });
+  return confirmed ? 1 : 0;
 }
 
 int RunReplay(const std::string& path, const std::vector<ReportFile>& report_files, Target& target,

@@ -15,6 +15,10 @@ namespace mcpfuzz::cli {
 /// and no --cases, no case limit.
 CampaignOptions ToCampaignOptions(const FuzzSettings& settings, ReproducerTarget reproducer);
 
+/// 1 when a finding was seen again on a re-send (or none was asked for), 0 otherwise: a
+/// finding re-sent 0 of N times is still reported, labelled flaky, without failing the run.
+int FindingsExitCode(const CampaignResult& result);
+
 /// Prints every generator family with its description (`fuzz --list-families`).
 void ListFamilies(std::ostream& out);
 

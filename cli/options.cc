@@ -150,7 +150,8 @@ Fuzz options:
                         (repeatable)
   --list-families       list the generator families and exit
 
-Exit codes: 0 no finding, 1 findings, 2 could not run.
+Exit codes: 0 no finding (or only flaky ones: seen again on none of their re-sends), 1
+findings, 2 could not run.
 )";
 
 constexpr const char* kReplayHelp = R"(mcpfuzz replay FILE|DIR TARGET [target options]

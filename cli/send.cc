@@ -17,7 +17,14 @@ Result<Request> ReadCase(const std::string& path) {
   text << file.rdbuf();
   auto json = ParseJson(text.str());
   if (!json) return Error{path + " is not JSON"};
-  auto request = RequestFromJson(*json);
+  // A fuzz finding file (what `replay` reads) carries its minimal request as "request": send
+  // takes both kinds of case file.
+  const auto* object = json->if_object();
+  const auto* format = object != nullptr ? object->if_contains("format") : nullptr;
+  const bool finding = format != nullptr && *format == "mcpfuzz-case";
+  const auto* inner = finding ? object->if_contains("request") : nullptr;
+  if (finding && inner == nullptr) return Error{path + ": a finding file without \"request\""};
+  auto request = RequestFromJson(finding ? *inner : *json);
   if (!request) return Error{path + ": " + request.error().message};
   return request;
 }

@@ -17,7 +17,7 @@ struct ReproducerTarget {
   std::vector<std::string> argv;  ///< stdio: the server's command
   /// HTTP: a server to start in the background first (and stop at the end), listening at
   /// `url`: the built-in reference server, whose own port is gone once mcpfuzz exits.
-  std::vector<std::string> start;
+  std::vector<std::string> start{};
 };
 
 /// A shell-quoted word: 'it'\''s'.

@@ -210,6 +210,25 @@ TEST(CheckCommand, SarifFingerprintsOfABuiltinRunDoNotDependOnItsPort) {
   EXPECT_EQ(fingerprints[0], fingerprints[1]);
 }
 
+// Each command reads the other's case files, or names the command that does.
+TEST(CaseFiles, SendTakesAFindingFileAndReplayPointsARequestCaseToSend) {
+  const std::string source = MCPFUZZ_SOURCE_DIR;
+  const std::string finding = source + "/corpus/regression/refserver-unknown-tool-is-error/" +
+                              std::filesystem::directory_iterator(
+                                  source + "/corpus/regression/refserver-unknown-tool-is-error")
+                                  ->path()
+                                  .filename()
+                                  .string();
+  ProcessRun sent = Mcpfuzz("send " + ShellQuote(finding) + " --builtin");
+  EXPECT_EQ(sent.exit_code, 0) << sent.output;
+  EXPECT_NE(sent.output.find("\"channel\":"), std::string::npos) << sent.output;
+
+  const std::string seed = source + "/corpus/seed/unknown-tool-2025-11-25.json";
+  ProcessRun replayed = Mcpfuzz("replay " + ShellQuote(seed) + " --builtin");
+  EXPECT_EQ(replayed.exit_code, 2) << replayed.output;
+  EXPECT_NE(replayed.output.find("mcpfuzz send"), std::string::npos) << replayed.output;
+}
+
 // Two servers sharing one port would split the connections between them: verdicts go flaky.
 TEST(RefserverCommand, RefusesAPortAnotherServerListensOn) {
   auto first =

@@ -152,6 +152,25 @@ TEST(FuzzOptions, EachRunDrawsAFreshSeedUnlessOneIsGiven) {
   EXPECT_EQ(ToCampaignOptions(given, {}).seed, 0U);
 }
 
+TEST(FuzzOptions, OnlyFindingsSeenAgainFailTheRun) {
+  CampaignResult result;
+  EXPECT_EQ(FindingsExitCode(result), 0);
+  CampaignFinding flaky;
+  flaky.resends = 3;
+  flaky.reproduced = 0;
+  result.findings.push_back(flaky);
+  EXPECT_EQ(FindingsExitCode(result), 0);
+  CampaignFinding once = flaky;
+  once.reproduced = 1;
+  result.findings.push_back(once);
+  EXPECT_EQ(FindingsExitCode(result), 1);
+  CampaignFinding unsent;  // --resends 0: nothing to tell it by, so it counts.
+  unsent.resends = 0;
+  CampaignResult unconfirmed;
+  unconfirmed.findings.push_back(unsent);
+  EXPECT_EQ(FindingsExitCode(unconfirmed), 1);
+}
+
 TEST(Options, HelpIsAvailablePerCommand) {
   auto options = ParseOptions({"probe", "--help"});
   ASSERT_TRUE(options.ok());
