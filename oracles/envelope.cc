@@ -160,9 +160,15 @@ void CollectStrings(const boost::json::value& value, std::vector<std::string>& o
 }  // namespace
 
 bool RequestIdReadable(const Request& request) {
-  const std::optional<boost::json::value> body = request.BodyJson();
-  if (!body || !body->is_object()) return false;
-  const auto& object = body->as_object();
+  // A JSON body is read in place: copying it costs more than the rest of this check.
+  std::optional<boost::json::value> parsed;
+  const auto* json = std::get_if<boost::json::value>(&request.body);
+  if (json == nullptr) {
+    parsed = request.BodyJson();
+    json = parsed ? &*parsed : nullptr;
+  }
+  if (json == nullptr || !json->is_object()) return false;
+  const auto& object = json->as_object();
   const auto* jsonrpc = object.if_contains("jsonrpc");
   const auto* method = object.if_contains("method");
   const auto* id = object.if_contains("id");

@@ -41,6 +41,20 @@ std::string FirstContentText(const boost::json::object& result) {
   return {};
 }
 
+// The serialized `message` as far as an excerpt needs it: one byte past the limit tells that it
+// was cut and where. A long result (a whole tools/list) is not serialized only to be cut.
+std::string SerializedStart(const boost::json::value& message) {
+  boost::json::serializer serializer;
+  serializer.reset(&message);
+  std::string text;
+  char buffer[kExcerptLimit + 1];
+  while (!serializer.done() && text.size() <= kExcerptLimit) {
+    const std::string_view piece = serializer.read(buffer, sizeof buffer);
+    text.append(piece.data(), piece.size());
+  }
+  return text;
+}
+
 std::string ReplyExcerpt(const Observation& observation, const Reply& reply) {
   if (reply.channel == Channel::kTransportFailure) return Excerpt(observation.detail);
   if (reply.message && reply.message->is_object()) {
@@ -55,7 +69,7 @@ std::string ReplyExcerpt(const Observation& observation, const Reply& reply) {
       if (!text.empty()) return Excerpt(text);
     }
   }
-  if (reply.message) return Excerpt(boost::json::serialize(*reply.message));
+  if (reply.message) return Excerpt(SerializedStart(*reply.message));
   if (!observation.non_json.empty()) return Excerpt(observation.non_json.front());
   return Excerpt(observation.body);
 }
