@@ -7,6 +7,7 @@
 #include "oracles/batch.h"
 #include "oracles/check_ids.h"
 #include "oracles/detail/judge_aspects.h"
+#include "oracles/detail/request_json.h"
 #include "oracles/envelope.h"
 #include "oracles/expectations.h"
 
@@ -95,7 +96,9 @@ Verdict Finish(Verdict verdict, VerdictKind kind, UnverifiedReason reason, std::
 
 Verdict Judge(std::string_view check_id, const Request& request, const Observation& observation,
               const JudgeContext& context) {
-  const Reply reply = ClassifyReply(request, observation);
+  const detail::RequestJson body(request);
+  const Reply reply =
+      ClassifyReply(observation.outcome == Outcome::kOk ? body.id() : std::nullopt, observation);
   Verdict verdict;
   verdict.check_id = std::string(check_id);
   verdict.observed = Observe(observation, reply);
@@ -168,7 +171,7 @@ Verdict Judge(std::string_view check_id, const Request& request, const Observati
                             row->shape != ShapeCheck::kStdoutOnlyJsonRpc &&
                             row->shape != ShapeCheck::kProcessAlive;
   if (judges_reply) {
-    std::vector<Finding> envelope = CheckReplyEnvelope(request, observation, reply);
+    std::vector<Finding> envelope = detail::CheckReplyEnvelope(request, body, observation, reply);
     findings.insert(findings.end(), envelope.begin(), envelope.end());
   }
 
