@@ -181,7 +181,7 @@ const Expectation* FindExpectation(std::string_view check_id, const Request& req
   return unconditional;
 }
 
-ExpectedAnswer DescribeExpected(const Expectation& row, TransportKind transport) {
+const ExpectedAnswer* detail::TableRowExpected(const Expectation& row, TransportKind transport) {
   // The table's rows are described once per transport: every verdict carries its row's.
   static const auto described = [] {
     std::vector<std::array<ExpectedAnswer, 2>> all;
@@ -192,11 +192,14 @@ ExpectedAnswer DescribeExpected(const Expectation& row, TransportKind transport)
   }();
   const std::vector<Expectation>& table = AllExpectations();
   const std::less<const Expectation*> before;
-  if (before(&row, table.data()) || !before(&row, table.data() + table.size())) {
-    return Describe(row, transport);  // a row made by hand, not one of the table's
-  }
+  if (before(&row, table.data()) || !before(&row, table.data() + table.size())) return nullptr;
   const auto index = static_cast<std::size_t>(&row - table.data());
-  return described[index][transport == TransportKind::kHttp ? 0 : 1];
+  return &described[index][transport == TransportKind::kHttp ? 0 : 1];
+}
+
+ExpectedAnswer DescribeExpected(const Expectation& row, TransportKind transport) {
+  const ExpectedAnswer* described = detail::TableRowExpected(row, transport);
+  return described != nullptr ? *described : Describe(row, transport);
 }
 
 }  // namespace mcpfuzz

@@ -19,6 +19,7 @@
 #include "fuzz-targets/harness.h"
 #include "model/request_builder.h"
 #include "oracles/check_ids.h"
+#include "oracles/oracle.h"
 
 namespace mcpfuzz::fuzzing {
 namespace {
@@ -68,11 +69,16 @@ std::optional<Judged> RunInput(InProcessServer& server, const Input& input) {
   return input.spec ? server.Run(*input.spec) : server.Send(*input.stored);
 }
 
-// Everything a finding or report shows of the judgement, and the reply it judged.
+// Everything a finding or report shows of the judgement, and the reply it judged. The harness
+// leaves a PASS without text (VerdictText::kUnlessPass), so the case is judged again in full.
 std::string Fingerprint(const std::optional<Judged>& judged) {
   if (!judged) return "no case";
-  const Verdict& verdict = judged->verdict;
-  std::string text = boost::json::serialize(FindingJson(*judged));
+  Judged full = *judged;
+  full.verdict = Judge(full.fuzz_case.check_id, full.fuzz_case.request, full.observation,
+                       full.fuzz_case.context);
+  EXPECT_EQ(full.verdict.kind, judged->verdict.kind);
+  const Verdict& verdict = full.verdict;
+  std::string text = boost::json::serialize(FindingJson(full));
   text += "\nspec: " + verdict.spec_reference + "\nexpected: " + verdict.expected.text;
   for (const Finding& finding : verdict.findings) text += "\nfinding: " + finding.text;
   for (const std::string& note : verdict.notes) text += "\nnote: " + note;
