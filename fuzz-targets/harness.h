@@ -24,6 +24,11 @@ struct Judged {
   Verdict verdict;
 };
 
+/// Judges `observation`, the answer to the case. Nearly every input passes and nobody reads a
+/// PASS's text here, so a PASS is judged without it (VerdictText::kUnlessPass), unless it is a
+/// failure all the same (a crash), which is judged again in full for its report.
+Judged JudgeCase(FuzzCase fuzz_case, Observation observation);
+
 /// A FAIL, or an exchange the server broke off or never answered (crash, hang, exit) — except
 /// silence where the check tolerates no reply.
 bool IsFailure(const Judged& judged);

@@ -169,18 +169,7 @@ InProcessServer::Session* InProcessServer::SessionFor(Revision revision, Transpo
 
 std::optional<Judged> InProcessServer::SendOn(Session& session, FuzzCase fuzz_case) {
   Observation observation = session.transport.Send(fuzz_case.request);
-  // Nearly every input passes, and a PASS's text is read by nobody here: it is built only for
-  // the verdicts that are reported.
-  Judged judged{std::move(fuzz_case), std::move(observation), Verdict{}};
-  const auto judge = [&](VerdictText text) {
-    return Judge(judged.fuzz_case.check_id, judged.fuzz_case.request, judged.observation,
-                 judged.fuzz_case.context, text);
-  };
-  judged.verdict = judge(VerdictText::kUnlessPass);
-  if (judged.verdict.kind == VerdictKind::kPass && IsFailure(judged)) {
-    judged.verdict = judge(VerdictText::kAlways);
-  }
-  return judged;
+  return JudgeCase(std::move(fuzz_case), std::move(observation));
 }
 
 std::optional<Judged> InProcessServer::Run(const CaseSpec& spec) {

@@ -158,5 +158,32 @@ TEST(InProcessReuse, AnInputThatInitializesStdioLeavesNothingBehind) {
   EXPECT_EQ(Fingerprint(reused.Run(meta_missing)), Fingerprint(expected));
 }
 
+// A PASS comes without its text, which nobody reads; what a finding reports is complete.
+TEST(InProcessReuse, OnlyTheVerdictsThatAreReportedCarryText) {
+  for (const refserver::FaultSet& faults :
+       {refserver::FaultSet{}, refserver::FaultSet{refserver::Fault::kUnknownToolIsError}}) {
+    InProcessServer server(faults);
+    std::size_t passes = 0;
+    std::size_t failures = 0;
+    for (const Input& input : Inputs()) {
+      const std::optional<Judged> judged = RunInput(server, input);
+      if (!judged) continue;
+      const Verdict full = Judge(judged->fuzz_case.check_id, judged->fuzz_case.request,
+                                 judged->observation, judged->fuzz_case.context);
+      if (judged->verdict.kind == VerdictKind::kPass && !IsFailure(*judged)) {
+        ++passes;
+        EXPECT_TRUE(judged->verdict.expected.text.empty()) << input.name;
+        EXPECT_FALSE(full.expected.text.empty()) << input.name;
+      } else {
+        failures += IsFailure(*judged) ? 1U : 0U;
+        EXPECT_EQ(Summarize(judged->verdict), Summarize(full)) << input.name;
+        EXPECT_EQ(judged->verdict.observed.excerpt, full.observed.excerpt) << input.name;
+      }
+    }
+    EXPECT_GT(passes, 20U);
+    EXPECT_EQ(failures > 0, !faults.empty());
+  }
+}
+
 }  // namespace
 }  // namespace mcpfuzz::fuzzing
