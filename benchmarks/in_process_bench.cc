@@ -5,6 +5,7 @@
 #include <benchmark/benchmark.h>
 #include <rapidcheck.h>
 
+#include <algorithm>
 #include <boost/json/serialize.hpp>
 #include <cstdint>
 #include <string>
@@ -35,17 +36,38 @@ void Generate(benchmark::State& state, const rc::Gen<GeneratedCase>& generator) 
   state.counters["failures"] = static_cast<double>(failures);
 }
 
-void Judge(benchmark::State& state) {
-  const std::vector<RecordedCase>& recorded = Recorded();
+// The recorded cases as the reference server answered them, and as a broken server would have:
+// every reply replaced by a line that is not JSON, which fails each case whose row asserts a
+// channel. Those that do FAIL are kept.
+std::vector<RecordedCase> FailingCases() {
+  std::vector<RecordedCase> failing;
+  for (RecordedCase one : Recorded()) {
+    one.observation.messages.clear();
+    one.observation.non_json = {"<html>Internal error</html>"};
+    one.observation.body = one.observation.non_json.front();
+    one.observation.stdout_lines = one.observation.non_json;
+    const Verdict verdict = mcpfuzz::Judge(one.generated.check_id, one.generated.request,
+                                           one.observation, one.generated.context);
+    if (verdict.kind == VerdictKind::kFail) failing.push_back(std::move(one));
+  }
+  return failing;
+}
+
+void Judge(benchmark::State& state, const std::vector<RecordedCase>& cases, VerdictText text) {
   std::size_t next = 0;
+  std::int64_t passed = 0;
   for (auto _ : state) {
-    const RecordedCase& one = recorded[next];
+    const RecordedCase& one = cases[next];
     Verdict verdict = mcpfuzz::Judge(one.generated.check_id, one.generated.request, one.observation,
-                                     one.generated.context);
+                                     one.generated.context, text);
+    passed += verdict.kind == VerdictKind::kPass ? 1 : 0;
     benchmark::DoNotOptimize(verdict.kind);
-    next = (next + 1) % recorded.size();
+    next = (next + 1) % cases.size();
   }
   state.SetItemsProcessed(state.iterations());
+  state.counters["cases"] = static_cast<double>(cases.size());
+  state.counters["pass_share"] = static_cast<double>(passed) /
+                                 static_cast<double>(std::max<std::int64_t>(1, state.iterations()));
 }
 
 void WireBody(benchmark::State& state) {
@@ -99,7 +121,14 @@ void RegisterAll() {
       break;
     }
   }
-  benchmark::RegisterBenchmark("judge/recorded", Judge);
+  // judge/recorded: the conformant server's answers (all PASS, see pass_share) with full text,
+  // as `check` and `fuzz` judge them; /unless-pass: as the fuzz targets judge them
+  // (VerdictText::kUnlessPass). judge/fail: broken answers, every verdict a FAIL.
+  static const std::vector<RecordedCase> failing = FailingCases();
+  benchmark::RegisterBenchmark("judge/recorded", Judge, Recorded(), VerdictText::kAlways);
+  benchmark::RegisterBenchmark("judge/recorded/unless-pass", Judge, Recorded(),
+                               VerdictText::kUnlessPass);
+  benchmark::RegisterBenchmark("judge/fail", Judge, failing, VerdictText::kAlways);
   benchmark::RegisterBenchmark("request/wire-body", WireBody);
   benchmark::RegisterBenchmark("case-file/encode", CaseFileEncode);
   benchmark::RegisterBenchmark("case-file/decode", CaseFileDecode);

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <string_view>
+#include <utility>
 
 #include "model/case_file.h"
 #include "oracles/oracle.h"
@@ -33,6 +34,19 @@ bool IsFailure(const Judged& judged) {
     default:
       return false;
   }
+}
+
+Judged JudgeCase(FuzzCase fuzz_case, Observation observation) {
+  Judged judged{std::move(fuzz_case), std::move(observation), Verdict{}};
+  const auto judge = [&](VerdictText text) {
+    return Judge(judged.fuzz_case.check_id, judged.fuzz_case.request, judged.observation,
+                 judged.fuzz_case.context, text);
+  };
+  judged.verdict = judge(VerdictText::kUnlessPass);
+  if (judged.verdict.kind == VerdictKind::kPass && IsFailure(judged)) {
+    judged.verdict = judge(VerdictText::kAlways);
+  }
+  return judged;
 }
 
 void Describe(const Judged& judged) {

@@ -4,8 +4,10 @@
 // any crash (-minimize_crash=1, crash-* artifacts).
 
 #include <boost/json/value.hpp>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "fuzz-targets/case_spec.h"
 #include "model/observation.h"
@@ -21,6 +23,11 @@ struct Judged {
   Observation observation;
   Verdict verdict;
 };
+
+/// Judges `observation`, the answer to the case. Nearly every input passes and nobody reads a
+/// PASS's text here, so a PASS is judged without it (VerdictText::kUnlessPass), unless it is a
+/// failure all the same (a crash), which is judged again in full for its report.
+Judged JudgeCase(FuzzCase fuzz_case, Observation observation);
 
 /// A FAIL, or an exchange the server broke off or never answered (crash, hang, exit) — except
 /// silence where the check tolerates no reply.
@@ -38,16 +45,43 @@ boost::json::value FindingJson(const Judged& judged);
 /// reads it back).
 [[noreturn]] void AbortOnFinding(const Judged& judged);
 
-/// The reference server's handler, in process: a fresh server per case, the session of the
-/// case's revision opened (initialize, or nothing in 2026-07-28), then the case sent and judged.
+/// How long the in-process reference server lives.
+enum class ServerLifetime {
+  /// One server per revision and transport, its session opened once and the server rewound to
+  /// that state before each case (refserver::ReferenceServer::Checkpoint): what the fuzz target
+  /// uses, since a handshake per input costs more than the input.
+  kReused,
+  /// A new server and handshake per case: the reference kReused is tested against.
+  kFreshPerCase,
+};
+
+/// The reference server's handler, in process: the session of the case's revision opened
+/// (initialize, or nothing in 2026-07-28), then the case sent and judged.
 class InProcessServer {
  public:
-  explicit InProcessServer(refserver::FaultSet faults = {}) : faults_(std::move(faults)) {}
-  /// Nothing when the spec builds no case.
-  std::optional<Judged> Run(const CaseSpec& spec) const;
+  explicit InProcessServer(refserver::FaultSet faults = {},
+                           ServerLifetime lifetime = ServerLifetime::kReused);
+  ~InProcessServer();
+  InProcessServer(const InProcessServer&) = delete;
+  InProcessServer& operator=(const InProcessServer&) = delete;
+
+  /// Nothing when the spec builds no case or no session opens.
+  std::optional<Judged> Run(const CaseSpec& spec);
+  /// Sends `fuzz_case.request` on a session of its revision and transport and judges it with
+  /// the case's check and context as they are (a case file's). Nothing when no session opens.
+  std::optional<Judged> Send(FuzzCase fuzz_case);
 
  private:
+  struct Session;
+  Session* SessionFor(Revision revision, TransportKind transport);
+  std::optional<Judged> SendOn(Session& session, FuzzCase fuzz_case);
+
   refserver::FaultSet faults_;
+  ServerLifetime lifetime_;
+  /// kReused: one per revision and transport, made on first use.
+  std::vector<std::unique_ptr<Session>> sessions_;
+  /// kFreshPerCase: the one of the current case.
+  std::unique_ptr<Session> fresh_;
 };
 
 /// The names tools/list, prompts/list and resources/list return on `client`'s open session

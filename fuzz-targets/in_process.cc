@@ -3,7 +3,9 @@
 // Observation by the same code the HTTP transport uses, so the oracles see what they would
 // see over the wire.
 
+#include <algorithm>
 #include <csignal>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -130,22 +132,64 @@ KnownNames ListKnownNames(McpClient& client) {
   return known;
 }
 
-std::optional<Judged> InProcessServer::Run(const CaseSpec& spec) const {
-  refserver::ReferenceServer server(refserver::ServerOptions{faults_});
-  InProcessTransport transport(server, SpecTransport(spec));
-  McpClient client(transport, SpecRevision(spec));
-  if (!client.Open().ok()) return std::nullopt;
-  auto fuzz_case =
-      BuildCase(spec, client.revision(), transport.kind(), CatalogNames(client.revision()));
+// A server with the session of one revision open, at the state its checkpoint remembers.
+struct InProcessServer::Session {
+  Session(const refserver::FaultSet& faults, Revision revision, TransportKind kind)
+      : server(refserver::ServerOptions{faults}),
+        transport(server, kind),
+        client(transport, revision) {
+    open = client.Open().ok();
+    server.Checkpoint();
+  }
+  refserver::ReferenceServer server;
+  InProcessTransport transport;
+  McpClient client;
+  bool open = false;
+};
+
+InProcessServer::InProcessServer(refserver::FaultSet faults, ServerLifetime lifetime)
+    : faults_(std::move(faults)), lifetime_(lifetime), sessions_(kAllRevisions.size() * 2) {}
+
+InProcessServer::~InProcessServer() = default;
+
+InProcessServer::Session* InProcessServer::SessionFor(Revision revision, TransportKind transport) {
+  if (lifetime_ == ServerLifetime::kFreshPerCase) {
+    fresh_ = std::make_unique<Session>(faults_, revision, transport);
+    return fresh_->open ? fresh_.get() : nullptr;
+  }
+  const auto index = static_cast<std::size_t>(
+      std::find(kAllRevisions.begin(), kAllRevisions.end(), revision) - kAllRevisions.begin());
+  std::unique_ptr<Session>& slot =
+      sessions_.at(index * 2 + (transport == TransportKind::kHttp ? 0 : 1));
+  if (!slot) slot = std::make_unique<Session>(faults_, revision, transport);
+  if (!slot->open) return nullptr;
+  slot->server.Rewind();
+  return slot.get();
+}
+
+std::optional<Judged> InProcessServer::SendOn(Session& session, FuzzCase fuzz_case) {
+  Observation observation = session.transport.Send(fuzz_case.request);
+  return JudgeCase(std::move(fuzz_case), std::move(observation));
+}
+
+std::optional<Judged> InProcessServer::Run(const CaseSpec& spec) {
+  Session* session = SessionFor(SpecRevision(spec), SpecTransport(spec));
+  if (session == nullptr) return std::nullopt;
+  auto fuzz_case = BuildCase(spec, session->client.revision(), session->transport.kind(),
+                             CatalogNames(session->client.revision()));
   if (!fuzz_case) return std::nullopt;
   if (fuzz_case->capability == "session") {
-    fuzz_case->context.capability_declared = !transport.session_id().empty();
+    fuzz_case->context.capability_declared = !session->transport.session_id().empty();
   } else if (!fuzz_case->capability.empty()) {
-    fuzz_case->context.capability_declared = client.Declares(fuzz_case->capability);
+    fuzz_case->context.capability_declared = session->client.Declares(fuzz_case->capability);
   }
-  Observation observation = transport.Send(fuzz_case->request);
-  Verdict verdict = Judge(fuzz_case->check_id, fuzz_case->request, observation, fuzz_case->context);
-  return Judged{std::move(*fuzz_case), std::move(observation), std::move(verdict)};
+  return SendOn(*session, std::move(*fuzz_case));
+}
+
+std::optional<Judged> InProcessServer::Send(FuzzCase fuzz_case) {
+  Session* session = SessionFor(fuzz_case.request.revision, fuzz_case.request.transport);
+  if (session == nullptr) return std::nullopt;
+  return SendOn(*session, std::move(fuzz_case));
 }
 
 }  // namespace mcpfuzz::fuzzing

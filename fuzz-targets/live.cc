@@ -97,8 +97,7 @@ std::optional<Judged> LiveTarget::Run(const CaseSpec& spec) {
     fuzz_case->context.capability_declared = session->client->Declares(fuzz_case->capability);
   }
   Observation observation = session->transport->Send(fuzz_case->request);
-  Verdict verdict = Judge(fuzz_case->check_id, fuzz_case->request, observation, fuzz_case->context);
-  return Judged{std::move(*fuzz_case), std::move(observation), std::move(verdict)};
+  return JudgeCase(std::move(*fuzz_case), std::move(observation));
 }
 
 }  // namespace mcpfuzz::fuzzing

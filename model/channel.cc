@@ -94,6 +94,11 @@ Reply ClassifyMessage(const boost::json::value& message) {
 }
 
 Reply ClassifyReply(const Request& request, const Observation& observation) {
+  if (observation.outcome != Outcome::kOk) return ClassifyReply(std::nullopt, observation);
+  return ClassifyReply(request.RpcId(), observation);
+}
+
+Reply ClassifyReply(const std::optional<boost::json::value>& id, const Observation& observation) {
   if (observation.outcome == Outcome::kDropped) {
     return Reply{Channel::kNoReply, std::nullopt, std::nullopt,
                  "no reply: the server answered the request written after this one"};
@@ -102,7 +107,6 @@ Reply ClassifyReply(const Request& request, const Observation& observation) {
     return Reply{Channel::kTransportFailure, std::nullopt, std::nullopt,
                  std::string(ToString(observation.outcome))};
   }
-  const std::optional<boost::json::value> id = request.RpcId();
   const boost::json::value* first_response = nullptr;
   for (const auto& message : observation.messages) {
     if (!IsResponseShaped(message)) continue;

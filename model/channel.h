@@ -44,5 +44,8 @@ Reply ClassifyMessage(const boost::json::value& message);
 /// equals the request's id; failing that, the first response-shaped message. Server-to-client
 /// requests and notifications seen on the way are not the reply.
 Reply ClassifyReply(const Request& request, const Observation& observation);
+/// The same for a caller that has read the request's id (Request::RpcId) already.
+Reply ClassifyReply(const std::optional<boost::json::value>& request_id,
+                    const Observation& observation);
 
 }  // namespace mcpfuzz

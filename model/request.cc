@@ -61,25 +61,42 @@ std::optional<boost::json::value> Request::BodyJson() const {
   return std::nullopt;
 }
 
+namespace {
+
+// The body's JSON object without copying a JSON body (the oracles ask for the id and method of
+// every request they judge); raw bytes are parsed into `parsed`.
+const boost::json::object* BodyObject(const Request& request,
+                                      std::optional<boost::json::value>& parsed) {
+  if (const auto* json = std::get_if<boost::json::value>(&request.body)) return json->if_object();
+  if (const auto* raw = std::get_if<RawBody>(&request.body)) {
+    parsed = ParseJson(raw->bytes);
+    return parsed ? parsed->if_object() : nullptr;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 std::optional<boost::json::value> Request::RpcId() const {
-  auto json = BodyJson();
-  if (!json || !json->is_object()) return std::nullopt;
-  if (const auto* id = json->as_object().if_contains("id")) return *id;
+  std::optional<boost::json::value> parsed;
+  const boost::json::object* object = BodyObject(*this, parsed);
+  if (object == nullptr) return std::nullopt;
+  if (const auto* id = object->if_contains("id")) return *id;
   return std::nullopt;
 }
 
 std::optional<std::string> Request::RpcMethod() const {
-  auto json = BodyJson();
-  if (!json || !json->is_object()) return std::nullopt;
-  const auto* method = json->as_object().if_contains("method");
+  std::optional<boost::json::value> parsed;
+  const boost::json::object* object = BodyObject(*this, parsed);
+  const auto* method = object != nullptr ? object->if_contains("method") : nullptr;
   if (method == nullptr || !method->is_string()) return std::nullopt;
   return std::string(method->as_string());
 }
 
 bool Request::IsNotification() const {
-  auto json = BodyJson();
-  return json && json->is_object() && json->as_object().contains("method") &&
-         !json->as_object().contains("id");
+  std::optional<boost::json::value> parsed;
+  const boost::json::object* object = BodyObject(*this, parsed);
+  return object != nullptr && object->contains("method") && !object->contains("id");
 }
 
 std::optional<boost::json::value> ParseJson(std::string_view text) {

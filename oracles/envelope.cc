@@ -4,6 +4,7 @@
 
 #include "model/detail/text.h"
 #include "oracles/detail/describe.h"
+#include "oracles/detail/request_json.h"
 #include "oracles/error_codes.h"
 #include "oracles/leaks.h"
 
@@ -35,11 +36,21 @@ std::optional<boost::json::value> LenientlyReadId(const Request& request) {
   return id != nullptr ? std::optional<boost::json::value>(*id) : std::nullopt;
 }
 
-void CheckId(const Request& request, const boost::json::object& reply,
-             std::vector<Finding>& findings) {
+bool IdReadable(const detail::RequestJson& body) {
+  const auto* object = body.json() != nullptr ? body.json()->if_object() : nullptr;
+  if (object == nullptr) return false;
+  const auto* jsonrpc = object->if_contains("jsonrpc");
+  const auto* method = object->if_contains("method");
+  const auto* id = object->if_contains("id");
+  return jsonrpc != nullptr && jsonrpc->is_string() && jsonrpc->as_string() == "2.0" &&
+         method != nullptr && method->is_string() && id != nullptr && IsRequestId(*id);
+}
+
+void CheckId(const Request& request, const detail::RequestJson& body,
+             const boost::json::object& reply, std::vector<Finding>& findings) {
   const auto* id = reply.if_contains("id");
-  const std::optional<boost::json::value> request_id = request.RpcId();
-  if (RequestIdReadable(request)) {
+  const std::optional<boost::json::value> request_id = body.id();
+  if (IdReadable(body)) {
     if (id == nullptr) {
       findings.push_back(EnvelopeFinding(
           Strength::kMust, "the reply has no id; the request's id was " + Show(*request_id)));
@@ -102,14 +113,14 @@ bool MayRequireInput(std::string_view method) {
   return method == "tools/call" || method == "prompts/get" || method == "resources/read";
 }
 
-void CheckResult(const Request& request, const boost::json::value& result,
-                 std::vector<Finding>& findings) {
+void CheckResult(const Request& request, const detail::RequestJson& body,
+                 const boost::json::value& result, std::vector<Finding>& findings) {
   if (!result.is_object()) {
     findings.push_back(EnvelopeFinding(Strength::kMust, "result is not an object"));
     return;
   }
   const auto& object = result.as_object();
-  const std::string method = request.RpcMethod().value_or("");
+  const std::string method = body.method();
   bool complete = true;
   if (request.revision == Revision::k2026_07_28) {
     const auto* result_type = object.if_contains("resultType");
@@ -159,18 +170,16 @@ void CollectStrings(const boost::json::value& value, std::vector<std::string>& o
 
 }  // namespace
 
-bool RequestIdReadable(const Request& request) {
-  const std::optional<boost::json::value> body = request.BodyJson();
-  if (!body || !body->is_object()) return false;
-  const auto& object = body->as_object();
-  const auto* jsonrpc = object.if_contains("jsonrpc");
-  const auto* method = object.if_contains("method");
-  const auto* id = object.if_contains("id");
-  return jsonrpc != nullptr && jsonrpc->is_string() && jsonrpc->as_string() == "2.0" &&
-         method != nullptr && method->is_string() && id != nullptr && IsRequestId(*id);
-}
+bool RequestIdReadable(const Request& request) { return IdReadable(detail::RequestJson(request)); }
 
 std::vector<Finding> CheckEnvelope(const Request& request, const boost::json::value& message) {
+  return detail::CheckEnvelope(request, detail::RequestJson(request), message);
+}
+
+namespace detail {
+
+std::vector<Finding> CheckEnvelope(const Request& request, const RequestJson& body,
+                                   const boost::json::value& message) {
   std::vector<Finding> findings;
   if (!message.is_object()) {
     findings.push_back(EnvelopeFinding(Strength::kMust, "the reply is not a JSON object"));
@@ -189,11 +198,13 @@ std::vector<Finding> CheckEnvelope(const Request& request, const boost::json::va
   } else if (result == nullptr && error == nullptr) {
     findings.push_back(EnvelopeFinding(Strength::kMust, "the reply has neither result nor error"));
   }
-  CheckId(request, object, findings);
+  CheckId(request, body, object, findings);
   if (error != nullptr) CheckError(request.revision, *error, findings);
-  if (result != nullptr && error == nullptr) CheckResult(request, *result, findings);
+  if (result != nullptr && error == nullptr) CheckResult(request, body, *result, findings);
   return findings;
 }
+
+}  // namespace detail
 
 std::vector<std::string> ErrorTexts(const boost::json::value& message) {
   std::vector<std::string> texts;
@@ -238,9 +249,15 @@ std::vector<Finding> CheckLeaks(const boost::json::value& message) {
 
 std::vector<Finding> CheckReplyEnvelope(const Request& request, const Observation& observation,
                                         const Reply& reply) {
+  return detail::CheckReplyEnvelope(request, detail::RequestJson(request), observation, reply);
+}
+
+std::vector<Finding> detail::CheckReplyEnvelope(const Request& request, const RequestJson& body,
+                                                const Observation& observation,
+                                                const Reply& reply) {
   std::vector<Finding> findings;
   if (!reply.message || !reply.message->is_object()) return findings;
-  findings = CheckEnvelope(request, *reply.message);
+  findings = CheckEnvelope(request, body, *reply.message);
   std::vector<Finding> leaks = CheckLeaks(*reply.message);
   findings.insert(findings.end(), leaks.begin(), leaks.end());
   // Only answers to a request served (2xx) are pinned; the bodies of HTTP-level refusals are

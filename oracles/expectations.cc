@@ -1,6 +1,9 @@
 #include "oracles/expectations.h"
 
 #include <algorithm>
+#include <array>
+#include <functional>
+#include <unordered_map>
 
 #include "oracles/detail/describe.h"
 #include "oracles/detail/table.h"
@@ -125,30 +128,22 @@ const std::vector<Expectation>& AllExpectations() {
   return table;
 }
 
-std::vector<const Expectation*> ExpectationsFor(std::string_view check_id) {
-  std::vector<const Expectation*> rows;
-  for (const Expectation& row : AllExpectations()) {
-    if (row.id == check_id) rows.push_back(&row);
-  }
-  return rows;
+namespace {
+
+// Every verdict looks its row up, so the rows of each situation are found by hash, not by a
+// scan of the whole table.
+const std::vector<const Expectation*>& RowsOf(std::string_view check_id) {
+  static const auto index = [] {
+    std::unordered_map<std::string_view, std::vector<const Expectation*>> rows;
+    for (const Expectation& row : AllExpectations()) rows[row.id].push_back(&row);
+    return rows;
+  }();
+  static const std::vector<const Expectation*> none;
+  const auto found = index.find(check_id);
+  return found == index.end() ? none : found->second;
 }
 
-bool Matches(const Expectation& row, const Request& request) {
-  return row.revisions.Contains(request.revision) && Covers(row.transports, request.transport) &&
-         ConditionHolds(row.condition, request);
-}
-
-const Expectation* FindExpectation(std::string_view check_id, const Request& request) {
-  const Expectation* unconditional = nullptr;
-  for (const Expectation& row : AllExpectations()) {
-    if (row.id != check_id || !Matches(row, request)) continue;
-    if (row.condition != RequestCondition::kAny) return &row;
-    if (unconditional == nullptr) unconditional = &row;
-  }
-  return unconditional;
-}
-
-ExpectedAnswer DescribeExpected(const Expectation& row, TransportKind transport) {
+ExpectedAnswer Describe(const Expectation& row, TransportKind transport) {
   ExpectedAnswer expected;
   expected.channels = row.channel.conformant;
   expected.tolerated = row.channel.tolerated;
@@ -163,6 +158,48 @@ ExpectedAnswer DescribeExpected(const Expectation& row, TransportKind transport)
   }
   expected.text = DescribeText(expected, row.shape);
   return expected;
+}
+
+}  // namespace
+
+std::vector<const Expectation*> ExpectationsFor(std::string_view check_id) {
+  return RowsOf(check_id);
+}
+
+bool Matches(const Expectation& row, const Request& request) {
+  return row.revisions.Contains(request.revision) && Covers(row.transports, request.transport) &&
+         ConditionHolds(row.condition, request);
+}
+
+const Expectation* FindExpectation(std::string_view check_id, const Request& request) {
+  const Expectation* unconditional = nullptr;
+  for (const Expectation* row : RowsOf(check_id)) {
+    if (!Matches(*row, request)) continue;
+    if (row->condition != RequestCondition::kAny) return row;
+    if (unconditional == nullptr) unconditional = row;
+  }
+  return unconditional;
+}
+
+const ExpectedAnswer* detail::TableRowExpected(const Expectation& row, TransportKind transport) {
+  // The table's rows are described once per transport: every verdict carries its row's.
+  static const auto described = [] {
+    std::vector<std::array<ExpectedAnswer, 2>> all;
+    for (const Expectation& one : AllExpectations()) {
+      all.push_back({Describe(one, TransportKind::kHttp), Describe(one, TransportKind::kStdio)});
+    }
+    return all;
+  }();
+  const std::vector<Expectation>& table = AllExpectations();
+  const std::less<const Expectation*> before;
+  if (before(&row, table.data()) || !before(&row, table.data() + table.size())) return nullptr;
+  const auto index = static_cast<std::size_t>(&row - table.data());
+  return &described[index][transport == TransportKind::kHttp ? 0 : 1];
+}
+
+ExpectedAnswer DescribeExpected(const Expectation& row, TransportKind transport) {
+  const ExpectedAnswer* described = detail::TableRowExpected(row, transport);
+  return described != nullptr ? *described : Describe(row, transport);
 }
 
 }  // namespace mcpfuzz

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <optional>
+#include <span>
 
 #include "oracles/verdict.h"
 
@@ -69,7 +70,9 @@ std::optional<Leak> FindFilePath(std::string_view text) {
   static constexpr std::array<std::string_view, 9> kPrefixes = {
       "/home/", "/srv/",   "/usr/src/",     "/usr/lib/python", "/var/www/",
       "/root/", "/Users/", "node_modules/", "site-packages/"};
-  for (std::string_view prefix : kPrefixes) {
+  // Most error texts have no slash at all; every prefix has one.
+  const bool slash = text.find('/') != std::string_view::npos;
+  for (std::string_view prefix : slash ? std::span(kPrefixes) : std::span(kPrefixes).first(0)) {
     for (std::size_t at = text.find(prefix); at != std::string_view::npos;
          at = text.find(prefix, at + 1)) {
       // "https://example.com/home/" is a URL path, not a server path.
@@ -79,8 +82,11 @@ std::optional<Leak> FindFilePath(std::string_view text) {
       }
     }
   }
-  // A Windows drive path: C:\…
-  for (std::size_t at = 0; at + 3 < text.size(); ++at) {
+  // A Windows drive path: C:\… The letter sits right before the first ":\\", if any.
+  const std::size_t colon = text.find(":\\");
+  const std::size_t start =
+      colon == std::string_view::npos ? text.size() : (colon == 0 ? 0 : colon - 1);
+  for (std::size_t at = start; at + 3 < text.size(); ++at) {
     const bool drive = IsAlpha(text[at]) && text[at + 1] == ':' && text[at + 2] == '\\' &&
                        (at == 0 || !IsHostChar(text[at - 1]));
     if (drive) return MakeLeak(LeakKind::kFilePath, text.substr(at, kEvidenceLimit));
@@ -121,6 +127,8 @@ bool IsPrivateIpv4(const std::array<int, 4>& octets) {
 }
 
 std::optional<Leak> FindInternalHost(std::string_view text) {
+  // Host names and dotted quads alike need a dot.
+  if (text.find('.') == std::string_view::npos) return std::nullopt;
   for (std::string_view suffix :
        {std::string_view(".internal"), std::string_view(".local"), std::string_view(".corp")}) {
     for (std::size_t at = text.find(suffix); at != std::string_view::npos;

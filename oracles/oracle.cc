@@ -7,6 +7,8 @@
 #include "oracles/batch.h"
 #include "oracles/check_ids.h"
 #include "oracles/detail/judge_aspects.h"
+#include "oracles/detail/request_json.h"
+#include "oracles/detail/table.h"
 #include "oracles/envelope.h"
 #include "oracles/expectations.h"
 
@@ -41,6 +43,20 @@ std::string FirstContentText(const boost::json::object& result) {
   return {};
 }
 
+// The serialized `message` as far as an excerpt needs it: one byte past the limit tells that it
+// was cut and where. A long result (a whole tools/list) is not serialized only to be cut.
+std::string SerializedStart(const boost::json::value& message) {
+  boost::json::serializer serializer;
+  serializer.reset(&message);
+  std::string text;
+  char buffer[kExcerptLimit + 1];
+  while (!serializer.done() && text.size() <= kExcerptLimit) {
+    const std::string_view piece = serializer.read(buffer, sizeof buffer);
+    text.append(piece.data(), piece.size());
+  }
+  return text;
+}
+
 std::string ReplyExcerpt(const Observation& observation, const Reply& reply) {
   if (reply.channel == Channel::kTransportFailure) return Excerpt(observation.detail);
   if (reply.message && reply.message->is_object()) {
@@ -55,84 +71,125 @@ std::string ReplyExcerpt(const Observation& observation, const Reply& reply) {
       if (!text.empty()) return Excerpt(text);
     }
   }
-  if (reply.message) return Excerpt(boost::json::serialize(*reply.message));
+  if (reply.message) return Excerpt(SerializedStart(*reply.message));
   if (!observation.non_json.empty()) return Excerpt(observation.non_json.front());
   return Excerpt(observation.body);
 }
 
+// Everything of the observation but the excerpt, which Describe adds.
 ObservedAnswer Observe(const Observation& observation, const Reply& reply) {
   ObservedAnswer observed;
   observed.outcome = observation.outcome;
   observed.channel = reply.channel;
   observed.code = reply.error_code;
   observed.http_status = observation.http_status;
-  observed.excerpt = ReplyExcerpt(observation, reply);
   return observed;
 }
 
-Verdict Finish(Verdict verdict, VerdictKind kind, UnverifiedReason reason, std::string note) {
+// The row's expectation without its text, which Describe adds.
+ExpectedAnswer Expect(const Expectation& row, TransportKind transport) {
+  const ExpectedAnswer* described = detail::TableRowExpected(row, transport);
+  if (described == nullptr) return DescribeExpected(row, transport);
+  ExpectedAnswer expected;
+  expected.channels = described->channels;
+  expected.tolerated = described->tolerated;
+  expected.codes = described->codes;
+  expected.forbidden_codes = described->forbidden_codes;
+  expected.http_statuses = described->http_statuses;
+  expected.tolerated_http_statuses = described->tolerated_http_statuses;
+  expected.data_members = described->data_members;
+  return expected;
+}
+
+// What a verdict says for people, beyond its kind and the notes and findings of the judgement.
+struct Describer {
+  const Expectation* row;
+  TransportKind transport;
+  const Observation& observation;
+  const Reply& reply;
+
+  Verdict operator()(Verdict verdict) const {
+    verdict.observed.excerpt = ReplyExcerpt(observation, reply);
+    if (row != nullptr) {
+      const ExpectedAnswer* described = detail::TableRowExpected(*row, transport);
+      if (described != nullptr) verdict.expected.text = described->text;
+      verdict.spec_reference = std::string(row->reference);
+    }
+    return verdict;
+  }
+};
+
+Verdict Finish(const Describer& describe, Verdict verdict, VerdictKind kind,
+               UnverifiedReason reason, std::string note) {
   verdict.kind = kind;
   verdict.unverified_reason = reason;
   if (!note.empty()) verdict.notes.push_back(std::move(note));
-  return verdict;
+  return describe(std::move(verdict));
 }
 
 }  // namespace
 
 Verdict Judge(std::string_view check_id, const Request& request, const Observation& observation,
-              const JudgeContext& context) {
-  const Reply reply = ClassifyReply(request, observation);
+              const JudgeContext& context, VerdictText text) {
+  const detail::RequestJson body(request);
+  const Reply reply =
+      ClassifyReply(observation.outcome == Outcome::kOk ? body.id() : std::nullopt, observation);
   Verdict verdict;
   verdict.check_id = std::string(check_id);
   verdict.observed = Observe(observation, reply);
 
   const Expectation* row = FindExpectation(check_id, request);
+  const Describer describe{row, request.transport, observation, reply};
   if (row == nullptr) {
     const std::string why = check::IsKnown(check_id)
                                 ? "no expectation for this situation in " +
                                       std::string(ToString(request.revision)) + " over " +
                                       std::string(ToString(request.transport))
                                 : "unknown check id";
-    return Finish(std::move(verdict), VerdictKind::kNotApplicable, UnverifiedReason::kNone, why);
+    return Finish(describe, std::move(verdict), VerdictKind::kNotApplicable,
+                  UnverifiedReason::kNone, why);
   }
   verdict.strength = detail::PrimaryStrength(*row);
-  verdict.expected = DescribeExpected(*row, request.transport);
-  verdict.spec_reference = std::string(row->reference);
+  verdict.expected = Expect(*row, request.transport);
 
   if (!context.era_spoken) {
-    return Finish(std::move(verdict), VerdictKind::kUnverified, UnverifiedReason::kEraNotSpoken,
+    return Finish(describe, std::move(verdict), VerdictKind::kUnverified,
+                  UnverifiedReason::kEraNotSpoken,
                   "the target does not speak " + std::string(ToString(request.revision)));
   }
   if (row->capability == CapabilityRequirement::kDeclared && !context.capability_declared) {
-    return Finish(std::move(verdict), VerdictKind::kNotApplicable, UnverifiedReason::kNone,
+    return Finish(describe, std::move(verdict), VerdictKind::kNotApplicable,
+                  UnverifiedReason::kNone,
                   "the target did not declare what this situation exercises");
   }
   if (row->capability == CapabilityRequirement::kUndeclared && context.capability_declared) {
-    return Finish(std::move(verdict), VerdictKind::kNotApplicable, UnverifiedReason::kNone,
+    return Finish(describe, std::move(verdict), VerdictKind::kNotApplicable,
+                  UnverifiedReason::kNone,
                   "the target declared the capability, so nothing unadvertised was probed");
   }
   const bool batch_row = row->shape == ShapeCheck::kBatchResponses ||
                          row->shape == ShapeCheck::kBatchProcessingTolerated;
   const BatchAnswer batch = batch_row ? AnalyzeBatch(request, observation) : BatchAnswer{};
   if (batch_row && !batch.is_batch) {
-    return Finish(std::move(verdict), VerdictKind::kNotApplicable, UnverifiedReason::kNone,
-                  "the request is not a batch");
+    return Finish(describe, std::move(verdict), VerdictKind::kNotApplicable,
+                  UnverifiedReason::kNone, "the request is not a batch");
   }
   if (observation.outcome != Outcome::kOk &&
       !(row->judges_transport_failure && IsServerSideFailure(observation.outcome))) {
-    return Finish(std::move(verdict), VerdictKind::kUnverified, UnverifiedReason::kTransportError,
+    return Finish(describe, std::move(verdict), VerdictKind::kUnverified,
+                  UnverifiedReason::kTransportError,
                   std::string(ToString(observation.outcome)) + ": " + observation.detail);
   }
   if (request.transport == TransportKind::kHttp) {
     const int status = observation.http_status;
     if ((status == 401 || status == 403) && !ExpectsExactly(row->http_status, status)) {
-      return Finish(std::move(verdict), VerdictKind::kUnverified,
+      return Finish(describe, std::move(verdict), VerdictKind::kUnverified,
                     UnverifiedReason::kCredentialRequired,
                     "HTTP " + std::to_string(status) + ": turned away before the situation");
     }
     if ((status == 429 || status == 503) && !ExpectsExactly(row->http_status, status)) {
-      return Finish(std::move(verdict), VerdictKind::kUnverified, UnverifiedReason::kRateLimited,
-                    "HTTP " + std::to_string(status));
+      return Finish(describe, std::move(verdict), VerdictKind::kUnverified,
+                    UnverifiedReason::kRateLimited, "HTTP " + std::to_string(status));
     }
   }
 
@@ -154,7 +211,7 @@ Verdict Judge(std::string_view check_id, const Request& request, const Observati
                             row->shape != ShapeCheck::kStdoutOnlyJsonRpc &&
                             row->shape != ShapeCheck::kProcessAlive;
   if (judges_reply) {
-    std::vector<Finding> envelope = CheckReplyEnvelope(request, observation, reply);
+    std::vector<Finding> envelope = detail::CheckReplyEnvelope(request, body, observation, reply);
     findings.insert(findings.end(), envelope.begin(), envelope.end());
   }
 
@@ -167,7 +224,8 @@ Verdict Judge(std::string_view check_id, const Request& request, const Observati
       verdict.strength = finding.strength;
     }
   }
-  return verdict;
+  if (verdict.kind == VerdictKind::kPass && text == VerdictText::kUnlessPass) return verdict;
+  return describe(std::move(verdict));
 }
 
 }  // namespace mcpfuzz

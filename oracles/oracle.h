@@ -24,6 +24,17 @@ struct JudgeContext {
   std::string argument_name;
 };
 
+/// How much of a verdict Judge writes for people.
+enum class VerdictText {
+  /// Every verdict complete: what `check` reports show for each check, PASS included.
+  kAlways,
+  /// A PASS leaves expected.text, observed.excerpt and spec_reference empty (its kind,
+  /// strength, structured expectation, observed channel, code and status, findings and notes
+  /// are all there); every other verdict is complete. For callers that act on the other
+  /// verdicts only, such as the fuzz targets, where the text costs a good part of a verdict.
+  kUnlessPass,
+};
+
 /// Judges `observation`, the answer to `request`, as the situation `check_id` (check_ids.h).
 ///
 /// Looks up the row for (check_id, revision, transport); none gives NOT_APPLICABLE. Then, in
@@ -33,6 +44,6 @@ struct JudgeContext {
 /// exactly that status. Otherwise channel, code, HTTP status, error data, the situation's shape
 /// check, the reply envelope and leaks are judged; the verdict is the worst finding.
 Verdict Judge(std::string_view check_id, const Request& request, const Observation& observation,
-              const JudgeContext& context = {});
+              const JudgeContext& context = {}, VerdictText text = VerdictText::kAlways);
 
 }  // namespace mcpfuzz

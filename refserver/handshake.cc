@@ -62,8 +62,8 @@ Answer HandshakeEra::HandleHttpPost(const Headers& headers, const boost::json::v
                              framed.call.method == "initialize" && !framed.call.is_notification();
   Revision revision = kLatestHandshakeRevision;
   if (auto session_id = FindHeader(headers, kHeaderSessionId)) {
-    auto session = sessions_.find(TrimWhitespace(*session_id));
-    if (session != sessions_.end()) {
+    auto session = sessions_.http.find(TrimWhitespace(*session_id));
+    if (session != sessions_.http.end()) {
       revision = session->second;
     } else if (!faults_.contains(Fault::kStaleSessionServed)) {
       return SessionNotFound();
@@ -75,7 +75,7 @@ Answer HandshakeEra::HandleHttpPost(const Headers& headers, const boost::json::v
     answer.action = initialized.reply.action;
     if (std::holds_alternative<boost::json::object>(initialized.reply.reply)) {
       std::string id = MintSessionId();
-      sessions_.emplace(id, initialized.revision);
+      sessions_.http.emplace(id, initialized.revision);
       answer.http_headers.push_back({std::string(kHeaderSessionId), id});
     }
     return answer;
@@ -101,9 +101,9 @@ Answer HandshakeEra::HandleHttpPost(const Headers& headers, const boost::json::v
 Answer HandshakeEra::HandleHttpDelete(const Headers& headers) {
   auto session_id = FindHeader(headers, kHeaderSessionId);
   if (!session_id) return BadRequest(-32000, "Bad Request: Mcp-Session-Id header is required");
-  auto session = sessions_.find(TrimWhitespace(*session_id));
-  if (session == sessions_.end()) return SessionNotFound();
-  sessions_.erase(session);
+  auto session = sessions_.http.find(TrimWhitespace(*session_id));
+  if (session == sessions_.http.end()) return SessionNotFound();
+  sessions_.http.erase(session);
   Answer answer;
   answer.http_status = 200;
   return answer;
@@ -112,16 +112,16 @@ Answer HandshakeEra::HandleHttpDelete(const Headers& headers) {
 Answer HandshakeEra::HandleStdio(const boost::json::value& message) {
   Framed framed = Frame(message, faults_.contains(Fault::kInvalidRequestAccepted));
   if (message.is_object() && framed.kind == Framed::Kind::kCall &&
-      framed.call.method == "initialize" && !framed.call.is_notification() && !stdio_revision_) {
+      framed.call.method == "initialize" && !framed.call.is_notification() && !sessions_.stdio) {
     Initialized initialized = Initialize(framed.call);
     if (std::holds_alternative<boost::json::object>(initialized.reply.reply)) {
-      stdio_revision_ = initialized.revision;
+      sessions_.stdio = initialized.revision;
     }
     Answer answer = MessageAnswer(ToReply(*framed.call.id, initialized.reply), 200);
     answer.action = initialized.reply.action;
     return answer;
   }
-  return Process(message, stdio_revision_.value_or(kLatestHandshakeRevision));
+  return Process(message, sessions_.stdio.value_or(kLatestHandshakeRevision));
 }
 
 HandshakeEra::Initialized HandshakeEra::Initialize(const Call& call) const {

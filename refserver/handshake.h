@@ -17,6 +17,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "model/request.h"
 #include "model/revision.h"
@@ -37,7 +38,16 @@ class HandshakeEra {
   Answer HandleStdio(const boost::json::value& message);
 
   /// True once initialize was answered on stdio.
-  bool stdio_initialized() const { return stdio_revision_.has_value(); }
+  bool stdio_initialized() const { return sessions_.stdio.has_value(); }
+
+  /// Everything a message can change: the HTTP sessions and the stdio session.
+  struct Sessions {
+    std::map<std::string, Revision, std::less<>> http;
+    std::optional<Revision> stdio;
+    bool operator==(const Sessions&) const = default;
+  };
+  const Sessions& sessions() const { return sessions_; }
+  void set_sessions(Sessions sessions) { sessions_ = std::move(sessions); }
 
  private:
   struct Initialized {
@@ -51,8 +61,7 @@ class HandshakeEra {
   std::string MintSessionId() const;
 
   const FaultSet& faults_;
-  std::map<std::string, Revision, std::less<>> sessions_;
-  std::optional<Revision> stdio_revision_;
+  Sessions sessions_;
 };
 
 }  // namespace mcpfuzz::refserver

@@ -107,6 +107,7 @@ struct ReferenceServer::State {
   ServerOptions options;
   std::mutex mutex;
   HandshakeEra handshake{options.faults};
+  HandshakeEra::Sessions checkpoint;
 };
 
 ReferenceServer::ReferenceServer(ServerOptions options)
@@ -115,6 +116,19 @@ ReferenceServer::ReferenceServer(ServerOptions options)
 ReferenceServer::~ReferenceServer() = default;
 
 const ServerOptions& ReferenceServer::options() const { return state_->options; }
+
+void ReferenceServer::Checkpoint() {
+  std::lock_guard lock(state_->mutex);
+  state_->checkpoint = state_->handshake.sessions();
+}
+
+void ReferenceServer::Rewind() {
+  std::lock_guard lock(state_->mutex);
+  // Most inputs change nothing; comparing is cheaper than copying the sessions back.
+  if (state_->handshake.sessions() != state_->checkpoint) {
+    state_->handshake.set_sessions(state_->checkpoint);
+  }
+}
 
 HttpReply ReferenceServer::HandleHttp(const HttpExchange& exchange) {
   std::lock_guard lock(state_->mutex);

@@ -76,6 +76,14 @@ class ReferenceServer {
 
   const ServerOptions& options() const;
 
+  /// Remembers the server's state as it is now: the HTTP sessions and whether (and in which
+  /// revision) stdio was initialized, which is all a message can change. An in-process harness
+  /// opens a session once, checkpoints, and rewinds before each input, so each input meets the
+  /// server as a fresh server with that session open would be, without a handshake per input.
+  void Checkpoint();
+  /// Returns to the state of the last Checkpoint(), or of a new server when there was none.
+  void Rewind();
+
  private:
   struct State;
   std::unique_ptr<State> state_;

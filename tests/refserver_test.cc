@@ -317,6 +317,51 @@ TEST(HandshakeHttp, SessionLifecycle) {
   EXPECT_EQ(client.Http(Handshake(kR4, kHttp, "ping")).status, 404);
 }
 
+TEST(HandshakeHttp, RewindRestoresTheSessionsOfTheCheckpoint) {
+  Client client;
+  client.OpenSession(kR4);
+  const std::string kept = client.session();
+  client.server().Checkpoint();
+
+  // What later requests can change: a new session, and the end of the kept one.
+  Request another = MakeInitialize(Revision::k2025_06_18, kHttp, 2);
+  another.session = SessionBinding::kOmit;
+  const HttpReply opened = client.Http(another);
+  ASSERT_EQ(opened.status, 200) << opened.body;
+  const std::string added(FindHeader(opened.headers, kHeaderSessionId).value_or(""));
+  ASSERT_FALSE(added.empty());
+  ASSERT_NE(added, kept);
+  Request end_kept = MakeBodyless(kR4, "DELETE");
+  end_kept.headers.push_back({"Mcp-Session-Id", kept});
+  ASSERT_EQ(client.Http(end_kept).status, 200);
+  Request on_kept = Handshake(kR4, kHttp, "ping");
+  on_kept.headers.push_back({"Mcp-Session-Id", kept});
+  ASSERT_EQ(client.Http(on_kept).status, 404);
+
+  client.server().Rewind();
+  EXPECT_EQ(client.Http(on_kept).status, 200);
+  Request on_added = Handshake(kR4, kHttp, "ping");
+  on_added.headers.push_back({"Mcp-Session-Id", added});
+  EXPECT_EQ(client.Http(on_added).status, 404);
+  // A rewind keeps the checkpoint: the same state comes back every time.
+  ASSERT_EQ(client.Http(end_kept).status, 200);
+  client.server().Rewind();
+  EXPECT_EQ(client.Http(on_kept).status, 200);
+}
+
+TEST(HandshakeStdio, RewindWithoutCheckpointForgetsInitialize) {
+  Client client;
+  // Before initialize a message without _meta gets the stateless era's -32602.
+  EXPECT_EQ(CodeOf(client.StdioJson(Handshake(kR4, kStdio, "tools/list"))), -32602);
+  ASSERT_TRUE(client.StdioJson(MakeInitialize(kR4, kStdio, 1)).as_object().contains("result"));
+  EXPECT_TRUE(
+      client.StdioJson(Handshake(kR4, kStdio, "tools/list")).as_object().contains("result"));
+  client.server().Rewind();
+  EXPECT_EQ(CodeOf(client.StdioJson(Handshake(kR4, kStdio, "tools/list"))), -32602);
+  // And initialize is accepted again, as by a new server.
+  EXPECT_TRUE(client.StdioJson(MakeInitialize(kR4, kStdio, 1)).as_object().contains("result"));
+}
+
 TEST(HandshakeHttp, HeaderRules) {
   Client client;
   client.OpenSession(kR4);

@@ -1,5 +1,6 @@
 // The oracles: every check judges any observation (status, content type, body, outcome) of a
-// well-formed request without crashing, and the verdict names the check it was asked.
+// well-formed request without crashing, the verdict names the check it was asked, and judging
+// without a PASS's text (VerdictText::kUnlessPass) changes nothing else.
 
 #include <cstddef>
 #include <cstdint>
@@ -58,5 +59,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const Verdict verdict = Judge(check_id, request, observation, context);
   if (verdict.check_id != check_id) std::abort();
   if (verdict.kind == VerdictKind::kFail && verdict.findings.empty()) std::abort();
+  // Leaving out a PASS's text changes nothing else: the same kind and findings, and every
+  // other verdict complete, byte for byte.
+  const Verdict terse = Judge(check_id, request, observation, context, VerdictText::kUnlessPass);
+  if (verdict.kind != VerdictKind::kPass) {
+    if (Summarize(terse) != Summarize(verdict) ||
+        terse.observed.excerpt != verdict.observed.excerpt ||
+        terse.spec_reference != verdict.spec_reference) {
+      std::abort();
+    }
+  } else if (terse.kind != verdict.kind || terse.findings.size() != verdict.findings.size() ||
+             terse.expected.channels != verdict.expected.channels ||
+             terse.observed.channel != verdict.observed.channel) {
+    std::abort();
+  }
   return 0;
 }

@@ -125,7 +125,7 @@ TEST(CaseSpecs, HeaderAndSessionSituationsPickTheirEraAndHttp) {
 }
 
 TEST(HandlerSeeds, EachBuildsTheCaseItsNameSaysAndPassesOnTheConformantServer) {
-  const InProcessServer server;
+  InProcessServer server;
   const std::vector<fs::path> seeds = Seeds();
   ASSERT_GE(seeds.size(), 17U);
   std::set<Situation> covered;

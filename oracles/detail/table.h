@@ -33,6 +33,9 @@ inline constexpr StatusRange kHttp404{404, 404};
 inline constexpr StatusRange kHttp405{405, 405};
 inline constexpr StatusRange kHttp4xx{400, 499};
 
+/// DescribeExpected of a row of AllExpectations(), described once; nullptr for any other row.
+const ExpectedAnswer* TableRowExpected(const Expectation& row, TransportKind transport);
+
 void AddJsonRpcRows(std::vector<Expectation>& rows);
 void AddLifecycleRows(std::vector<Expectation>& rows);
 void AddFeatureRows(std::vector<Expectation>& rows);
