@@ -284,8 +284,8 @@ void Campaign::Report(bool force) {
   progress_(progress);
 }
 
-void Campaign::RunSerial() {
-  for (std::size_t index = 0; index < options_.max_cases && !lanes_.empty(); ++index) {
+void Campaign::RunSerial(std::size_t first) {
+  for (std::size_t index = first; index < options_.max_cases && !lanes_.empty(); ++index) {
     if (TimeIsUp() || EnoughFindings()) break;
     Lane& lane = lanes_[index % lanes_.size()];
     if (lane.session->lost()) {
@@ -306,7 +306,7 @@ CampaignResult Campaign::Run() {
   try {
     OpenLanes();
     const std::size_t workers = OpenWorkerSessions(std::max<std::size_t>(options_.concurrency, 1));
-    if (workers > 1) {
+    if (Pipelined(workers)) {
       RunParallel(workers);
     } else {
       RunSerial();
@@ -317,6 +317,7 @@ CampaignResult Campaign::Run() {
     result_.notes.emplace_back("the campaign stopped on an unknown error");
   }
   result_.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start_);
+  result_.sessions_opened = connections_;
   Report(/*force=*/true);
   return std::move(result_);
 }

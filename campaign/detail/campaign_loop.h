@@ -6,6 +6,7 @@
 
 #include <rapidcheck/Gen.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -46,11 +47,18 @@ inline constexpr std::size_t kHangsBeforeSkipping = 3;
 std::uint64_t CaseSeed(std::uint64_t run_seed, std::size_t index);
 int CaseSize(std::size_t index);
 
+class Pipeline;
+
 class Campaign {
  public:
   Campaign(const TransportFactory& connect, const CampaignOptions& options,
            const CampaignProgressCallback& progress)
-      : connect_(connect), options_(options), progress_(progress) {}
+      : connect_([this, &connect] {
+          ++connections_;  // CampaignResult::sessions_opened
+          return connect();
+        }),
+        options_(options),
+        progress_(progress) {}
 
   CampaignResult Run();
 
@@ -60,8 +68,12 @@ class Campaign {
   void OpenLanes();
   /// Opens the sessions of workers 1..N-1; returns how many workers can run.
   std::size_t OpenWorkerSessions(std::size_t wanted);
-  void RunSerial();
+  /// The serial loop, from case `first` on.
+  void RunSerial(std::size_t first = 0);
+  /// The pipeline of parallel.cc: generating, sending over `workers` connections and judging
+  /// on separate threads. HTTP lanes only.
   void RunParallel(std::size_t workers);
+  bool Pipelined(std::size_t workers) const;
   void RunCase(Lane& lane, std::size_t index);
 
   /// Case `index` drawn from the lane's generator; nothing when the generator failed. Pure:
@@ -84,7 +96,10 @@ class Campaign {
   /// Hangs counted so far for cases of `check_id` (locked: workers read it too).
   std::size_t Hangs(const std::string& check_id);
 
-  const TransportFactory& connect_;
+  friend class Pipeline;
+
+  std::atomic<std::size_t> connections_{0};  // workers reopen sessions too
+  const TransportFactory connect_;
   const CampaignOptions& options_;
   const CampaignProgressCallback& progress_;
   CampaignResult result_;
