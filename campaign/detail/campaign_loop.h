@@ -47,7 +47,7 @@ inline constexpr std::size_t kHangsBeforeSkipping = 3;
 std::uint64_t CaseSeed(std::uint64_t run_seed, std::size_t index);
 int CaseSize(std::size_t index);
 
-class Pipeline;
+class CasePipeline;
 
 class Campaign {
  public:
@@ -96,7 +96,7 @@ class Campaign {
   /// Hangs counted so far for cases of `check_id` (locked: workers read it too).
   std::size_t Hangs(const std::string& check_id);
 
-  friend class Pipeline;
+  friend class CasePipeline;
 
   std::atomic<std::size_t> connections_{0};  // workers reopen sessions too
   const TransportFactory connect_;

@@ -51,16 +51,16 @@ struct Slot {
 
 }  // namespace
 
-class Pipeline {
+class CasePipeline {
  public:
-  Pipeline(Campaign& campaign, std::size_t workers)
+  CasePipeline(Campaign& campaign, std::size_t workers)
       : campaign_(campaign),
         workers_(workers),
         ahead_(kAheadPerWorker * workers),
         max_cases_(campaign.options_.max_cases) {}
-  ~Pipeline() { StopAndJoin(); }
-  Pipeline(const Pipeline&) = delete;
-  Pipeline& operator=(const Pipeline&) = delete;
+  ~CasePipeline() { StopAndJoin(); }
+  CasePipeline(const CasePipeline&) = delete;
+  CasePipeline& operator=(const CasePipeline&) = delete;
 
   /// Runs until every case is concluded or the run stops; returns the index the serial loop
   /// must go on from when a session was lost with one worker (the serial loop drops the lane).
@@ -111,7 +111,7 @@ class Pipeline {
   std::set<std::string> signatures_;     // of the findings concluded so far
 };
 
-void Pipeline::GenerateCases() {
+void CasePipeline::GenerateCases() {
   for (std::size_t index = 0; index < max_cases_; ++index) {
     {
       std::unique_lock lock(mutex_);
@@ -134,13 +134,14 @@ void Pipeline::GenerateCases() {
     {
       const std::lock_guard lock(mutex_);
       generated_.push_back(std::move(slot));
-      wake = workers_waiting_ > 0;
+      // Only a worker that found the queue empty waits for the generator.
+      wake = workers_waiting_ > 0 && generated_.size() == 1;
     }
     if (wake) changed_.notify_all();
   }
 }
 
-std::optional<std::pair<std::size_t, Slot>> Pipeline::TakeCase() {
+std::optional<std::pair<std::size_t, Slot>> CasePipeline::TakeCase() {
   std::unique_lock lock(mutex_);
   ++workers_waiting_;
   changed_.wait(lock, [&] {
@@ -159,7 +160,7 @@ std::optional<std::pair<std::size_t, Slot>> Pipeline::TakeCase() {
   return taken;
 }
 
-void Pipeline::Send(std::size_t worker, std::size_t index, Slot& slot) {
+void CasePipeline::Send(std::size_t worker, std::size_t index, Slot& slot) {
   Session& session = campaign_.lanes_[index % campaign_.lanes_.size()].WorkerSession(worker);
   slot.lost_before = session.lost();
   // Hangs only grow and are counted in case order, so a case skipped here would be skipped by
@@ -174,7 +175,7 @@ void Pipeline::Send(std::size_t worker, std::size_t index, Slot& slot) {
   if (slot.lost) slot.lost_reason = session.lost_reason();
 }
 
-void Pipeline::HandIn(std::size_t index, Slot slot) {
+void CasePipeline::HandIn(std::size_t index, Slot slot) {
   bool wake = false;
   {
     const std::lock_guard lock(mutex_);
@@ -190,7 +191,7 @@ void Pipeline::HandIn(std::size_t index, Slot slot) {
   if (wake) ready_.notify_one();
 }
 
-bool Pipeline::MustConcludeFirst(const Slot& slot) const {
+bool CasePipeline::MustConcludeFirst(const Slot& slot) const {
   if (slot.lost_before || slot.lost || !slot.error.empty()) return true;
   if (!slot.judged) return false;
   return slot.judged->observation.outcome != Outcome::kOk ||
@@ -198,7 +199,7 @@ bool Pipeline::MustConcludeFirst(const Slot& slot) const {
           !signatures_.contains(Signature(slot.judged->verdict)));
 }
 
-void Pipeline::Concluded(std::size_t index, const Slot& slot) {
+void CasePipeline::Concluded(std::size_t index, const Slot& slot) {
   bool wake = false;
   {
     const std::lock_guard lock(mutex_);
@@ -212,7 +213,7 @@ void Pipeline::Concluded(std::size_t index, const Slot& slot) {
   if (wake) changed_.notify_all();
 }
 
-void Pipeline::Work(std::size_t worker) {
+void CasePipeline::Work(std::size_t worker) {
   while (auto taken = TakeCase()) {
     auto& [index, slot] = *taken;
     try {
@@ -226,7 +227,7 @@ void Pipeline::Work(std::size_t worker) {
   }
 }
 
-void Pipeline::TakeResults(std::size_t index, std::vector<Slot>& batch) {
+void CasePipeline::TakeResults(std::size_t index, std::vector<Slot>& batch) {
   batch.clear();
   {
     std::unique_lock lock(mutex_);
@@ -240,13 +241,13 @@ void Pipeline::TakeResults(std::size_t index, std::vector<Slot>& batch) {
   changed_.notify_all();
 }
 
-void Pipeline::Pause() {
+void CasePipeline::Pause() {
   std::unique_lock lock(mutex_);
   paused_ = true;
   ready_.wait(lock, [&] { return sending_ == 0; });
 }
 
-void Pipeline::Resume() {
+void CasePipeline::Resume() {
   {
     const std::lock_guard lock(mutex_);
     paused_ = false;
@@ -255,7 +256,7 @@ void Pipeline::Resume() {
 }
 
 // Everything below decides in case order; the exchanges were made by the workers.
-Pipeline::Step Pipeline::Conclude(std::size_t index, Slot& slot) {
+CasePipeline::Step CasePipeline::Conclude(std::size_t index, Slot& slot) {
   Campaign& campaign = campaign_;
   CampaignResult& result = campaign.result_;
   if (!slot.error.empty()) {
@@ -288,7 +289,7 @@ Pipeline::Step Pipeline::Conclude(std::size_t index, Slot& slot) {
   return slot.lost ? Step::kGoOnSerially : Step::kNext;
 }
 
-std::optional<std::size_t> Pipeline::Run() {
+std::optional<std::size_t> CasePipeline::Run() {
   threads_.emplace_back([this] { GenerateCases(); });
   for (std::size_t worker = 0; worker < workers_; ++worker) {
     threads_.emplace_back([this, worker] { Work(worker); });
@@ -313,7 +314,7 @@ std::optional<std::size_t> Pipeline::Run() {
   return std::nullopt;
 }
 
-void Pipeline::StopAndJoin() {
+void CasePipeline::StopAndJoin() {
   {
     const std::lock_guard lock(mutex_);
     stop_ = true;
@@ -334,7 +335,7 @@ bool Campaign::Pipelined(std::size_t workers) const {
 void Campaign::RunParallel(std::size_t workers) {
   std::optional<std::size_t> go_on;
   {
-    Pipeline pipeline(*this, workers);
+    CasePipeline pipeline(*this, workers);
     go_on = pipeline.Run();
   }  // the workers are stopped before the serial loop uses their sessions
   if (go_on) RunSerial(*go_on);
