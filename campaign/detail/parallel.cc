@@ -1,7 +1,7 @@
 // The HTTP pipeline: a generator thread draws the cases in index order into a bounded queue;
 // N workers (--concurrency N, 1 included), each with its own session per lane, take them in
-// order and send them; the calling thread (the coordinator) takes the replies back in
-// case-index order, judges them and decides everything there, exactly as the serial loop
+// order, send and judge them; the calling thread (the coordinator) takes the verdicts back in
+// case-index order and decides everything there, exactly as the serial loop
 // would: what counts as a case, what is skipped after hangs, which finding comes first, what
 // is a repeat. Generating off the sending thread keeps the connection busy meanwhile.
 //
