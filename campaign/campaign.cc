@@ -66,6 +66,17 @@ std::uint64_t CaseSeed(std::uint64_t run_seed, std::size_t index) {
 }
 int CaseSize(std::size_t index) { return static_cast<int>(index % (kMaxSize + 1)); }
 
+std::optional<GeneratedCase> DrawCase(const rc::Gen<GeneratedCase>& generator,
+                                      std::uint64_t run_seed, std::size_t index) {
+  const rc::Shrinkable<GeneratedCase> drawn =
+      generator(rc::Random(CaseSeed(run_seed, index)), CaseSize(index));
+  try {
+    return drawn.value();
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
 void Campaign::OpenLanes() {
   std::vector<Revision> revisions;
   if (options_.revision) {
@@ -134,13 +145,7 @@ std::size_t Campaign::OpenWorkerSessions(std::size_t wanted) {
 }
 
 std::optional<GeneratedCase> Campaign::Generate(const Lane& lane, std::size_t index) const {
-  const rc::Shrinkable<GeneratedCase> drawn =
-      (*lane.generator)(rc::Random(CaseSeed(options_.seed, index)), CaseSize(index));
-  try {
-    return drawn.value();
-  } catch (...) {
-    return std::nullopt;
-  }
+  return DrawCase(*lane.generator, options_.seed, index);
 }
 
 std::size_t Campaign::Hangs(const std::string& check_id) {
@@ -177,7 +182,7 @@ void Campaign::Conclude(Lane& lane, const GeneratedCase& generated, std::size_t 
 }
 
 void Campaign::RunCase(Lane& lane, std::size_t index) {
-  std::optional<GeneratedCase> generated = Generate(lane, index);
+  std::optional<GeneratedCase> generated = NextCase(lane, index);
   if (!generated) {
     ++result_.generation_failures;
     return;
@@ -284,8 +289,8 @@ void Campaign::Report(bool force) {
   progress_(progress);
 }
 
-void Campaign::RunSerial(std::size_t first) {
-  for (std::size_t index = first; index < options_.max_cases && !lanes_.empty(); ++index) {
+void Campaign::RunSerial() {
+  for (std::size_t index = 0; index < options_.max_cases && !lanes_.empty(); ++index) {
     if (TimeIsUp() || EnoughFindings()) break;
     Lane& lane = lanes_[index % lanes_.size()];
     if (lane.session->lost()) {
@@ -306,7 +311,7 @@ CampaignResult Campaign::Run() {
   try {
     OpenLanes();
     const std::size_t workers = OpenWorkerSessions(std::max<std::size_t>(options_.concurrency, 1));
-    if (Pipelined(workers)) {
+    if (workers > 1) {
       RunParallel(workers);
     } else {
       RunSerial();

@@ -62,9 +62,9 @@ struct CampaignOptions {
   /// results are taken back in case order, and re-sending and shrinking a finding pause the
   /// other workers. A stdio target runs with 1 (noted).
   std::size_t concurrency = 1;
-  /// HTTP targets: generate the cases ahead on one thread and judge the replies on another
-  /// than the one sending, also with concurrency 1. Off, concurrency 1 runs the serial loop,
-  /// which sends the same cases and reports the same findings.
+  /// HTTP targets at concurrency 1: draw the cases ahead on a thread of their own, so the
+  /// sending thread finds the next one ready. The cases and findings are the same either way.
+  /// (Above 1, cases are always drawn on a thread of their own.)
   bool pipeline = true;
   /// Keep the wire form of every generated case in CampaignResult::case_log (for determinism
   /// checks). Off by default: it grows with the run.

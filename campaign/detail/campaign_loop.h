@@ -20,6 +20,7 @@
 
 #include "campaign/campaign.h"
 #include "campaign/detail/judging.h"
+#include "campaign/detail/prefetch.h"
 #include "campaign/detail/session.h"
 #include "generators/generated_case.h"
 
@@ -46,6 +47,9 @@ inline constexpr std::size_t kHangsBeforeSkipping = 3;
 /// The seed of case `index`: everything about the case follows from it and the index.
 std::uint64_t CaseSeed(std::uint64_t run_seed, std::size_t index);
 int CaseSize(std::size_t index);
+/// Case `index` of a run drawn from `generator`; nothing when the generator failed. Pure.
+std::optional<GeneratedCase> DrawCase(const rc::Gen<GeneratedCase>& generator,
+                                      std::uint64_t run_seed, std::size_t index);
 
 class CasePipeline;
 
@@ -68,17 +72,18 @@ class Campaign {
   void OpenLanes();
   /// Opens the sessions of workers 1..N-1; returns how many workers can run.
   std::size_t OpenWorkerSessions(std::size_t wanted);
-  /// The serial loop, from case `first` on.
-  void RunSerial(std::size_t first = 0);
-  /// The pipeline of parallel.cc: generating, sending over `workers` connections and judging
-  /// on separate threads. HTTP lanes only.
+  void RunSerial();
+  /// The pipeline of parallel.cc for --concurrency above 1: cases drawn on one thread, sent
+  /// and judged on `workers` others, concluded on the calling one.
   void RunParallel(std::size_t workers);
-  bool Pipelined(std::size_t workers) const;
   void RunCase(Lane& lane, std::size_t index);
 
   /// Case `index` drawn from the lane's generator; nothing when the generator failed. Pure:
   /// safe from any thread.
   std::optional<GeneratedCase> Generate(const Lane& lane, std::size_t index) const;
+  /// Case `index` for the serial loop: over HTTP (CampaignOptions::pipeline) drawn ahead on
+  /// a thread of its own, else drawn now (prefetch.cc).
+  std::optional<GeneratedCase> NextCase(const Lane& lane, std::size_t index);
   /// In case order: records the case (record_cases) and decides whether it is skipped because
   /// earlier cases of its check went unanswered.
   bool RecordAndSkip(const GeneratedCase& generated);
@@ -112,6 +117,10 @@ class Campaign {
   std::mutex mutex_;
   std::condition_variable changed_;
   std::map<std::string, std::size_t> hangs_;  // case check id → hangs it caused
+
+  // Last, so its thread stops before anything else goes.
+  std::unique_ptr<CasePrefetcher> prefetch_;
+  std::size_t prefetch_lanes_ = 0;  // the lanes prefetch_ draws for
 };
 
 }  // namespace mcpfuzz::campaign_detail

@@ -1,6 +1,6 @@
-// The HTTP pipeline: a generator thread draws the cases in index order into a bounded queue;
-// N workers (--concurrency N, 1 included), each with its own session per lane, take them in
-// order, send and judge them; the calling thread (the coordinator) takes the verdicts back in
+// --concurrency N over HTTP: a generator thread draws the cases in index order into a bounded
+// queue; N workers, each with its own session per lane, take them in order, send and judge
+// them; the calling thread (the coordinator) takes the verdicts back in
 // case-index order and decides everything there, exactly as the serial loop
 // would: what counts as a case, what is skipped after hangs, which finding comes first, what
 // is a repeat. Generating off the sending thread keeps the connection busy meanwhile.
@@ -9,8 +9,8 @@
 // next — a finding not seen before (it is re-sent and shrunk at once), a failed exchange (a
 // hang counts towards skipping its check; the session is reopened), a lost session — no
 // worker takes a new case until the coordinator has concluded that one; while it re-sends and
-// shrinks a new finding on worker 0's session, every worker waits. With one worker the order
-// of exchanges is then exactly the serial loop's; with more, cases already in flight finish.
+// shrinks a new finding on worker 0's session, every worker waits (cases already in flight on
+// other workers finish first).
 
 #include <algorithm>
 #include <condition_variable>
@@ -43,7 +43,6 @@ constexpr std::size_t kGeneratedAhead = 64;
 struct Slot {
   std::optional<GeneratedCase> generated;  ///< Empty: the generator failed.
   std::optional<Judged> judged;            ///< Empty: not sent (skipped after hangs).
-  bool lost_before = false;                ///< The worker's session was lost before this case.
   bool lost = false;                       ///< The worker's session could not be reopened.
   std::string lost_reason;
   std::string error;  ///< An exception a stage caught; stops the run.
@@ -62,13 +61,10 @@ class CasePipeline {
   CasePipeline(const CasePipeline&) = delete;
   CasePipeline& operator=(const CasePipeline&) = delete;
 
-  /// Runs until every case is concluded or the run stops; returns the index the serial loop
-  /// must go on from when a session was lost with one worker (the serial loop drops the lane).
-  std::optional<std::size_t> Run();
+  /// Runs until every case is concluded or the run stops.
+  void Run();
 
  private:
-  enum class Step { kNext, kStop, kGoOnSerially };
-
   void GenerateCases();
   void Work(std::size_t worker);
   /// Waits for the next case a worker may send; nothing when the workers must stop.
@@ -81,7 +77,8 @@ class CasePipeline {
   void Concluded(std::size_t index, const Slot& slot);
   /// Waits for the results from `index` on, in order.
   void TakeResults(std::size_t index, std::vector<Slot>& batch);
-  Step Conclude(std::size_t index, Slot& slot);
+  /// False when the run stops.
+  bool Conclude(std::size_t index, Slot& slot);
   void Pause();
   void Resume();
   void StopAndJoin();
@@ -162,7 +159,6 @@ std::optional<std::pair<std::size_t, Slot>> CasePipeline::TakeCase() {
 
 void CasePipeline::Send(std::size_t worker, std::size_t index, Slot& slot) {
   Session& session = campaign_.lanes_[index % campaign_.lanes_.size()].WorkerSession(worker);
-  slot.lost_before = session.lost();
   // Hangs only grow and are counted in case order, so a case skipped here would be skipped by
   // the coordinator too; this only saves sending it.
   if (!slot.error.empty() || !slot.generated ||
@@ -192,7 +188,7 @@ void CasePipeline::HandIn(std::size_t index, Slot slot) {
 }
 
 bool CasePipeline::MustConcludeFirst(const Slot& slot) const {
-  if (slot.lost_before || slot.lost || !slot.error.empty()) return true;
+  if (slot.lost || !slot.error.empty()) return true;
   if (!slot.judged) return false;
   return slot.judged->observation.outcome != Outcome::kOk ||
          (IsFinding(slot.judged->verdict) &&
@@ -256,27 +252,24 @@ void CasePipeline::Resume() {
 }
 
 // Everything below decides in case order; the exchanges were made by the workers.
-CasePipeline::Step CasePipeline::Conclude(std::size_t index, Slot& slot) {
+bool CasePipeline::Conclude(std::size_t index, Slot& slot) {
   Campaign& campaign = campaign_;
   CampaignResult& result = campaign.result_;
   if (!slot.error.empty()) {
     result.notes.push_back("the campaign stopped: " + slot.error);
-    return Step::kStop;
+    return false;
   }
-  // With one worker the serial loop takes over, so a lost lane is dropped as it drops it:
-  // before its next case, or after this one was counted.
-  if (slot.lost_before && workers_ == 1) return Step::kGoOnSerially;
   Lane& lane = campaign.lanes_[index % campaign.lanes_.size()];
   if (!slot.generated) {
     ++result.generation_failures;
-    return Step::kNext;
+    return true;
   }
-  if (campaign.RecordAndSkip(*slot.generated) || !slot.judged) return Step::kNext;
-  if (slot.lost && workers_ > 1) {
+  if (campaign.RecordAndSkip(*slot.generated) || !slot.judged) return true;
+  if (slot.lost) {
     result.notes.push_back("the " + std::string(ToString(lane.session->revision())) +
                            " session was lost after " + std::to_string(result.cases) +
                            " cases: " + slot.lost_reason);
-    return Step::kStop;
+    return false;
   }
   ++result.cases;
   const Judged& judged = *slot.judged;
@@ -286,10 +279,10 @@ CasePipeline::Step CasePipeline::Conclude(std::size_t index, Slot& slot) {
   campaign.Conclude(lane, *slot.generated, index, judged);
   if (new_finding) Resume();
   campaign.Report(/*force=*/false);
-  return slot.lost ? Step::kGoOnSerially : Step::kNext;
+  return true;
 }
 
-std::optional<std::size_t> CasePipeline::Run() {
+void CasePipeline::Run() {
   threads_.emplace_back([this] { GenerateCases(); });
   for (std::size_t worker = 0; worker < workers_; ++worker) {
     threads_.emplace_back([this, worker] { Work(worker); });
@@ -298,20 +291,13 @@ std::optional<std::size_t> CasePipeline::Run() {
   for (std::size_t index = 0; index < max_cases_;) {
     TakeResults(index, batch);
     for (Slot& slot : batch) {
-      if (campaign_.TimeIsUp() || campaign_.EnoughFindings()) return std::nullopt;
-      const Step step = Conclude(index, slot);
+      if (campaign_.TimeIsUp() || campaign_.EnoughFindings()) return;
+      const bool go_on = Conclude(index, slot);
       Concluded(index, slot);
-      switch (step) {
-        case Step::kStop:
-          return std::nullopt;
-        case Step::kGoOnSerially:
-          return slot.lost_before ? index : index + 1;
-        case Step::kNext:
-          ++index;
-      }
+      if (!go_on) return;
+      ++index;
     }
   }
-  return std::nullopt;
 }
 
 void CasePipeline::StopAndJoin() {
@@ -325,20 +311,6 @@ void CasePipeline::StopAndJoin() {
   threads_.clear();
 }
 
-bool Campaign::Pipelined(std::size_t workers) const {
-  if (lanes_.empty()) return false;
-  // More workers than one run only over HTTP (OpenWorkerSessions).
-  return workers > 1 ||
-         (options_.pipeline && lanes_.front().session->kind() == TransportKind::kHttp);
-}
-
-void Campaign::RunParallel(std::size_t workers) {
-  std::optional<std::size_t> go_on;
-  {
-    CasePipeline pipeline(*this, workers);
-    go_on = pipeline.Run();
-  }  // the workers are stopped before the serial loop uses their sessions
-  if (go_on) RunSerial(*go_on);
-}
+void Campaign::RunParallel(std::size_t workers) { CasePipeline(*this, workers).Run(); }
 
 }  // namespace mcpfuzz::campaign_detail
