@@ -8,7 +8,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -113,9 +112,8 @@ class Campaign {
   Clock::time_point start_ = Clock::now();
   Clock::time_point last_report_ = start_;
 
-  // Guards hangs_ and, in RunParallel, everything the workers share with the coordinator.
+  // Guards hangs_: RunParallel's workers read it.
   std::mutex mutex_;
-  std::condition_variable changed_;
   std::map<std::string, std::size_t> hangs_;  // case check id → hangs it caused
 
   // Last, so its thread stops before anything else goes.

@@ -1,9 +1,8 @@
 // --concurrency N over HTTP: a generator thread draws the cases in index order into a bounded
 // queue; N workers, each with its own session per lane, take them in order, send and judge
-// them; the calling thread (the coordinator) takes the verdicts back in
-// case-index order and decides everything there, exactly as the serial loop
-// would: what counts as a case, what is skipped after hangs, which finding comes first, what
-// is a repeat. Generating off the sending thread keeps the connection busy meanwhile.
+// them; the calling thread (the coordinator) takes the verdicts back in case-index order and
+// decides everything there, exactly as the serial loop would: what counts as a case, what is
+// skipped after hangs, which finding comes first, what is a repeat.
 //
 // The target sees what the serial loop shows it: after an exchange that may change what comes
 // next — a finding not seen before (it is re-sent and shrunk at once), a failed exchange (a
