@@ -66,6 +66,17 @@ std::uint64_t CaseSeed(std::uint64_t run_seed, std::size_t index) {
 }
 int CaseSize(std::size_t index) { return static_cast<int>(index % (kMaxSize + 1)); }
 
+std::optional<GeneratedCase> DrawCase(const rc::Gen<GeneratedCase>& generator,
+                                      std::uint64_t run_seed, std::size_t index) {
+  const rc::Shrinkable<GeneratedCase> drawn =
+      generator(rc::Random(CaseSeed(run_seed, index)), CaseSize(index));
+  try {
+    return drawn.value();
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
 void Campaign::OpenLanes() {
   std::vector<Revision> revisions;
   if (options_.revision) {
@@ -134,13 +145,7 @@ std::size_t Campaign::OpenWorkerSessions(std::size_t wanted) {
 }
 
 std::optional<GeneratedCase> Campaign::Generate(const Lane& lane, std::size_t index) const {
-  const rc::Shrinkable<GeneratedCase> drawn =
-      (*lane.generator)(rc::Random(CaseSeed(options_.seed, index)), CaseSize(index));
-  try {
-    return drawn.value();
-  } catch (...) {
-    return std::nullopt;
-  }
+  return DrawCase(*lane.generator, options_.seed, index);
 }
 
 std::size_t Campaign::Hangs(const std::string& check_id) {
@@ -177,7 +182,7 @@ void Campaign::Conclude(Lane& lane, const GeneratedCase& generated, std::size_t 
 }
 
 void Campaign::RunCase(Lane& lane, std::size_t index) {
-  std::optional<GeneratedCase> generated = Generate(lane, index);
+  std::optional<GeneratedCase> generated = NextCase(lane, index);
   if (!generated) {
     ++result_.generation_failures;
     return;
@@ -317,6 +322,7 @@ CampaignResult Campaign::Run() {
     result_.notes.emplace_back("the campaign stopped on an unknown error");
   }
   result_.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start_);
+  result_.sessions_opened = connections_;
   Report(/*force=*/true);
   return std::move(result_);
 }

@@ -62,6 +62,10 @@ struct CampaignOptions {
   /// results are taken back in case order, and re-sending and shrinking a finding pause the
   /// other workers. A stdio target runs with 1 (noted).
   std::size_t concurrency = 1;
+  /// HTTP targets at concurrency 1: draw the cases ahead on a thread of their own, so the
+  /// sending thread finds the next one ready. The cases and findings are the same either way.
+  /// (Above 1, cases are always drawn on a thread of their own.)
+  bool pipeline = true;
   /// Keep the wire form of every generated case in CampaignResult::case_log (for determinism
   /// checks). Off by default: it grows with the run.
   bool record_cases = false;
@@ -125,6 +129,10 @@ struct CampaignResult {
   /// What a report should mention: sessions that could not be opened, a target that went away.
   std::vector<std::string> notes;
   std::chrono::milliseconds elapsed{0};
+  /// Connections the run opened to the target, each a new session in the handshake era: the
+  /// era probe's, one per revision and worker, and each reopening after an exchange that left
+  /// its session broken (a timeout, a reset).
+  std::size_t sessions_opened = 0;
   /// With CampaignOptions::record_cases: "<revision> <transport> <check id> <wire body>" per
   /// case, in order.
   std::vector<std::string> case_log;

@@ -33,7 +33,8 @@ void PrintFuzzReport(const RunInfo& info, const CampaignOptions& options,
   std::snprintf(rate, sizeof rate, "%.0f", CasesPerSecond(result));
   out << "\n"
       << result.cases << " cases in " << result.elapsed.count() << " ms (" << rate << " cases/s), "
-      << result.findings.size() << " finding(s)\n";
+      << result.findings.size() << " finding(s), " << result.sessions_opened
+      << " session(s) opened\n";
   for (const auto& note : result.notes) out << "note: " << EscapeForTerminal(note, 200) << "\n";
   for (const auto& finding : result.findings) {
     const Verdict& verdict = finding.verdict;

@@ -1,6 +1,8 @@
 // `mcpfuzz fuzz --concurrency N`: cases sent over N HTTP sessions at once report exactly what
 // one session reports — the same cases, the same findings in the same order — and the sends
-// really overlap. A stdio target with N > 1 is a usage error.
+// really overlap. Over HTTP at concurrency 1, cases drawn ahead on a thread of their own
+// (CampaignOptions::pipeline) report what cases drawn by the sending thread report. A stdio
+// target with N > 1 is a usage error.
 
 #include <gtest/gtest.h>
 
@@ -32,6 +34,7 @@ Limits TestLimits() { return test_support::ReferenceServerLimits(3000ms, 20ms); 
 struct SendLog {
   std::mutex mutex;
   std::set<const void*> transports_that_sent;
+  std::atomic<int> transports_made{0};
   std::atomic<int> in_flight{0};
   std::atomic<int> peak_in_flight{0};
 };
@@ -75,6 +78,7 @@ TransportFactory Counting(TransportFactory connect, std::shared_ptr<SendLog> log
   return [connect = std::move(connect), log]() -> Result<std::unique_ptr<Transport>> {
     auto inner = connect();
     if (!inner) return inner.error();
+    ++log->transports_made;
     return std::unique_ptr<Transport>(std::make_unique<CountingTransport>(std::move(*inner), log));
   };
 }
@@ -91,6 +95,116 @@ std::string Describe(const CampaignResult& result) {
   return text.str();
 }
 
+/// Expects `two` to report what `one` reported: the same cases, findings, order and repeats.
+void ExpectSameRun(const CampaignResult& one, const CampaignResult& two) {
+  EXPECT_EQ(two.case_log, one.case_log);
+  EXPECT_EQ(two.cases, one.cases);
+  EXPECT_EQ(two.skipped, one.skipped);
+  EXPECT_EQ(two.generation_failures, one.generation_failures);
+  ASSERT_EQ(two.findings.size(), one.findings.size()) << "one:\n"
+                                                      << Describe(one) << "two:\n"
+                                                      << Describe(two);
+  for (std::size_t i = 0; i < one.findings.size(); ++i) {
+    EXPECT_EQ(two.findings[i].signature, one.findings[i].signature);
+    EXPECT_EQ(two.findings[i].case_index, one.findings[i].case_index);
+    EXPECT_EQ(two.findings[i].repeats, one.findings[i].repeats) << one.findings[i].signature;
+    EXPECT_EQ(two.findings[i].original, one.findings[i].original);
+    EXPECT_EQ(two.findings[i].minimal, one.findings[i].minimal);
+    EXPECT_EQ(two.findings[i].stable, one.findings[i].stable);
+  }
+}
+
+TEST(Concurrency, ThePipelineReportsWhatTheSerialLoopReports) {
+  const test_support::RefTarget target = test_support::StartRefServer(
+      TransportKind::kHttp,
+      {"unknown-method-200", "unknown-tool-is-error", "parse-error-wrong-id", "origin-not-checked"},
+      TestLimits());
+  CampaignOptions options;
+  options.seed = 7;
+  options.max_cases = 800;
+  options.record_cases = true;
+  options.resends = 1;
+  options.pipeline = false;
+  const CampaignResult serial = RunCampaign(target.connect, options);
+
+  options.pipeline = true;
+  const CampaignResult pipelined = RunCampaign(target.connect, options);
+
+  ASSERT_GE(serial.findings.size(), 4U) << Describe(serial);
+  EXPECT_TRUE(pipelined.notes.empty()) << Describe(pipelined);
+  ExpectSameRun(serial, pipelined);
+}
+
+// A target that goes away after `sends` requests: every later request is refused, and so is
+// every new connection. Unlike a real crash, the moment depends on nothing but the order of
+// the exchanges.
+class VanishingTransport final : public Transport {
+ public:
+  VanishingTransport(std::unique_ptr<Transport> inner, std::shared_ptr<std::atomic<int>> left)
+      : inner_(std::move(inner)), left_(std::move(left)) {}
+  Observation Send(const Request& request) override {
+    if (--*left_ < 0) {
+      Observation refused;
+      refused.outcome = Outcome::kConnectionRefused;
+      refused.detail = "gone";
+      return refused;
+    }
+    inner_->set_session_id(session_id());
+    return inner_->Send(request);
+  }
+  TransportKind kind() const override { return inner_->kind(); }
+  std::string Describe() const override { return inner_->Describe(); }
+
+ private:
+  std::unique_ptr<Transport> inner_;
+  std::shared_ptr<std::atomic<int>> left_;
+};
+
+TransportFactory VanishingAfter(TransportFactory connect, int sends) {
+  auto left = std::make_shared<std::atomic<int>>(sends);
+  return [connect = std::move(connect), left]() -> Result<std::unique_ptr<Transport>> {
+    if (left->load() <= 0) return Error{"gone"};
+    auto inner = connect();
+    if (!inner) return inner.error();
+    return std::unique_ptr<Transport>(
+        std::make_unique<VanishingTransport>(std::move(*inner), left));
+  };
+}
+
+// The target goes away half-way: with cases drawn ahead, the lanes are lost as without, and
+// drawing starts again for the lanes left each time one is dropped.
+TEST(Concurrency, ThePipelineLosesTheSessionsTheSerialLoopLoses) {
+  const test_support::RefTarget target = test_support::StartRefServer(
+      TransportKind::kHttp, {"unknown-method-200", "unknown-tool-is-error"}, TestLimits());
+  CampaignOptions options;
+  options.seed = 3;
+  options.max_cases = 400;
+  options.record_cases = true;
+  options.resends = 1;
+  options.pipeline = false;
+  const CampaignResult serial = RunCampaign(VanishingAfter(target.connect, 150), options);
+  options.pipeline = true;
+  const CampaignResult pipelined = RunCampaign(VanishingAfter(target.connect, 150), options);
+  EXPECT_LT(serial.cases, options.max_cases) << Describe(serial);
+  EXPECT_GE(serial.notes.size(), 3U) << Describe(serial);
+  ExpectSameRun(serial, pipelined);
+  EXPECT_EQ(pipelined.notes, serial.notes);
+}
+
+TEST(Concurrency, ARunAgainstTheReferenceServerOpensAFewSessions) {
+  const test_support::RefTarget target =
+      test_support::StartRefServer(TransportKind::kHttp, {}, TestLimits());
+  auto log = std::make_shared<SendLog>();
+  CampaignOptions options;
+  options.max_cases = 500;
+  const CampaignResult result = RunCampaign(Counting(target.connect, log), options);
+  EXPECT_EQ(result.cases, options.max_cases) << Describe(result);
+  EXPECT_EQ(result.sessions_opened, static_cast<std::size_t>(log->transports_made.load()));
+  // The era probe's, and one per revision (2026-07-28, 2025-11-25, 2025-03-26).
+  EXPECT_LE(result.sessions_opened, 10U);
+  EXPECT_GE(result.sessions_opened, result.revisions.size());
+}
+
 TEST(Concurrency, TwoSessionsReportWhatOneReports) {
   // Three faults: several distinct findings, each repeated by later cases.
   const test_support::RefTarget target = test_support::StartRefServer(
@@ -101,6 +215,7 @@ TEST(Concurrency, TwoSessionsReportWhatOneReports) {
   options.max_cases = 600;
   options.record_cases = true;
   options.resends = 1;
+  options.pipeline = false;
   const CampaignResult serial = RunCampaign(target.connect, options);
 
   auto log = std::make_shared<SendLog>();
@@ -149,6 +264,7 @@ TEST(Concurrency, AStopAfterTheFirstFindingStopsAtTheSameCase) {
   options.max_cases = 2000;
   options.max_findings = 1;
   options.resends = 1;
+  options.pipeline = false;
   const CampaignResult serial = RunCampaign(target.connect, options);
   options.concurrency = 3;
   const CampaignResult parallel = RunCampaign(target.connect, options);

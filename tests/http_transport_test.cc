@@ -527,6 +527,79 @@ TEST(HttpTransport, EachMethodSendsOnlyWhatTheRequestHolds) {
                 host, "Content-Length: " + std::to_string(bare_post.WireBody().size())}));
 }
 
+// The handle keeps its options across exchanges; what one exchange set must not reach the next.
+TEST(HttpTransport, NothingOfOneExchangeCarriesIntoTheNext) {
+  RawServer server(kJsonReplyClose, 5);
+  auto transport = Open(server.Url());
+  ASSERT_TRUE(transport);
+  Request first = Ping(1);
+  first.headers.push_back({"X-Only-First", "1"});
+  Request head;
+  head.http_method = "HEAD";
+  Request remove_with_body = Ping(2);
+  remove_with_body.http_method = "DELETE";
+  remove_with_body.headers = {{"X-Only-Third", "3"}};
+  Request get;
+  get.http_method = "GET";
+  const Request last = Ping(4);
+  for (const Request& request : {first, head, remove_with_body, get, last}) {
+    const Observation observation = transport->Send(request);
+    EXPECT_EQ(observation.outcome, Outcome::kOk) << request.http_method << observation.detail;
+  }
+  const auto requests = server.requests();
+  ASSERT_EQ(requests.size(), 5U);
+  const std::string host = "Host: 127.0.0.1:" + std::to_string(server.port());
+  const auto length = [](const Request& request) {
+    return "Content-Length: " + std::to_string(request.WireBody().size());
+  };
+  EXPECT_TRUE(requests[0].ends_with("\r\n\r\n" + first.WireBody())) << requests[0];
+  EXPECT_TRUE(requests[1].starts_with("HEAD /mcp HTTP/1.1\r\n")) << requests[1];
+  EXPECT_EQ(HeaderLines(requests[1]), std::vector<std::string>{host});
+  EXPECT_TRUE(requests[1].ends_with("\r\n\r\n")) << requests[1];
+  EXPECT_TRUE(requests[2].starts_with("DELETE /mcp HTTP/1.1\r\n")) << requests[2];
+  EXPECT_EQ(HeaderLines(requests[2]),
+            (std::vector<std::string>{host, "X-Only-Third: 3", length(remove_with_body)}));
+  EXPECT_TRUE(requests[2].ends_with("\r\n\r\n" + remove_with_body.WireBody())) << requests[2];
+  EXPECT_TRUE(requests[3].starts_with("GET /mcp HTTP/1.1\r\n")) << requests[3];
+  EXPECT_EQ(HeaderLines(requests[3]), std::vector<std::string>{host});
+  EXPECT_TRUE(requests[3].ends_with("\r\n\r\n")) << requests[3];
+  EXPECT_TRUE(requests[4].starts_with("POST /mcp HTTP/1.1\r\n")) << requests[4];
+  EXPECT_EQ(
+      HeaderLines(requests[4]),
+      (std::vector<std::string>{host, "Content-Type: application/json",
+                                "Accept: application/json, text/event-stream", length(last)}));
+  EXPECT_TRUE(requests[4].ends_with("\r\n\r\n" + last.WireBody())) << requests[4];
+}
+
+// A SSE stream left early (its connection closed) and a timeout leave the handle usable: the
+// next exchange on it is answered, with its own time limit.
+TEST(HttpTransport, ExchangesAfterAnEarlyStopAndATimeoutAreAnswered) {
+  TestServer server([](TestServer& self, httplib::Server& http) {
+    http.Post("/mcp", [&self](const httplib::Request& request, httplib::Response& response) {
+      if (request.body.find("\"slow\"") != std::string::npos) {
+        std::this_thread::sleep_for(2500ms);
+        response.set_content(kResponse, "application/json");
+      } else if (request.body.find("\"stream\"") != std::string::npos) {
+        response.set_chunked_content_provider(
+            "text/event-stream",
+            StreamThenStayOpen(self, {"event: message\ndata: " + kResponse + "\n\n"}));
+      } else {
+        response.set_content(kResponse, "application/json");
+      }
+    });
+  });
+  auto transport = Open(server.Url());
+  ASSERT_TRUE(transport);
+  const Request stream = Post(R"({"jsonrpc":"2.0","method":"stream","id":1})");
+  const Request slow = Post(R"({"jsonrpc":"2.0","method":"slow","id":1})");
+  EXPECT_EQ(transport->Send(stream).outcome, Outcome::kOk);
+  EXPECT_EQ(transport->Send(slow).outcome, Outcome::kTimeout);
+  const Observation after = transport->Send(Ping());
+  EXPECT_EQ(after.outcome, Outcome::kOk) << after.detail;
+  ASSERT_EQ(after.messages.size(), 1U);
+  EXPECT_EQ(after.messages[0], json::parse(kResponse));
+}
+
 TEST(HttpTransport, InterimResponseHeadersAreDropped) {
   RawServer server(
       "HTTP/1.1 100 Continue\r\nX-Interim: yes\r\n\r\n"

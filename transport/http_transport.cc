@@ -90,10 +90,15 @@ std::string HeaderEntry(const Header& header) {
   return header.name + ": " + header.value;
 }
 
+/// Where curl's callbacks deliver, set once per handle: only the exchange it points to changes.
+struct Sink {
+  HttpExchange* exchange = nullptr;
+};
+
 // curl calls these through C frames, which no exception may cross.
 std::size_t OnHeader(char* buffer, std::size_t size, std::size_t count, void* user) noexcept {
   try {
-    static_cast<HttpExchange*>(user)->OnHeaderLine(std::string_view(buffer, size * count));
+    static_cast<Sink*>(user)->exchange->OnHeaderLine(std::string_view(buffer, size * count));
     return size * count;
   } catch (...) {
     return 0;  // aborts the transfer
@@ -103,7 +108,7 @@ std::size_t OnHeader(char* buffer, std::size_t size, std::size_t count, void* us
 std::size_t OnBody(char* buffer, std::size_t size, std::size_t count, void* user) noexcept {
   try {
     const bool go_on =
-        static_cast<HttpExchange*>(user)->OnBody(std::string_view(buffer, size * count));
+        static_cast<Sink*>(user)->exchange->OnBody(std::string_view(buffer, size * count));
     return go_on ? size * count : 0;  // less than offered aborts the transfer
   } catch (...) {
     return 0;
@@ -149,7 +154,11 @@ class HttpTransport final : public Transport {
   std::string Describe() const override { return target_.url; }
 
  private:
-  /// Sets every option of one exchange; returns the name of the first one curl refused.
+  /// Sets the options no exchange changes, once per handle; returns the name of the first one
+  /// curl refused.
+  std::optional<std::string> ConfigureHandle();
+  /// Sets what differs from one exchange to the next: headers, method and body. Every one of
+  /// them is set each time, so nothing of the last exchange carries over.
   std::optional<std::string> Configure(const Request& request, const std::string& body,
                                        HttpExchange& exchange);
   HeaderList BuildHeaders(const Request& request) const;
@@ -163,6 +172,8 @@ class HttpTransport final : public Transport {
   MultiHandle multi_;
   EasyHandle easy_;
   HeaderList header_list_;
+  Sink sink_;
+  bool configured_ = false;
   std::array<char, CURL_ERROR_SIZE> error_buffer_{};
   /// How often curl sent the current request (see OnPrereq).
   int sends_ = 0;
@@ -190,20 +201,25 @@ HeaderList HttpTransport::BuildHeaders(const Request& request) const {
   return list;
 }
 
-std::optional<std::string> HttpTransport::Configure(const Request& request, const std::string& body,
-                                                    HttpExchange& exchange) {
-  CURL* easy = easy_.get();
-  curl_easy_reset(easy);  // keeps the connection pool, drops the last exchange's options
-  header_list_ = BuildHeaders(request);
-  if (!header_list_) return "CURLOPT_HTTPHEADER (out of memory)";
-  error_buffer_.fill('\0');
+/// Sets options one by one and keeps the name of the first one curl refused.
+class OptionSetter {
+ public:
+  explicit OptionSetter(CURL* easy) : easy_(easy) {}
+  template <typename Value>
+  void operator()(const char* name, CURLoption option, Value value) {
+    if (!failed_ && curl_easy_setopt(easy_, option, value) != CURLE_OK) failed_ = name;
+  }
+  std::optional<std::string> failed() const { return failed_; }
+
+ private:
+  CURL* easy_;
+  std::optional<std::string> failed_;
+};
+
+std::optional<std::string> HttpTransport::ConfigureHandle() {
   // curl reads 0 as "no limit"; every exchange must end.
   const long timeout_ms = std::max(1L, static_cast<long>(target_.limits.timeout.count()));
-
-  std::optional<std::string> failed;
-  const auto set = [&](const char* name, CURLoption option, auto value) {
-    if (!failed && curl_easy_setopt(easy, option, value) != CURLE_OK) failed = name;
-  };
+  OptionSetter set(easy_.get());
   set("CURLOPT_CURLU", CURLOPT_CURLU, url_.get());
   set("CURLOPT_PROTOCOLS_STR", CURLOPT_PROTOCOLS_STR, "http,https");
   set("CURLOPT_REDIR_PROTOCOLS_STR", CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
@@ -216,28 +232,51 @@ std::optional<std::string> HttpTransport::Configure(const Request& request, cons
   set("CURLOPT_CONNECTTIMEOUT_MS", CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
   set("CURLOPT_ERRORBUFFER", CURLOPT_ERRORBUFFER, error_buffer_.data());
   set("CURLOPT_HEADERFUNCTION", CURLOPT_HEADERFUNCTION, &OnHeader);
-  set("CURLOPT_HEADERDATA", CURLOPT_HEADERDATA, static_cast<void*>(&exchange));
+  set("CURLOPT_HEADERDATA", CURLOPT_HEADERDATA, static_cast<void*>(&sink_));
   set("CURLOPT_WRITEFUNCTION", CURLOPT_WRITEFUNCTION, &OnBody);
-  set("CURLOPT_WRITEDATA", CURLOPT_WRITEDATA, static_cast<void*>(&exchange));
-  set("CURLOPT_HTTPHEADER", CURLOPT_HTTPHEADER, header_list_.get());
-  sends_ = 0;
+  set("CURLOPT_WRITEDATA", CURLOPT_WRITEDATA, static_cast<void*>(&sink_));
   set("CURLOPT_PREREQFUNCTION", CURLOPT_PREREQFUNCTION, &OnPrereq);
   set("CURLOPT_PREREQDATA", CURLOPT_PREREQDATA, static_cast<void*>(&sends_));
+  return set.failed();
+}
 
+std::optional<std::string> HttpTransport::Configure(const Request& request, const std::string& body,
+                                                    HttpExchange& exchange) {
+  if (!configured_) {
+    if (auto failed = ConfigureHandle()) return failed;
+    configured_ = true;
+  }
+  HeaderList headers = BuildHeaders(request);
+  if (!headers) return "CURLOPT_HTTPHEADER (out of memory)";
+  error_buffer_.fill('\0');
+  sink_.exchange = &exchange;
+  sends_ = 0;
+
+  OptionSetter set(easy_.get());
+  set("CURLOPT_HTTPHEADER", CURLOPT_HTTPHEADER, headers.get());
+  header_list_ = std::move(headers);  // the last exchange's list is freed once curl forgot it
+  // The method and body. curl keeps POSTFIELDS, NOBODY and CUSTOMREQUEST across transfers,
+  // so each is set every time. POSTFIELDS makes the transfer a POST; HTTPGET makes it a GET
+  // without NOBODY; CUSTOMREQUEST only renames the method on the request line (nullptr:
+  // curl's own name).
   const std::string& method = request.http_method;
-  if (!std::holds_alternative<NoBody>(request.body)) {
+  const bool has_body = !std::holds_alternative<NoBody>(request.body);
+  if (has_body) {
+    set("CURLOPT_HTTPGET", CURLOPT_HTTPGET, 1L);
     set("CURLOPT_POSTFIELDSIZE_LARGE", CURLOPT_POSTFIELDSIZE_LARGE,
         static_cast<curl_off_t>(body.size()));
     set("CURLOPT_POSTFIELDS", CURLOPT_POSTFIELDS, body.data());
-    if (method != "POST") set("CURLOPT_CUSTOMREQUEST", CURLOPT_CUSTOMREQUEST, method.c_str());
-  } else if (method == "GET") {
-    set("CURLOPT_HTTPGET", CURLOPT_HTTPGET, 1L);
-  } else if (method == "HEAD") {
-    set("CURLOPT_NOBODY", CURLOPT_NOBODY, 1L);  // else curl would wait for a body
   } else {
-    set("CURLOPT_CUSTOMREQUEST", CURLOPT_CUSTOMREQUEST, method.c_str());
+    set("CURLOPT_POSTFIELDSIZE_LARGE", CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(-1));
+    set("CURLOPT_POSTFIELDS", CURLOPT_POSTFIELDS, static_cast<const char*>(nullptr));
+    set("CURLOPT_HTTPGET", CURLOPT_HTTPGET, 1L);
+    // Else curl would wait for the body a HEAD reply announces but never sends.
+    if (method == "HEAD") set("CURLOPT_NOBODY", CURLOPT_NOBODY, 1L);
   }
-  return failed;
+  const bool curls_own = has_body ? method == "POST" : method == "GET" || method == "HEAD";
+  set("CURLOPT_CUSTOMREQUEST", CURLOPT_CUSTOMREQUEST,
+      curls_own ? static_cast<const char*>(nullptr) : method.c_str());
+  return set.failed();
 }
 
 std::optional<CURLcode> HttpTransport::Run(const HttpExchange& exchange, std::string& failure) {

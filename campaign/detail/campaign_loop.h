@@ -6,8 +6,8 @@
 
 #include <rapidcheck/Gen.h>
 
+#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -19,6 +19,7 @@
 
 #include "campaign/campaign.h"
 #include "campaign/detail/judging.h"
+#include "campaign/detail/prefetch.h"
 #include "campaign/detail/session.h"
 #include "generators/generated_case.h"
 
@@ -45,12 +46,22 @@ inline constexpr std::size_t kHangsBeforeSkipping = 3;
 /// The seed of case `index`: everything about the case follows from it and the index.
 std::uint64_t CaseSeed(std::uint64_t run_seed, std::size_t index);
 int CaseSize(std::size_t index);
+/// Case `index` of a run drawn from `generator`; nothing when the generator failed. Pure.
+std::optional<GeneratedCase> DrawCase(const rc::Gen<GeneratedCase>& generator,
+                                      std::uint64_t run_seed, std::size_t index);
+
+class CasePipeline;
 
 class Campaign {
  public:
   Campaign(const TransportFactory& connect, const CampaignOptions& options,
            const CampaignProgressCallback& progress)
-      : connect_(connect), options_(options), progress_(progress) {}
+      : connect_([this, &connect] {
+          ++connections_;  // CampaignResult::sessions_opened
+          return connect();
+        }),
+        options_(options),
+        progress_(progress) {}
 
   CampaignResult Run();
 
@@ -61,12 +72,17 @@ class Campaign {
   /// Opens the sessions of workers 1..N-1; returns how many workers can run.
   std::size_t OpenWorkerSessions(std::size_t wanted);
   void RunSerial();
+  /// The pipeline of parallel.cc for --concurrency above 1: cases drawn on one thread, sent
+  /// and judged on `workers` others, concluded on the calling one.
   void RunParallel(std::size_t workers);
   void RunCase(Lane& lane, std::size_t index);
 
   /// Case `index` drawn from the lane's generator; nothing when the generator failed. Pure:
   /// safe from any thread.
   std::optional<GeneratedCase> Generate(const Lane& lane, std::size_t index) const;
+  /// Case `index` for the serial loop: over HTTP (CampaignOptions::pipeline) drawn ahead on
+  /// a thread of its own, else drawn now (prefetch.cc).
+  std::optional<GeneratedCase> NextCase(const Lane& lane, std::size_t index);
   /// In case order: records the case (record_cases) and decides whether it is skipped because
   /// earlier cases of its check went unanswered.
   bool RecordAndSkip(const GeneratedCase& generated);
@@ -84,7 +100,10 @@ class Campaign {
   /// Hangs counted so far for cases of `check_id` (locked: workers read it too).
   std::size_t Hangs(const std::string& check_id);
 
-  const TransportFactory& connect_;
+  friend class CasePipeline;
+
+  std::atomic<std::size_t> connections_{0};  // workers reopen sessions too
+  const TransportFactory connect_;
   const CampaignOptions& options_;
   const CampaignProgressCallback& progress_;
   CampaignResult result_;
@@ -93,10 +112,13 @@ class Campaign {
   Clock::time_point start_ = Clock::now();
   Clock::time_point last_report_ = start_;
 
-  // Guards hangs_ and, in RunParallel, everything the workers share with the coordinator.
+  // Guards hangs_: RunParallel's workers read it.
   std::mutex mutex_;
-  std::condition_variable changed_;
   std::map<std::string, std::size_t> hangs_;  // case check id → hangs it caused
+
+  // Last, so its thread stops before anything else goes.
+  std::unique_ptr<CasePrefetcher> prefetch_;
+  std::size_t prefetch_lanes_ = 0;  // the lanes prefetch_ draws for
 };
 
 }  // namespace mcpfuzz::campaign_detail

@@ -1,15 +1,25 @@
-// --concurrency N: N workers, each with its own session per lane, draw case indices in order,
-// generate, send and judge; the calling thread (the coordinator) takes their results back in
-// case-index order and decides everything there, exactly as the serial loop would: what counts
-// as a case, what is skipped after hangs, which finding comes first, what is a repeat. While
-// the coordinator re-sends and shrinks a new finding on worker 0's session, every worker waits,
-// so investigating sees the target as the serial loop does.
+// --concurrency N over HTTP: a generator thread draws the cases in index order into a bounded
+// queue; N workers, each with its own session per lane, take them in order, send and judge
+// them; the calling thread (the coordinator) takes the verdicts back in case-index order and
+// decides everything there, exactly as the serial loop would: what counts as a case, what is
+// skipped after hangs, which finding comes first, what is a repeat.
+//
+// The target sees what the serial loop shows it: after an exchange that may change what comes
+// next — a finding not seen before (it is re-sent and shrunk at once), a failed exchange (a
+// hang counts towards skipping its check; the session is reopened), a lost session — no
+// worker takes a new case until the coordinator has concluded that one; while it re-sends and
+// shrinks a new finding on worker 0's session, every worker waits (cases already in flight on
+// other workers finish first).
 
+#include <algorithm>
 #include <condition_variable>
+#include <deque>
 #include <exception>
-#include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
+#include <set>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -24,147 +34,282 @@ namespace {
 constexpr std::size_t kAheadPerWorker = 32;
 // Results handed in before the coordinator is woken to take them.
 constexpr std::size_t kBatch = 16;
+// Cases generated ahead of the workers. A full queue wakes the generator again only once half
+// of it was taken: each wake-up is a context switch on a machine the target shares.
+constexpr std::size_t kGeneratedAhead = 64;
 
-/// What a worker made of one case index.
+/// One case index on its way through the pipeline.
 struct Slot {
   std::optional<GeneratedCase> generated;  ///< Empty: the generator failed.
   std::optional<Judged> judged;            ///< Empty: not sent (skipped after hangs).
   bool lost = false;                       ///< The worker's session could not be reopened.
   std::string lost_reason;
-  std::string error;  ///< An exception a worker caught; stops the run.
+  std::string error;  ///< An exception a stage caught; stops the run.
 };
 
 }  // namespace
 
-void Campaign::RunParallel(std::size_t workers) {
-  // Shared with the workers, under mutex_.
-  std::map<std::size_t, Slot> done;
-  std::size_t next = 0;     // the next index a worker takes
-  std::size_t taken = 0;    // indices below it were taken back by the coordinator
-  std::size_t sending = 0;  // workers between taking an index and handing in its slot
-  bool paused = false;      // the coordinator is investigating: take no new index
-  bool stop = false;
-  std::condition_variable ready;  // the coordinator waits on it, the workers on changed_
-  const std::size_t ahead = kAheadPerWorker * workers;
-  const std::size_t max_cases = options_.max_cases;
+class CasePipeline {
+ public:
+  CasePipeline(Campaign& campaign, std::size_t workers)
+      : campaign_(campaign),
+        workers_(workers),
+        ahead_(kAheadPerWorker * workers),
+        max_cases_(campaign.options_.max_cases) {}
+  ~CasePipeline() { StopAndJoin(); }
+  CasePipeline(const CasePipeline&) = delete;
+  CasePipeline& operator=(const CasePipeline&) = delete;
 
-  auto work = [&](std::size_t worker) {
-    while (true) {
-      std::size_t index = 0;
-      {
-        std::unique_lock lock(mutex_);
-        changed_.wait(lock, [&] { return stop || (!paused && next < taken + ahead); });
-        if (stop || next >= max_cases) return;
-        index = next++;
-        ++sending;
-      }
-      Slot slot;
-      try {
-        Lane& lane = lanes_[index % lanes_.size()];
-        slot.generated = Generate(lane, index);
-        // Hangs only grow and are counted in case order, so a case skipped here would be
-        // skipped by the coordinator too; this only saves sending it.
-        if (slot.generated && Hangs(slot.generated->check_id) < kHangsBeforeSkipping) {
-          Session& session = lane.WorkerSession(worker);
-          slot.judged = SendAndJudge(session, slot.generated->request, slot.generated->check_id,
-                                     slot.generated->context, /*settle=*/false);
-          slot.lost = session.lost();
-          if (slot.lost) slot.lost_reason = session.lost_reason();
-        }
-      } catch (const std::exception& error) {
-        slot.error = error.what();
-      } catch (...) {
-        slot.error = "unknown error";
-      }
-      bool wake = false;
-      {
-        const std::lock_guard lock(mutex_);
-        done.emplace(index, std::move(slot));
-        --sending;
-        // The coordinator is woken once per batch, not per case: each wake-up is a context
-        // switch on a machine the target shares. It is woken at once when it waits for this
-        // worker (a pause), when this worker is about to wait for it (the window is full),
-        // and for the last cases.
-        wake = paused || done.size() >= kBatch || next >= max_cases || next >= taken + ahead;
-      }
-      if (wake) ready.notify_one();
-    }
-  };
+  /// Runs until every case is concluded or the run stops.
+  void Run();
 
-  std::vector<std::thread> threads;
-  // Joins the workers however the coordinator leaves, an exception included.
-  struct Joiner {
-    std::vector<std::thread>& threads;
-    std::function<void()> stop_all;
-    ~Joiner() {
-      stop_all();
-      for (std::thread& thread : threads) thread.join();
-    }
-  } joiner{threads, [&] {
-             {
-               const std::lock_guard lock(mutex_);
-               stop = true;
-             }
-             changed_.notify_all();
-           }};
-  for (std::size_t worker = 0; worker < workers; ++worker) threads.emplace_back(work, worker);
+ private:
+  void GenerateCases();
+  void Work(std::size_t worker);
+  /// Waits for the next case a worker may send; nothing when the workers must stop.
+  std::optional<std::pair<std::size_t, Slot>> TakeCase();
+  void Send(std::size_t worker, std::size_t index, Slot& slot);
+  void HandIn(std::size_t index, Slot slot);
+  /// True when the next case must wait until `slot` is concluded (see the top of the file).
+  bool MustConcludeFirst(const Slot& slot) const;
+  /// Records that case `index` is concluded; lets the workers go on after it.
+  void Concluded(std::size_t index, const Slot& slot);
+  /// Waits for the results from `index` on, in order.
+  void TakeResults(std::size_t index, std::vector<Slot>& batch);
+  /// False when the run stops.
+  bool Conclude(std::size_t index, Slot& slot);
+  void Pause();
+  void Resume();
+  void StopAndJoin();
 
-  // Everything below decides in case order; the verdicts were reached by the workers.
-  auto conclude = [&](std::size_t index, Slot& slot) {
-    if (!slot.error.empty()) {
-      result_.notes.push_back("the campaign stopped: " + slot.error);
-      return false;
-    }
-    Lane& lane = lanes_[index % lanes_.size()];
-    if (!slot.generated) {
-      ++result_.generation_failures;
-      return true;
-    }
-    if (RecordAndSkip(*slot.generated) || !slot.judged) return true;
-    if (slot.lost) {
-      result_.notes.push_back("the " + std::string(ToString(lane.session->revision())) +
-                              " session was lost after " + std::to_string(result_.cases) +
-                              " cases: " + slot.lost_reason);
-      return false;
-    }
-    ++result_.cases;
-    const bool new_finding =
-        IsFinding(slot.judged->verdict) && !seen_.contains(Signature(slot.judged->verdict));
-    if (new_finding) {
-      std::unique_lock lock(mutex_);
-      paused = true;
-      ready.wait(lock, [&] { return sending == 0; });
-    }
-    Conclude(lane, *slot.generated, index, *slot.judged);
-    if (new_finding) {
-      {
-        const std::lock_guard lock(mutex_);
-        paused = false;
-      }
-      changed_.notify_all();
-    }
-    Report(/*force=*/false);
-    return true;
-  };
+  Campaign& campaign_;
+  const std::size_t workers_;
+  const std::size_t ahead_;
+  const std::size_t max_cases_;
+  std::vector<std::thread> threads_;
 
-  std::vector<Slot> batch;
-  for (std::size_t index = 0; index < max_cases;) {
-    batch.clear();
+  // Shared by the stages, under mutex_.
+  std::mutex mutex_;
+  std::condition_variable room_;     // the generator waits on it
+  std::condition_variable changed_;  // the workers wait on it
+  std::condition_variable ready_;    // the coordinator waits on it
+  std::deque<Slot> generated_;       // cases next_, next_ + 1, ... in order
+  bool generator_waiting_ = false;
+  std::size_t workers_waiting_ = 0;
+  std::map<std::size_t, Slot> done_;
+  std::size_t next_ = 0;     // the next index a worker takes
+  std::size_t taken_ = 0;    // indices below it were taken back by the coordinator
+  std::size_t sending_ = 0;  // workers between taking an index and handing in its slot
+  bool paused_ = false;      // the coordinator is investigating: take no new index
+  bool stop_ = false;
+  std::size_t concluded_ = 0;            // indices below it were concluded by the coordinator
+  std::optional<std::size_t> wait_for_;  // take no new index before this one is concluded
+  std::set<std::string> signatures_;     // of the findings concluded so far
+};
+
+void CasePipeline::GenerateCases() {
+  for (std::size_t index = 0; index < max_cases_; ++index) {
     {
       std::unique_lock lock(mutex_);
-      ready.wait(lock, [&] { return done.contains(index); });
-      for (auto slot = done.find(index); slot != done.end() && slot->first == index + batch.size();
-           slot = done.erase(slot)) {
-        batch.push_back(std::move(slot->second));
+      if (generated_.size() >= kGeneratedAhead) {
+        generator_waiting_ = true;
+        room_.wait(lock, [&] { return stop_ || generated_.size() <= kGeneratedAhead / 2; });
+        generator_waiting_ = false;
       }
-      taken = index + batch.size();
+      if (stop_) return;
     }
-    changed_.notify_all();
+    Slot slot;
+    try {
+      slot.generated = campaign_.Generate(campaign_.lanes_[index % campaign_.lanes_.size()], index);
+    } catch (const std::exception& error) {
+      slot.error = error.what();
+    } catch (...) {
+      slot.error = "unknown error";
+    }
+    bool wake = false;
+    {
+      const std::lock_guard lock(mutex_);
+      generated_.push_back(std::move(slot));
+      // Only a worker that found the queue empty waits for the generator.
+      wake = workers_waiting_ > 0 && generated_.size() == 1;
+    }
+    if (wake) changed_.notify_all();
+  }
+}
+
+std::optional<std::pair<std::size_t, Slot>> CasePipeline::TakeCase() {
+  std::unique_lock lock(mutex_);
+  ++workers_waiting_;
+  changed_.wait(lock, [&] {
+    return stop_ || next_ >= max_cases_ ||
+           (!paused_ && next_ < taken_ + ahead_ && !generated_.empty() &&
+            !(wait_for_ && concluded_ <= *wait_for_));
+  });
+  --workers_waiting_;
+  if (stop_ || next_ >= max_cases_) return std::nullopt;
+  std::pair<std::size_t, Slot> taken{next_++, std::move(generated_.front())};
+  generated_.pop_front();
+  ++sending_;
+  const bool wake = generator_waiting_ && generated_.size() <= kGeneratedAhead / 2;
+  lock.unlock();
+  if (wake) room_.notify_one();
+  return taken;
+}
+
+void CasePipeline::Send(std::size_t worker, std::size_t index, Slot& slot) {
+  Session& session = campaign_.lanes_[index % campaign_.lanes_.size()].WorkerSession(worker);
+  // Hangs only grow and are counted in case order, so a case skipped here would be skipped by
+  // the coordinator too; this only saves sending it.
+  if (!slot.error.empty() || !slot.generated ||
+      campaign_.Hangs(slot.generated->check_id) >= kHangsBeforeSkipping) {
+    return;
+  }
+  slot.judged = SendAndJudge(session, slot.generated->request, slot.generated->check_id,
+                             slot.generated->context, /*settle=*/false);
+  slot.lost = session.lost();
+  if (slot.lost) slot.lost_reason = session.lost_reason();
+}
+
+void CasePipeline::HandIn(std::size_t index, Slot slot) {
+  bool wake = false;
+  {
+    const std::lock_guard lock(mutex_);
+    if (MustConcludeFirst(slot)) wait_for_ = std::max(wait_for_.value_or(0), index);
+    done_.emplace(index, std::move(slot));
+    --sending_;
+    // The coordinator is woken once per batch, not per case. It is woken at once when it waits
+    // for this worker (a pause), when the workers are about to wait for it (the window is
+    // full, or a case must be concluded first), and for the last cases.
+    wake = paused_ || wait_for_ || done_.size() >= kBatch || next_ >= max_cases_ ||
+           next_ >= taken_ + ahead_;
+  }
+  if (wake) ready_.notify_one();
+}
+
+bool CasePipeline::MustConcludeFirst(const Slot& slot) const {
+  if (slot.lost || !slot.error.empty()) return true;
+  if (!slot.judged) return false;
+  return slot.judged->observation.outcome != Outcome::kOk ||
+         (IsFinding(slot.judged->verdict) &&
+          !signatures_.contains(Signature(slot.judged->verdict)));
+}
+
+void CasePipeline::Concluded(std::size_t index, const Slot& slot) {
+  bool wake = false;
+  {
+    const std::lock_guard lock(mutex_);
+    concluded_ = index + 1;
+    if (slot.judged && IsFinding(slot.judged->verdict)) {
+      signatures_.insert(Signature(slot.judged->verdict));
+    }
+    wake = wait_for_ && *wait_for_ == index;
+    if (wake) wait_for_.reset();
+  }
+  if (wake) changed_.notify_all();
+}
+
+void CasePipeline::Work(std::size_t worker) {
+  while (auto taken = TakeCase()) {
+    auto& [index, slot] = *taken;
+    try {
+      Send(worker, index, slot);
+    } catch (const std::exception& error) {
+      slot.error = error.what();
+    } catch (...) {
+      slot.error = "unknown error";
+    }
+    HandIn(index, std::move(slot));
+  }
+}
+
+void CasePipeline::TakeResults(std::size_t index, std::vector<Slot>& batch) {
+  batch.clear();
+  {
+    std::unique_lock lock(mutex_);
+    ready_.wait(lock, [&] { return done_.contains(index); });
+    for (auto slot = done_.find(index); slot != done_.end() && slot->first == index + batch.size();
+         slot = done_.erase(slot)) {
+      batch.push_back(std::move(slot->second));
+    }
+    taken_ = index + batch.size();
+  }
+  changed_.notify_all();
+}
+
+void CasePipeline::Pause() {
+  std::unique_lock lock(mutex_);
+  paused_ = true;
+  ready_.wait(lock, [&] { return sending_ == 0; });
+}
+
+void CasePipeline::Resume() {
+  {
+    const std::lock_guard lock(mutex_);
+    paused_ = false;
+  }
+  changed_.notify_all();
+}
+
+// Everything below decides in case order; the exchanges were made by the workers.
+bool CasePipeline::Conclude(std::size_t index, Slot& slot) {
+  Campaign& campaign = campaign_;
+  CampaignResult& result = campaign.result_;
+  if (!slot.error.empty()) {
+    result.notes.push_back("the campaign stopped: " + slot.error);
+    return false;
+  }
+  Lane& lane = campaign.lanes_[index % campaign.lanes_.size()];
+  if (!slot.generated) {
+    ++result.generation_failures;
+    return true;
+  }
+  if (campaign.RecordAndSkip(*slot.generated) || !slot.judged) return true;
+  if (slot.lost) {
+    result.notes.push_back("the " + std::string(ToString(lane.session->revision())) +
+                           " session was lost after " + std::to_string(result.cases) +
+                           " cases: " + slot.lost_reason);
+    return false;
+  }
+  ++result.cases;
+  const Judged& judged = *slot.judged;
+  const bool new_finding =
+      IsFinding(judged.verdict) && !campaign.seen_.contains(Signature(judged.verdict));
+  if (new_finding) Pause();
+  campaign.Conclude(lane, *slot.generated, index, judged);
+  if (new_finding) Resume();
+  campaign.Report(/*force=*/false);
+  return true;
+}
+
+void CasePipeline::Run() {
+  threads_.emplace_back([this] { GenerateCases(); });
+  for (std::size_t worker = 0; worker < workers_; ++worker) {
+    threads_.emplace_back([this, worker] { Work(worker); });
+  }
+  std::vector<Slot> batch;
+  for (std::size_t index = 0; index < max_cases_;) {
+    TakeResults(index, batch);
     for (Slot& slot : batch) {
-      if (TimeIsUp() || EnoughFindings() || !conclude(index, slot)) return;
+      if (campaign_.TimeIsUp() || campaign_.EnoughFindings()) return;
+      const bool go_on = Conclude(index, slot);
+      Concluded(index, slot);
+      if (!go_on) return;
       ++index;
     }
   }
 }
+
+void CasePipeline::StopAndJoin() {
+  {
+    const std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  changed_.notify_all();
+  room_.notify_all();
+  for (std::thread& thread : threads_) thread.join();
+  threads_.clear();
+}
+
+void Campaign::RunParallel(std::size_t workers) { CasePipeline(*this, workers).Run(); }
 
 }  // namespace mcpfuzz::campaign_detail

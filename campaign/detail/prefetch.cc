@@ -1,0 +1,95 @@
+#include "campaign/detail/prefetch.h"
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "campaign/detail/campaign_loop.h"
+
+namespace mcpfuzz::campaign_detail {
+namespace {
+
+// Cases drawn ahead. A full queue wakes the drawing thread again only once half of it was
+// taken: each wake-up is a context switch on a machine the target shares.
+constexpr std::size_t kAhead = 64;
+
+}  // namespace
+
+CasePrefetcher::CasePrefetcher(Draw draw, std::size_t first, std::size_t end)
+    : draw_(std::move(draw)), next_(first), thread_([this, first, end] { DrawAll(first, end); }) {}
+
+CasePrefetcher::~CasePrefetcher() {
+  {
+    const std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  room_.notify_all();
+  thread_.join();
+}
+
+void CasePrefetcher::DrawAll(std::size_t first, std::size_t end) {
+  for (std::size_t index = first; index < end; ++index) {
+    {
+      std::unique_lock lock(mutex_);
+      if (drawn_.size() >= kAhead) {
+        drawer_waiting_ = true;
+        room_.wait(lock, [&] { return stop_ || drawn_.size() <= kAhead / 2; });
+        drawer_waiting_ = false;
+      }
+      if (stop_) return;
+    }
+    Drawn drawn;
+    try {
+      drawn.generated = draw_(index);
+    } catch (...) {
+      drawn.error = std::current_exception();
+    }
+    bool wake = false;
+    {
+      const std::lock_guard lock(mutex_);
+      drawn_.push_back(std::move(drawn));
+      wake = taker_waiting_;
+    }
+    if (wake) ready_.notify_one();
+  }
+}
+
+std::optional<GeneratedCase> CasePrefetcher::Take() {
+  std::unique_lock lock(mutex_);
+  if (drawn_.empty()) {
+    taker_waiting_ = true;
+    ready_.wait(lock, [&] { return !drawn_.empty(); });
+    taker_waiting_ = false;
+  }
+  Drawn drawn = std::move(drawn_.front());
+  drawn_.pop_front();
+  ++next_;
+  const bool wake = drawer_waiting_ && drawn_.size() <= kAhead / 2;
+  lock.unlock();
+  if (wake) room_.notify_one();
+  if (drawn.error) std::rethrow_exception(drawn.error);
+  return std::move(drawn.generated);
+}
+
+std::optional<GeneratedCase> Campaign::NextCase(const Lane& lane, std::size_t index) {
+  if (!options_.pipeline || lane.session->kind() != TransportKind::kHttp) {
+    return Generate(lane, index);
+  }
+  // The serial loop drops a lost lane and skips its index: then the cases ahead were drawn
+  // for lanes that no longer are, and drawing starts again.
+  if (!prefetch_ || prefetch_->next() != index || prefetch_lanes_ != lanes_.size()) {
+    prefetch_.reset();
+    std::vector<rc::Gen<GeneratedCase>> generators;
+    for (const Lane& each : lanes_) generators.push_back(*each.generator);
+    prefetch_lanes_ = lanes_.size();
+    // The drawing thread reads its own copies of the generators, never lanes_.
+    prefetch_ = std::make_unique<CasePrefetcher>(
+        [generators = std::move(generators), seed = options_.seed](std::size_t at) {
+          return DrawCase(generators[at % generators.size()], seed, at);
+        },
+        index, options_.max_cases);
+  }
+  return prefetch_->Take();
+}
+
+}  // namespace mcpfuzz::campaign_detail
