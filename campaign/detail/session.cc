@@ -1,5 +1,6 @@
 #include "campaign/detail/session.h"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 #include <utility>
@@ -45,6 +46,8 @@ Session::Session(const TransportFactory& connect, Revision revision)
 Session::~Session() {
   // Ends a handshake-era HTTP session politely; a stdio server is shut down by its transport.
   if (client_ && !broken_ && !lost_) client_->Close();
+  // The spare's server is shut down with it: no child outlives the session.
+  if (spare_ && spare_->opener.joinable()) spare_->opener.join();
 }
 
 StdioTransport* Session::stdio() const {
@@ -69,7 +72,54 @@ bool Session::Connect(std::string& why) {
     return false;
   }
   revision_ = client_->revision();
+  ++generation_;
   return true;
+}
+
+void Session::PrepareSpare(std::unique_ptr<Transport> retired) {
+  if (kind_ != TransportKind::kStdio || spare_ || lost_) return;
+  auto transport = connect_();
+  if (!transport.ok()) return;  // No spare: the next restart starts a server as it is needed.
+  spare_ = std::make_unique<Spare>();
+  spare_->transport = std::move(*transport);
+  spare_->client = std::make_unique<McpClient>(*spare_->transport, revision_);
+  spare_->retired = std::move(retired);
+  // Only the factory call stays on this thread (tests count the connections a factory made);
+  // the server's start-up and handshake overlap the cases sent meanwhile.
+  spare_->opener = std::thread([spare = spare_.get()] {
+    auto opened = spare->client->Open();
+    spare->opened = opened.ok();
+    if (!opened.ok()) spare->why = opened.error().message;
+    spare->retired.reset();
+  });
+}
+
+bool Session::TakeSpare(std::string& why) {
+  if (!spare_) return false;
+  spare_->opener.join();
+  const std::unique_ptr<Spare> spare = std::move(spare_);
+  if (!spare->opened || spare->client->revision() != revision_) {
+    why = spare->opened ? "the spare server negotiated another revision" : spare->why;
+    return false;
+  }
+  client_.reset();
+  transport_ = std::move(spare->transport);
+  client_ = std::move(spare->client);
+  ++generation_;
+  return true;
+}
+
+bool Session::Reopen(std::string& why) {
+  client_.reset();
+  std::unique_ptr<Transport> retired = std::move(transport_);
+  bool reconnected = TakeSpare(why);
+  if (reconnected) ++warm_reopens_;
+  for (int attempt = 0; attempt < kReconnectAttempts && !reconnected; ++attempt) {
+    reconnected = Connect(why);
+  }
+  // The next spare starts now, so it is warm by the next restart.
+  if (reconnected) PrepareSpare(std::move(retired));
+  return reconnected;
 }
 
 bool Session::Open(bool list_features, std::string& why) {
@@ -79,6 +129,7 @@ bool Session::Open(bool list_features, std::string& why) {
   context_.capabilities = client_->server_capabilities();
   context_.session_assigned = !transport_->session_id().empty();
   if (list_features) ListFeatures();
+  PrepareSpare(nullptr);
   return true;
 }
 
@@ -114,25 +165,31 @@ void Session::ListFeatures() {
   names("resources", "resources/list", "resources", "uri", context_.resource_uris);
 }
 
-Observation Session::Send(const Request& request) {
-  if (lost_) return Failed("the session was lost: " + lost_reason_);
+bool Session::Ready(Observation& failure) {
+  if (lost_) {
+    failure = Failed("the session was lost: " + lost_reason_);
+    return false;
+  }
   StdioTransport* process = stdio();
   const bool died_quietly = !broken_ && process != nullptr && !process->Alive();
-  if (broken_ || died_quietly) {
-    if (died_quietly) death_between_ = process->Shutdown();
-    std::string why;
-    bool reconnected = false;
-    for (int attempt = 0; attempt < kReconnectAttempts && !reconnected; ++attempt) {
-      reconnected = Connect(why);
-    }
-    ++reopens_;
-    if (!reconnected) {
-      lost_ = true;
-      lost_reason_ = why;
-      return Failed("the session could not be reopened: " + why);
-    }
-    broken_ = false;
+  if (!broken_ && !died_quietly) return true;
+  if (died_quietly) death_between_ = process->Shutdown();
+  std::string why;
+  const bool reconnected = Reopen(why);
+  ++reopens_;
+  if (!reconnected) {
+    lost_ = true;
+    lost_reason_ = why;
+    failure = Failed("the session could not be reopened: " + why);
+    return false;
   }
+  broken_ = false;
+  return true;
+}
+
+Observation Session::Send(const Request& request) {
+  Observation failure;
+  if (!Ready(failure)) return failure;
   Observation observation = transport_->Send(request);
   if (LeavesSessionBroken(observation.outcome) || observation.exit_code ||
       observation.exit_signal) {
@@ -141,10 +198,35 @@ Observation Session::Send(const Request& request) {
   return observation;
 }
 
+PipelineResult Session::SendPipelined(const Pipeline& pipeline) {
+  PipelineResult result;
+  Observation failure;
+  if (!Ready(failure)) {
+    result.observations.assign(pipeline.requests.size(), failure);
+    result.sentinel = failure;
+    return result;
+  }
+  result = transport_->SendPipelined(pipeline);
+  auto breaks = [](const Observation& observation) {
+    return LeavesSessionBroken(observation.outcome) || observation.exit_code ||
+           observation.exit_signal;
+  };
+  // The sentinel's own end breaks nothing: a server found dead is restarted by the next
+  // exchange as one that died between exchanges, and a deaf one is the caller's to judge.
+  if (std::any_of(result.observations.begin(), result.observations.end(), breaks)) broken_ = true;
+  return result;
+}
+
 Request Session::Probe() const {
   return MakeRequest(revision_, kind_,
                      EraOf(revision_) == Era::kStateless ? "server/discover" : "ping", {},
                      "mcpfuzz-probe");
+}
+
+Request Session::Sentinel() {
+  return MakeRequest(revision_, kind_,
+                     EraOf(revision_) == Era::kStateless ? "server/discover" : "ping", {},
+                     boost::json::string("mcpfuzz-sentinel-" + std::to_string(++sentinels_)));
 }
 
 std::optional<ProcessExit> Session::TakeDeathBetweenExchanges() {
