@@ -47,6 +47,10 @@ class RecordingTransport final : public Transport {
   RecordingTransport(std::unique_ptr<Transport> inner, RevisionRun& run);
 
   Observation Send(const Request& request) override;
+  /// Forwards to the real transport, and records each request's exchange and the sentinel's.
+  /// A request left unanswered whose sentinel was answered is recorded as dropped, whichever
+  /// transport learnt it.
+  PipelineResult SendPipelined(const Pipeline& pipeline) override;
   TransportKind kind() const override { return inner_->kind(); }
   std::string Describe() const override { return inner_->Describe(); }
 
@@ -88,7 +92,9 @@ class Connection {
   /// Why Open failed, for notes.
   std::string OpenFailure() const;
 
-  /// Sends `request` and returns the exchange, with the session id that went with it.
+  /// Sends `request` and returns the exchange, with the session id that went with it. Over
+  /// stdio a request owed nothing has a sentinel written behind it, so a server that drops it
+  /// is known in one round trip (its exchange reads "no reply"), not after the timeout.
   Exchange Send(const Request& request, Owed owed = Owed::kReply);
 
   McpClient& client() { return client_; }
@@ -104,6 +110,7 @@ class Connection {
   std::optional<Result<OpenOutcome>> opened_;
   /// A stdio exchange ended with the server gone or silent: restart before reusing it.
   bool broken_ = false;
+  std::size_t sentinels_ = 0;
 };
 
 /// A stdio server that stopped answering (deaf) or ended (death) during a check: itself a
