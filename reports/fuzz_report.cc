@@ -1,5 +1,8 @@
 #include "reports/fuzz_report.h"
 
+#include <chrono>
+#include <string>
+
 #include "reports/build.h"
 #include "reports/terminal.h"
 #include "reports/writers.h"
@@ -34,6 +37,13 @@ void PrintFuzzReport(const RunInfo& info, const CampaignOptions& options,
   out << "\n"
       << result.cases << " cases in " << result.elapsed.count() << " ms (" << rate << " cases/s), "
       << result.findings.size() << " finding(s)\n";
+  const CampaignTiming& timing = result.timing;
+  auto ms = [](std::chrono::microseconds part) {
+    return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(part).count());
+  };
+  out << "time: start-up " << ms(timing.startup) << " ms, sending " << ms(timing.sending)
+      << " ms, waiting for silence " << ms(timing.silence) << " ms, re-sends " << ms(timing.resends)
+      << " ms, shrinking " << ms(timing.shrinking) << " ms\n";
   for (const auto& note : result.notes) out << "note: " << EscapeForTerminal(note, 200) << "\n";
   for (const auto& finding : result.findings) {
     const Verdict& verdict = finding.verdict;
