@@ -65,6 +65,11 @@ struct Observation {
   std::optional<int> exit_signal;
   /// True when mcpfuzz itself ended the process, so a kill is never reported as a crash.
   bool killed_by_mcpfuzz = false;
+  /// Responses carrying the id of a request this transport concluded Outcome::kDropped in an
+  /// earlier exchange: the server answers out of order, and that verdict deserves re-judging.
+  /// Send keeps them in `messages` too; a pipeline reports them on its sentinel's observation
+  /// only. From the first one on, the transport no longer concludes kDropped.
+  std::vector<boost::json::value> late_replies;
 
   std::chrono::microseconds elapsed{0};
 };

@@ -13,38 +13,18 @@
 #include <utility>
 
 #include "transport/detail/child_process.h"
+#include "transport/detail/dropped_ids.h"
 #include "transport/detail/pipe_io.h"
+#include "transport/detail/pipeline_exchange.h"
 #include "transport/detail/reply_rule.h"
 #include "transport/detail/server_pipes.h"
+#include "transport/detail/stdio_record.h"
 #include "transport/transport.h"
 
 namespace mcpfuzz {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::string DescribeExit(const detail::ExitStatus& exit) {
-  if (exit.code) return "the server exited with code " + std::to_string(*exit.code);
-  if (exit.signal) return "the server was killed by signal " + std::to_string(*exit.signal);
-  return "the server exited (status unknown: reaped elsewhere)";
-}
-
-// Appends a stdout line to the observation; returns its JSON value if it parsed.
-const boost::json::value* RecordLine(Observation& observation, std::string line) {
-  std::string_view json_text = line;
-  // CRLF framing is tolerated when parsing; stdout_lines keeps the bytes exact.
-  if (!json_text.empty() && json_text.back() == '\r') json_text.remove_suffix(1);
-  std::optional<boost::json::value> message = ParseJson(json_text);
-  const boost::json::value* parsed = nullptr;
-  if (message) {
-    observation.messages.push_back(std::move(*message));
-    parsed = &observation.messages.back();
-  } else {
-    observation.non_json.push_back(line);
-  }
-  observation.stdout_lines.push_back(std::move(line));
-  return parsed;
-}
 
 class StdioProcessTransport final : public StdioTransport {
  public:
@@ -56,6 +36,7 @@ class StdioProcessTransport final : public StdioTransport {
   StdioProcessTransport& operator=(const StdioProcessTransport&) = delete;
 
   Observation Send(const Request& request) override;
+  PipelineResult SendPipelined(const Pipeline& pipeline) override;
   TransportKind kind() const override { return TransportKind::kStdio; }
   std::string Describe() const override;
   bool Alive() override { return !shutdown_ && !pipes_.process().PollExit(); }
@@ -65,6 +46,7 @@ class StdioProcessTransport final : public StdioTransport {
   StdioTarget target_;
   detail::ServerPipes pipes_;
   std::optional<ProcessExit> shutdown_;
+  detail::DroppedIds dropped_;
 };
 
 // One Send, from the first byte written to the end of the reply.
@@ -121,7 +103,7 @@ Observation Exchange::Run() {
       if (!leader_exited && !pipes_.WaitForExit(deadline_ - Clock::now())) {
         return Finish(Outcome::kAliveButDeaf, "the server closed stdout but keeps running");
       }
-      return Finish(Outcome::kExited, DescribeExit(*process.PollExit()) + write_failure_);
+      return Finish(Outcome::kExited, detail::DescribeExit(*process.PollExit()) + write_failure_);
     }
     if (process.PollExit()) {
       // What the server wrote before exiting may still hold the reply.
@@ -158,7 +140,7 @@ bool Exchange::TakeLines() {
       return false;
     }
     quiet_since_ = Clock::now();
-    const boost::json::value* message = RecordLine(observation_, std::move(piece->line));
+    const boost::json::value* message = detail::RecordLine(observation_, std::move(piece->line));
     if (message != nullptr && detail::EndsExchange(rule_, *message)) return true;
   }
   return false;
@@ -167,7 +149,7 @@ bool Exchange::TakeLines() {
 bool Exchange::TakeRemainder() {
   auto rest = pipes_.stdout_lines().TakeRemainder();
   if (!rest) return false;
-  const boost::json::value* message = RecordLine(observation_, std::move(*rest));
+  const boost::json::value* message = detail::RecordLine(observation_, std::move(*rest));
   return message != nullptr && detail::EndsExchange(rule_, *message);
 }
 
@@ -221,7 +203,35 @@ Observation StdioProcessTransport::Send(const Request& request) {
     observation.exit_signal = shutdown_->signal;
     return observation;
   }
-  return Exchange(request, target_.limits, pipes_).Run();
+  const detail::ReplyRule rule = detail::ReplyRuleFor(request);
+  if (rule.kind == detail::ReplyRule::Kind::kMatchingId) dropped_.Forget(rule.id);
+  Observation observation = Exchange(request, target_.limits, pipes_).Run();
+  for (const boost::json::value& message : observation.messages) {
+    if (dropped_.TakeLateReply(message)) observation.late_replies.push_back(message);
+  }
+  return observation;
+}
+
+PipelineResult StdioProcessTransport::SendPipelined(const Pipeline& pipeline) {
+  // Without a sentinel that can be matched by id nothing tells silence early: each message
+  // waits as Send waits. Once shut down, Send reports that for each message.
+  if (shutdown_ || !pipeline.sentinel ||
+      detail::ReplyRuleFor(*pipeline.sentinel).kind != detail::ReplyRule::Kind::kMatchingId) {
+    return Transport::SendPipelined(pipeline);
+  }
+  if (auto why = detail::AmbiguousByConstruction(pipeline)) {
+    // Whatever came back could not be attributed, so nothing is sent: the caller sends the
+    // messages one at a time, and the server sees each of them once.
+    PipelineResult result;
+    Observation unsent;
+    unsent.outcome = Outcome::kTransportError;
+    unsent.detail = "not sent: " + *why;
+    result.observations.assign(pipeline.requests.size(), unsent);
+    result.sentinel = unsent;
+    result.ambiguous = true;
+    return result;
+  }
+  return detail::PipelineExchange(pipeline, target_.limits, pipes_, dropped_).Run();
 }
 
 std::string StdioProcessTransport::Describe() const {

@@ -32,20 +32,29 @@ struct Limits {
 struct Pipeline {
   std::vector<Request> requests;
   /// A cheap request the server is known to answer (ping, tools/list, server/discover),
-  /// written after `requests`. Once its reply is in, a request still unanswered after a short
-  /// grace is Outcome::kDropped instead of waiting out the timeout, and a notification's quiet
-  /// window ends. Without one, each request waits as Send does.
+  /// written after `requests`, with a string or integer id used by nothing else in the
+  /// pipeline. Once its reply is in, a request still unanswered after a short grace is
+  /// Outcome::kDropped instead of waiting out the timeout, and a notification's quiet window
+  /// ends: what the server said before the sentinel's reply is its answer. Without one (or
+  /// with one whose id cannot be echoed), each request waits as Send does.
   std::optional<Request> sentinel;
 };
 
 struct PipelineResult {
-  /// One per request, in order.
+  /// One per request, in order, each as Send would give it (elapsed counts from the start of
+  /// the pipeline). A request the server answered neither before nor after the sentinel within
+  /// the timeout gets Send's outcome (kAliveButDeaf, kExited): deafness is not dropping.
   std::vector<Observation> observations;
-  /// What the sentinel got; Outcome::kOk with its reply when the server answered it.
+  /// What the sentinel got; Outcome::kOk with its reply when the server answered it. Replies
+  /// that arrived late for requests dropped in earlier exchanges are in its `late_replies`.
   Observation sentinel;
-  /// Something came back that cannot be told apart per request (output without a matching
-  /// id, the process ended, an over-long line): the caller sends the requests again one at a
-  /// time to learn whose it was.
+  /// Something came back that cannot be told apart per request: output without a matching id
+  /// (a non-JSON line, a server notification or request, a response with a null, missing or
+  /// unknown id) or an over-long line while more than the last request was open, or the
+  /// process ended then. Also set, with nothing sent and every outcome kTransportError, when
+  /// two messages share an id or a pipeline of several holds a request without an echoable
+  /// id. The caller sends the requests again one at a time to learn whose it was. With one
+  /// request and a sentinel, only what Send would attribute as well is ever attributed.
   bool ambiguous = false;
 };
 
@@ -57,7 +66,10 @@ class Transport {
   virtual Observation Send(const Request& request) = 0;
   /// Sends `pipeline` and observes each request's reply. This default sends one request
   /// after the other with Send, the sentinel last; the stdio transport writes them back to
-  /// back and learns silence from the sentinel.
+  /// back and learns silence from the sentinel (Outcome::kDropped). It remembers the ids it
+  /// concluded dropped: a later reply carrying one shows up in an Observation's
+  /// `late_replies`, and from then on that transport no longer concludes kDropped. Callers
+  /// that want that check keep ids unique over the life of a transport.
   virtual PipelineResult SendPipelined(const Pipeline& pipeline);
   virtual TransportKind kind() const = 0;
   /// Where requests go, for people: "http://127.0.0.1:8931/mcp" or "stdio: node server.js".

@@ -1,0 +1,334 @@
+#include "transport/detail/pipeline_exchange.h"
+
+#include <algorithm>
+#include <boost/json/serialize.hpp>
+#include <cerrno>
+#include <utility>
+
+#include "model/channel.h"
+#include "transport/detail/pipe_io.h"
+#include "transport/detail/stdio_record.h"
+
+namespace mcpfuzz::detail {
+namespace {
+
+// When is a request whose reply is missing dropped? The sentinel's reply decides, not a clock:
+// a pipe keeps the order of what the server wrote, and lines are taken in that order, so by
+// the time the sentinel's reply is taken every reply an ordered server wrote before it has
+// already been taken. For a server that answers in order a request still unanswered then is
+// unanswered for good, whatever the load and however the bytes were split into reads: its
+// verdict is the one Send would reach after its timeout, and the grace below changes nothing.
+//
+// The grace is for servers that handle requests concurrently (an async handler still running
+// when the cheap sentinel is answered). No wait makes them scheduling independent; this one
+// scales with the round trip just measured, which grows with the machine's load as the
+// handler's own delay does: twice the pipeline's round trip (a handler up to about as slow
+// again as everything before it), at least 10 ms (a few scheduler time slices on a busy
+// machine), at most a tenth of the timeout (a pipeline must stay much cheaper than one
+// timeout). A reply that comes later still is caught by DroppedIds in a later exchange: the
+// verdict is exposed as a late reply, and the transport stops concluding kDropped from then on.
+constexpr std::chrono::milliseconds kGraceFloor{10};
+constexpr int kGraceRttFactor = 2;
+constexpr int kGraceTimeoutDivisor = 10;
+
+std::string Ms(std::chrono::steady_clock::duration duration) {
+  return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(duration).count()) +
+         " ms";
+}
+
+}  // namespace
+
+std::optional<std::string> AmbiguousByConstruction(const Pipeline& pipeline) {
+  std::vector<boost::json::value> ids;
+  auto check = [&ids](const Request& request, bool several) -> std::optional<std::string> {
+    ReplyRule rule = ReplyRuleFor(request);
+    if (rule.kind != ReplyRule::Kind::kMatchingId) {
+      if (!several) return std::nullopt;
+      return std::string("a request without an echoable id in a pipeline of several");
+    }
+    if (std::find(ids.begin(), ids.end(), rule.id) != ids.end()) {
+      return "two messages share the id " + boost::json::serialize(rule.id);
+    }
+    ids.push_back(std::move(rule.id));
+    return std::nullopt;
+  };
+  const bool several = pipeline.requests.size() > 1;
+  for (const Request& request : pipeline.requests) {
+    if (auto why = check(request, several)) return why;
+  }
+  if (pipeline.sentinel) return check(*pipeline.sentinel, false);
+  return std::nullopt;
+}
+
+PipelineExchange::PipelineExchange(const Pipeline& pipeline, const Limits& limits,
+                                   ServerPipes& pipes, DroppedIds& dropped)
+    : limits_(limits), pipes_(pipes), dropped_(dropped) {
+  auto add = [this](const Request& request) {
+    Slot slot;
+    slot.rule = ReplyRuleFor(request);
+    if (slot.rule.kind == ReplyRule::Kind::kMatchingId) dropped_.Forget(slot.rule.id);
+    wire_ += request.WireBody();
+    wire_ += '\n';
+    slot.wire_end = wire_.size();
+    slot.quiet_since = start_;
+    slots_.push_back(std::move(slot));
+  };
+  for (const Request& request : pipeline.requests) add(request);
+  add(*pipeline.sentinel);
+  pipes_.ClearExchangeStderr();
+}
+
+PipelineResult PipelineExchange::Run() {
+  ChildProcess& process = pipes_.process();
+  bool leader_exited = false;
+  PipelineResult result;
+  for (;;) {
+    while (!all_concluded()) {
+      auto piece = pipes_.stdout_lines().Next();
+      if (!piece) break;
+      TakeLine(std::move(*piece));
+    }
+    // As in Send, an over-long line is read to its end, so the next exchange starts in sync.
+    if (all_concluded() && !pipes_.stdout_lines().discarding()) break;
+    if (pipes_.stdout_eof() || leader_exited) {
+      ConcludeAtEnd(leader_exited);
+      break;
+    }
+    if (process.PollExit()) {
+      // What the server wrote before exiting may still hold replies.
+      leader_exited = true;
+      pipes_.Drain();
+      continue;
+    }
+
+    Clock::time_point now = Clock::now();
+    Clock::time_point wake = now + ServerPipes::kExitCheckInterval;
+    if (sentinel_answered_) {
+      const Clock::time_point grace_end = *sentinel_answered_ + Grace();
+      if (now >= grace_end) {
+        wake = std::min(wake, ConcludeAfterSentinel(now));
+      } else {
+        wake = std::min(wake, grace_end);
+      }
+    }
+    const Clock::time_point deadline = last_progress_ + limits_.timeout;
+    if (now >= deadline) {
+      ConcludeAtDeadline();
+      break;
+    }
+    wake = std::min(wake, deadline);
+    const bool want_write = written_ < wire_.size() && process.stdin_fd() >= 0;
+    if (pipes_.Pump(wake - now, want_write).stdin_ready) WriteSome();
+  }
+
+  result.observations.reserve(slots_.size() - 1);
+  for (std::size_t i = 0; i + 1 < slots_.size(); ++i) {
+    result.observations.push_back(std::move(slots_[i].observation));
+  }
+  result.sentinel = std::move(sentinel().observation);
+  result.sentinel.late_replies = std::move(late_replies_);
+  result.ambiguous = ambiguous_;
+  return result;
+}
+
+void PipelineExchange::TakeLine(LinePiece piece) {
+  if (piece.kind == LinePiece::Kind::kTooLong) {
+    bool certain = true;
+    Slot& slot = CurrentSlot(certain);
+    ambiguous_ = ambiguous_ || !certain;
+    Conclude(slot, Outcome::kTooLarge,
+             "a stdout line exceeded " + std::to_string(limits_.max_response_bytes) +
+                 " bytes; the rest of that line was dropped");
+    return;
+  }
+  std::optional<boost::json::value> parsed = ParseLine(piece.line);
+  if (parsed) {
+    if (Slot* slot = SlotAnsweredBy(*parsed)) {
+      const bool was_pending = !slot->concluded;
+      RecordLine(slot->observation, std::move(piece.line), std::move(parsed));
+      if (was_pending) Conclude(*slot, Outcome::kOk, "");
+      return;
+    }
+    if (dropped_.TakeLateReply(*parsed)) {
+      late_replies_.push_back(std::move(*parsed));
+      return;
+    }
+  }
+  bool certain = true;
+  Slot& slot = CurrentSlot(certain);
+  ambiguous_ = ambiguous_ || !certain;
+  slot.quiet_since = Clock::now();
+  const boost::json::value* message =
+      RecordLine(slot.observation, std::move(piece.line), std::move(parsed));
+  if (certain && message != nullptr && EndsExchange(slot.rule, *message)) {
+    Conclude(slot, Outcome::kOk, "");
+  }
+}
+
+PipelineExchange::Slot& PipelineExchange::CurrentSlot(bool& certain) {
+  const std::size_t requests = slots_.size() - 1;
+  std::size_t first_pending = requests;
+  std::size_t pending = 0;
+  for (std::size_t i = 0; i < requests; ++i) {
+    if (slots_[i].concluded) continue;
+    if (pending++ == 0) first_pending = i;
+  }
+  // Send, one message at a time, gives output without an id to the message whose exchange is
+  // open. In a pipeline that is certain only when no request is open (the sentinel's) or the
+  // last one alone is: no other request could still be waiting for it.
+  if (pending == 0) return sentinel();
+  certain = pending == 1 && first_pending == requests - 1;
+  return slots_[first_pending];
+}
+
+PipelineExchange::Slot* PipelineExchange::SlotAnsweredBy(const boost::json::value& message) {
+  if (!IsResponseShaped(message)) return nullptr;
+  const auto* id = message.as_object().if_contains("id");
+  if (id == nullptr || id->is_null()) return nullptr;
+  Slot* repeated = nullptr;
+  for (Slot& slot : slots_) {
+    if (slot.rule.kind != ReplyRule::Kind::kMatchingId || slot.rule.id != *id) continue;
+    if (!slot.concluded) return &slot;
+    // A second reply to the same request is still that request's, for the oracles to judge.
+    repeated = &slot;
+  }
+  return repeated;
+}
+
+void PipelineExchange::Conclude(Slot& slot, Outcome outcome, std::string detail) {
+  const Clock::time_point now = Clock::now();
+  slot.concluded = true;
+  Observation& observation = slot.observation;
+  observation.outcome = outcome;
+  observation.detail = std::move(detail);
+  // Stderr goes to the message concluded after it was written, as Send gives it to its
+  // exchange.
+  observation.stderr_tail = pipes_.exchange_stderr_tail();
+  pipes_.ClearExchangeStderr();
+  if (auto exit = pipes_.process().PollExit()) {
+    observation.exit_code = exit->code;
+    observation.exit_signal = exit->signal;
+  }
+  observation.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(now - start_);
+  last_progress_ = now;
+  if (&slot == &sentinel() && !sentinel_answered_ && outcome == Outcome::kOk) {
+    sentinel_answered_ = now;
+  }
+}
+
+PipelineExchange::Clock::time_point PipelineExchange::ConcludeAfterSentinel(Clock::time_point now) {
+  Clock::time_point next = Clock::time_point::max();
+  const std::string answered = "the sentinel written after it was answered after " +
+                               Ms(*sentinel_answered_ - start_) + " and a grace of " + Ms(Grace()) +
+                               " passed";
+  for (std::size_t i = 0; i + 1 < slots_.size(); ++i) {
+    Slot& slot = slots_[i];
+    if (slot.concluded) continue;
+    if (dropped_.out_of_order()) {
+      // This server has answered a sentinel before a request's reply: the sentinel proves
+      // nothing, so each message waits as Send waits for it.
+      if (slot.rule.kind == ReplyRule::Kind::kMatchingId) continue;
+      const Clock::time_point quiet_end = slot.quiet_since + limits_.quiet_window;
+      if (now >= quiet_end) {
+        Conclude(slot, Outcome::kOk, "");
+      } else {
+        next = std::min(next, quiet_end);
+      }
+      continue;
+    }
+    if (slot.rule.kind == ReplyRule::Kind::kSilence) {
+      Conclude(slot, Outcome::kOk, "nothing owed; " + answered);
+      continue;
+    }
+    if (slot.rule.kind == ReplyRule::Kind::kMatchingId) dropped_.Remember(slot.rule.id);
+    Conclude(slot, Outcome::kDropped, "no reply: " + answered);
+  }
+  return next;
+}
+
+void PipelineExchange::ConcludeAtDeadline() {
+  const bool exited = pipes_.process().PollExit().has_value();
+  for (Slot& slot : slots_) {
+    if (slot.concluded) continue;
+    // As Send: a message that owes no echoed reply was heard out once it was written.
+    if (written_ >= slot.wire_end && slot.rule.kind != ReplyRule::Kind::kMatchingId) {
+      Conclude(slot, Outcome::kOk, "the sentinel got no reply either");
+      continue;
+    }
+    Conclude(slot, exited ? Outcome::kExited : Outcome::kAliveButDeaf,
+             TimeoutDetail(&slot == &sentinel()));
+  }
+}
+
+void PipelineExchange::ConcludeAtEnd(bool leader_exited) {
+  if (pipes_.stdout_eof()) {
+    if (auto rest = pipes_.stdout_lines().TakeRemainder(); rest && !all_concluded()) {
+      TakeLine(LinePiece{LinePiece::Kind::kLine, std::move(*rest)});
+    }
+  }
+  if (all_concluded()) return;
+  // Which request ended the server is known only if one alone could have.
+  bool certain = true;
+  CurrentSlot(certain);
+  ambiguous_ = ambiguous_ || !certain;
+  if (!leader_exited && !pipes_.WaitForExit(last_progress_ + limits_.timeout - Clock::now())) {
+    for (Slot& slot : slots_) {
+      if (!slot.concluded) {
+        Conclude(slot, Outcome::kAliveButDeaf, "the server closed stdout but keeps running");
+      }
+    }
+    return;
+  }
+  const std::string detail = DescribeExit(*pipes_.process().PollExit()) + write_failure_;
+  for (Slot& slot : slots_) {
+    if (!slot.concluded) Conclude(slot, Outcome::kExited, detail);
+  }
+}
+
+bool PipelineExchange::all_concluded() const {
+  return std::all_of(slots_.begin(), slots_.end(), [](const Slot& slot) { return slot.concluded; });
+}
+
+PipelineExchange::Clock::duration PipelineExchange::Grace() const {
+  const Clock::duration round_trip = *sentinel_answered_ - start_;
+  const Clock::duration cap = limits_.timeout / kGraceTimeoutDivisor;
+  return std::min<Clock::duration>(
+      std::max<Clock::duration>(kGraceRttFactor * round_trip, kGraceFloor), cap);
+}
+
+void PipelineExchange::WriteSome() {
+  ChildProcess& process = pipes_.process();
+  const ssize_t count =
+      WriteWithoutSigpipe(process.stdin_fd(), wire_.data() + written_, wire_.size() - written_);
+  const int error = errno;
+  if (count > 0) {
+    written_ += static_cast<std::size_t>(count);
+    const Clock::time_point now = Clock::now();
+    for (Slot& slot : slots_) {
+      if (slot.wire_end <= written_ && !slot.written) {
+        slot.written = true;
+        slot.quiet_since = now;
+      }
+    }
+  } else if (count < 0 && error != EAGAIN && error != EWOULDBLOCK) {
+    write_failure_ = "; writing the pipeline failed after " + std::to_string(written_) + " of " +
+                     std::to_string(wire_.size()) + " bytes (" +
+                     (error == EPIPE ? std::string("EPIPE") : std::to_string(error)) + ")";
+    process.CloseStdin();
+  }
+}
+
+std::string PipelineExchange::TimeoutDetail(bool sentinel) const {
+  std::string detail = "no reply within " + std::to_string(limits_.timeout.count()) + " ms" +
+                       (sentinel ? "" : ", nor to the sentinel written after it") + write_failure_;
+  if (written_ < wire_.size() && write_failure_.empty()) {
+    detail += "; only " + std::to_string(written_) + " of " + std::to_string(wire_.size()) +
+              " pipeline bytes were written";
+  }
+  if (const std::size_t pending = pipes_.stdout_lines().pending_bytes(); pending > 0) {
+    detail += "; " + std::to_string(pending) + " bytes of an unterminated stdout line are pending";
+  }
+  return detail;
+}
+
+}  // namespace mcpfuzz::detail

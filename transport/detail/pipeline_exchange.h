@@ -1,0 +1,79 @@
+#pragma once
+// One SendPipelined of the stdio transport: requests and a sentinel written back to back,
+// each reply attributed to its request by id, silence learnt from the sentinel's reply.
+
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "transport/detail/dropped_ids.h"
+#include "transport/detail/reply_rule.h"
+#include "transport/detail/server_pipes.h"
+#include "transport/transport.h"
+
+namespace mcpfuzz::detail {
+
+/// Why `pipeline` cannot be attributed reply by reply whatever the server says, or nothing:
+/// two messages share an id, or a request of a pipeline of several has no echoable id. Such a
+/// pipeline is not sent.
+std::optional<std::string> AmbiguousByConstruction(const Pipeline& pipeline);
+
+class PipelineExchange {
+ public:
+  /// `pipeline` must have a sentinel with a string or integer id and must not be ambiguous by
+  /// construction.
+  PipelineExchange(const Pipeline& pipeline, const Limits& limits, ServerPipes& pipes,
+                   DroppedIds& dropped);
+  PipelineResult Run();
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  // One message written: a request, or the sentinel (the last slot).
+  struct Slot {
+    ReplyRule rule;
+    Observation observation;
+    bool concluded = false;
+    /// Offset in wire_ just past this message's bytes.
+    std::size_t wire_end = 0;
+    bool written = false;
+    /// When a line was last attributed to it (or its bytes were written): the quiet window of a
+    /// message that owes no reply counts from here once the sentinel is not trusted.
+    Clock::time_point quiet_since;
+  };
+
+  void TakeLine(LinePiece piece);
+  // The slot that output no id attributes goes to; `certain` is false when that may not be
+  // the message Send, one message at a time, would have given it to.
+  Slot& CurrentSlot(bool& certain);
+  Slot* SlotAnsweredBy(const boost::json::value& message);
+  void Conclude(Slot& slot, Outcome outcome, std::string detail);
+  // Once the grace after the sentinel's reply is over; returns when to call again (a message
+  // still listening out its quiet window), or time_point::max().
+  Clock::time_point ConcludeAfterSentinel(Clock::time_point now);
+  void ConcludeAtDeadline();
+  void ConcludeAtEnd(bool leader_exited);
+  bool all_concluded() const;
+  Slot& sentinel() { return slots_.back(); }
+  Clock::duration Grace() const;
+  void WriteSome();
+  std::string TimeoutDetail(bool sentinel) const;
+
+  const Limits& limits_;
+  ServerPipes& pipes_;
+  DroppedIds& dropped_;
+  std::vector<Slot> slots_;
+  std::string wire_;
+  const Clock::time_point start_ = Clock::now();
+  // The timeout counts from the last message concluded, so a server answering a long pipeline
+  // in order, slowly, gets as much time per request as Send gives it.
+  Clock::time_point last_progress_ = start_;
+  std::optional<Clock::time_point> sentinel_answered_;
+  std::size_t written_ = 0;
+  std::string write_failure_;
+  bool ambiguous_ = false;
+  std::vector<boost::json::value> late_replies_;
+};
+
+}  // namespace mcpfuzz::detail
