@@ -211,6 +211,16 @@ void Campaign::Decide(Lane& lane, GeneratedCase generated, std::size_t index, co
     }
   }
   Conclude(lane, generated, index, judged);
+  if (lane.session->out_of_order() && !lane.noted_out_of_order) {
+    lane.noted_out_of_order = true;
+    result_.notes.push_back("the " + std::string(ToString(lane.session->revision())) +
+                            " server answered a request after the sentinel written behind it; "
+                            "from case " +
+                            std::to_string(index) +
+                            " on, every case waited for its reply (a silence earlier taken for a "
+                            "drop may have been a slow reply): " +
+                            lane.session->late_reply());
+  }
   lane.previous = std::move(generated);
   lane.previous_index = index;
 }
@@ -351,6 +361,12 @@ CampaignResult Campaign::Run() {
   } catch (...) {
     result_.notes.emplace_back("the campaign stopped on an unknown error");
   }
+  for (const Lane& lane : lanes_) {
+    result_.restarts += lane.session->reopens();
+    result_.warm_restarts += lane.session->warm_reopens();
+  }
+  // Every server ends here, spares included, before the run reports its time.
+  lanes_.clear();
   result_.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start_);
   Report(/*force=*/true);
   return std::move(result_);

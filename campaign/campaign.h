@@ -150,6 +150,12 @@ struct CampaignResult {
   std::vector<std::string> notes;
   std::chrono::milliseconds elapsed{0};
   CampaignTiming timing;
+  /// Stdio: cases judged from a pipelined window (the rest were sent one at a time).
+  std::size_t pipelined = 0;
+  /// Sessions reopened (a stdio server restarted), and how many of those took the spare
+  /// server started ahead of time.
+  std::size_t restarts = 0;
+  std::size_t warm_restarts = 0;
   /// With CampaignOptions::record_cases: "<revision> <transport> <check id> <wire body>" per
   /// case, in order.
   std::vector<std::string> case_log;

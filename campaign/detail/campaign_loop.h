@@ -56,6 +56,7 @@ struct Lane {
   /// A death found before a window that is sent again one case at a time: blamed when the
   /// first of them is judged.
   std::optional<ProcessExit> death_before_next;
+  bool noted_out_of_order = false;
 
   Session& WorkerSession(std::size_t worker) { return worker == 0 ? *session : *extra[worker - 1]; }
 };

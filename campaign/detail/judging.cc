@@ -35,7 +35,7 @@ bool SentinelAnswered(const Request& sentinel, const Observation& observation) {
 
 Judged SendAndJudge(Session& session, const Request& request, std::string_view check_id,
                     const JudgeContext& context, bool settle) {
-  if (session.kind() != TransportKind::kStdio) {
+  if (session.kind() != TransportKind::kStdio || session.out_of_order()) {
     return JudgeExchange(session, request, session.Send(request), std::nullopt, check_id, context,
                          settle);
   }

@@ -53,7 +53,9 @@ bool EndedBadly(const Observation& observation) {
 
 void Campaign::SendAhead(Lane& lane, std::size_t index, std::size_t depth,
                          std::set<std::size_t>& alone) {
-  if (lane.troubled_windows >= kTroubledWindowsBeforeSerial) return;
+  if (lane.troubled_windows >= kTroubledWindowsBeforeSerial || lane.session->out_of_order()) {
+    return;
+  }
   std::vector<GeneratedCase> window;
   std::vector<std::size_t> indices;
   std::vector<boost::json::value> ids;
@@ -141,6 +143,7 @@ void Campaign::RunPipelined(std::size_t depth) {
     lane.ahead.erase(pending);
     if (RecordAndSkip(ahead.generated)) continue;
     ++result_.cases;
+    ++result_.pipelined;
     const Judged judged =
         JudgeExchange(session, ahead.generated.request, std::move(ahead.observation),
                       SentinelSeen{ahead.sentinel, ahead.sentinel_observation},

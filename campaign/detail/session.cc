@@ -1,6 +1,7 @@
 #include "campaign/detail/session.h"
 
 #include <algorithm>
+#include <boost/json/serialize.hpp>
 #include <chrono>
 #include <thread>
 #include <utility>
@@ -207,6 +208,12 @@ PipelineResult Session::SendPipelined(const Pipeline& pipeline) {
     return result;
   }
   result = transport_->SendPipelined(pipeline);
+  if (!result.sentinel.late_replies.empty() && !out_of_order_) {
+    out_of_order_ = true;
+    const boost::json::value& late = result.sentinel.late_replies.front();
+    const auto* id = late.is_object() ? late.as_object().if_contains("id") : nullptr;
+    late_reply_ = "a reply to id " + (id != nullptr ? boost::json::serialize(*id) : "?");
+  }
   auto breaks = [](const Observation& observation) {
     return LeavesSessionBroken(observation.outcome) || observation.exit_code ||
            observation.exit_signal;

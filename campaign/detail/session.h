@@ -48,6 +48,12 @@ class Session {
   /// The next Send reopens the session first (a stdio server that stopped answering).
   void MarkBroken() { broken_ = true; }
   bool broken() const { return broken_; }
+  /// The server answered a request after the sentinel written behind it (a late reply to a
+  /// request taken for dropped): sentinels prove nothing here, so from then on every case
+  /// waits for its reply as Send waits, on this and every later connection.
+  bool out_of_order() const { return out_of_order_; }
+  /// The first late reply seen, for notes.
+  const std::string& late_reply() const { return late_reply_; }
   /// Counts the connections made: a pipelined reply is only worth judging when it came from
   /// the connection the session still uses.
   std::size_t generation() const { return generation_; }
@@ -100,6 +106,8 @@ class Session {
   std::string description_;
   bool broken_ = false;
   bool lost_ = false;
+  bool out_of_order_ = false;
+  std::string late_reply_;
   std::string lost_reason_;
   std::optional<ProcessExit> death_between_;
   std::size_t reopens_ = 0;

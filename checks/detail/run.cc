@@ -80,6 +80,7 @@ Observation RecordingTransport::Send(const Request& request) {
 PipelineResult RecordingTransport::SendPipelined(const Pipeline& pipeline) {
   inner_->set_session_id(session_id());
   PipelineResult result = inner_->SendPipelined(pipeline);
+  if (!result.sentinel.late_replies.empty()) run_.set_out_of_order();
   const bool sentinel_answered =
       pipeline.sentinel &&
       ClassifyReply(*pipeline.sentinel, result.sentinel).channel != Channel::kTransportFailure;
@@ -111,6 +112,8 @@ PipelineResult RecordingTransport::SendPipelined(const Pipeline& pipeline) {
 }
 
 std::vector<Exchange> RecordingTransport::Take() { return std::exchange(log_, {}); }
+
+bool RecordingTransport::sentinels_prove_nothing() const { return run_.out_of_order(); }
 
 bool RecordingTransport::ProcessAlive() { return stdio_ == nullptr || stdio_->Alive(); }
 
@@ -151,7 +154,8 @@ Exchange Connection::Send(const Request& request, Owed owed) {
     const Outcome outcome = exchange.observation.outcome;
     if (outcome == Outcome::kAliveButDeaf || outcome == Outcome::kExited) broken_ = true;
   };
-  if (owed == Owed::kNothing && transport_->stdio() != nullptr) {
+  if (owed == Owed::kNothing && transport_->stdio() != nullptr &&
+      !transport_->sentinels_prove_nothing()) {
     // The one request ping (or server/discover) never breaks: answered, it shows the server
     // read past the request; unanswered, the server stopped answering (an incident).
     Request sentinel =

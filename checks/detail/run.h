@@ -65,6 +65,9 @@ class RecordingTransport final : public Transport {
   /// The process's end was already recorded as an incident.
   bool death_reported() const { return death_reported_; }
   void set_death_reported() { death_reported_ = true; }
+  /// A server of this run answered a request after the sentinel behind it: sentinels prove
+  /// nothing about it, so requests owed nothing wait out the quiet window or the timeout.
+  bool sentinels_prove_nothing() const;
   /// Tells the connections of one run apart (addresses may be reused).
   std::size_t serial() const { return serial_; }
 
@@ -246,6 +249,9 @@ class RevisionRun {
   // --- recording (RecordingTransport calls this) ---------------------------------------------
 
   void Record(const Exchange& exchange, RecordingTransport& transport, Owed owed);
+  /// A sentinel saw a late reply (RecordingTransport::sentinels_prove_nothing).
+  void set_out_of_order() { out_of_order_ = true; }
+  bool out_of_order() const { return out_of_order_; }
   /// A serial number for a new connection, from 1.
   std::size_t NextConnectionSerial() { return ++connections_made_; }
 
@@ -293,6 +299,7 @@ class RevisionRun {
   /// RecordingTransport::serial() of last_stdio_exchange_'s connection; 0 for none.
   std::size_t last_stdio_serial_ = 0;
   std::size_t connections_made_ = 0;
+  bool out_of_order_ = false;
 };
 
 // --- request surgery shared by the families ---------------------------------------------------
