@@ -1,6 +1,10 @@
 #include "transport/era_probe.h"
 
 #include <algorithm>
+#include <functional>
+#include <system_error>
+#include <thread>
+#include <vector>
 
 #include "transport/client.h"
 
@@ -79,17 +83,37 @@ std::optional<Revision> EraReport::Newest(Era era) const {
 }
 
 EraReport DetectEras(const TransportFactory& connect) {
-  EraReport report;
-  EraAttempt stateless = AskStateless(connect);
-  if (stateless.channel == Channel::kSuccess) report.speaks.push_back(stateless.asked);
-  report.attempts.push_back(std::move(stateless));
-
+  std::vector<Revision> handshake;
   for (auto it = kAllRevisions.rbegin(); it != kAllRevisions.rend(); ++it) {
-    if (EraOf(*it) != Era::kHandshake) continue;
-    EraAttempt attempt = AskHandshake(connect, *it);
-    if (attempt.answered == *it) report.speaks.push_back(*it);
-    report.attempts.push_back(std::move(attempt));
+    if (EraOf(*it) == Era::kHandshake) handshake.push_back(*it);
   }
+  // Each question has a connection of its own and its own slot, and a server answers each
+  // connection alike whenever it is asked, so the questions go at once (one thread each, a
+  // handful in all: over stdio every one starts the server, which takes most of the time).
+  // The report is assembled in the fixed order afterwards, as asking one after the other did.
+  std::vector<EraAttempt> attempts(1 + handshake.size());
+  std::vector<std::function<void()>> probes;
+  probes.emplace_back([&] { attempts[0] = AskStateless(connect); });
+  for (std::size_t i = 0; i < handshake.size(); ++i) {
+    probes.emplace_back([&, i] { attempts[i + 1] = AskHandshake(connect, handshake[i]); });
+  }
+  std::vector<std::thread> threads;
+  threads.reserve(probes.size());
+  for (auto& probe : probes) {
+    try {
+      threads.emplace_back(probe);
+    } catch (const std::system_error&) {
+      probe();  // No thread to be had: this question waits its turn.
+    }
+  }
+  for (std::thread& thread : threads) thread.join();
+
+  EraReport report;
+  if (attempts[0].channel == Channel::kSuccess) report.speaks.push_back(attempts[0].asked);
+  for (std::size_t i = 0; i < handshake.size(); ++i) {
+    if (attempts[i + 1].answered == handshake[i]) report.speaks.push_back(handshake[i]);
+  }
+  report.attempts = std::move(attempts);
   return report;
 }
 

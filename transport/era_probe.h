@@ -16,7 +16,8 @@
 
 namespace mcpfuzz {
 
-/// Opens a fresh connection to the same target (for stdio: starts the server again).
+/// Opens a fresh connection to the same target (for stdio: starts the server again). DetectEras
+/// calls it from several threads at once.
 using TransportFactory = std::function<Result<std::unique_ptr<Transport>>()>;
 
 /// One question asked and what came back.
@@ -44,8 +45,10 @@ struct EraReport {
   std::optional<Revision> Newest(Era era) const;
 };
 
-/// Asks every revision. Never throws; a target that cannot be reached yields an empty `speaks`
-/// and attempts whose channel is kTransportFailure.
+/// Asks every revision, each on a connection of its own, all at once (at most one thread per
+/// revision); the report lists them in the same order whatever order they finish in. Never
+/// throws; a target that cannot be reached yields an empty `speaks` and attempts whose channel
+/// is kTransportFailure.
 EraReport DetectEras(const TransportFactory& connect);
 
 }  // namespace mcpfuzz

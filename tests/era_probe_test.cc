@@ -1,0 +1,122 @@
+// DetectEras asks every revision at once, one connection each; the report must read as if it
+// had asked them one after the other: the same attempts, in the same order, newest first.
+
+#include "transport/era_probe.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "support/reference_server.h"
+
+namespace mcpfuzz {
+namespace {
+
+using namespace std::chrono_literals;
+
+const std::vector<Revision> kNewestFirst = {Revision::k2026_07_28, Revision::k2025_11_25,
+                                            Revision::k2025_06_18, Revision::k2025_03_26,
+                                            Revision::k2024_11_05};
+
+// Counts the connections opened, and how many were being opened at once at most.
+struct ConnectLog {
+  std::atomic<int> calls{0};
+  std::atomic<int> in_progress{0};
+  std::atomic<int> peak{0};
+};
+
+TransportFactory Logged(TransportFactory connect, std::shared_ptr<ConnectLog> log) {
+  return [connect = std::move(connect), log]() -> Result<std::unique_ptr<Transport>> {
+    ++log->calls;
+    const int now = ++log->in_progress;
+    int peak = log->peak.load();
+    while (now > peak && !log->peak.compare_exchange_weak(peak, now)) {
+    }
+    auto transport = connect();
+    --log->in_progress;
+    return transport;
+  };
+}
+
+void ExpectAttemptsInOrder(const EraReport& report) {
+  ASSERT_EQ(report.attempts.size(), kNewestFirst.size());
+  for (std::size_t i = 0; i < kNewestFirst.size(); ++i) {
+    EXPECT_EQ(report.attempts[i].asked, kNewestFirst[i]) << i;
+    EXPECT_EQ(report.attempts[i].method, i == 0 ? "server/discover" : "initialize") << i;
+  }
+}
+
+void ExpectSpeaksEverything(TransportKind kind) {
+  const test_support::RefTarget target =
+      test_support::StartRefServer(kind, {}, test_support::ReferenceServerLimits(5000ms, 50ms));
+  auto log = std::make_shared<ConnectLog>();
+  const EraReport report = DetectEras(Logged(target.connect, log));
+  EXPECT_EQ(report.speaks, kNewestFirst);
+  ExpectAttemptsInOrder(report);
+  for (const EraAttempt& attempt : report.attempts) {
+    EXPECT_EQ(attempt.channel, Channel::kSuccess) << ToString(attempt.asked) << attempt.note;
+    EXPECT_EQ(attempt.answered, attempt.asked) << ToString(attempt.asked);
+    EXPECT_TRUE(attempt.note.empty()) << attempt.note;
+  }
+  EXPECT_FALSE(report.attempts[0].supported_versions.empty());
+  EXPECT_EQ(report.Newest(Era::kStateless), Revision::k2026_07_28);
+  EXPECT_EQ(report.Newest(Era::kHandshake), Revision::k2025_11_25);
+  // One connection per question, never more at once than there are questions.
+  EXPECT_EQ(log->calls.load(), static_cast<int>(kNewestFirst.size()));
+  EXPECT_LE(log->peak.load(), static_cast<int>(kNewestFirst.size()));
+}
+
+TEST(EraProbe, TheReferenceServerOverStdioSpeaksEveryRevisionInOrder) {
+  ExpectSpeaksEverything(TransportKind::kStdio);
+}
+
+TEST(EraProbe, TheReferenceServerOverHttpSpeaksEveryRevisionInOrder) {
+  ExpectSpeaksEverything(TransportKind::kHttp);
+}
+
+TEST(EraProbe, EachAnswerStaysWithTheRevisionAsked) {
+  const TransportFactory connect = []() -> Result<std::unique_ptr<Transport>> {
+    StdioTarget stdio;
+    stdio.argv = {"python3", MCPFUZZ_SOURCE_DIR "/tests/fixtures/era_server.py"};
+    stdio.limits.timeout = 5000ms;
+    stdio.limits.quiet_window = 50ms;
+    stdio.shutdown_grace = 300ms;
+    auto spawned = SpawnStdio(std::move(stdio));
+    if (!spawned) return spawned.error();
+    return std::unique_ptr<Transport>(std::move(*spawned));
+  };
+  const EraReport report = DetectEras(connect);
+  EXPECT_EQ(report.speaks, (std::vector<Revision>{Revision::k2025_03_26, Revision::k2024_11_05}));
+  ExpectAttemptsInOrder(report);
+  EXPECT_EQ(report.attempts[0].channel, Channel::kProtocolError);
+  EXPECT_EQ(report.attempts[0].error_code, -32601);
+  for (std::size_t i = 1; i < report.attempts.size(); ++i) {
+    const EraAttempt& attempt = report.attempts[i];
+    EXPECT_EQ(attempt.channel, Channel::kSuccess) << ToString(attempt.asked);
+    const bool spoken =
+        attempt.asked == Revision::k2025_03_26 || attempt.asked == Revision::k2024_11_05;
+    EXPECT_EQ(attempt.answered, spoken ? attempt.asked : Revision::k2025_03_26)
+        << ToString(attempt.asked);
+    EXPECT_EQ(attempt.note.empty(), spoken) << ToString(attempt.asked) << ": " << attempt.note;
+  }
+}
+
+TEST(EraProbe, AnUnreachableTargetSpeaksNothing) {
+  const TransportFactory nowhere = []() -> Result<std::unique_ptr<Transport>> {
+    return Error{"nothing there"};
+  };
+  const EraReport report = DetectEras(nowhere);
+  EXPECT_TRUE(report.speaks.empty());
+  ExpectAttemptsInOrder(report);
+  for (const EraAttempt& attempt : report.attempts) {
+    EXPECT_EQ(attempt.channel, Channel::kTransportFailure);
+    EXPECT_EQ(attempt.note, "nothing there");
+  }
+}
+
+}  // namespace
+}  // namespace mcpfuzz
