@@ -181,21 +181,22 @@ void Campaign::Conclude(Lane& lane, const GeneratedCase& generated, std::size_t 
   if (IsFinding(judged.verdict)) Investigate(lane, generated, index, judged, /*settle=*/false);
 }
 
-void Campaign::RunCase(Lane& lane, std::size_t index) {
+std::optional<SentCase> Campaign::RunCase(Lane& lane, std::size_t index) {
   std::optional<GeneratedCase> generated = Generate(lane, index);
   if (!generated) {
     ++result_.generation_failures;
-    return;
+    return std::nullopt;
   }
-  if (RecordAndSkip(*generated)) return;
+  if (RecordAndSkip(*generated)) return std::nullopt;
   ++result_.cases;
   const auto sent = Clock::now();
-  const Judged judged = SendAndJudge(*lane.session, generated->request, generated->check_id,
-                                     generated->context, /*settle=*/false);
-  Add(Silent(*generated, judged) ? result_.timing.silence : result_.timing.sending, sent);
+  SentCase judged{*generated, SendAndJudge(*lane.session, generated->request, generated->check_id,
+                                           generated->context, /*settle=*/false)};
+  Add(Silent(*generated, judged.judged) ? result_.timing.silence : result_.timing.sending, sent);
   std::optional<ProcessExit> death = lane.session->TakeDeathBetweenExchanges();
   if (lane.death_before_next) death = std::exchange(lane.death_before_next, std::nullopt);
-  Decide(lane, std::move(*generated), index, judged, std::move(death));
+  Decide(lane, std::move(*generated), index, judged.judged, std::move(death));
+  return judged;
 }
 
 void Campaign::Decide(Lane& lane, GeneratedCase generated, std::size_t index, const Judged& judged,

@@ -44,6 +44,11 @@ void PrintFuzzReport(const RunInfo& info, const CampaignOptions& options,
   out << "time: start-up " << ms(timing.startup) << " ms, sending " << ms(timing.sending)
       << " ms, waiting for silence " << ms(timing.silence) << " ms, re-sends " << ms(timing.resends)
       << " ms, shrinking " << ms(timing.shrinking) << " ms\n";
+  if (result.pipelined > 0 || result.restarts > 0) {
+    out << "stdio: " << result.pipelined << " of " << result.cases
+        << " cases pipelined; the server restarted " << result.restarts << " time(s), "
+        << result.warm_restarts << " onto a spare started ahead\n";
+  }
   for (const auto& note : result.notes) out << "note: " << EscapeForTerminal(note, 200) << "\n";
   for (const auto& finding : result.findings) {
     const Verdict& verdict = finding.verdict;

@@ -38,6 +38,12 @@ struct SentAhead {
   std::optional<ProcessExit> death_before;
 };
 
+/// A case RunCase sent and judged.
+struct SentCase {
+  GeneratedCase generated;
+  Judged judged;
+};
+
 /// The sessions of one revision and the generator drawn from what the first saw of the target.
 struct Lane {
   /// The first session: worker 0 sends on it, and findings are re-sent and shrunk on it.
@@ -57,6 +63,8 @@ struct Lane {
   /// first of them is judged.
   std::optional<ProcessExit> death_before_next;
   bool noted_out_of_order = false;
+  /// Checks whose cases this lane sends alone (pipelined.cc).
+  std::set<std::string> alone_checks;
 
   Session& WorkerSession(std::size_t worker) { return worker == 0 ? *session : *extra[worker - 1]; }
 };
@@ -96,7 +104,8 @@ class Campaign {
   void SendAhead(Lane& lane, std::size_t index, std::size_t depth, std::set<std::size_t>& alone);
   /// Removes the lane at `position`, noting why.
   void DropLostLane(std::size_t position);
-  void RunCase(Lane& lane, std::size_t index);
+  /// Generates, sends and decides case `index`; what was sent, unless it was not.
+  std::optional<SentCase> RunCase(Lane& lane, std::size_t index);
   /// In case order, after case `index` was judged: blames a death found before it on the case
   /// before, then concludes it.
   void Decide(Lane& lane, GeneratedCase generated, std::size_t index, const Judged& judged,

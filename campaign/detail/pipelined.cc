@@ -7,6 +7,8 @@
 //   went deaf or did not answer the sentinel: its cases go alone, on a fresh server;
 // - a finding re-sent and shrunk on the lane: the re-sends and shrinking restart the server,
 //   so the cases written behind it on the old one are written again on the new one.
+// Checks whose cases were answered in a way no pipeline can place go alone on that lane (learnt
+// from the server's answers, so the same for the same seed).
 // One difference remains: a case written ahead is sent even when cases of its check on
 // another lane go unanswered meanwhile until it is skipped (it is then not judged).
 
@@ -22,26 +24,36 @@ namespace mcpfuzz::campaign_detail {
 namespace {
 
 // After this many windows that had to be sent again one at a time, a lane sends one case at a
-// time: a server whose answers cannot be attributed (stray output, replies without ids) would
-// otherwise get every case twice.
-constexpr std::size_t kTroubledWindowsBeforeSerial = 3;
+// time: a server whose answers cannot be attributed (stray output, replies without ids) in
+// ways the checks sent alone do not show would otherwise get every case twice.
+constexpr std::size_t kTroubledWindowsBeforeSerial = 8;
 
-// A request whose reply names it: an object with jsonrpc "2.0", a string method and a string
-// or integer id (the ids a server can echo). Anything else may be answered with id null, or
-// by silence that cannot be placed, so it goes alone. A raw body is never pipelined: the
-// server may read those bytes otherwise than mcpfuzz does.
-bool RepliesCanBeMatched(const Request& request) {
+// A request whose reply can name it: an object with a string or integer id (the ids a server
+// can echo). Anything else (a raw body, a batch, a notification, id null) may be answered by
+// silence or output that cannot be placed, so it goes alone. A raw body is never pipelined:
+// the server may read those bytes otherwise than mcpfuzz does.
+bool HasEchoableId(const Request& request) {
   const auto* body = std::get_if<boost::json::value>(&request.body);
   if (body == nullptr || !body->is_object()) return false;
-  const boost::json::object& object = body->as_object();
-  const auto* jsonrpc = object.if_contains("jsonrpc");
-  const auto* method = object.if_contains("method");
-  const auto* id = object.if_contains("id");
-  if (jsonrpc == nullptr || !jsonrpc->is_string() || jsonrpc->as_string() != "2.0") return false;
-  if (method == nullptr || !method->is_string()) return false;
+  const auto* id = body->as_object().if_contains("id");
   if (id == nullptr) return false;
   if (id->is_string()) return !id->as_string().starts_with("mcpfuzz-sentinel-");
   return id->is_int64() || id->is_uint64();
+}
+
+// What the server wrote for a request sent alone that no pipeline could have placed: output
+// that is not JSON, a message that is not the reply to its id, or its end.
+bool Unplaceable(const Request& request, const Observation& observation) {
+  if (!observation.non_json.empty() || observation.exit_code || observation.exit_signal) {
+    return true;
+  }
+  const std::optional<boost::json::value> id = request.RpcId();
+  return std::any_of(observation.messages.begin(), observation.messages.end(),
+                     [&](const boost::json::value& message) {
+                       if (!IsResponseShaped(message)) return true;
+                       const auto* echoed = message.as_object().if_contains("id");
+                       return echoed == nullptr || !id || *echoed != *id;
+                     });
 }
 
 bool EndedBadly(const Observation& observation) {
@@ -64,7 +76,7 @@ void Campaign::SendAhead(Lane& lane, std::size_t index, std::size_t depth,
     if (alone.contains(next)) break;
     std::optional<GeneratedCase> generated = Generate(lane, next);
     if (!generated || Hangs(generated->check_id) >= kHangsBeforeSkipping ||
-        !RepliesCanBeMatched(generated->request)) {
+        !HasEchoableId(generated->request) || lane.alone_checks.contains(generated->check_id)) {
       break;
     }
     boost::json::value id = *generated->request.RpcId();
@@ -135,7 +147,13 @@ void Campaign::RunPipelined(std::size_t depth) {
     auto pending = lane.ahead.find(index);
     if (pending == lane.ahead.end()) {
       alone.erase(index);
-      RunCase(lane, index);
+      // A case that answered so no pipeline could place it: its check goes alone on this lane
+      // from now on, so its windows are not sent twice.
+      const std::optional<SentCase> sent = RunCase(lane, index);
+      if (sent && HasEchoableId(sent->generated.request) &&
+          Unplaceable(sent->generated.request, sent->judged.observation)) {
+        lane.alone_checks.insert(sent->generated.check_id);
+      }
       Report(/*force=*/false);
       continue;
     }
