@@ -214,13 +214,16 @@ void Campaign::Decide(Lane& lane, GeneratedCase generated, std::size_t index, co
   Conclude(lane, generated, index, judged);
   if (lane.session->out_of_order() && !lane.noted_out_of_order) {
     lane.noted_out_of_order = true;
-    result_.notes.push_back("the " + std::string(ToString(lane.session->revision())) +
-                            " server answered a request after the sentinel written behind it; "
-                            "from case " +
-                            std::to_string(index) +
-                            " on, every case waited for its reply (a silence earlier taken for a "
-                            "drop may have been a slow reply): " +
-                            lane.session->late_reply());
+    std::string note = "the " + std::string(ToString(lane.session->revision())) +
+                       " server answered a request after the sentinel written behind it (" +
+                       lane.session->late_reply() + "); from case " + std::to_string(index) +
+                       " on, every case waited for its reply";
+    for (std::size_t finding : lane.drop_findings) {
+      const CampaignFinding& suspect = result_.findings[finding];
+      note += "; the finding of case " + std::to_string(suspect.case_index) + " (" +
+              suspect.check_id + ") rests on a silence that may have been a slow reply";
+    }
+    result_.notes.push_back(std::move(note));
   }
   lane.previous = std::move(generated);
   lane.previous_index = index;
@@ -295,6 +298,7 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
       finding.file_error = written.error().message;
     }
   }
+  if (judged.dropped) lane.drop_findings.push_back(result_.findings.size());
   result_.findings.push_back(std::move(finding));
   Report(/*force=*/true);
 }

@@ -143,6 +143,38 @@ TEST(PipelinedStdio, ADroppingServerGivesTheSameOutcomeAndCostsNoTimeout) {
   }
 }
 
+TEST(OutOfOrderStdio, StopsTrustingTheSentinelAndNamesTheFindingsThatRestOnADrop) {
+  // Conformant, but its replies to tools/call come after the sentinel's: the first calls look
+  // dropped. The late reply that follows shows the server answers out of order.
+  auto counts = std::make_shared<test_support::DroppingStdioCounts>();
+  const TransportFactory connect =
+      test_support::DroppingStdioFactory({}, counts, /*late_method=*/"tools/call");
+  CampaignOptions options;
+  options.revision = Revision::k2025_11_25;
+  options.families = {"unknown-names"};
+  options.max_cases = 200;
+  const CampaignResult result = RunCampaign(connect, options);
+  const auto note = std::find_if(result.notes.begin(), result.notes.end(), [](const auto& text) {
+    return text.find("answered a request after the sentinel") != std::string::npos;
+  });
+  ASSERT_NE(note, result.notes.end()) << Describe(result);
+  // Every finding that rests on a silence is named in the note; none is stable, because the
+  // re-sends after the late reply waited for the reply and got it.
+  for (const CampaignFinding& finding : result.findings) {
+    if (finding.verdict.observed.channel != Channel::kNoReply) continue;
+    EXPECT_NE(note->find("the finding of case " + std::to_string(finding.case_index)),
+              std::string::npos)
+        << *note;
+  }
+  EXPECT_TRUE(std::any_of(
+      result.findings.begin(), result.findings.end(),
+      [](const auto& finding) { return finding.verdict.observed.channel == Channel::kNoReply; }))
+      << "the first calls looked dropped:\n"
+      << Describe(result);
+  // From the late reply on, cases wait for their replies, without a sentinel.
+  EXPECT_GT(counts->late_method_sent_alone.load(), 0U) << Describe(result);
+}
+
 // --- a signature investigated once ------------------------------------------------------------
 
 // Counts the requests of generated cases sent to the real server (not its handshakes, not

@@ -63,6 +63,8 @@ struct Lane {
   /// first of them is judged.
   std::optional<ProcessExit> death_before_next;
   bool noted_out_of_order = false;
+  /// Findings of this lane whose verdict rests on a drop (indices in CampaignResult::findings).
+  std::vector<std::size_t> drop_findings;
   /// Checks whose cases this lane sends alone (pipelined.cc).
   std::set<std::string> alone_checks;
 

@@ -88,6 +88,7 @@ Judged JudgeExchange(Session& session, const Request& request, Observation sent,
     // (Channel::kNoReply), the situation the tables' "silent" column describes.
     judged.observation.outcome = Outcome::kOk;
     judged.observation.detail = "no reply; the sentinel written after it was answered";
+    judged.dropped = true;
   }
   judged.verdict = Judge(check_id, request, judged.observation, context);
   if (session.kind() != TransportKind::kStdio) return judged;

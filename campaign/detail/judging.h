@@ -23,6 +23,9 @@ struct Judged {
   /// The exchange ended without a reply in time (the server was slow, hung, or, over stdio,
   /// silently dropped a message it found invalid).
   bool timed_out = false;
+  /// The verdict rests on a drop learnt from the sentinel behind the request: a server that
+  /// answers out of order may have answered it late.
+  bool dropped = false;
 };
 
 /// Sends `request` on `session` and judges it as `check_id`. Over stdio a sentinel follows it,

@@ -24,16 +24,27 @@ struct DroppingStdioCounts {
   /// Sends that would have waited out the timeout on a real server.
   std::atomic<std::size_t> timeouts{0};
   std::atomic<std::size_t> connections{0};
+  /// Requests of the late method sent with Send, which waits for their replies.
+  std::atomic<std::size_t> late_method_sent_alone{0};
 };
 
 class DroppingStdio final : public StdioTransport {
  public:
-  DroppingStdio(refserver::FaultSet faults, std::shared_ptr<DroppingStdioCounts> counts)
-      : server_(refserver::ServerOptions{std::move(faults)}), counts_(std::move(counts)) {
+  /// With `late_method`, the replies to requests of that method come after the sentinel's:
+  /// a pipeline sees them dropped, and the next pipeline reports them as late replies, as the
+  /// stdio transport does for a server that answers out of order. Send waits for them.
+  DroppingStdio(refserver::FaultSet faults, std::shared_ptr<DroppingStdioCounts> counts,
+                std::string late_method = {})
+      : server_(refserver::ServerOptions{std::move(faults)}),
+        counts_(std::move(counts)),
+        late_method_(std::move(late_method)) {
     ++counts_->connections;
   }
 
   Observation Send(const Request& request) override {
+    if (!late_method_.empty() && request.RpcMethod() == late_method_) {
+      ++counts_->late_method_sent_alone;
+    }
     Observation observation = Answer(request);
     if (observation.outcome == Outcome::kDropped) {
       ++counts_->timeouts;
@@ -53,7 +64,20 @@ class DroppingStdio final : public StdioTransport {
       }
       return result;
     }
+    std::vector<boost::json::value> held;
+    for (std::size_t k = 0; k < pipeline.requests.size(); ++k) {
+      Observation& observation = result.observations[k];
+      if (late_method_.empty() || pipeline.requests[k].RpcMethod() != late_method_ ||
+          observation.messages.empty()) {
+        continue;
+      }
+      held.insert(held.end(), observation.messages.begin(), observation.messages.end());
+      observation = Observation{};
+      observation.outcome = Outcome::kDropped;
+    }
     result.sentinel = Answer(*pipeline.sentinel);
+    // What was held back before arrives during this pipeline, after its requests' replies.
+    result.sentinel.late_replies = std::exchange(late_, std::move(held));
     return result;
   }
 
@@ -91,13 +115,17 @@ class DroppingStdio final : public StdioTransport {
 
   refserver::ReferenceServer server_;
   std::shared_ptr<DroppingStdioCounts> counts_;
+  std::string late_method_;
+  std::vector<boost::json::value> late_;
   bool alive_ = true;
 };
 
 inline TransportFactory DroppingStdioFactory(refserver::FaultSet faults,
-                                             std::shared_ptr<DroppingStdioCounts> counts) {
-  return [faults = std::move(faults), counts]() -> Result<std::unique_ptr<Transport>> {
-    return std::unique_ptr<Transport>(std::make_unique<DroppingStdio>(faults, counts));
+                                             std::shared_ptr<DroppingStdioCounts> counts,
+                                             std::string late_method = {}) {
+  return [faults = std::move(faults), counts,
+          late_method = std::move(late_method)]() -> Result<std::unique_ptr<Transport>> {
+    return std::unique_ptr<Transport>(std::make_unique<DroppingStdio>(faults, counts, late_method));
   };
 }
 
