@@ -264,7 +264,10 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         Repeating{"unknown-tool-is-error", "unknown-names", std::string(check::kUnknownTool)},
         // A death, judged on the process: each later crash restarts the server but is a repeat.
-        Repeating{"crash-on-deep-nesting", "malformed-json", std::string(check::kNoEarlyExit)}),
+        Repeating{"crash-on-deep-nesting", "malformed-json", std::string(check::kNoEarlyExit)},
+        // Ends after every handshake: each case finds the server gone, a death between
+        // exchanges blamed on the case before, a repeat from the second on.
+        Repeating{"exit-after-initialize", "unknown-names", std::string(check::kNoEarlyExit)}),
     [](const auto& test) {
       std::string name = test.param.fault;
       std::replace(name.begin(), name.end(), '-', '_');
