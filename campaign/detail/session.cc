@@ -5,6 +5,7 @@
 #include <chrono>
 #include <thread>
 #include <utility>
+#include <variant>
 
 namespace mcpfuzz::campaign_detail {
 namespace {
@@ -35,6 +36,28 @@ Observation Failed(std::string detail) {
   observation.outcome = Outcome::kTransportError;
   observation.detail = std::move(detail);
   return observation;
+}
+
+// True when a raw body of `pipeline` spells out the id of one of the sentinel's late replies
+// ("id":33, "id": "x"), as the server would read it.
+bool RawBodyMayOwn(const Pipeline& pipeline, const Observation& sentinel) {
+  for (const Request& request : pipeline.requests) {
+    const auto* raw = std::get_if<RawBody>(&request.body);
+    if (raw == nullptr) continue;
+    for (const boost::json::value& late : sentinel.late_replies) {
+      const auto* id = late.is_object() ? late.as_object().if_contains("id") : nullptr;
+      if (id == nullptr) continue;
+      const std::string wanted = boost::json::serialize(*id);
+      for (std::size_t at = raw->bytes.find("\"id\""); at != std::string::npos;
+           at = raw->bytes.find("\"id\"", at + 1)) {
+        std::size_t next = raw->bytes.find_first_not_of(" \t:", at + 4);
+        if (next != std::string::npos && raw->bytes.compare(next, wanted.size(), wanted) == 0) {
+          return true;
+        }
+      }
+    }
+  }
+  return false;
 }
 
 }  // namespace
@@ -208,6 +231,15 @@ PipelineResult Session::SendPipelined(const Pipeline& pipeline) {
     return result;
   }
   result = transport_->SendPipelined(pipeline);
+  if (!result.sentinel.late_replies.empty() && RawBodyMayOwn(pipeline, result.sentinel)) {
+    // The transport cannot read a raw body's id, so the reply to a raw request of this very
+    // pipeline can look like a late reply to an earlier request that used the same id: no
+    // proof of disorder. That transport now distrusts its sentinels and the raw request was
+    // not given its reply: the caller sends it again alone on a fresh connection.
+    broken_ = true;
+    result.ambiguous = true;
+    return result;
+  }
   if (!result.sentinel.late_replies.empty() && !out_of_order_) {
     out_of_order_ = true;
     const boost::json::value& late = result.sentinel.late_replies.front();
