@@ -1,6 +1,6 @@
 // Stdio pipelining: RunSerial's outcome at the server's own rate. When the walk in case order
-// reaches a case of a lane with nothing sent ahead, the lane's next cases whose replies name
-// them are written back to back with one sentinel behind them; each is then judged when the
+// reaches a case of a lane with nothing sent ahead, the lane's next cases with ids a server can
+// echo are written back to back with one sentinel behind them; each is then judged when the
 // walk reaches it, exactly as if it had just been sent alone. What would make the outcome
 // differ from one-at-a-time sending sends the cases again one at a time:
 // - a window whose answers cannot be attributed (ambiguous), or in which the server died,
