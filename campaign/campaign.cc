@@ -61,6 +61,11 @@ std::set<std::string> FamiliesFor(const CampaignOptions& options) {
 
 }  // namespace
 
+bool Silent(const GeneratedCase& generated, const Judged& judged) {
+  return judged.timed_out ||
+         ClassifyReply(generated.request, judged.observation).channel == Channel::kNoReply;
+}
+
 std::uint64_t CaseSeed(std::uint64_t run_seed, std::size_t index) {
   return SplitMix64(run_seed ^ SplitMix64(static_cast<std::uint64_t>(index)));
 }
@@ -181,28 +186,51 @@ void Campaign::Conclude(Lane& lane, const GeneratedCase& generated, std::size_t 
   if (IsFinding(judged.verdict)) Investigate(lane, generated, index, judged, /*settle=*/false);
 }
 
-void Campaign::RunCase(Lane& lane, std::size_t index) {
+std::optional<SentCase> Campaign::RunCase(Lane& lane, std::size_t index) {
   std::optional<GeneratedCase> generated = NextCase(lane, index);
   if (!generated) {
     ++result_.generation_failures;
-    return;
+    return std::nullopt;
   }
-  if (RecordAndSkip(*generated)) return;
+  if (RecordAndSkip(*generated)) return std::nullopt;
   ++result_.cases;
-  const Judged judged = SendAndJudge(*lane.session, generated->request, generated->check_id,
-                                     generated->context, /*settle=*/false);
+  const auto sent = Clock::now();
+  SentCase judged{*generated, SendAndJudge(*lane.session, generated->request, generated->check_id,
+                                           generated->context, /*settle=*/false)};
+  Add(Silent(*generated, judged.judged) ? result_.timing.silence : result_.timing.sending, sent);
+  std::optional<ProcessExit> death = lane.session->TakeDeathBetweenExchanges();
+  if (lane.death_before_next) death = std::exchange(lane.death_before_next, std::nullopt);
+  Decide(lane, std::move(*generated), index, judged.judged, std::move(death));
+  return judged;
+}
+
+void Campaign::Decide(Lane& lane, GeneratedCase generated, std::size_t index, const Judged& judged,
+                      std::optional<ProcessExit> death_before) {
   // A stdio server found dead before this request ended after answering the previous one.
-  if (auto death = lane.session->TakeDeathBetweenExchanges(); death && lane.previous) {
+  if (death_before && lane.previous) {
     Judged blamed;
-    blamed.observation = ExitObservation(*death);
+    blamed.observation = ExitObservation(*death_before);
     blamed.verdict = Judge(check::kNoEarlyExit, lane.previous->request, blamed.observation, {});
     if (IsFinding(blamed.verdict)) {
       const GeneratedCase previous = *lane.previous;
       Investigate(lane, previous, lane.previous_index, blamed, /*settle=*/true);
     }
   }
-  Conclude(lane, *generated, index, judged);
-  lane.previous = std::move(*generated);
+  Conclude(lane, generated, index, judged);
+  if (lane.session->out_of_order() && !lane.noted_out_of_order) {
+    lane.noted_out_of_order = true;
+    std::string note = "the " + std::string(ToString(lane.session->revision())) +
+                       " server answered a request after the sentinel written behind it (" +
+                       lane.session->late_reply() + "); from case " + std::to_string(index) +
+                       " on, every case waited for its reply";
+    for (std::size_t finding : lane.drop_findings) {
+      const CampaignFinding& suspect = result_.findings[finding];
+      note += "; the finding of case " + std::to_string(suspect.case_index) + " (" +
+              suspect.check_id + ") rests on a silence that may have been a slow reply";
+    }
+    result_.notes.push_back(std::move(note));
+  }
+  lane.previous = std::move(generated);
   lane.previous_index = index;
 }
 
@@ -233,6 +261,7 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
   // all start from a fresh process, so a failure that needs that history is reported flaky
   // rather than as a stable finding whose case file cannot reproduce it.
   if (session.kind() == TransportKind::kStdio) session.MarkBroken();
+  const auto resending = Clock::now();
   finding.resends = std::max(options_.resends, 0);
   for (int resend = 0; resend < finding.resends; ++resend) {
     const Judged again =
@@ -240,6 +269,7 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
     if (Signature(again.verdict) == signature) ++finding.reproduced;
   }
   finding.stable = finding.reproduced == finding.resends;
+  Add(result_.timing.resends, resending);
 
   // The shrink tree is the generator's, regenerated from the case's seed and size.
   const rc::Shrinkable<GeneratedCase> root =
@@ -248,6 +278,7 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
   const std::size_t shrink_sends = judged.timed_out
                                        ? std::min(options_.max_shrink_sends, kTimedOutShrinkSends)
                                        : options_.max_shrink_sends;
+  const auto shrinking = Clock::now();
   Shrunk shrunk;
   try {
     shrunk = ShrinkFinding(session, root, generated, judged, signature, settle,
@@ -255,6 +286,7 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
   } catch (...) {
     shrunk = {generated, judged, 0, 0};
   }
+  Add(result_.timing.shrinking, shrinking);
   finding.minimal = shrunk.minimal.request;
   finding.variant = shrunk.minimal.variant;
   finding.verdict = shrunk.judged.verdict;
@@ -271,6 +303,7 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
       finding.file_error = written.error().message;
     }
   }
+  if (judged.dropped) lane.drop_findings.push_back(result_.findings.size());
   result_.findings.push_back(std::move(finding));
   Report(/*force=*/true);
 }
@@ -289,15 +322,22 @@ void Campaign::Report(bool force) {
   progress_(progress);
 }
 
+void Campaign::DropLostLane(std::size_t position) {
+  const Session& session = *lanes_[position].session;
+  result_.notes.push_back("the " + std::string(ToString(session.revision())) +
+                          " session was lost after " + std::to_string(result_.cases) +
+                          " cases: " + session.lost_reason());
+  lanes_.erase(lanes_.begin() + static_cast<std::ptrdiff_t>(position));
+  // Which lane a case index goes to changed: what was sent ahead is for the old assignment.
+  for (Lane& lane : lanes_) lane.ahead.clear();
+}
+
 void Campaign::RunSerial() {
   for (std::size_t index = 0; index < options_.max_cases && !lanes_.empty(); ++index) {
     if (TimeIsUp() || EnoughFindings()) break;
     Lane& lane = lanes_[index % lanes_.size()];
     if (lane.session->lost()) {
-      result_.notes.push_back("the " + std::string(ToString(lane.session->revision())) +
-                              " session was lost after " + std::to_string(result_.cases) +
-                              " cases: " + lane.session->lost_reason());
-      lanes_.erase(lanes_.begin() + static_cast<std::ptrdiff_t>(index % lanes_.size()));
+      DropLostLane(index % lanes_.size());
       continue;
     }
     RunCase(lane, index);
@@ -309,10 +349,20 @@ CampaignResult Campaign::Run() {
   // Nothing may escape: a finding already written stays written, and the partial result is
   // still returned.
   try {
+    const auto starting = Clock::now();
     OpenLanes();
     const std::size_t workers = OpenWorkerSessions(std::max<std::size_t>(options_.concurrency, 1));
+    Add(result_.timing.startup, starting);
+    const bool stdio = !lanes_.empty() && lanes_.front().session->kind() == TransportKind::kStdio;
     if (workers > 1) {
+      // The workers send while the coordinator judges: the loop's time, findings aside.
+      const auto sending = Clock::now();
       RunParallel(workers);
+      Add(result_.timing.sending, sending);
+      result_.timing.sending -=
+          std::min(result_.timing.sending, result_.timing.resends + result_.timing.shrinking);
+    } else if (stdio && options_.stdio_pipeline_depth > 1) {
+      RunPipelined(options_.stdio_pipeline_depth);
     } else {
       RunSerial();
     }
@@ -321,6 +371,12 @@ CampaignResult Campaign::Run() {
   } catch (...) {
     result_.notes.emplace_back("the campaign stopped on an unknown error");
   }
+  for (const Lane& lane : lanes_) {
+    result_.restarts += lane.session->reopens();
+    result_.warm_restarts += lane.session->warm_reopens();
+  }
+  // Every server ends here, spares included, before the run reports its time.
+  lanes_.clear();
   result_.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start_);
   result_.sessions_opened = connections_;
   Report(/*force=*/true);

@@ -66,6 +66,14 @@ struct CampaignOptions {
   /// sending thread finds the next one ready. The cases and findings are the same either way.
   /// (Above 1, cases are always drawn on a thread of their own.)
   bool pipeline = true;
+  /// Stdio targets: up to this many cases written back to back on one server process, with
+  /// one sentinel behind them, when their ids let the replies be told apart (the others go
+  /// alone). The cases, verdicts and findings do not depend on it; 1 sends one case at a time.
+  /// 16: the sentinel's round trip and grace are paid once per 16 cases instead of per case,
+  /// while a window that must be sent again one at a time (or is cut short by a finding, whose
+  /// re-sends restart the server) wastes few exchanges, and 16 lines stay far below the pipe
+  /// buffer the server reads them from.
+  std::size_t stdio_pipeline_depth = 16;
   /// Keep the wire form of every generated case in CampaignResult::case_log (for determinism
   /// checks). Off by default: it grows with the run.
   bool record_cases = false;
@@ -115,6 +123,22 @@ struct CampaignProgress {
 };
 using CampaignProgressCallback = std::function<void(const CampaignProgress&)>;
 
+/// Where a campaign's time went. The parts do not add up to `elapsed`: generating, judging
+/// and writing case files are left out.
+struct CampaignTiming {
+  /// Era detection, opening the sessions and listing their tools, prompts and resources.
+  std::chrono::microseconds startup{0};
+  /// Exchanges of generated cases that got their reply.
+  std::chrono::microseconds sending{0};
+  /// Exchanges of generated cases that ended without one: a drop learnt from the sentinel, a
+  /// timeout, a notification's quiet window (over stdio, a pipelined window with any such case).
+  std::chrono::microseconds silence{0};
+  /// Sending findings again to tell stable from flaky, restarts included.
+  std::chrono::microseconds resends{0};
+  /// Shrinking findings.
+  std::chrono::microseconds shrinking{0};
+};
+
 struct CampaignResult {
   EraReport eras;
   /// The revision of each session the cases were spread over, in order.
@@ -133,6 +157,13 @@ struct CampaignResult {
   /// era probe's, one per revision and worker, and each reopening after an exchange that left
   /// its session broken (a timeout, a reset).
   std::size_t sessions_opened = 0;
+  CampaignTiming timing;
+  /// Stdio: cases judged from a pipelined window (the rest were sent one at a time).
+  std::size_t pipelined = 0;
+  /// Sessions reopened (a stdio server restarted), and how many of those took the spare
+  /// server started ahead of time.
+  std::size_t restarts = 0;
+  std::size_t warm_restarts = 0;
   /// With CampaignOptions::record_cases: "<revision> <transport> <check id> <wire body>" per
   /// case, in order.
   std::vector<std::string> case_log;

@@ -156,7 +156,11 @@ Report BuildCheckReport(const RunInfo& info, const checks::CheckRun& run,
 Report BuildFuzzReport(const RunInfo& info, const CampaignOptions& options,
                        const CampaignResult& result) {
   Report report = Empty(ReportKind::kFuzz, info);
-  report.fuzz = FuzzFigures{options.seed, result.cases, result.generation_failures, result.skipped};
+  auto ms = [](std::chrono::microseconds part) { return static_cast<double>(part.count()) / 1e3; };
+  const CampaignTiming& timing = result.timing;
+  report.fuzz = FuzzFigures{options.seed,       result.cases,       result.generation_failures,
+                            result.skipped,     ms(timing.startup), ms(timing.sending),
+                            ms(timing.silence), ms(timing.resends), ms(timing.shrinking)};
   TargetSection section = SectionFor(info);
   section.eras = result.eras;
   section.notes = result.notes;

@@ -1,5 +1,8 @@
 #include "reports/fuzz_report.h"
 
+#include <chrono>
+#include <string>
+
 #include "reports/build.h"
 #include "reports/terminal.h"
 #include "reports/writers.h"
@@ -35,6 +38,18 @@ void PrintFuzzReport(const RunInfo& info, const CampaignOptions& options,
       << result.cases << " cases in " << result.elapsed.count() << " ms (" << rate << " cases/s), "
       << result.findings.size() << " finding(s), " << result.sessions_opened
       << " session(s) opened\n";
+  const CampaignTiming& timing = result.timing;
+  auto ms = [](std::chrono::microseconds part) {
+    return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(part).count());
+  };
+  out << "time: start-up " << ms(timing.startup) << " ms, sending " << ms(timing.sending)
+      << " ms, waiting for silence " << ms(timing.silence) << " ms, re-sends " << ms(timing.resends)
+      << " ms, shrinking " << ms(timing.shrinking) << " ms\n";
+  if (result.pipelined > 0 || result.restarts > 0) {
+    out << "stdio: " << result.pipelined << " of " << result.cases
+        << " cases pipelined; the server restarted " << result.restarts << " time(s), "
+        << result.warm_restarts << " onto a spare started ahead\n";
+  }
   for (const auto& note : result.notes) out << "note: " << EscapeForTerminal(note, 200) << "\n";
   for (const auto& finding : result.findings) {
     const Verdict& verdict = finding.verdict;

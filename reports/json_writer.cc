@@ -2,6 +2,7 @@
 // replay and survey documents are new formats (docs/report-format.md).
 
 #include <boost/json/serialize.hpp>
+#include <cstdint>
 
 #include "campaign/finding_file.h"
 #include "reports/escape.h"
@@ -157,6 +158,13 @@ json::object FuzzJson(const Report& report) {
                                 ? static_cast<double>(figures.cases) / report.duration_seconds
                                 : 0.0;
   out["speaks"] = Named(target.eras.speaks);
+  // Whole milliseconds: the figures are for people and benchmarks, not for arithmetic.
+  auto ms = [](double value) { return static_cast<std::int64_t>(value + 0.5); };
+  out["timing"] = {{"startup_ms", ms(figures.startup_ms)},
+                   {"sending_ms", ms(figures.sending_ms)},
+                   {"silence_ms", ms(figures.silence_ms)},
+                   {"resends_ms", ms(figures.resends_ms)},
+                   {"shrinking_ms", ms(figures.shrinking_ms)}};
   json::array findings;
   for (const auto& item : target.items) findings.push_back(item.record);
   out["findings"] = std::move(findings);

@@ -102,6 +102,8 @@ struct FuzzFigures {
   std::size_t cases = 0;
   std::size_t generation_failures = 0;
   std::size_t skipped = 0;
+  /// Where the time went (CampaignTiming), in milliseconds.
+  double startup_ms = 0, sending_ms = 0, silence_ms = 0, resends_ms = 0, shrinking_ms = 0;
 };
 
 struct Report {

@@ -26,6 +26,7 @@
 #include "oracles/check_ids.h"
 #include "refserver/faults.h"
 #include "refserver/refserver.h"
+#include "support/dropping_stdio.h"
 #include "support/reference_server.h"
 #include "transport/server_process.h"
 #include "transport/transport.h"
@@ -404,6 +405,31 @@ TEST(StdioDeath, IsTheFindingOfTheCheckThatCausedItAndTheServerIsRestarted) {
       Channel::kSuccess);
   EXPECT_EQ(by_id.at(std::string(check::kUnknownTool))->verdict.kind, VerdictKind::kPass);
   EXPECT_EQ(by_id.at(std::string(check::kStdoutOnlyJsonRpc))->verdict.kind, VerdictKind::kPass);
+}
+
+// --- a stdio server that drops what it cannot answer ---
+
+TEST(StdioDrops, AreJudgedAsSilenceInOneRoundTripNotAfterATimeout) {
+  // Every real stdio stack drops a line it cannot parse without a word. The sentinel written
+  // behind each such request shows the server read past it: the tables' "silent" column judges
+  // it, where waiting out the timeout would leave it UNVERIFIED and restart the server.
+  auto counts = std::make_shared<test_support::DroppingStdioCounts>();
+  CheckOptions options;
+  options.only = {"jsonrpc.", "stdio."};
+  options.revision = Revision::k2025_11_25;
+  const CheckRun run = RunChecks(test_support::DroppingStdioFactory({}, counts), options);
+  ASSERT_FALSE(run.results.empty());
+  std::size_t silent = 0;
+  for (const CheckResult& result : run.results) {
+    EXPECT_NE(result.verdict.kind, VerdictKind::kUnverified) << Describe(result);
+    if (result.verdict.observed.channel == Channel::kNoReply) ++silent;
+    if (result.verdict.check_id == check::kParseError) {
+      EXPECT_EQ(result.verdict.kind, VerdictKind::kWarn) << Describe(result);
+      EXPECT_EQ(result.verdict.observed.channel, Channel::kNoReply) << Describe(result);
+    }
+  }
+  EXPECT_GT(silent, 1U) << DescribeAll(run);
+  EXPECT_EQ(counts->timeouts.load(), 0U) << "a drop waited out the timeout";
 }
 
 // --- rate limiting ---

@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,25 @@
 
 namespace mcpfuzz::campaign_detail {
 
+/// A stdio case written ahead in a pipelined window, waiting to be judged in case order.
+struct SentAhead {
+  GeneratedCase generated;
+  Observation observation;
+  /// The window's sentinel and what it got.
+  Request sentinel;
+  Observation sentinel_observation;
+  /// The connection the window went out on (Session::generation()).
+  std::size_t generation = 0;
+  /// The first case of the window carries a death found before the window was sent.
+  std::optional<ProcessExit> death_before;
+};
+
+/// A case RunCase sent and judged.
+struct SentCase {
+  GeneratedCase generated;
+  Judged judged;
+};
+
 /// The sessions of one revision and the generator drawn from what the first saw of the target.
 struct Lane {
   /// The first session: worker 0 sends on it, and findings are re-sent and shrunk on it.
@@ -35,6 +55,19 @@ struct Lane {
   /// The last case sent on this lane, to blame a death found before the next one (serial).
   std::optional<GeneratedCase> previous;
   std::size_t previous_index = 0;
+  /// Stdio pipelining: cases sent ahead on `session`, by case index.
+  std::map<std::size_t, SentAhead> ahead;
+  /// Windows whose answers had to be sent again one at a time; after a few, this lane sends
+  /// one case at a time.
+  std::size_t troubled_windows = 0;
+  /// A death found before a window that is sent again one case at a time: blamed when the
+  /// first of them is judged.
+  std::optional<ProcessExit> death_before_next;
+  bool noted_out_of_order = false;
+  /// Findings of this lane whose verdict rests on a drop (indices in CampaignResult::findings).
+  std::vector<std::size_t> drop_findings;
+  /// Checks whose cases this lane sends alone (pipelined.cc).
+  std::set<std::string> alone_checks;
 
   Session& WorkerSession(std::size_t worker) { return worker == 0 ? *session : *extra[worker - 1]; }
 };
@@ -42,6 +75,9 @@ struct Lane {
 /// Each case left unanswered costs a whole timeout: after this many, cases of the same check
 /// are generated but no longer sent.
 inline constexpr std::size_t kHangsBeforeSkipping = 3;
+
+/// The case got no reply: a drop, a timeout, a notification's quiet window.
+bool Silent(const GeneratedCase& generated, const Judged& judged);
 
 /// The seed of case `index`: everything about the case follows from it and the index.
 std::uint64_t CaseSeed(std::uint64_t run_seed, std::size_t index);
@@ -75,7 +111,24 @@ class Campaign {
   /// The pipeline of parallel.cc for --concurrency above 1: cases drawn on one thread, sent
   /// and judged on `workers` others, concluded on the calling one.
   void RunParallel(std::size_t workers);
-  void RunCase(Lane& lane, std::size_t index);
+  /// Stdio with stdio_pipeline_depth > 1: RunSerial's outcome, with windows of cases written
+  /// back to back (pipelined.cc).
+  void RunPipelined(std::size_t depth);
+  /// Writes the window of cases starting at `index` on `lane` (those of its next cases whose
+  /// replies can be told apart) into lane.ahead; marks them `alone` when it went wrong.
+  void SendAhead(Lane& lane, std::size_t index, std::size_t depth, std::set<std::size_t>& alone);
+  /// Removes the lane at `position`, noting why.
+  void DropLostLane(std::size_t position);
+  /// Generates, sends and decides case `index`; what was sent, unless it was not.
+  std::optional<SentCase> RunCase(Lane& lane, std::size_t index);
+  /// In case order, after case `index` was judged: blames a death found before it on the case
+  /// before, then concludes it.
+  void Decide(Lane& lane, GeneratedCase generated, std::size_t index, const Judged& judged,
+              std::optional<ProcessExit> death_before);
+  /// Adds the time since `since` to `into`.
+  static void Add(std::chrono::microseconds& into, Clock::time_point since) {
+    into += std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - since);
+  }
 
   /// Case `index` drawn from the lane's generator; nothing when the generator failed. Pure:
   /// safe from any thread.

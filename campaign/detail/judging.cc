@@ -29,28 +29,66 @@ Observation ExitObservation(const ProcessExit& exit) {
   return observation;
 }
 
+bool SentinelAnswered(const Request& sentinel, const Observation& observation) {
+  return ClassifyReply(sentinel, observation).channel != Channel::kTransportFailure;
+}
+
 Judged SendAndJudge(Session& session, const Request& request, std::string_view check_id,
                     const JudgeContext& context, bool settle) {
+  if (session.kind() != TransportKind::kStdio || session.out_of_order()) {
+    return JudgeExchange(session, request, session.Send(request), std::nullopt, check_id, context,
+                         settle);
+  }
+  const Request sentinel = session.Sentinel();
+  PipelineResult sent = session.SendPipelined(Pipeline{{request}, sentinel});
+  if (sent.observations.empty()) sent.observations.emplace_back();
+  if (sent.ambiguous) {
+    // What came back cannot be told apart: send the request again alone, on a fresh server,
+    // and learn its silence the slow way.
+    session.MarkBroken();
+    return JudgeExchange(session, request, session.Send(request), std::nullopt, check_id, context,
+                         settle);
+  }
+  return JudgeExchange(session, request, std::move(sent.observations.front()),
+                       SentinelSeen{sentinel, sent.sentinel}, check_id, context, settle);
+}
+
+Judged JudgeExchange(Session& session, const Request& request, Observation sent,
+                     const std::optional<SentinelSeen>& sentinel, std::string_view check_id,
+                     const JudgeContext& context, bool settle) {
   Judged judged;
-  judged.observation = session.Send(request);
+  judged.observation = std::move(sent);
   judged.timed_out = judged.observation.outcome == Outcome::kTimeout ||
                      judged.observation.outcome == Outcome::kAliveButDeaf;
   if (session.kind() == TransportKind::kStdio &&
       judged.observation.outcome == Outcome::kAliveButDeaf) {
     // Silence on stdio: deaf, or a message dropped on purpose? A well-formed request settles
     // it. Answered, the silence was the server's answer to this request (no reply); not
-    // answered, the server stopped answering, which the probe's exchange shows.
-    const Request probe = session.Probe();
-    Observation probed = session.Send(probe);
-    if (ClassifyReply(probe, probed).channel != Channel::kTransportFailure) {
-      judged.observation.outcome = Outcome::kOk;
-      judged.observation.detail = "no reply in time; a ping right after was answered";
+    // answered, the server stopped answering, which the sentinel's exchange shows.
+    std::optional<Request> probe;
+    Observation probed;
+    if (sentinel) {
+      probe = sentinel->request;
+      probed = sentinel->observation;
+    } else {
+      probe = session.Sentinel();
+      probed = session.Send(*probe);
+    }
+    if (SentinelAnswered(*probe, probed)) {
+      judged.observation.outcome = Outcome::kDropped;
     } else {
       session.MarkBroken();
-      judged.verdict = Judge(check::kKeepsAnswering, probe, probed, JudgeContext{});
+      judged.verdict = Judge(check::kKeepsAnswering, *probe, probed, JudgeContext{});
       judged.observation = std::move(probed);
       if (Bad(judged.verdict)) return judged;
     }
+  }
+  if (judged.observation.outcome == Outcome::kDropped) {
+    // The oracles judge what a reply channel is; a request dropped is one answered by silence
+    // (Channel::kNoReply), the situation the tables' "silent" column describes.
+    judged.observation.outcome = Outcome::kOk;
+    judged.observation.detail = "no reply; the sentinel written after it was answered";
+    judged.dropped = true;
   }
   judged.verdict = Judge(check_id, request, judged.observation, context);
   if (session.kind() != TransportKind::kStdio) return judged;

@@ -3,6 +3,7 @@
 // server (a stdio process that died or went deaf on it), and what makes two failures the same.
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -22,13 +23,32 @@ struct Judged {
   /// The exchange ended without a reply in time (the server was slow, hung, or, over stdio,
   /// silently dropped a message it found invalid).
   bool timed_out = false;
+  /// The verdict rests on a drop learnt from the sentinel behind the request: a server that
+  /// answers out of order may have answered it late.
+  bool dropped = false;
 };
 
-/// Sends `request` on `session` and judges it as `check_id`. With `settle`, a stdio server is
+/// Sends `request` on `session` and judges it as `check_id`. Over stdio a sentinel follows it,
+/// so a request the server drops is known in one round trip. With `settle`, a stdio server is
 /// watched briefly after answering, so a death right after the reply is seen (used when
 /// re-checking a death found between two exchanges).
 Judged SendAndJudge(Session& session, const Request& request, std::string_view check_id,
                     const JudgeContext& context, bool settle);
+
+/// The sentinel written behind a stdio request, and what it got.
+struct SentinelSeen {
+  const Request& request;
+  const Observation& observation;
+};
+
+/// Judges what `request` got (`observation`, already sent on `session`) as SendAndJudge does.
+/// Without `sentinel`, a stdio request left unanswered is followed by one now.
+Judged JudgeExchange(Session& session, const Request& request, Observation observation,
+                     const std::optional<SentinelSeen>& sentinel, std::string_view check_id,
+                     const JudgeContext& context, bool settle);
+
+/// True when the server answered `sentinel`: it read past the request written before it.
+bool SentinelAnswered(const Request& sentinel, const Observation& observation);
 
 /// The observation of a stdio server that ended between exchanges, to judge its death by.
 Observation ExitObservation(const ProcessExit& exit);

@@ -1,8 +1,11 @@
 #include "campaign/detail/session.h"
 
+#include <algorithm>
+#include <boost/json/serialize.hpp>
 #include <chrono>
 #include <thread>
 #include <utility>
+#include <variant>
 
 namespace mcpfuzz::campaign_detail {
 namespace {
@@ -35,6 +38,28 @@ Observation Failed(std::string detail) {
   return observation;
 }
 
+// True when a raw body of `pipeline` spells out the id of one of the sentinel's late replies
+// ("id":33, "id": "x"), as the server would read it.
+bool RawBodyMayOwn(const Pipeline& pipeline, const Observation& sentinel) {
+  for (const Request& request : pipeline.requests) {
+    const auto* raw = std::get_if<RawBody>(&request.body);
+    if (raw == nullptr) continue;
+    for (const boost::json::value& late : sentinel.late_replies) {
+      const auto* id = late.is_object() ? late.as_object().if_contains("id") : nullptr;
+      if (id == nullptr) continue;
+      const std::string wanted = boost::json::serialize(*id);
+      for (std::size_t at = raw->bytes.find("\"id\""); at != std::string::npos;
+           at = raw->bytes.find("\"id\"", at + 1)) {
+        std::size_t next = raw->bytes.find_first_not_of(" \t:", at + 4);
+        if (next != std::string::npos && raw->bytes.compare(next, wanted.size(), wanted) == 0) {
+          return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 Session::Session(const TransportFactory& connect, Revision revision)
@@ -45,6 +70,8 @@ Session::Session(const TransportFactory& connect, Revision revision)
 Session::~Session() {
   // Ends a handshake-era HTTP session politely; a stdio server is shut down by its transport.
   if (client_ && !broken_ && !lost_) client_->Close();
+  // The spare's server is shut down with it: no child outlives the session.
+  if (spare_ && spare_->opener.joinable()) spare_->opener.join();
 }
 
 StdioTransport* Session::stdio() const {
@@ -69,7 +96,54 @@ bool Session::Connect(std::string& why) {
     return false;
   }
   revision_ = client_->revision();
+  ++generation_;
   return true;
+}
+
+void Session::PrepareSpare(std::unique_ptr<Transport> retired) {
+  if (kind_ != TransportKind::kStdio || spare_ || lost_) return;
+  auto transport = connect_();
+  if (!transport.ok()) return;  // No spare: the next restart starts a server as it is needed.
+  spare_ = std::make_unique<Spare>();
+  spare_->transport = std::move(*transport);
+  spare_->client = std::make_unique<McpClient>(*spare_->transport, revision_);
+  spare_->retired = std::move(retired);
+  // Only the factory call stays on this thread (tests count the connections a factory made);
+  // the server's start-up and handshake overlap the cases sent meanwhile.
+  spare_->opener = std::thread([spare = spare_.get()] {
+    auto opened = spare->client->Open();
+    spare->opened = opened.ok();
+    if (!opened.ok()) spare->why = opened.error().message;
+    spare->retired.reset();
+  });
+}
+
+bool Session::TakeSpare(std::string& why) {
+  if (!spare_) return false;
+  spare_->opener.join();
+  const std::unique_ptr<Spare> spare = std::move(spare_);
+  if (!spare->opened || spare->client->revision() != revision_) {
+    why = spare->opened ? "the spare server negotiated another revision" : spare->why;
+    return false;
+  }
+  client_.reset();
+  transport_ = std::move(spare->transport);
+  client_ = std::move(spare->client);
+  ++generation_;
+  return true;
+}
+
+bool Session::Reopen(std::string& why) {
+  client_.reset();
+  std::unique_ptr<Transport> retired = std::move(transport_);
+  bool reconnected = TakeSpare(why);
+  if (reconnected) ++warm_reopens_;
+  for (int attempt = 0; attempt < kReconnectAttempts && !reconnected; ++attempt) {
+    reconnected = Connect(why);
+  }
+  // The next spare starts now, so it is warm by the next restart.
+  if (reconnected) PrepareSpare(std::move(retired));
+  return reconnected;
 }
 
 bool Session::Open(bool list_features, std::string& why) {
@@ -79,6 +153,7 @@ bool Session::Open(bool list_features, std::string& why) {
   context_.capabilities = client_->server_capabilities();
   context_.session_assigned = !transport_->session_id().empty();
   if (list_features) ListFeatures();
+  PrepareSpare(nullptr);
   return true;
 }
 
@@ -114,25 +189,31 @@ void Session::ListFeatures() {
   names("resources", "resources/list", "resources", "uri", context_.resource_uris);
 }
 
-Observation Session::Send(const Request& request) {
-  if (lost_) return Failed("the session was lost: " + lost_reason_);
+bool Session::Ready(Observation& failure) {
+  if (lost_) {
+    failure = Failed("the session was lost: " + lost_reason_);
+    return false;
+  }
   StdioTransport* process = stdio();
   const bool died_quietly = !broken_ && process != nullptr && !process->Alive();
-  if (broken_ || died_quietly) {
-    if (died_quietly) death_between_ = process->Shutdown();
-    std::string why;
-    bool reconnected = false;
-    for (int attempt = 0; attempt < kReconnectAttempts && !reconnected; ++attempt) {
-      reconnected = Connect(why);
-    }
-    ++reopens_;
-    if (!reconnected) {
-      lost_ = true;
-      lost_reason_ = why;
-      return Failed("the session could not be reopened: " + why);
-    }
-    broken_ = false;
+  if (!broken_ && !died_quietly) return true;
+  if (died_quietly) death_between_ = process->Shutdown();
+  std::string why;
+  const bool reconnected = Reopen(why);
+  ++reopens_;
+  if (!reconnected) {
+    lost_ = true;
+    lost_reason_ = why;
+    failure = Failed("the session could not be reopened: " + why);
+    return false;
   }
+  broken_ = false;
+  return true;
+}
+
+Observation Session::Send(const Request& request) {
+  Observation failure;
+  if (!Ready(failure)) return failure;
   Observation observation = transport_->Send(request);
   if (LeavesSessionBroken(observation.outcome) || observation.exit_code ||
       observation.exit_signal) {
@@ -141,10 +222,50 @@ Observation Session::Send(const Request& request) {
   return observation;
 }
 
+PipelineResult Session::SendPipelined(const Pipeline& pipeline) {
+  PipelineResult result;
+  Observation failure;
+  if (!Ready(failure)) {
+    result.observations.assign(pipeline.requests.size(), failure);
+    result.sentinel = failure;
+    return result;
+  }
+  result = transport_->SendPipelined(pipeline);
+  if (!result.sentinel.late_replies.empty() && RawBodyMayOwn(pipeline, result.sentinel)) {
+    // The transport cannot read a raw body's id, so the reply to a raw request of this very
+    // pipeline can look like a late reply to an earlier request that used the same id: no
+    // proof of disorder. That transport now distrusts its sentinels and the raw request was
+    // not given its reply: the caller sends it again alone on a fresh connection.
+    broken_ = true;
+    result.ambiguous = true;
+    return result;
+  }
+  if (!result.sentinel.late_replies.empty() && !out_of_order_) {
+    out_of_order_ = true;
+    const boost::json::value& late = result.sentinel.late_replies.front();
+    const auto* id = late.is_object() ? late.as_object().if_contains("id") : nullptr;
+    late_reply_ = "a reply to id " + (id != nullptr ? boost::json::serialize(*id) : "?");
+  }
+  auto breaks = [](const Observation& observation) {
+    return LeavesSessionBroken(observation.outcome) || observation.exit_code ||
+           observation.exit_signal;
+  };
+  // The sentinel's own end breaks nothing: a server found dead is restarted by the next
+  // exchange as one that died between exchanges, and a deaf one is the caller's to judge.
+  if (std::any_of(result.observations.begin(), result.observations.end(), breaks)) broken_ = true;
+  return result;
+}
+
 Request Session::Probe() const {
   return MakeRequest(revision_, kind_,
                      EraOf(revision_) == Era::kStateless ? "server/discover" : "ping", {},
                      "mcpfuzz-probe");
+}
+
+Request Session::Sentinel() {
+  return MakeRequest(revision_, kind_,
+                     EraOf(revision_) == Era::kStateless ? "server/discover" : "ping", {},
+                     boost::json::string("mcpfuzz-sentinel-" + std::to_string(++sentinels_)));
 }
 
 std::optional<ProcessExit> Session::TakeDeathBetweenExchanges() {

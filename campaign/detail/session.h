@@ -1,12 +1,14 @@
 #pragma once
 // Internal: one MCP session of a campaign or replay, in one revision, kept alive across cases:
 // a stdio server that died or went deaf is started again, an HTTP connection that failed is
-// opened again (with a new session in the handshake era).
+// opened again (with a new session in the handshake era). A stdio session keeps one spare
+// server started and opened ahead of time, so a restart costs no start-up on the critical path.
 
 #include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "generators/generated_case.h"
 #include "transport/client.h"
@@ -28,6 +30,9 @@ class Session {
   /// Sends `request`, first reopening the session when the previous exchange left it broken.
   /// An observation with Outcome::kTransportError and a detail says when that failed.
   Observation Send(const Request& request);
+  /// Sends `pipeline` as the transport does (back to back, the sentinel last), first reopening
+  /// the session as Send does. When that fails, every observation says so.
+  PipelineResult SendPipelined(const Pipeline& pipeline);
 
   /// A stdio server found ended before a Send, after answering the exchange before it: the
   /// exit, once. The session was restarted for the Send.
@@ -37,8 +42,21 @@ class Session {
 
   /// A well-formed request every server of the revision answers (ping, or server/discover).
   Request Probe() const;
+  /// Probe() with an id of its own ("mcpfuzz-sentinel-<n>"), to write behind a case: its reply
+  /// shows that the server read past the case, so a case still unanswered was dropped.
+  Request Sentinel();
   /// The next Send reopens the session first (a stdio server that stopped answering).
   void MarkBroken() { broken_ = true; }
+  bool broken() const { return broken_; }
+  /// The server answered a request after the sentinel written behind it (a late reply to a
+  /// request taken for dropped): sentinels prove nothing here, so from then on every case
+  /// waits for its reply as Send waits, on this and every later connection.
+  bool out_of_order() const { return out_of_order_; }
+  /// The first late reply seen, for notes.
+  const std::string& late_reply() const { return late_reply_; }
+  /// Counts the connections made: a pipelined reply is only worth judging when it came from
+  /// the connection the session still uses.
+  std::size_t generation() const { return generation_; }
 
   /// The session could not be reopened: nothing more is sent.
   bool lost() const { return lost_; }
@@ -50,9 +68,31 @@ class Session {
   const GenContext& context() const { return context_; }
   GenContext& mutable_context() { return context_; }
   std::size_t reopens() const { return reopens_; }
+  /// Reopens that took the spare instead of starting a server.
+  std::size_t warm_reopens() const { return warm_reopens_; }
 
  private:
+  /// A stdio server started and opened on a thread of its own while cases go on. Only that
+  /// thread touches `transport` and `client` until it is joined.
+  struct Spare {
+    std::unique_ptr<Transport> transport;
+    std::unique_ptr<McpClient> client;
+    /// The connection the spare replaces, shut down on the spare's thread (a server that does
+    /// not exit when stdin closes costs the shutdown grace).
+    std::unique_ptr<Transport> retired;
+    bool opened = false;
+    std::string why;
+    std::thread opener;
+  };
+
   bool Connect(std::string& why);
+  /// Makes the session usable for the next exchange; false (and `failure`) when it is lost.
+  bool Ready(Observation& failure);
+  bool Reopen(std::string& why);
+  /// Starts the spare (stdio only, at most one); `retired` is shut down on its thread.
+  void PrepareSpare(std::unique_ptr<Transport> retired);
+  /// Takes the spare as the session's connection; false when there was none or it failed.
+  bool TakeSpare(std::string& why);
   void ListFeatures();
   StdioTransport* stdio() const;
 
@@ -61,13 +101,19 @@ class Session {
   TransportKind kind_ = TransportKind::kHttp;
   std::unique_ptr<Transport> transport_;
   std::unique_ptr<McpClient> client_;
+  std::unique_ptr<Spare> spare_;
   GenContext context_;
   std::string description_;
   bool broken_ = false;
   bool lost_ = false;
+  bool out_of_order_ = false;
+  std::string late_reply_;
   std::string lost_reason_;
   std::optional<ProcessExit> death_between_;
   std::size_t reopens_ = 0;
+  std::size_t warm_reopens_ = 0;
+  std::size_t generation_ = 0;
+  std::size_t sentinels_ = 0;
 };
 
 }  // namespace mcpfuzz::campaign_detail

@@ -77,7 +77,43 @@ Observation RecordingTransport::Send(const Request& request) {
   return log_.back().observation;
 }
 
+PipelineResult RecordingTransport::SendPipelined(const Pipeline& pipeline) {
+  inner_->set_session_id(session_id());
+  PipelineResult result = inner_->SendPipelined(pipeline);
+  if (!result.sentinel.late_replies.empty()) run_.set_out_of_order();
+  const bool sentinel_answered =
+      pipeline.sentinel &&
+      ClassifyReply(*pipeline.sentinel, result.sentinel).channel != Channel::kTransportFailure;
+  for (std::size_t k = 0; k < pipeline.requests.size() && k < result.observations.size(); ++k) {
+    Observation& observation = result.observations[k];
+    // A transport that sends one request after the other waits out the timeout on a dropped
+    // one; the sentinel answered after it tells the same as a transport that learns drops.
+    if (sentinel_answered && observation.outcome == Outcome::kAliveButDeaf) {
+      observation.outcome = Outcome::kDropped;
+    }
+    if (observation.outcome == Outcome::kDropped) {
+      // The oracles judge reply channels: a dropped request was answered by silence.
+      observation.outcome = Outcome::kOk;
+      observation.detail = "dropped: no reply, and the sentinel written after it was answered";
+    }
+    const Request& request = pipeline.requests[k];
+    Exchange exchange{request, observation, SessionIdOf(request, *this)};
+    const Owed owed = request.RpcId() ? Owed::kReply : Owed::kNothing;
+    run_.Record(exchange, *this, k == 0 ? next_owed_.value_or(owed) : owed);
+    log_.push_back(std::move(exchange));
+  }
+  next_owed_.reset();
+  if (pipeline.sentinel) {
+    Exchange exchange{*pipeline.sentinel, result.sentinel, SessionIdOf(*pipeline.sentinel, *this)};
+    run_.Record(exchange, *this, Owed::kReply);
+    log_.push_back(std::move(exchange));
+  }
+  return result;
+}
+
 std::vector<Exchange> RecordingTransport::Take() { return std::exchange(log_, {}); }
+
+bool RecordingTransport::sentinels_prove_nothing() const { return run_.out_of_order(); }
 
 bool RecordingTransport::ProcessAlive() { return stdio_ == nullptr || stdio_->Alive(); }
 
@@ -114,11 +150,28 @@ std::string Connection::OpenFailure() const {
 
 Exchange Connection::Send(const Request& request, Owed owed) {
   transport_->set_next_owed(owed);
+  auto breaks = [this](const Exchange& exchange) {
+    const Outcome outcome = exchange.observation.outcome;
+    if (outcome == Outcome::kAliveButDeaf || outcome == Outcome::kExited) broken_ = true;
+  };
+  if (owed == Owed::kNothing && transport_->stdio() != nullptr &&
+      !transport_->sentinels_prove_nothing()) {
+    // The one request ping (or server/discover) never breaks: answered, it shows the server
+    // read past the request; unanswered, the server stopped answering (an incident).
+    Request sentinel =
+        client_.Make(EraOf(client_.revision()) == Era::kStateless ? "server/discover" : "ping");
+    BodyObject(sentinel)["id"] = "mcpfuzz-sentinel-" + std::to_string(++sentinels_);
+    const PipelineResult result = transport_->SendPipelined(Pipeline{{request}, sentinel});
+    std::vector<Exchange> made = transport_->Take();
+    for (const Exchange& exchange : made) breaks(exchange);
+    // Output that cannot be told apart: the server is restarted before the next check.
+    if (result.ambiguous) broken_ = true;
+    return std::move(made.front());
+  }
   transport_->Send(request);
   std::vector<Exchange> made = transport_->Take();
   Exchange exchange = std::move(made.back());
-  const Outcome outcome = exchange.observation.outcome;
-  if (outcome == Outcome::kAliveButDeaf || outcome == Outcome::kExited) broken_ = true;
+  breaks(exchange);
   return exchange;
 }
 

@@ -47,6 +47,10 @@ class RecordingTransport final : public Transport {
   RecordingTransport(std::unique_ptr<Transport> inner, RevisionRun& run);
 
   Observation Send(const Request& request) override;
+  /// Forwards to the real transport, and records each request's exchange and the sentinel's.
+  /// A request left unanswered whose sentinel was answered is recorded as dropped, whichever
+  /// transport learnt it.
+  PipelineResult SendPipelined(const Pipeline& pipeline) override;
   TransportKind kind() const override { return inner_->kind(); }
   std::string Describe() const override { return inner_->Describe(); }
 
@@ -61,6 +65,9 @@ class RecordingTransport final : public Transport {
   /// The process's end was already recorded as an incident.
   bool death_reported() const { return death_reported_; }
   void set_death_reported() { death_reported_ = true; }
+  /// A server of this run answered a request after the sentinel behind it: sentinels prove
+  /// nothing about it, so requests owed nothing wait out the quiet window or the timeout.
+  bool sentinels_prove_nothing() const;
   /// Tells the connections of one run apart (addresses may be reused).
   std::size_t serial() const { return serial_; }
 
@@ -88,7 +95,9 @@ class Connection {
   /// Why Open failed, for notes.
   std::string OpenFailure() const;
 
-  /// Sends `request` and returns the exchange, with the session id that went with it.
+  /// Sends `request` and returns the exchange, with the session id that went with it. Over
+  /// stdio a request owed nothing has a sentinel written behind it, so a server that drops it
+  /// is known in one round trip (its exchange reads "no reply"), not after the timeout.
   Exchange Send(const Request& request, Owed owed = Owed::kReply);
 
   McpClient& client() { return client_; }
@@ -104,6 +113,7 @@ class Connection {
   std::optional<Result<OpenOutcome>> opened_;
   /// A stdio exchange ended with the server gone or silent: restart before reusing it.
   bool broken_ = false;
+  std::size_t sentinels_ = 0;
 };
 
 /// A stdio server that stopped answering (deaf) or ended (death) during a check: itself a
@@ -239,6 +249,9 @@ class RevisionRun {
   // --- recording (RecordingTransport calls this) ---------------------------------------------
 
   void Record(const Exchange& exchange, RecordingTransport& transport, Owed owed);
+  /// A sentinel saw a late reply (RecordingTransport::sentinels_prove_nothing).
+  void set_out_of_order() { out_of_order_ = true; }
+  bool out_of_order() const { return out_of_order_; }
   /// A serial number for a new connection, from 1.
   std::size_t NextConnectionSerial() { return ++connections_made_; }
 
@@ -286,6 +299,7 @@ class RevisionRun {
   /// RecordingTransport::serial() of last_stdio_exchange_'s connection; 0 for none.
   std::size_t last_stdio_serial_ = 0;
   std::size_t connections_made_ = 0;
+  bool out_of_order_ = false;
 };
 
 // --- request surgery shared by the families ---------------------------------------------------

@@ -1,0 +1,315 @@
+// The fuzz loop over stdio, where silence is learnt from a sentinel and cases are pipelined:
+// the same seed gives the same cases, verdicts and findings written back to back as one at a
+// time; a dropped case costs no timeout; a signature already confirmed is counted, never sent
+// again; restarts take a spare server started ahead of time, and no server outlives the run.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <ostream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "campaign/campaign.h"
+#include "oracles/check_ids.h"
+#include "support/dropping_stdio.h"
+#include "support/reference_server.h"
+#include "transport/transport.h"
+
+namespace mcpfuzz {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr TransportKind kStdio = TransportKind::kStdio;
+
+Limits TestLimits() { return test_support::ReferenceServerLimits(3000ms, 20ms); }
+
+std::string Describe(const CampaignResult& result) {
+  std::string text =
+      std::to_string(result.cases) + " cases, " + std::to_string(result.pipelined) + " pipelined\n";
+  for (const CampaignFinding& finding : result.findings) {
+    text += "  case " + std::to_string(finding.case_index) + ": " + finding.signature + " (" +
+            std::to_string(finding.reproduced) + "/" + std::to_string(finding.resends) + ", +" +
+            std::to_string(finding.repeats) + ")\n    " +
+            finding.minimal.WireBody().substr(0, 160) + "\n";
+  }
+  for (const std::string& note : result.notes) text += "  note: " + note + "\n";
+  return text;
+}
+
+// Everything about a finding that sending cases back to back must not change.
+std::vector<std::string> FindingsOf(const CampaignResult& result) {
+  std::vector<std::string> findings;
+  for (const CampaignFinding& finding : result.findings) {
+    findings.push_back(std::to_string(finding.case_index) + " " + finding.signature + " " +
+                       finding.case_check_id + " " + std::to_string(finding.reproduced) + "/" +
+                       std::to_string(finding.resends) + " shrunk " +
+                       std::to_string(finding.shrink_steps) + " +" +
+                       std::to_string(finding.repeats) + " " + finding.minimal.WireBody());
+  }
+  return findings;
+}
+
+void ExpectSameOutcome(const CampaignResult& serial, const CampaignResult& pipelined,
+                       bool some_pipelined = true) {
+  EXPECT_EQ(serial.pipelined, 0U);
+  if (some_pipelined) {
+    EXPECT_GT(pipelined.pipelined, 0U) << "nothing was pipelined:\n" << Describe(pipelined);
+  }
+  EXPECT_EQ(serial.cases, pipelined.cases);
+  EXPECT_EQ(serial.skipped, pipelined.skipped);
+  EXPECT_EQ(serial.generation_failures, pipelined.generation_failures);
+  EXPECT_EQ(serial.case_log, pipelined.case_log);
+  EXPECT_EQ(FindingsOf(serial), FindingsOf(pipelined)) << "one at a time:\n"
+                                                       << Describe(serial) << "pipelined:\n"
+                                                       << Describe(pipelined);
+}
+
+// --- pipelined and one at a time ----------------------------------------------------------------
+
+struct FaultMix {
+  std::string name;
+  std::vector<std::string> faults;
+  std::set<std::string> families;
+  /// False where every window must be sent again one at a time.
+  bool some_pipelined = true;
+};
+
+void PrintTo(const FaultMix& mix, std::ostream* out) { *out << mix.name; }
+
+class PipelinedStdio : public ::testing::TestWithParam<FaultMix> {};
+
+TEST_P(PipelinedStdio, GivesTheCasesVerdictsAndFindingsOfOneAtATime) {
+  const test_support::RefTarget target =
+      test_support::StartRefServer(kStdio, GetParam().faults, TestLimits(), 200ms);
+  CampaignOptions options;
+  options.seed = 5;
+  options.max_cases = 500;
+  options.families = GetParam().families;
+  options.record_cases = true;
+  options.resends = 2;
+  options.max_shrink_sends = 40;
+  options.stdio_pipeline_depth = 1;
+  const CampaignResult serial = RunCampaign(target.connect, options);
+  options.stdio_pipeline_depth = CampaignOptions{}.stdio_pipeline_depth;
+  const CampaignResult pipelined = RunCampaign(target.connect, options);
+  ASSERT_EQ(serial.case_log.size(), options.max_cases) << Describe(serial);
+  ExpectSameOutcome(serial, pipelined, GetParam().some_pipelined);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    ReferenceServer, PipelinedStdio,
+    ::testing::Values(
+        FaultMix{"conformant", {}, {}},
+        // Findings among pipelined cases, dropped cases, and crashes that restart the server.
+        FaultMix{"several_faults",
+                 {"unknown-tool-is-error", "hang-on-unknown-tool", "crash-on-deep-nesting",
+                  "unknown-method-200", "parse-error-wrong-id"},
+                 {}},
+        // Log lines on stdout belong to no reply: every window is sent again one at a time.
+        FaultMix{"logs_on_stdout", {"logs-on-stdout"}, {"unknown-names"}, false}),
+    [](const auto& test) { return test.param.name; });
+
+TEST(PipelinedStdio, ADroppingServerGivesTheSameOutcomeAndCostsNoTimeout) {
+  // Deterministic: the reference server's logic in process, dropping what real stdio stacks
+  // drop (every error reply it cannot address to an id).
+  for (const refserver::FaultSet& faults :
+       {refserver::FaultSet{}, refserver::FaultSet{refserver::Fault::kUnknownToolIsError,
+                                                   refserver::Fault::kHangOnUnknownTool}}) {
+    auto counts = std::make_shared<test_support::DroppingStdioCounts>();
+    const TransportFactory connect = test_support::DroppingStdioFactory(faults, counts);
+    CampaignOptions options;
+    options.seed = 11;
+    options.max_cases = 800;
+    options.record_cases = true;
+    options.stdio_pipeline_depth = 1;
+    const CampaignResult serial = RunCampaign(connect, options);
+    options.stdio_pipeline_depth = 8;
+    const CampaignResult pipelined = RunCampaign(connect, options);
+    ExpectSameOutcome(serial, pipelined);
+    EXPECT_EQ(counts->timeouts.load(), 0U) << "every drop was learnt from a sentinel";
+    EXPECT_EQ(serial.skipped, 0U);
+  }
+}
+
+TEST(OutOfOrderStdio, StopsTrustingTheSentinelAndNamesTheFindingsThatRestOnADrop) {
+  // Conformant, but its replies to tools/call come after the sentinel's: the first calls look
+  // dropped. The late reply that follows shows the server answers out of order.
+  auto counts = std::make_shared<test_support::DroppingStdioCounts>();
+  const TransportFactory connect =
+      test_support::DroppingStdioFactory({}, counts, /*late_method=*/"tools/call");
+  CampaignOptions options;
+  options.revision = Revision::k2025_11_25;
+  options.families = {"unknown-names"};
+  options.max_cases = 200;
+  const CampaignResult result = RunCampaign(connect, options);
+  const auto note = std::find_if(result.notes.begin(), result.notes.end(), [](const auto& text) {
+    return text.find("answered a request after the sentinel") != std::string::npos;
+  });
+  ASSERT_NE(note, result.notes.end()) << Describe(result);
+  // Every finding that rests on a silence is named in the note; none is stable, because the
+  // re-sends after the late reply waited for the reply and got it.
+  for (const CampaignFinding& finding : result.findings) {
+    if (finding.verdict.observed.channel != Channel::kNoReply) continue;
+    EXPECT_NE(note->find("the finding of case " + std::to_string(finding.case_index)),
+              std::string::npos)
+        << *note;
+  }
+  EXPECT_TRUE(std::any_of(
+      result.findings.begin(), result.findings.end(),
+      [](const auto& finding) { return finding.verdict.observed.channel == Channel::kNoReply; }))
+      << "the first calls looked dropped:\n"
+      << Describe(result);
+  // From the late reply on, cases wait for their replies, without a sentinel.
+  EXPECT_GT(counts->late_method_sent_alone.load(), 0U) << Describe(result);
+}
+
+// --- a signature investigated once ------------------------------------------------------------
+
+// Counts the requests of generated cases sent to the real server (not its handshakes, not
+// sentinels), whichever thread sends them.
+class CountingStdio final : public StdioTransport {
+ public:
+  CountingStdio(std::unique_ptr<StdioTransport> inner, std::shared_ptr<std::atomic<int>> count)
+      : inner_(std::move(inner)), count_(std::move(count)) {}
+
+  Observation Send(const Request& request) override {
+    Count(request);
+    inner_->set_session_id(session_id());
+    return inner_->Send(request);
+  }
+  PipelineResult SendPipelined(const Pipeline& pipeline) override {
+    for (const Request& request : pipeline.requests) Count(request);
+    return inner_->SendPipelined(pipeline);
+  }
+  TransportKind kind() const override { return inner_->kind(); }
+  std::string Describe() const override { return inner_->Describe(); }
+  bool Alive() override { return inner_->Alive(); }
+  ProcessExit Shutdown() override { return inner_->Shutdown(); }
+
+ private:
+  void Count(const Request& request) {
+    const std::string method = request.RpcMethod().value_or("");
+    if (method == "initialize" || method == "notifications/initialized") return;
+    const auto id = request.RpcId();
+    if (id && id->is_string() && id->as_string().starts_with("mcpfuzz-sentinel-")) return;
+    ++*count_;
+  }
+
+  std::unique_ptr<StdioTransport> inner_;
+  std::shared_ptr<std::atomic<int>> count_;
+};
+
+struct Repeating {
+  std::string fault;
+  std::string family;
+  std::string check;
+};
+
+void PrintTo(const Repeating& param, std::ostream* out) { *out << param.fault; }
+
+class ConfirmedSignature : public ::testing::TestWithParam<Repeating> {};
+
+TEST_P(ConfirmedSignature, IsCountedAndNeverSentAgain) {
+  auto count = std::make_shared<std::atomic<int>>(0);
+  const TransportFactory connect = [count, fault = GetParam().fault]() {
+    StdioTarget stdio;
+    stdio.argv = test_support::RefServerArgv(kStdio, {fault});
+    stdio.limits = TestLimits();
+    stdio.shutdown_grace = 200ms;
+    auto spawned = SpawnStdio(std::move(stdio));
+    if (!spawned) return Result<std::unique_ptr<Transport>>(spawned.error());
+    return Result<std::unique_ptr<Transport>>(
+        std::make_unique<CountingStdio>(std::move(*spawned), count));
+  };
+  CampaignOptions options;
+  options.revision = Revision::k2025_11_25;
+  options.families = {GetParam().family};
+  options.stdio_pipeline_depth = 1;
+  options.record_cases = true;
+  options.max_cases = 120;
+  const CampaignResult all = RunCampaign(connect, options);
+  ASSERT_FALSE(all.findings.empty()) << Describe(all);
+  EXPECT_TRUE(std::any_of(all.findings.begin(), all.findings.end(), [&](const auto& finding) {
+    return finding.check_id == GetParam().check;
+  })) << Describe(all);
+  std::size_t repeats = 0;
+  for (const CampaignFinding& finding : all.findings) repeats += finding.repeats;
+  ASSERT_GT(repeats, 0U) << Describe(all);
+  const int sent_by_all = count->exchange(0);
+
+  // The same run stopped right after its last new finding: every case after it is a repeat
+  // or passes, and each must cost exactly its one exchange.
+  options.max_cases = all.findings.back().case_index + 1;
+  const CampaignResult until_last = RunCampaign(connect, options);
+  ASSERT_EQ(FindingsOf(until_last).size(), all.findings.size()) << Describe(until_last);
+  const int sent_until_last = count->load();
+  EXPECT_EQ(sent_by_all - sent_until_last, static_cast<int>(all.cases - until_last.cases))
+      << Describe(all);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    ReferenceServer, ConfirmedSignature,
+    ::testing::Values(
+        Repeating{"unknown-tool-is-error", "unknown-names", std::string(check::kUnknownTool)},
+        // A death, judged on the process: each later crash restarts the server but is a repeat.
+        Repeating{"crash-on-deep-nesting", "malformed-json", std::string(check::kNoEarlyExit)},
+        // Ends after every handshake: each case finds the server gone, a death between
+        // exchanges blamed on the case before, a repeat from the second on.
+        Repeating{"exit-after-initialize", "unknown-names", std::string(check::kNoEarlyExit)}),
+    [](const auto& test) {
+      std::string name = test.param.fault;
+      std::replace(name.begin(), name.end(), '-', '_');
+      return name;
+    });
+
+// --- warm restarts, and no server left behind ---------------------------------------------------
+
+// This process's children still in the process table (running or not yet reaped).
+std::size_t Children() {
+  std::size_t children = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    std::ifstream stat(entry.path() / "stat");
+    std::string line;
+    if (!std::getline(stat, line)) continue;
+    // pid (comm) state ppid ...: comm may hold spaces, so read after the last ')'.
+    const auto close = line.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream rest(line.substr(close + 1));
+    std::string state;
+    long parent = 0;
+    rest >> state >> parent;
+    if (parent == static_cast<long>(::getpid())) ++children;
+  }
+  return children;
+}
+
+TEST(StdioRestarts, TakeTheSpareServerAndNoServerOutlivesTheRun) {
+  ASSERT_EQ(Children(), 0U);
+  const test_support::RefTarget target =
+      test_support::StartRefServer(kStdio, {"crash-on-deep-nesting"}, TestLimits(), 200ms);
+  CampaignOptions options;
+  options.families = {"malformed-json"};
+  options.max_cases = 300;
+  options.resends = 2;
+  const CampaignResult result = RunCampaign(target.connect, options);
+  ASSERT_FALSE(result.findings.empty()) << Describe(result);
+  EXPECT_GT(result.restarts, 0U);
+  EXPECT_GT(result.warm_restarts, 0U) << result.restarts << " restarts";
+  EXPECT_LE(result.warm_restarts, result.restarts);
+  EXPECT_EQ(Children(), 0U) << "a server (or a spare) outlived the run";
+}
+
+}  // namespace
+}  // namespace mcpfuzz
