@@ -3,12 +3,6 @@
 // another id or none (the server's notifications, its own requests) are skipped, as any
 // client must; a reply that is an error, or none within the timeout, counts as an error.
 
-#include <fcntl.h>
-#include <poll.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 #include <chrono>
@@ -17,8 +11,7 @@
 #include <vector>
 
 #include "benchmarks/real.h"
-
-extern char** environ;
+#include "benchmarks/stdio_child.h"
 
 namespace mcpfuzz::bench {
 namespace {
@@ -26,47 +19,11 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr std::chrono::milliseconds kReplyTimeout{5000};
 
-class Child {
+class Server {
  public:
-  explicit Child(const std::vector<std::string>& argv) {
-    int in[2];
-    int out[2];
-    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) {
-      throw std::runtime_error("pipe failed");
-    }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-    std::vector<char*> args;
-    for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-    args.push_back(nullptr);
-    const int spawned = posix_spawnp(&pid_, args[0], &actions, nullptr, args.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    close(in[0]);
-    close(out[1]);
-    to_child_ = in[1];
-    from_child_ = out[0];
-    if (spawned != 0) throw std::runtime_error("cannot start " + argv[0]);
-  }
-  ~Child() {
-    close(to_child_);  // end of input: a stdio server exits
-    close(from_child_);
-    int status = 0;
-    waitpid(pid_, &status, 0);
-  }
-  Child(const Child&) = delete;
-  Child& operator=(const Child&) = delete;
+  explicit Server(const std::vector<std::string>& argv) : child_(argv) {}
 
-  void WriteLine(std::string line) {
-    line += '\n';
-    for (std::size_t written = 0; written < line.size();) {
-      const ssize_t n = write(to_child_, line.data() + written, line.size() - written);
-      if (n <= 0) throw std::runtime_error("the server stopped reading");
-      written += static_cast<std::size_t>(n);
-    }
-  }
+  void WriteLine(const std::string& line) { child_.Write(line + '\n'); }
 
   /// The next line whose "id" is `id`; empty when none came within the timeout.
   std::string AwaitReply(long id) {
@@ -76,30 +33,25 @@ class Child {
            end = pending_.find('\n')) {
         std::string line = pending_.substr(0, end);
         pending_.erase(0, end + 1);
-        boost::system::error_code error;
-        const boost::json::value message = boost::json::parse(line, error);
-        const auto* object = error ? nullptr : message.if_object();
-        const auto* reply_id = object == nullptr ? nullptr : object->if_contains("id");
-        if (reply_id != nullptr && reply_id->is_int64() && reply_id->as_int64() == id &&
-            !object->contains("method")) {
-          return line;
-        }
+        if (Answers(line, id)) return line;
       }
       const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
       if (left.count() <= 0) return "";
-      pollfd readable{from_child_, POLLIN, 0};
-      if (poll(&readable, 1, static_cast<int>(left.count())) <= 0) continue;
-      char chunk[65536];
-      const ssize_t n = read(from_child_, chunk, sizeof chunk);
-      if (n <= 0) throw std::runtime_error("the server closed stdout");
-      pending_.append(chunk, static_cast<std::size_t>(n));
+      child_.ReadSome(pending_, left);
     }
   }
 
  private:
-  pid_t pid_ = -1;
-  int to_child_ = -1;
-  int from_child_ = -1;
+  static bool Answers(const std::string& line, long id) {
+    boost::system::error_code error;
+    const boost::json::value message = boost::json::parse(line, error);
+    const auto* object = error ? nullptr : message.if_object();
+    const auto* reply_id = object == nullptr ? nullptr : object->if_contains("id");
+    return reply_id != nullptr && reply_id->is_int64() && reply_id->as_int64() == id &&
+           !object->contains("method");
+  }
+
+  StdioChild child_;
   std::string pending_;
 };
 
@@ -111,7 +63,7 @@ bool IsResult(const std::string& line) {
 
 BareSessionRun BareSessionStdio(const std::vector<std::string>& argv, const std::string& method,
                                 std::size_t requests) {
-  Child server(argv);
+  Server server(argv);
   server.WriteLine(
       R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":")" +
       std::string(kBareRevision) +

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -27,7 +28,14 @@ std::string Fixed(double value, int decimals) {
   return text;
 }
 
-std::string Rate(double per_second) { return Fixed(per_second, per_second < 10 ? 1 : 0); }
+// Two significant digits below 10 (mcpfuzz's stdio rates and ratios are far below 1 today),
+// whole numbers above.
+std::string Significant(double value) {
+  if (value >= 10 || value <= 0) return Fixed(value, value >= 10 ? 0 : 2);
+  const int decimals =
+      std::min(6, std::max(2, 1 - static_cast<int>(std::floor(std::log10(value)))));
+  return Fixed(value, decimals);
+}
 
 std::string Verdict(bool met) { return met ? "met" : "**missed**"; }
 
@@ -47,7 +55,7 @@ void ThroughputTable(const std::vector<PairedRuns>& all) {
     const std::size_t pairs = std::min(runs.bare_per_second.size(), runs.fuzz_per_second.size());
     for (std::size_t i = 0; i < pairs; ++i) {
       each.push_back(runs.fuzz_per_second[i] / runs.bare_per_second[i]);
-      ratios += (i == 0 ? "" : ", ") + Fixed(each.back(), 2);
+      ratios += (i == 0 ? "" : ", ") + Significant(each.back());
     }
     std::string aim = "-";
     const double fuzz = Median(runs.fuzz_per_second);
@@ -66,9 +74,9 @@ void ThroughputTable(const std::vector<PairedRuns>& all) {
     long rss = 0;
     for (long kib : runs.peak_rss_kib) rss = std::max(rss, kib);
     std::cout << "| " << runs.target << Notes(runs) << " | "
-              << (runs.bare_per_second.empty() ? "-" : Rate(Median(runs.bare_per_second)))
+              << (runs.bare_per_second.empty() ? "-" : Significant(Median(runs.bare_per_second)))
               << (runs.bare_errors > 0 ? " (" + std::to_string(runs.bare_errors) + " errors)" : "")
-              << " | " << (runs.fuzz_per_second.empty() ? "-" : Rate(fuzz)) << " | "
+              << " | " << (runs.fuzz_per_second.empty() ? "-" : Significant(fuzz)) << " | "
               << (ratios.empty() ? "-" : ratios) << " | " << aim << " | "
               << (cases.empty() ? "-" : cases) << " | " << (findings.empty() ? "-" : findings)
               << " | " << Fixed(static_cast<double>(rss) / 1024.0, 1) << " |\n";

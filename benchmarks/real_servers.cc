@@ -62,7 +62,7 @@ struct Settings {
   std::size_t bare_requests = 2000;
   std::size_t refserver_requests = 20000;
   std::string bare_method = "tools/list";
-  std::size_t time_cap = 30;
+  std::size_t time_cap = 20;
   /// Which configurations `mcpfuzz check` runs against: empty for all.
   std::vector<std::string> check = {};
   bool check_none = false;
@@ -78,6 +78,8 @@ struct Config {
   std::size_t bare_requests = 0;
   std::optional<double> aim_ratio;
   std::optional<double> aim_cases_per_second;
+  /// False where another configuration checks the same server already.
+  bool check = true;
 };
 
 std::size_t Number(const std::string& text) {
@@ -175,7 +177,7 @@ std::vector<Config> Configs(const Settings& s) {
       {"refserver-http-1", "mcpfuzz-refserver, HTTP, concurrency 1", true, refserver, 1,
        s.refserver_cases, s.refserver_requests, 0.9, std::nullopt},
       {"refserver-http-2", "mcpfuzz-refserver, HTTP, concurrency 2", true, refserver, 2,
-       s.refserver_cases, s.refserver_requests, 0.9, std::nullopt},
+       s.refserver_cases, s.refserver_requests, 0.9, std::nullopt, /*check=*/false},
   };
   if (s.only.empty()) return all;
   std::vector<Config> chosen;
@@ -218,7 +220,7 @@ class Bench {
       Bare(config, runs);
       Fuzz(config, round, runs);
     }
-    if (Checked(config.id)) Check(config, runs);
+    if (config.check && Checked(config.id)) Check(config, runs);
     return runs;
   }
 
@@ -241,6 +243,8 @@ class Bench {
       bare = BareSessionStdio(config.server, settings_.bare_method, config.bare_requests);
     }
     runs.bare_per_second.push_back(static_cast<double>(bare.requests) / bare.seconds);
+    std::cerr << config.id << ": bare client, " << bare.requests << " requests in " << bare.seconds
+              << " s, " << bare.errors << " errors\n";
     runs.bare_errors += bare.errors;
     if (bare.errors > 0) {
       failures_.push_back(config.target + ": the bare client got " + std::to_string(bare.errors) +
@@ -272,6 +276,8 @@ class Bench {
     for (std::string& part : Target(config, server)) argv.push_back(std::move(part));
     // A case being shrunk finishes past --time; beyond this it is stuck.
     const ChildRun run = RunChild(argv, std::chrono::seconds(settings_.time_cap * 2 + 60));
+    std::cerr << config.id << ": mcpfuzz fuzz exited with " << run.exit_code << " after "
+              << run.seconds << " s" << (run.killed ? " (killed at its deadline)" : "") << "\n";
     if (run.exit_code == 2) {
       failures_.push_back(config.target + ": mcpfuzz fuzz exited with 2:\n" + run.output);
       return;
@@ -293,6 +299,8 @@ class Bench {
     std::optional<HttpServerProcess> server;
     for (std::string& part : Target(config, server)) argv.push_back(std::move(part));
     const ChildRun run = RunChild(argv, std::chrono::seconds(300));
+    std::cerr << config.id << ": mcpfuzz check exited with " << run.exit_code << " after "
+              << run.seconds << " s\n";
     if (run.exit_code == 2 || run.killed) {
       failures_.push_back(config.target + ": mcpfuzz check " +
                           (run.killed ? "killed at its deadline" : "exited with 2") + ":\n" +
