@@ -193,7 +193,7 @@ std::vector<Config> Configs(const Settings& s) {
 
 HttpServerProcess StartServer(const Config& config) {
   auto server = HttpServerProcess::Start(config.server, std::chrono::seconds(30));
-  if (!server) throw std::runtime_error(config.target + ": " + server.error().message);
+  if (!server) throw std::runtime_error("the server did not start: " + server.error().message);
   return std::move(*server);
 }
 
@@ -337,22 +337,23 @@ int Main(int argc, char** argv) {
             << std::flush;
   Bench bench(settings, scratch);
   std::vector<PairedRuns> all;
+  // A configuration that cannot run (its server does not start) is a failure, but the others'
+  // figures are still worth printing.
+  std::vector<std::string> failures;
   for (const Config& config : configs) {
     try {
       all.push_back(bench.Run(config));
     } catch (const std::exception& error) {
-      std::cerr << "mcpfuzz-bench-real: " << config.target << ": " << error.what() << "\n";
-      fs::remove_all(scratch);
-      return 1;
+      failures.push_back(config.target + ": " + error.what());
     }
   }
   PrintTables(all);
   std::cout << "\nload at end: " << LoadAverage() << "\n";
   fs::remove_all(scratch);
-  for (const std::string& failure : bench.failures()) {
+  failures.insert(failures.begin(), bench.failures().begin(), bench.failures().end());
+  for (const std::string& failure : failures)
     std::cerr << "mcpfuzz-bench-real: " << failure << "\n";
-  }
-  return bench.failures().empty() ? 0 : 1;
+  return failures.empty() ? 0 : 1;
 }
 
 }  // namespace
