@@ -1,7 +1,8 @@
 // The bare HTTP session client: libcurl's easy interface with one handle per thread kept for
-// every request (keep-alive), a session opened once per thread, then the same small request
-// over and over. Each reply is checked (200, a JSON-RPC result with the request's id, as JSON
-// or as an SSE event) so a server that answers errors fast cannot pass for a fast server.
+// every request (keep-alive), a session opened once per thread (in the handshake era), then
+// the same small request over and over. Each reply is checked (200, a JSON-RPC result with the
+// request's id, as JSON or as an SSE event) so a server that answers errors fast cannot pass for a
+// fast server.
 
 #include <curl/curl.h>
 
@@ -17,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "benchmarks/real.h"
@@ -78,7 +80,8 @@ bool HasResult(const std::string& body, long id) {
 
 class SessionClient {
  public:
-  explicit SessionClient(const std::string& url) : easy_(curl_easy_init()) {
+  SessionClient(const std::string& url, std::string revision, std::string method)
+      : easy_(curl_easy_init()), revision_(std::move(revision)), method_(std::move(method)) {
     if (easy_ == nullptr) throw std::runtime_error("curl_easy_init failed");
     curl_easy_setopt(easy_, CURLOPT_URL, url.c_str());
     curl_easy_setopt(easy_, CURLOPT_NOSIGNAL, 1L);
@@ -106,8 +109,9 @@ class SessionClient {
   /// Returns an error message, empty when the session is open.
   std::string Open() {
     SetHeaders();
+    if (revision_ == kEnvelopeRevision) return "";
     Post(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":")" +
-         std::string(kBareRevision) +
+         revision_ +
          R"(","capabilities":{},"clientInfo":{"name":"mcpfuzz-bench-real","version":"1"}}})");
     if (reply_.status != 200 || !HasResult(reply_.body, 0)) {
       return "initialize: HTTP " + std::to_string(reply_.status) + " " + reply_.body.substr(0, 200);
@@ -122,10 +126,18 @@ class SessionClient {
   }
 
   /// Returns an error message, empty when the server answered with a result.
-  std::string Call(const std::string& method, long id) {
-    Post(R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":")" + method + "\"}");
+  std::string Call(long id) {
+    std::string body =
+        R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":")" + method_;
+    if (revision_ == kEnvelopeRevision) {
+      body += R"(","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":")" + revision_ +
+              R"(","io.modelcontextprotocol/clientCapabilities":{}}}})";
+    } else {
+      body += "\"}";
+    }
+    Post(body);
     if (reply_.status == 200 && HasResult(reply_.body, id)) return "";
-    return method + ": HTTP " + std::to_string(reply_.status) + " " + reply_.body.substr(0, 200);
+    return method_ + ": HTTP " + std::to_string(reply_.status) + " " + reply_.body.substr(0, 200);
   }
 
  private:
@@ -136,8 +148,11 @@ class SessionClient {
     for (std::string header :
          {std::string("Content-Type: application/json"),
           std::string("Accept: application/json, text/event-stream"),
-          std::string("MCP-Protocol-Version: ") + kBareRevision, std::string("Expect:")}) {
+          std::string("MCP-Protocol-Version: ") + revision_, std::string("Expect:")}) {
       headers_ = curl_slist_append(headers_, header.c_str());
+    }
+    if (revision_ == kEnvelopeRevision) {
+      headers_ = curl_slist_append(headers_, ("Mcp-Method: " + method_).c_str());
     }
     if (!session_id_.empty()) {
       headers_ = curl_slist_append(headers_, ("Mcp-Session-Id: " + session_id_).c_str());
@@ -157,6 +172,8 @@ class SessionClient {
   }
 
   CURL* easy_;
+  std::string revision_;
+  std::string method_;
   curl_slist* headers_ = nullptr;
   std::string session_id_;
   Reply reply_;
@@ -164,13 +181,14 @@ class SessionClient {
 
 }  // namespace
 
-BareSessionRun BareSessionHttp(const std::string& url, const std::string& method,
-                               std::size_t requests, std::size_t concurrency) {
+BareSessionRun BareSessionHttp(const std::string& url, const std::string& revision,
+                               const std::string& method, std::size_t requests,
+                               std::size_t concurrency) {
   curl_global_init(CURL_GLOBAL_DEFAULT);
   std::vector<std::unique_ptr<SessionClient>> clients;
   BareSessionRun run;
   for (std::size_t i = 0; i < concurrency; ++i) {
-    clients.push_back(std::make_unique<SessionClient>(url));
+    clients.push_back(std::make_unique<SessionClient>(url, revision, method));
     const std::string error = clients.back()->Open();
     if (!error.empty()) throw std::runtime_error("bare client: " + error);
   }
@@ -182,7 +200,7 @@ BareSessionRun BareSessionHttp(const std::string& url, const std::string& method
   for (auto& client : clients) {
     threads.emplace_back([&, session = client.get()] {
       for (std::size_t i = next++; i < requests; i = next++) {
-        const std::string error = session->Call(method, static_cast<long>(i) + 1);
+        const std::string error = session->Call(static_cast<long>(i) + 1);
         if (error.empty()) continue;
         if (errors++ == 0) {
           const std::lock_guard lock(first_error_mutex);

@@ -25,11 +25,15 @@ struct BareSessionRun {
   std::string first_error;
 };
 
+/// The revision without a handshake: every request carries its own `_meta` envelope.
+inline constexpr const char* kEnvelopeRevision = "2026-07-28";
+
 /// `concurrency` threads, each its own libcurl handle (keep-alive) and its own session
-/// (initialize, notifications/initialized), sending `method` requests until `requests` are
-/// done between them.
-BareSessionRun BareSessionHttp(const std::string& url, const std::string& method,
-                               std::size_t requests, std::size_t concurrency);
+/// (initialize, notifications/initialized; none in kEnvelopeRevision), sending `method`
+/// requests in `revision` until `requests` are done between them.
+BareSessionRun BareSessionHttp(const std::string& url, const std::string& revision,
+                               const std::string& method, std::size_t requests,
+                               std::size_t concurrency);
 
 /// Starts `argv` with pipes, initializes, then writes one `method` request at a time and reads
 /// until the line answering it arrives (skipping the server's notifications).

@@ -46,7 +46,7 @@ constexpr const char* kUsage =
     "         [--refserver-cases N] [--bare-requests N] [--refserver-requests N]\n"
     "         [--bare-method tools/list|ping] [--time-cap SECONDS] [--check all|none|ID[,ID...]]\n"
     "ids: sdk-v1-stdio sdk-v2-stdio sdk-v2-http everything-stdio fastmcp-http\n"
-    "     refserver-http-1 refserver-http-2\n";
+    "     refserver-http-1 refserver-http-2; with --only also sdk-v2-http-2026\n";
 
 struct Settings {
   std::string mcpfuzz;
@@ -76,10 +76,15 @@ struct Config {
   std::size_t concurrency = 1;
   std::size_t cases = 0;
   std::size_t bare_requests = 0;
-  std::optional<double> aim_ratio;
-  std::optional<double> aim_cases_per_second;
+  std::optional<double> aim_ratio = std::nullopt;
+  std::optional<double> aim_cases_per_second = std::nullopt;
   /// False where another configuration checks the same server already.
   bool check = true;
+  /// The bare HTTP client's revision, and what narrows mcpfuzz to it (stdio: kBareRevision).
+  std::string revision = kBareRevision;
+  std::vector<std::string> fuzz_options = {};
+  /// Run without --only.
+  bool by_default = true;
 };
 
 std::size_t Number(const std::string& text) {
@@ -163,30 +168,65 @@ std::vector<Config> Configs(const Settings& s) {
   };
   std::vector<std::string> refserver = {s.mcpfuzz, "refserver", "--http"};
   if (!s.refserver.empty()) refserver = {s.refserver, "--http"};
-  std::vector<Config> all = {
-      {"sdk-v1-stdio", "SDK v1, stdio", false, script("sdk-v1.mjs", {"--stdio"}), 1, s.stdio_cases,
-       s.bare_requests, 0.5, std::nullopt},
-      {"sdk-v2-stdio", "SDK v2, stdio", false, script("sdk-v2.mjs", {"--stdio"}), 1, s.stdio_cases,
-       s.bare_requests, std::nullopt, std::nullopt},
-      {"sdk-v2-http", "SDK v2, HTTP", true, script("sdk-v2.mjs", {"--http"}), 1, s.http_cases,
-       s.bare_requests, 0.9, std::nullopt},
-      {"everything-stdio", "server-everything, stdio", false, script("everything.mjs", {"--stdio"}),
-       1, s.stdio_cases, s.bare_requests, 0.5, std::nullopt},
-      {"fastmcp-http", "fastmcp, stateful HTTP", true, script("fastmcp.mjs", {"--http"}), 1,
-       s.http_cases, s.bare_requests, std::nullopt, 200.0},
-      {"refserver-http-1", "mcpfuzz-refserver, HTTP, concurrency 1", true, refserver, 1,
-       s.refserver_cases, s.refserver_requests, 0.9, std::nullopt},
-      {"refserver-http-2", "mcpfuzz-refserver, HTTP, concurrency 2", true, refserver, 2,
-       s.refserver_cases, s.refserver_requests, 0.9, std::nullopt, /*check=*/false},
+  auto stdio = [&](std::string id, std::string target, std::vector<std::string> server) {
+    return Config{.id = std::move(id),
+                  .target = std::move(target),
+                  .server = std::move(server),
+                  .cases = s.stdio_cases,
+                  .bare_requests = s.bare_requests};
   };
-  if (s.only.empty()) return all;
+  auto http = [&](std::string id, std::string target, std::vector<std::string> server,
+                  std::size_t cases, std::size_t bare_requests) {
+    return Config{.id = std::move(id),
+                  .target = std::move(target),
+                  .http = true,
+                  .server = std::move(server),
+                  .cases = cases,
+                  .bare_requests = bare_requests};
+  };
+  std::vector<Config> all;
+  all.push_back(stdio("sdk-v1-stdio", "SDK v1, stdio", script("sdk-v1.mjs", {"--stdio"})));
+  all.back().aim_ratio = 0.5;
+  all.push_back(stdio("sdk-v2-stdio", "SDK v2, stdio", script("sdk-v2.mjs", {"--stdio"})));
+  all.push_back(http("sdk-v2-http", "SDK v2, HTTP", script("sdk-v2.mjs", {"--http"}), s.http_cases,
+                     s.bare_requests));
+  all.back().aim_ratio = 0.9;
+  // The same server with both sides in the envelope era only: mcpfuzz fuzzes every era a
+  // server speaks, and SDK v2 serves 2026-07-28 on another code path than 2025's. Only with
+  // --only for now: `mcpfuzz fuzz --revision` skips the era probe and then exits 2 ("speaks
+  // no revision") after its cases.
+  all.push_back(http("sdk-v2-http-2026", "SDK v2, HTTP, 2026-07-28 only",
+                     script("sdk-v2.mjs", {"--http"}), s.http_cases, s.bare_requests));
+  all.back().aim_ratio = 0.9;
+  all.back().check = false;
+  all.back().revision = kEnvelopeRevision;
+  all.back().fuzz_options = {"--revision", kEnvelopeRevision};
+  all.back().by_default = false;
+  all.push_back(
+      stdio("everything-stdio", "server-everything, stdio", script("everything.mjs", {"--stdio"})));
+  all.back().aim_ratio = 0.5;
+  all.push_back(http("fastmcp-http", "fastmcp, stateful HTTP", script("fastmcp.mjs", {"--http"}),
+                     s.http_cases, s.bare_requests));
+  all.back().aim_cases_per_second = 200.0;
+  for (std::size_t concurrency : {1U, 2U}) {
+    const std::string n = std::to_string(concurrency);
+    all.push_back(http("refserver-http-" + n, "mcpfuzz-refserver, HTTP, concurrency " + n,
+                       refserver, s.refserver_cases, s.refserver_requests));
+    all.back().concurrency = concurrency;
+    all.back().aim_ratio = 0.9;
+    // One check of the reference server is enough.
+    all.back().check = concurrency == 1;
+  }
+  if (s.only.empty()) {
+    std::erase_if(all, [](const Config& config) { return !config.by_default; });
+    return all;
+  }
   std::vector<Config> chosen;
   for (const std::string& id : s.only) {
-    bool found = false;
-    for (const Config& config : all) {
-      if (config.id == id) chosen.push_back(config), found = true;
-    }
-    if (!found) throw std::runtime_error("no configuration " + id + "\n" + kUsage);
+    auto found = std::find_if(all.begin(), all.end(),
+                              [&id](const Config& config) { return config.id == id; });
+    if (found == all.end()) throw std::runtime_error("no configuration " + id + "\n" + kUsage);
+    chosen.push_back(*found);
   }
   return chosen;
 }
@@ -237,8 +277,8 @@ class Bench {
     BareSessionRun bare;
     if (config.http) {
       HttpServerProcess server = StartServer(config);
-      bare = BareSessionHttp(server.url(), settings_.bare_method, config.bare_requests,
-                             config.concurrency);
+      bare = BareSessionHttp(server.url(), config.revision, settings_.bare_method,
+                             config.bare_requests, config.concurrency);
     } else {
       bare = BareSessionStdio(config.server, settings_.bare_method, config.bare_requests);
     }
@@ -272,6 +312,7 @@ class Bench {
                                      "--time",          std::to_string(settings_.time_cap),
                                      "--concurrency",   std::to_string(config.concurrency),
                                      "--report",        "json=" + report};
+    argv.insert(argv.end(), config.fuzz_options.begin(), config.fuzz_options.end());
     std::optional<HttpServerProcess> server;
     for (std::string& part : Target(config, server)) argv.push_back(std::move(part));
     // A case being shrunk finishes past --time; beyond this it is stuck.
@@ -332,7 +373,7 @@ int Main(int argc, char** argv) {
 
   std::cout << "mcpfuzz-bench-real: seed " << settings.seed << ", " << settings.repeat
             << " runs each, bare client sending " << settings.bare_method << " in " << kBareRevision
-            << ", fuzz time cap " << settings.time_cap << " s\n"
+            << " (unless the target says otherwise), fuzz time cap " << settings.time_cap << " s\n"
             << "load at start: " << LoadAverage() << "\n\n"
             << std::flush;
   Bench bench(settings, scratch);
