@@ -245,6 +245,12 @@ std::string LoadAverage() {
          std::to_string(sysconf(_SC_NPROCESSORS_ONLN)) + " cores)";
 }
 
+// The end of what a failed run printed: why it failed, not every finding before that.
+std::string Tail(const std::string& output) {
+  constexpr std::size_t kKept = 2000;
+  return output.size() <= kKept ? output : "..." + output.substr(output.size() - kKept);
+}
+
 class Bench {
  public:
   Bench(Settings settings, fs::path scratch)
@@ -320,7 +326,7 @@ class Bench {
     std::cerr << config.id << ": mcpfuzz fuzz exited with " << run.exit_code << " after "
               << run.seconds << " s" << (run.killed ? " (killed at its deadline)" : "") << "\n";
     if (run.exit_code == 2) {
-      failures_.push_back(config.target + ": mcpfuzz fuzz exited with 2:\n" + run.output);
+      failures_.push_back(config.target + ": mcpfuzz fuzz exited with 2:\n" + Tail(run.output));
       return;
     }
     const std::optional<FuzzFigures> figures = ReadFuzzReport(report);
@@ -345,7 +351,7 @@ class Bench {
     if (run.exit_code == 2 || run.killed) {
       failures_.push_back(config.target + ": mcpfuzz check " +
                           (run.killed ? "killed at its deadline" : "exited with 2") + ":\n" +
-                          run.output);
+                          Tail(run.output));
       return;
     }
     runs.check_seconds = run.seconds;
