@@ -3,12 +3,6 @@
 // reply it listens for the quiet window, as mcpfuzz must (a server may answer a notification
 // anyway, and only listening shows it): that wait is the protocol's cost, not mcpfuzz's.
 
-#include <fcntl.h>
-#include <poll.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <boost/json/value.hpp>
 #include <chrono>
 #include <map>
@@ -19,8 +13,7 @@
 #include <vector>
 
 #include "benchmarks/e2e.h"
-
-extern char** environ;
+#include "benchmarks/stdio_child.h"
 
 namespace mcpfuzz::bench {
 namespace {
@@ -53,45 +46,10 @@ bool NeedsNoReply(const Request& request) {
 
 class Server {
  public:
-  explicit Server(const std::vector<std::string>& argv) {
-    int in[2];
-    int out[2];
-    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) {
-      throw std::runtime_error("pipe failed");
-    }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-    std::vector<char*> args;
-    for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-    args.push_back(nullptr);
-    const int spawned = posix_spawn(&pid_, args[0], &actions, nullptr, args.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    close(in[0]);
-    close(out[1]);
-    to_server_ = in[1];
-    from_server_ = out[0];
-    if (spawned != 0) throw std::runtime_error("cannot start " + argv[0]);
-  }
-  ~Server() {
-    close(to_server_);  // end of input: the server exits
-    close(from_server_);
-    int status = 0;
-    waitpid(pid_, &status, 0);
-  }
-  Server(const Server&) = delete;
-  Server& operator=(const Server&) = delete;
+  explicit Server(const std::vector<std::string>& argv) : child_(argv) {}
 
   void Exchange(const Request& request, std::chrono::milliseconds quiet_window) {
-    std::string line = request.WireBody();
-    line += '\n';
-    for (std::size_t written = 0; written < line.size();) {
-      const ssize_t n = write(to_server_, line.data() + written, line.size() - written);
-      if (n <= 0) throw std::runtime_error("the server stopped reading");
-      written += static_cast<std::size_t>(n);
-    }
+    child_.Write(request.WireBody() + '\n');
     const bool wait_for_line = !NeedsNoReply(request);
     // Lines already read past the previous reply answer this request.
     if (wait_for_line && TakeLine()) return;
@@ -99,13 +57,8 @@ class Server {
     while (true) {
       const auto quiet_for = Clock::now() - quiet_since;
       if (quiet_for >= quiet_window) return;
-      pollfd poll_fd{from_server_, POLLIN, 0};
       const auto left = std::chrono::ceil<std::chrono::milliseconds>(quiet_window - quiet_for);
-      if (poll(&poll_fd, 1, static_cast<int>(left.count())) <= 0) continue;
-      char chunk[65536];
-      const ssize_t n = read(from_server_, chunk, sizeof chunk);
-      if (n <= 0) throw std::runtime_error("the server closed stdout");
-      pending_.append(chunk, static_cast<std::size_t>(n));
+      if (!child_.ReadSome(pending_, left)) continue;
       quiet_since = Clock::now();
       if (wait_for_line && TakeLine()) return;
     }
@@ -119,9 +72,7 @@ class Server {
     return true;
   }
 
-  pid_t pid_ = -1;
-  int to_server_ = -1;
-  int from_server_ = -1;
+  StdioChild child_;
   std::string pending_;
 };
 

@@ -65,7 +65,11 @@ struct ChildRun {
   int exit_code = -1;
   long peak_rss_kib = 0;
   std::string output;  ///< stdout and stderr, for when it failed
+  /// Ended by the deadline: SIGTERM, then SIGKILL a few seconds later.
+  bool killed = false;
 };
-ChildRun RunChild(const std::vector<std::string>& argv);
+/// `deadline` zero: no deadline.
+ChildRun RunChild(const std::vector<std::string>& argv,
+                  std::chrono::seconds deadline = std::chrono::seconds(0));
 
 }  // namespace mcpfuzz::bench

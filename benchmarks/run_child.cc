@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -25,6 +26,8 @@ namespace mcpfuzz::bench {
 namespace {
 
 constexpr int kSampleEveryMs = 5;
+// Between SIGTERM and SIGKILL at the deadline: time to end its own children.
+constexpr std::chrono::seconds kKillGrace{3};
 
 // "VmHWM:     15872 kB" of a running process; 0 once it has ended.
 long HighWaterMarkKib(const std::string& status_path) {
@@ -37,7 +40,7 @@ long HighWaterMarkKib(const std::string& status_path) {
 
 }  // namespace
 
-ChildRun RunChild(const std::vector<std::string>& argv) {
+ChildRun RunChild(const std::vector<std::string>& argv, std::chrono::seconds deadline) {
   int out[2];
   if (pipe2(out, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
   posix_spawn_file_actions_t actions;
@@ -62,6 +65,15 @@ ChildRun RunChild(const std::vector<std::string>& argv) {
   char chunk[4096];
   while (true) {
     run.peak_rss_kib = std::max(run.peak_rss_kib, HighWaterMarkKib(status_path));
+    if (deadline.count() > 0) {
+      const auto overdue = std::chrono::steady_clock::now() - start - deadline;
+      if (overdue >= std::chrono::seconds(0) && !run.killed) {
+        run.killed = true;
+        kill(pid, SIGTERM);
+      } else if (overdue >= kKillGrace) {
+        kill(pid, SIGKILL);
+      }
+    }
     pollfd readable{out[0], POLLIN, 0};
     if (poll(&readable, 1, kSampleEveryMs) == 0) continue;
     const ssize_t n = read(out[0], chunk, sizeof chunk);
