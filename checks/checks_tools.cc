@@ -135,7 +135,8 @@ void UnknownTool(RevisionRun& run) {
       const std::string label = std::string(name) + ", " + Ordinal(attempt);
       answers.push_back(label + ": " + DescribeAnswer(exchange));
       // A server that stopped answering would only cost a timeout per remaining probe.
-      if (exchange.observation.outcome != Outcome::kOk) {
+      if (exchange.observation.outcome != Outcome::kOk &&
+          exchange.observation.outcome != Outcome::kDropped) {
         stopped = "the exchange ended " + std::string(ToString(exchange.observation.outcome));
       }
       result.Judge(std::move(exchange), run.Context(), label);

@@ -78,7 +78,8 @@ int RunFuzz(const FuzzSettings& settings, Target& target, std::ostream& out, std
   for (const auto& finding : result.findings) {
     if (!options.corpus_dir.empty() && finding.file.empty()) written = false;
   }
-  if (result.eras.speaks.empty()) {
+  // With --revision there is no era probe: what counts is whether any session was opened.
+  if (result.revisions.empty()) {
     err << "mcpfuzz: the target speaks no revision mcpfuzz knows, or could not be reached\n";
     return 2;
   }

@@ -26,6 +26,10 @@ bool ExpectsExactly(const StatusRule& rule, int status) {
          std::any_of(rule.tolerated.begin(), rule.tolerated.end(), exact);
 }
 
+// The exchanges whose reply channel the rows judge: a complete reply, or a request dropped
+// (silence, proven by the sentinel answered after it: Channel::kNoReply).
+bool Answered(Outcome outcome) { return outcome == Outcome::kOk || outcome == Outcome::kDropped; }
+
 // Failures the server caused, as opposed to ones on mcpfuzz's side or before any exchange.
 bool IsServerSideFailure(Outcome outcome) {
   return outcome == Outcome::kTimeout || outcome == Outcome::kConnectionReset ||
@@ -133,7 +137,7 @@ Verdict Judge(std::string_view check_id, const Request& request, const Observati
               const JudgeContext& context, VerdictText text) {
   const detail::RequestJson body(request);
   const Reply reply =
-      ClassifyReply(observation.outcome == Outcome::kOk ? body.id() : std::nullopt, observation);
+      ClassifyReply(Answered(observation.outcome) ? body.id() : std::nullopt, observation);
   Verdict verdict;
   verdict.check_id = std::string(check_id);
   verdict.observed = Observe(observation, reply);
@@ -174,7 +178,7 @@ Verdict Judge(std::string_view check_id, const Request& request, const Observati
     return Finish(describe, std::move(verdict), VerdictKind::kNotApplicable,
                   UnverifiedReason::kNone, "the request is not a batch");
   }
-  if (observation.outcome != Outcome::kOk &&
+  if (!Answered(observation.outcome) &&
       !(row->judges_transport_failure && IsServerSideFailure(observation.outcome))) {
     return Finish(describe, std::move(verdict), VerdictKind::kUnverified,
                   UnverifiedReason::kTransportError,

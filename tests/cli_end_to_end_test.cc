@@ -146,6 +146,12 @@ TEST(FuzzCommand, FindsAFaultWritesACaseAndReplayReproducesIt) {
   std::filesystem::remove_all(corpus);
 }
 
+TEST(FuzzCommand, OneRevisionGivenIsFuzzedWithoutTheEraProbe) {
+  ProcessRun run = Mcpfuzz("fuzz --builtin --revision 2026-07-28 --cases 50 --seed 3");
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("50 cases"), std::string::npos) << run.output;
+}
+
 TEST(FuzzCommand, ConformantServerHasNoFinding) {
   ProcessRun run = Mcpfuzz("fuzz --builtin --cases 500 --seed 7");
   EXPECT_EQ(run.exit_code, 0) << run.output;

@@ -84,9 +84,8 @@ Judged JudgeExchange(Session& session, const Request& request, Observation sent,
     }
   }
   if (judged.observation.outcome == Outcome::kDropped) {
-    // The oracles judge what a reply channel is; a request dropped is one answered by silence
-    // (Channel::kNoReply), the situation the tables' "silent" column describes.
-    judged.observation.outcome = Outcome::kOk;
+    // The oracles judge a request dropped as one answered by silence (Channel::kNoReply), the
+    // situation the tables' "silent" column describes; the outcome stays in the case file.
     judged.observation.detail = "no reply; the sentinel written after it was answered";
     judged.dropped = true;
   }

@@ -92,8 +92,7 @@ PipelineResult RecordingTransport::SendPipelined(const Pipeline& pipeline) {
       observation.outcome = Outcome::kDropped;
     }
     if (observation.outcome == Outcome::kDropped) {
-      // The oracles judge reply channels: a dropped request was answered by silence.
-      observation.outcome = Outcome::kOk;
+      // The oracles judge a dropped request as answered by silence (Channel::kNoReply).
       observation.detail = "dropped: no reply, and the sentinel written after it was answered";
     }
     const Request& request = pipeline.requests[k];
