@@ -73,13 +73,16 @@ std::string ReadFile(const std::filesystem::path& path) {
 
 // Runs mcpfuzz `command` against `target` (a URL, or `-- argv...`) with a JSON report to
 // `report`.
+// `bound_seconds` and `timeout` (the per-request flag, or "" for mcpfuzz's default) as the
+// defaults above unless a test asks for a tighter promise.
 BoundedRun RunBounded(const std::string& command, const std::string& target,
-                      const std::filesystem::path& report) {
+                      const std::filesystem::path& report, int bound_seconds = kRunBoundSeconds,
+                      const std::string& timeout = kTimeout) {
   std::filesystem::remove(report);
   const std::string shell =
       "/usr/bin/time -f 'hostile-peak-rss-kib=%M hostile-seconds=%e' timeout -k 5 " +
-      std::to_string(kRunBoundSeconds) + " " + ShellQuote(test_support::McpfuzzBinary()) + " " +
-      command + " " + kTimeout + " --report json=" + ShellQuote(report.string()) + " " + target +
+      std::to_string(bound_seconds) + " " + ShellQuote(test_support::McpfuzzBinary()) + " " +
+      command + " " + timeout + " --report json=" + ShellQuote(report.string()) + " " + target +
       " </dev/null";
   BoundedRun bounded;
   bounded.run = RunShell(shell);
@@ -180,6 +183,11 @@ TEST(HostileStdio, ExitsLeavingAGrandchildOnStdout) {
 }
 TEST(HostileStdio, KillsItselfMidReply) { ExpectBoundedAgainstStdio("suicide"); }
 TEST(HostileStdio, SendsARequestMidReply) { ExpectBoundedAgainstStdio("request-mid-reply"); }
+// Waits for the check runner and the reports (checks/, reports/) to keep a verdict and an
+// excerpt of each observation rather than every observation whole: each reply is a valid line
+// just under the cap, so memory grows as checks x cap (peak RSS about 650 MiB for `check`
+// today; `fuzz` stays near 60 MiB).
+TEST(HostileStdio, DISABLED_RepliesJustUnderTheCap) { ExpectBoundedAgainstStdio("big-replies"); }
 
 // A run ended by `signals` (sent to mcpfuzz once its server is up, a second apart) against a
 // server that ignores SIGTERM and stdin's EOF: whichever signal ends it, no child survives.
@@ -233,10 +241,21 @@ void ExpectBoundedAgainstHttp(const std::string& mode) {
 TEST(HostileHttp, ConnectionResetMidReply) { ExpectBoundedAgainstHttp("reset"); }
 TEST(HostileHttp, RedirectToAnotherHostIsNotFollowed) { ExpectBoundedAgainstHttp("redirect"); }
 TEST(HostileHttp, InvalidChunkedEncoding) { ExpectBoundedAgainstHttp("bad-chunked"); }
-// Waits for the check runner to give a target up after a few consecutive timeouts (checks/):
-// every request after initialize waits out its whole timeout, so `check` takes about
-// (number of checks) x timeout, minutes rather than the ~30 s issue #12 asks for.
-TEST(HostileHttp, DISABLED_DripsOneByteASecond) { ExpectBoundedAgainstHttp("drip"); }
+// Every request after initialize waits out its whole timeout: `check` ends by itself, but
+// only after (number of checks run) x timeout.
+TEST(HostileHttp, DripsOneByteASecond) { ExpectBoundedAgainstHttp("drip"); }
+// Waits for the check runner to give a target up after a few consecutive timeouts (checks/),
+// as issue #12 asks: `check` within about 30 s whatever the server does, at the default
+// timeout. Today it takes about a minute at --timeout-ms 2000, minutes at the default 5000.
+TEST(HostileHttp, DISABLED_DripCheckEndsWithinThirtySeconds) {
+  ScratchDirectory scratch("hostile-http-drip-30");
+  std::filesystem::create_directories(scratch.path());
+  auto server =
+      HttpServerProcess::Start({"python3", kHttpFixture, "drip"}, std::chrono::seconds(20));
+  ASSERT_TRUE(server.ok()) << server.error().message;
+  ExpectBounded(RunBounded("check", server->url(), scratch.path() / "report.json", 30, ""),
+                "http drip: check at the default timeout");
+}
 // Waits for http_transport.cc to keep an excerpt and the size of an over-cap reply (and a
 // bounded number of SSE events) instead of the capped 4 MiB whole in every observation: peak
 // RSS is about 1.6 GB today.
