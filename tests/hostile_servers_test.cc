@@ -351,6 +351,13 @@ TEST(HostileStdioTransport, AFloodEndsTheExchangeAtTheWindowCap) {
   EXPECT_EQ(flood.outcome, Outcome::kTooLarge) << flood.detail;
   // Uncut, the flood would run to the timeout and end kAliveButDeaf with millions of lines.
   EXPECT_EQ(flood.stdout_lines.size(), Limits{}.max_reply_lines);
+  Pipeline pipeline;
+  pipeline.requests = {Call(2)};
+  pipeline.sentinel = Call(json::value("s"), "ping");
+  const PipelineResult flooded = (*transport)->SendPipelined(pipeline);
+  ASSERT_EQ(flooded.observations.size(), 1U);
+  EXPECT_EQ(flooded.observations[0].outcome, Outcome::kTooLarge) << flooded.observations[0].detail;
+  EXPECT_EQ(flooded.sentinel.outcome, Outcome::kTooLarge) << flooded.sentinel.detail;
 
   StdioTarget bytes = ShellTarget("exec tr '\\0' x </dev/zero");
   bytes.limits.timeout = milliseconds(20000);
