@@ -56,7 +56,8 @@ class Exchange {
       : limits_(limits),
         pipes_(pipes),
         rule_(detail::ReplyRuleFor(request)),
-        wire_(request.WireBody() + "\n") {
+        wire_(request.WireBody() + "\n"),
+        window_start_bytes_(pipes.stdout_bytes_read()) {
     pipes_.ClearExchangeStderr();
   }
 
@@ -64,27 +65,40 @@ class Exchange {
 
  private:
   Observation Finish(Outcome outcome, std::string detail);
-  // Takes the complete lines read so far; true once the awaited reply is among them.
+  // Takes the complete lines read so far, up to the window's line cap; true once the awaited
+  // reply is among them.
   bool TakeLines();
   bool TakeRemainder();
   void WriteSome();
   std::string TimeoutDetail() const;
-  std::string TooLargeDetail() const {
-    return "a stdout line exceeded " + std::to_string(limits_.max_response_bytes) +
-           " bytes; the rest of that line was dropped";
+  // Stdout bytes this reply window may still read, kept or dropped.
+  std::size_t WindowLeft() const {
+    const std::size_t read = pipes_.stdout_bytes_read() - window_start_bytes_;
+    const std::size_t budget = detail::WindowReadBudget(limits_.max_response_bytes);
+    return read >= budget ? 0 : budget - read;
   }
+  // The window cap is reached: the server said more in one reply window than any reply needs.
+  bool WindowFull() const {
+    return lines_ >= limits_.max_reply_lines || kept_bytes_ >= limits_.max_response_bytes ||
+           WindowLeft() == 0;
+  }
+  std::string TooLargeDetail() const;
 
   const Limits& limits_;
   detail::ServerPipes& pipes_;
   const detail::ReplyRule rule_;
   const std::string wire_;
+  const std::size_t window_start_bytes_;
   const Clock::time_point start_ = Clock::now();
   const Clock::time_point deadline_ = start_ + limits_.timeout;
   Observation observation_;
   std::size_t written_ = 0;
-  std::string write_failure_;
+  std::size_t lines_ = 0;
+  std::size_t kept_bytes_ = 0;
+  std::optional<int> write_errno_;
   Clock::time_point quiet_since_ = start_;
-  bool too_large_ = false;
+  // The first over-long line of the window: its excerpt and size, not its bytes.
+  std::optional<detail::LinePiece> too_long_;
 };
 
 Observation Exchange::Run() {
@@ -93,29 +107,32 @@ Observation Exchange::Run() {
   bool leader_exited = false;
   for (;;) {
     if (TakeLines()) return Finish(Outcome::kOk, "");
-    // The exchange ends once the over-long line is over, so the next Send starts in sync.
-    if (too_large_ && !pipes_.stdout_lines().discarding()) {
+    // The exchange ends once the over-long line is over, so the next Send starts in sync;
+    // a flood ends it at the window cap whatever it is made of.
+    if (too_long_ && !pipes_.stdout_lines().discarding()) {
       return Finish(Outcome::kTooLarge, TooLargeDetail());
     }
+    if (WindowFull()) return Finish(Outcome::kTooLarge, TooLargeDetail());
     if (pipes_.stdout_eof() || leader_exited) {
       if (pipes_.stdout_eof() && TakeRemainder()) return Finish(Outcome::kOk, "");
-      if (too_large_) return Finish(Outcome::kTooLarge, TooLargeDetail());
+      if (too_long_) return Finish(Outcome::kTooLarge, TooLargeDetail());
       if (!leader_exited && !pipes_.WaitForExit(deadline_ - Clock::now())) {
         return Finish(Outcome::kAliveButDeaf, "the server closed stdout but keeps running");
       }
-      return Finish(Outcome::kExited, detail::DescribeExit(*process.PollExit()) + write_failure_);
+      return Finish(Outcome::kExited, detail::DescribeExit(*process.PollExit()));
     }
     if (process.PollExit()) {
-      // What the server wrote before exiting may still hold the reply.
+      // Everything the server wrote before exiting is in the pipe by now and may hold the
+      // reply: it is read before the exit is concluded, whichever the scheduler ran first.
       leader_exited = true;
-      pipes_.Drain();
+      pipes_.Drain(WindowLeft());
       continue;
     }
 
     const Clock::time_point now = Clock::now();
     const bool request_sent = written_ == wire_.size();
     if (now >= deadline_) {
-      if (too_large_) return Finish(Outcome::kTooLarge, TooLargeDetail());
+      if (too_long_) return Finish(Outcome::kTooLarge, TooLargeDetail());
       if (request_sent && listens_for_quiet) {
         return Finish(Outcome::kOk, "the server kept writing until the time limit");
       }
@@ -123,7 +140,7 @@ Observation Exchange::Run() {
                     TimeoutDetail());
     }
     Clock::time_point wake = std::min(deadline_, now + detail::ServerPipes::kExitCheckInterval);
-    if (request_sent && listens_for_quiet && !too_large_) {
+    if (request_sent && listens_for_quiet && !too_long_) {
       const Clock::time_point quiet_end = quiet_since_ + limits_.quiet_window;
       if (now >= quiet_end) return Finish(Outcome::kOk, "");
       wake = std::min(wake, quiet_end);
@@ -134,11 +151,15 @@ Observation Exchange::Run() {
 }
 
 bool Exchange::TakeLines() {
-  while (auto piece = pipes_.stdout_lines().Next()) {
+  while (lines_ < limits_.max_reply_lines && kept_bytes_ < limits_.max_response_bytes) {
+    auto piece = pipes_.stdout_lines().Next();
+    if (!piece) break;
     if (piece->kind == detail::LinePiece::Kind::kTooLong) {
-      too_large_ = true;
+      if (!too_long_) too_long_ = std::move(*piece);
       return false;
     }
+    ++lines_;
+    kept_bytes_ += piece->line.size();
     quiet_since_ = Clock::now();
     const boost::json::value* message = detail::RecordLine(observation_, std::move(piece->line));
     if (message != nullptr && detail::EndsExchange(rule_, *message)) return true;
@@ -147,8 +168,13 @@ bool Exchange::TakeLines() {
 }
 
 bool Exchange::TakeRemainder() {
+  if (lines_ >= limits_.max_reply_lines || kept_bytes_ >= limits_.max_response_bytes) {
+    return false;
+  }
   auto rest = pipes_.stdout_lines().TakeRemainder();
   if (!rest) return false;
+  ++lines_;
+  kept_bytes_ += rest->size();
   const boost::json::value* message = detail::RecordLine(observation_, std::move(*rest));
   return message != nullptr && detail::EndsExchange(rule_, *message);
 }
@@ -162,16 +188,28 @@ void Exchange::WriteSome() {
     written_ += static_cast<std::size_t>(count);
     if (written_ == wire_.size()) quiet_since_ = Clock::now();
   } else if (count < 0 && error != EAGAIN && error != EWOULDBLOCK) {
-    write_failure_ = "; writing the request failed after " + std::to_string(written_) + " bytes (" +
-                     (error == EPIPE ? std::string("EPIPE") : std::to_string(error)) + ")";
+    write_errno_ = error;
     process.CloseStdin();
   }
 }
 
+std::string Exchange::TooLargeDetail() const {
+  std::string detail;
+  if (too_long_) {
+    detail = detail::DescribeTooLong(*too_long_, limits_.max_response_bytes);
+    if (pipes_.stdout_lines().discarding()) detail += "; the rest of it is still being dropped";
+  } else {
+    detail = "the server wrote " + detail::DescribeWindowCap(lines_, kept_bytes_, limits_) +
+             " to stdout in one reply window; the exchange ended there, keeping " +
+             std::to_string(lines_) + " lines (" + std::to_string(kept_bytes_) + " bytes)";
+  }
+  return detail;
+}
+
 std::string Exchange::TimeoutDetail() const {
-  std::string detail =
-      "no reply within " + std::to_string(limits_.timeout.count()) + " ms" + write_failure_;
-  if (written_ < wire_.size() && write_failure_.empty()) {
+  std::string detail = "no reply within " + std::to_string(limits_.timeout.count()) + " ms" +
+                       detail::DescribeWriteFailure(write_errno_, written_, wire_.size());
+  if (written_ < wire_.size() && !write_errno_) {
     detail += "; only " + std::to_string(written_) + " of " + std::to_string(wire_.size()) +
               " request bytes were written";
   }
@@ -185,9 +223,13 @@ Observation Exchange::Finish(Outcome outcome, std::string detail) {
   observation_.outcome = outcome;
   observation_.detail = std::move(detail);
   observation_.stderr_tail = pipes_.exchange_stderr_tail();
-  if (auto exit = pipes_.process().PollExit()) {
-    observation_.exit_code = exit->code;
-    observation_.exit_signal = exit->signal;
+  // Only an exchange the exit ended carries it: whether a process that is about to exit has
+  // done so by the time its reply is read is the scheduler's choice, not the server's.
+  if (outcome == Outcome::kExited) {
+    if (auto exit = pipes_.process().PollExit()) {
+      observation_.exit_code = exit->code;
+      observation_.exit_signal = exit->signal;
+    }
   }
   observation_.elapsed =
       std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start_);
@@ -252,7 +294,7 @@ ProcessExit StdioProcessTransport::Shutdown() {
     if (!pipes_.WaitForExit(target_.shutdown_grace)) sent_kill = process.SignalGroup(SIGKILL);
   }
   const detail::ExitStatus status = process.Reap();
-  pipes_.Drain();
+  pipes_.Drain(target_.limits.max_response_bytes);
   process.CloseStdout();
   process.CloseStderr();
 

@@ -21,8 +21,15 @@ namespace mcpfuzz {
 struct Limits {
   /// Per request: from sending the first byte to the complete reply.
   std::chrono::milliseconds timeout{5000};
-  /// Bytes kept of one reply; beyond it the exchange ends with Outcome::kTooLarge.
+  /// Bytes kept of one reply; beyond it the exchange ends with Outcome::kTooLarge. On stdio
+  /// it caps one line and, as well, everything read from stdout in one reply window (kept or
+  /// dropped: the rest of an over-long line counts too), so a server flooding stdout costs one
+  /// cap of memory and ends the exchange at once instead of at the timeout.
   std::size_t max_response_bytes = std::size_t{4} << 20U;
+  /// Stdio: lines kept in one reply window; beyond it the exchange ends with kTooLarge. A
+  /// reply preceded by this many log lines or notifications is a flood, not a conversation;
+  /// the cap bounds the per-line bookkeeping a flood of short lines ("y\n") would cost.
+  std::size_t max_reply_lines = 1000;
   /// How long to listen after a message that expects no reply (a notification, a GET stream),
   /// so anything the server sends back anyway is still observed.
   std::chrono::milliseconds quiet_window{250};
@@ -63,6 +70,10 @@ class Transport {
   virtual ~Transport() = default;
 
   /// Sends `request` and observes what comes back.
+  /// On stdio, an observation carries the process's exit status only when the process ended
+  /// before the reply (Outcome::kExited): a reply written just before exiting is kOk, and the
+  /// exit is the next exchange's kExited, however the scheduler ordered the write and the
+  /// exit.
   virtual Observation Send(const Request& request) = 0;
   /// Sends `pipeline` and observes each request's reply. This default sends one request
   /// after the other with Send, the sentinel last; the stdio transport writes them back to

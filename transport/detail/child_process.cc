@@ -11,6 +11,7 @@
 #include <string_view>
 #include <system_error>
 
+#include "transport/detail/child_registry.h"
 #include "transport/detail/pipe_io.h"
 
 extern char** environ;  // NOLINT: <unistd.h> declares it only with _GNU_SOURCE
@@ -179,6 +180,8 @@ Result<ChildProcess> ChildProcess::Spawn(
                       environment.data());
   if (rc != 0) return Error{"stdio: cannot start '" + argv.front() + "': " + ErrnoText(rc)};
 
+  // The child leads its group from the start (POSIX_SPAWN_SETPGROUP), so its pid names it.
+  RegisterChildGroup(pid);
   ChildProcess child(pid, std::move(stdin_pipe->write_end), std::move(stdout_pipe->read_end),
                      std::move(stderr_pipe->read_end));
   SetNonBlocking(child.stdin_fd());
@@ -245,6 +248,7 @@ ExitStatus ChildProcess::Reap() {
   if (!reaped_) {
     // The leader is at worst a zombie here, so the group id still names our group only.
     ::killpg(pid_, SIGKILL);
+    UnregisterChildGroup(pid_);
     int status = 0;
     pid_t waited = 0;
     do {

@@ -19,16 +19,20 @@ std::optional<LinePiece> LineSplitter::Next() {
   if (newline == std::string::npos) {
     scanned_ = pending_bytes();
     if (pending_bytes() <= max_line_bytes_) return std::nullopt;
+    LinePiece piece{LinePiece::Kind::kTooLong, buffer_.substr(consumed_, kExcerptBytes),
+                    pending_bytes()};
     buffer_.clear();
     consumed_ = 0;
     scanned_ = 0;
     discarding_ = true;
-    return LinePiece{LinePiece::Kind::kTooLong, {}};
+    return piece;
   }
   const std::size_t length = newline - consumed_;
   LinePiece piece;
   if (length > max_line_bytes_) {
     piece.kind = LinePiece::Kind::kTooLong;
+    piece.line.assign(buffer_, consumed_, kExcerptBytes);
+    piece.size = length;
   } else {
     piece.line.assign(buffer_, consumed_, length);
   }

@@ -12,9 +12,16 @@ namespace mcpfuzz::detail {
 struct LinePiece {
   enum class Kind { kLine, kTooLong };
   Kind kind = Kind::kLine;
-  /// The line's bytes without its '\n' (a '\r' before it is kept); empty for kTooLong.
+  /// The line's bytes without its '\n' (a '\r' before it is kept); for kTooLong its first
+  /// kExcerptBytes only, so an over-long line costs a constant, not its size.
   std::string line;
+  /// kTooLong: the bytes of the line seen when it was reported (its size when its '\n' was
+  /// already buffered, a lower bound otherwise).
+  std::size_t size = 0;
 };
+
+/// How much of an over-long line is kept, for a person to see what it was.
+inline constexpr std::size_t kExcerptBytes = 256;
 
 /// Feed bytes in chunks of any size and take lines out one at a time; lines not taken stay
 /// buffered for later. A line longer than `max_line_bytes` is reported once as kTooLong and

@@ -76,6 +76,7 @@ PipelineExchange::PipelineExchange(const Pipeline& pipeline, const Limits& limit
   for (const Request& request : pipeline.requests) add(request);
   add(*pipeline.sentinel);
   pipes_.ClearExchangeStderr();
+  window_start_bytes_ = pipes_.stdout_bytes_read();
 }
 
 PipelineResult PipelineExchange::Run() {
@@ -83,13 +84,18 @@ PipelineResult PipelineExchange::Run() {
   bool leader_exited = false;
   PipelineResult result;
   for (;;) {
-    while (!all_concluded()) {
+    while (!all_concluded() && !WindowFull()) {
       auto piece = pipes_.stdout_lines().Next();
       if (!piece) break;
       TakeLine(std::move(*piece));
     }
-    // As in Send, an over-long line is read to its end, so the next exchange starts in sync.
+    // As in Send, an over-long line is read to its end, so the next exchange starts in sync,
+    // unless the window cap ends it first.
     if (all_concluded() && !pipes_.stdout_lines().discarding()) break;
+    if (WindowFull()) {
+      ConcludeWindowFull();
+      break;
+    }
     if (pipes_.stdout_eof() || leader_exited) {
       ConcludeAtEnd(leader_exited);
       break;
@@ -97,7 +103,7 @@ PipelineResult PipelineExchange::Run() {
     if (process.PollExit()) {
       // What the server wrote before exiting may still hold replies.
       leader_exited = true;
-      pipes_.Drain();
+      pipes_.Drain(WindowLeft());
       continue;
     }
 
@@ -136,11 +142,12 @@ void PipelineExchange::TakeLine(LinePiece piece) {
     bool certain = true;
     Slot& slot = CurrentSlot(certain);
     ambiguous_ = ambiguous_ || !certain;
-    Conclude(slot, Outcome::kTooLarge,
-             "a stdout line exceeded " + std::to_string(limits_.max_response_bytes) +
-                 " bytes; the rest of that line was dropped");
+    if (!slot.concluded)
+      Conclude(slot, Outcome::kTooLarge, DescribeTooLong(piece, limits_.max_response_bytes));
     return;
   }
+  ++window_lines_;
+  window_kept_bytes_ += piece.line.size();
   std::optional<boost::json::value> parsed = ParseLine(piece.line);
   if (parsed) {
     if (Slot* slot = SlotAnsweredBy(*parsed)) {
@@ -208,12 +215,19 @@ void PipelineExchange::Conclude(Slot& slot, Outcome outcome, std::string detail)
   // exchange.
   observation.stderr_tail = pipes_.exchange_stderr_tail();
   pipes_.ClearExchangeStderr();
-  if (auto exit = pipes_.process().PollExit()) {
-    observation.exit_code = exit->code;
-    observation.exit_signal = exit->signal;
+  // As in Send, only a message the exit ended carries it, however the scheduler ordered the
+  // server's last write and its exit.
+  if (outcome == Outcome::kExited) {
+    if (auto exit = pipes_.process().PollExit()) {
+      observation.exit_code = exit->code;
+      observation.exit_signal = exit->signal;
+    }
   }
   observation.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(now - start_);
   last_progress_ = now;
+  window_start_bytes_ = pipes_.stdout_bytes_read();
+  window_lines_ = 0;
+  window_kept_bytes_ = 0;
   if (&slot == &sentinel() && !sentinel_answered_ && outcome == Outcome::kOk) {
     sentinel_answered_ = now;
   }
@@ -282,10 +296,28 @@ void PipelineExchange::ConcludeAtEnd(bool leader_exited) {
     }
     return;
   }
-  const std::string detail = DescribeExit(*pipes_.process().PollExit()) + write_failure_;
+  const std::string detail = DescribeExit(*pipes_.process().PollExit());
   for (Slot& slot : slots_) {
     if (!slot.concluded) Conclude(slot, Outcome::kExited, detail);
   }
+}
+
+void PipelineExchange::ConcludeWindowFull() {
+  bool certain = true;
+  CurrentSlot(certain);
+  ambiguous_ = ambiguous_ || !certain;
+  const std::string detail = "the server wrote " +
+                             DescribeWindowCap(window_lines_, window_kept_bytes_, limits_) +
+                             " to stdout in one reply window; the pipeline ended there";
+  for (Slot& slot : slots_) {
+    if (!slot.concluded) Conclude(slot, Outcome::kTooLarge, detail);
+  }
+}
+
+std::size_t PipelineExchange::WindowLeft() const {
+  const std::size_t read = pipes_.stdout_bytes_read() - window_start_bytes_;
+  const std::size_t budget = WindowReadBudget(limits_.max_response_bytes);
+  return read >= budget ? 0 : budget - read;
 }
 
 bool PipelineExchange::all_concluded() const {
@@ -314,17 +346,16 @@ void PipelineExchange::WriteSome() {
       }
     }
   } else if (count < 0 && error != EAGAIN && error != EWOULDBLOCK) {
-    write_failure_ = "; writing the pipeline failed after " + std::to_string(written_) + " of " +
-                     std::to_string(wire_.size()) + " bytes (" +
-                     (error == EPIPE ? std::string("EPIPE") : std::to_string(error)) + ")";
+    write_errno_ = error;
     process.CloseStdin();
   }
 }
 
 std::string PipelineExchange::TimeoutDetail(bool sentinel) const {
   std::string detail = "no reply within " + std::to_string(limits_.timeout.count()) + " ms" +
-                       (sentinel ? "" : ", nor to the sentinel written after it") + write_failure_;
-  if (written_ < wire_.size() && write_failure_.empty()) {
+                       (sentinel ? "" : ", nor to the sentinel written after it") +
+                       DescribeWriteFailure(write_errno_, written_, wire_.size());
+  if (written_ < wire_.size() && !write_errno_) {
     detail += "; only " + std::to_string(written_) + " of " + std::to_string(wire_.size()) +
               " pipeline bytes were written";
   }

@@ -54,6 +54,13 @@ class PipelineExchange {
   Clock::time_point ConcludeAfterSentinel(Clock::time_point now);
   void ConcludeAtDeadline();
   void ConcludeAtEnd(bool leader_exited);
+  // The window cap is reached: every open message ends kTooLarge.
+  void ConcludeWindowFull();
+  std::size_t WindowLeft() const;
+  bool WindowFull() const {
+    return window_lines_ >= limits_.max_reply_lines ||
+           window_kept_bytes_ >= limits_.max_response_bytes || WindowLeft() == 0;
+  }
   bool all_concluded() const;
   Slot& sentinel() { return slots_.back(); }
   Clock::duration Grace() const;
@@ -71,7 +78,12 @@ class PipelineExchange {
   Clock::time_point last_progress_ = start_;
   std::optional<Clock::time_point> sentinel_answered_;
   std::size_t written_ = 0;
-  std::string write_failure_;
+  std::optional<int> write_errno_;
+  // The reply window, like the timeout, restarts at each message concluded: a pipeline may
+  // read a cap of stdout per message, and a flood ends it at the first cap.
+  std::size_t window_start_bytes_ = 0;
+  std::size_t window_lines_ = 0;
+  std::size_t window_kept_bytes_ = 0;
   bool ambiguous_ = false;
   std::vector<boost::json::value> late_replies_;
 };

@@ -12,7 +12,6 @@ namespace mcpfuzz::detail {
 namespace {
 
 constexpr std::size_t kReadChunkBytes = std::size_t{64} << 10U;
-constexpr int kMaxDrainReads = 64;
 
 void AppendTail(std::string& tail, std::string_view bytes, std::size_t limit) {
   if (bytes.size() >= limit) {
@@ -62,9 +61,14 @@ ServerPipes::PumpResult ServerPipes::Pump(Clock::duration wait, bool watch_stdin
   return result;
 }
 
-void ServerPipes::Drain() {
-  for (int round = 0; round < kMaxDrainReads; ++round) {
+void ServerPipes::Drain(std::size_t max_stdout_bytes) {
+  // What an exited server wrote is at most a pipe's capacity, read in a few rounds; the bound
+  // is for descendants still writing (to stdout, or to stderr, which counts rounds alike).
+  const std::size_t start = stdout_bytes_read_;
+  const std::size_t max_rounds = max_stdout_bytes / kReadChunkBytes + 4;
+  for (std::size_t round = 0; round < max_rounds; ++round) {
     if (!Pump(Clock::duration::zero(), false).read_any) return;
+    if (stdout_bytes_read_ - start >= max_stdout_bytes) return;
   }
 }
 
@@ -82,6 +86,7 @@ void ServerPipes::ReadStdout() {
   std::string chunk;
   switch (ReadSome(process_.stdout_fd(), chunk, kReadChunkBytes)) {
     case ReadStatus::kData:
+      stdout_bytes_read_ += chunk.size();
       if (!discard_stdout_) stdout_lines_.Feed(chunk);
       break;
     case ReadStatus::kWouldBlock:

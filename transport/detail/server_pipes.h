@@ -27,6 +27,8 @@ class ServerPipes {
   LineSplitter& stdout_lines() { return stdout_lines_; }
   /// True once stdout reached end of file (every holder of its write end closed it).
   bool stdout_eof() const { return stdout_eof_; }
+  /// Every stdout byte read so far (kept or dropped): exchanges cap what one reply window reads.
+  std::size_t stdout_bytes_read() const { return stdout_bytes_read_; }
   /// From now on stdout is read and thrown away (at shutdown nobody asks for it, but the server
   /// must not block writing it).
   void DiscardStdout() { discard_stdout_ = true; }
@@ -39,9 +41,10 @@ class ServerPipes {
   /// Waits up to `wait` for any pipe (stdin only when `watch_stdin`) and reads what is ready.
   /// EINTR returns early with nothing done; callers loop on their own deadline.
   PumpResult Pump(Clock::duration wait, bool watch_stdin);
-  /// Reads what is already in the pipes, without waiting and within a bounded number of reads
-  /// (a surviving grandchild may keep writing forever).
-  void Drain();
+  /// Reads what is already in the pipes, without waiting, until nothing more is ready or
+  /// about `max_stdout_bytes` more stdout bytes were read: a descendant that outlives the
+  /// server may keep writing forever, so the bound is the caller's reply window cap.
+  void Drain(std::size_t max_stdout_bytes);
   /// Pumps until the process exits or `wait` passes; true when it exited.
   bool WaitForExit(Clock::duration wait);
 
@@ -60,6 +63,7 @@ class ServerPipes {
   LineSplitter stdout_lines_;
   std::size_t stderr_tail_bytes_;
   bool stdout_eof_ = false;
+  std::size_t stdout_bytes_read_ = 0;
   bool discard_stdout_ = false;
   std::string exchange_stderr_tail_;
   std::string stderr_tail_;

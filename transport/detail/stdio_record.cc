@@ -1,5 +1,8 @@
 #include "transport/detail/stdio_record.h"
 
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -36,6 +39,46 @@ std::string DescribeExit(const ExitStatus& exit) {
   if (exit.code) return "the server exited with code " + std::to_string(*exit.code);
   if (exit.signal) return "the server was killed by signal " + std::to_string(*exit.signal);
   return "the server exited (status unknown: reaped elsewhere)";
+}
+
+std::size_t WindowReadBudget(std::size_t max_response_bytes) {
+  constexpr std::size_t kFloor = std::size_t{256} << 20U;
+  constexpr std::size_t kFactor = 64;
+  return std::max(kFloor, max_response_bytes * kFactor);
+}
+
+std::string DescribeWindowCap(std::size_t lines, std::size_t kept_bytes, const Limits& limits) {
+  if (lines >= limits.max_reply_lines) {
+    return "more than " + std::to_string(limits.max_reply_lines) + " lines";
+  }
+  if (kept_bytes >= limits.max_response_bytes) {
+    return "more than " + std::to_string(limits.max_response_bytes) + " bytes of lines";
+  }
+  return "more than " + std::to_string(WindowReadBudget(limits.max_response_bytes)) +
+         " bytes (most of them in over-long lines)";
+}
+
+std::string DescribeTooLong(const LinePiece& piece, std::size_t cap) {
+  std::string excerpt;
+  for (const char c : piece.line) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte < 0x7f && c != '\\') {
+      excerpt += c;
+    } else {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
+      excerpt += escaped;
+    }
+  }
+  return "a stdout line exceeded " + std::to_string(cap) + " bytes (" + std::to_string(piece.size) +
+         " seen; it began \"" + excerpt + "\"); the rest of that line was dropped";
+}
+
+std::string DescribeWriteFailure(std::optional<int> error, std::size_t written, std::size_t total) {
+  if (!error) return "";
+  return "; writing the request failed after " + std::to_string(written) + " of " +
+         std::to_string(total) + " bytes (" +
+         (*error == EPIPE ? std::string("EPIPE") : std::to_string(*error)) + ")";
 }
 
 }  // namespace mcpfuzz::detail

@@ -1,0 +1,425 @@
+// The reliability promise of issue #12 as a test: against a server that floods, stalls, lies,
+// forks or dies, `mcpfuzz check` and a short `mcpfuzz fuzz` end by themselves, write their
+// report, keep their peak RSS under 256 MiB and leave no process behind.
+//
+// Each run is wrapped in `timeout`, so a hang fails the test instead of hanging it, and in
+// /usr/bin/time, whose peak RSS covers mcpfuzz and every descendant it waited for. The figures
+// are printed for people; the assertions are bounds no correct run comes near on any load.
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <boost/json.hpp>
+#include <cerrno>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "model/model.h"
+#include "model/reproducer.h"
+#include "support/processes.h"
+#include "transport/children.h"
+#include "transport/server_process.h"
+#include "transport/transport.h"
+
+namespace mcpfuzz {
+namespace {
+
+namespace json = boost::json;
+using std::chrono::milliseconds;
+using test_support::Mcpfuzz;
+using test_support::ProcessRun;
+using test_support::RunShell;
+using test_support::ScratchDirectory;
+
+const std::string kStdioFixture =
+    std::string(MCPFUZZ_SOURCE_DIR) + "/tests/fixtures/hostile_stdio_server.py";
+const std::string kHttpFixture =
+    std::string(MCPFUZZ_SOURCE_DIR) + "/tests/fixtures/hostile_http_server.py";
+
+// Far above what mcpfuzz needs (about 15-60 MiB in these runs), far below what an unbounded
+// buffer reaches within one timeout of a flood (gigabytes).
+constexpr long kMaxPeakRssKib = 256L * 1024;
+// A run that has not ended after this long is hung: the slowest of these runs (a server that
+// ignores SIGTERM, restarted a dozen times) takes about half a minute on a loaded machine.
+constexpr int kRunBoundSeconds = 120;
+// A per-request timeout long enough for a python server to start on a loaded machine.
+const std::string kTimeout = "--timeout-ms 2000";
+// A short fuzz: 50 cases, and no more than 20 s of them, so that a server that goes deaf after
+// every restart (random replies) cannot make the suite slow; the bound still catches a hang
+// inside an exchange, which no --time can interrupt.
+const std::string kShortFuzz = "fuzz --cases 50 --seed 1 --time 20";
+
+struct BoundedRun {
+  ProcessRun run;
+  long peak_rss_kib = -1;
+  double seconds = -1;
+  std::optional<json::value> report;
+};
+
+std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Runs mcpfuzz `command` against `target` (a URL, or `-- argv...`) with a JSON report to
+// `report`.
+// `bound_seconds` and `timeout` (the per-request flag, or "" for mcpfuzz's default) as the
+// defaults above unless a test asks for a tighter promise.
+BoundedRun RunBounded(const std::string& command, const std::string& target,
+                      const std::filesystem::path& report, int bound_seconds = kRunBoundSeconds,
+                      const std::string& timeout = kTimeout) {
+  std::filesystem::remove(report);
+  const std::string shell =
+      "/usr/bin/time -f 'hostile-peak-rss-kib=%M hostile-seconds=%e' timeout -k 5 " +
+      std::to_string(bound_seconds) + " " + ShellQuote(test_support::McpfuzzBinary()) + " " +
+      command + " " + timeout + " --report json=" + ShellQuote(report.string()) + " " + target +
+      " </dev/null";
+  BoundedRun bounded;
+  bounded.run = RunShell(shell);
+  const std::string& output = bounded.run.output;
+  if (auto at = output.rfind("hostile-peak-rss-kib="); at != std::string::npos) {
+    std::istringstream figures(output.substr(at));
+    std::string rss;
+    std::string seconds;
+    figures >> rss >> seconds;
+    bounded.peak_rss_kib = std::stol(rss.substr(rss.find('=') + 1));
+    bounded.seconds = std::stod(seconds.substr(seconds.find('=') + 1));
+  }
+  if (std::filesystem::exists(report)) {
+    // The report quotes the deeply nested requests some checks send.
+    json::parse_options options;
+    options.max_depth = 100000;
+    boost::system::error_code error;
+    json::value parsed = json::parse(ReadFile(report), error, {}, options);
+    if (!error) bounded.report = std::move(parsed);
+  }
+  return bounded;
+}
+
+// The run ended by itself with one of mcpfuzz's own exit codes, within its memory bound, and
+// wrote a report that parses.
+void ExpectBounded(const BoundedRun& bounded, const std::string& what) {
+  std::cout << "[ hostile ] " << what << ": exit " << bounded.run.exit_code << ", "
+            << bounded.seconds << " s, peak RSS " << bounded.peak_rss_kib << " KiB\n";
+  const std::string tail = bounded.run.output.substr(
+      bounded.run.output.size() > 3000 ? bounded.run.output.size() - 3000 : 0);
+  // 124 (and 137 after -k) is timeout's: the run hung. Anything else but 0-2 is a crash or a
+  // signal.
+  EXPECT_TRUE(bounded.run.exit_code >= 0 && bounded.run.exit_code <= 2)
+      << what << " ended with " << bounded.run.exit_code << "\n"
+      << tail;
+  ASSERT_GT(bounded.peak_rss_kib, 0) << what << ": no figures from /usr/bin/time\n" << tail;
+  EXPECT_LT(bounded.peak_rss_kib, kMaxPeakRssKib) << what << "\n" << tail;
+  ASSERT_TRUE(bounded.report.has_value()) << what << ": no report, or one that does not parse\n"
+                                          << tail;
+  EXPECT_TRUE(bounded.report->is_object()) << what;
+}
+
+// True once `pid` has ended (gone, or a zombie nobody reaps: dead all the same). Polls for a
+// while, since a SIGKILLed process takes a moment to die; a survivor stays alive throughout.
+bool ProcessIsGone(pid_t pid) {
+  for (int attempt = 0; attempt < 500; ++attempt) {
+    if (::kill(pid, 0) != 0 && errno == ESRCH) return true;
+    const std::string stat = ReadFile("/proc/" + std::to_string(pid) + "/stat");
+    const auto state = stat.rfind(") ");
+    if (state != std::string::npos && stat.substr(state + 2, 1) == "Z") return true;
+    std::this_thread::sleep_for(milliseconds(10));
+  }
+  return false;
+}
+
+std::vector<pid_t> ReadPids(const std::filesystem::path& file) {
+  std::vector<pid_t> pids;
+  std::istringstream in(ReadFile(file));
+  for (pid_t pid = 0; in >> pid;) pids.push_back(pid);
+  return pids;
+}
+
+// Every process a fixture started (it writes each pid to `pid_file`) has ended; the survivors
+// are killed so that one failure does not leak into the next test.
+void ExpectNoSurvivor(const std::filesystem::path& pid_file, const std::string& what) {
+  const std::vector<pid_t> pids = ReadPids(pid_file);
+  EXPECT_FALSE(pids.empty()) << what << ": the fixture never started";
+  for (const pid_t pid : pids) {
+    const bool gone = ProcessIsGone(pid);
+    EXPECT_TRUE(gone) << what << ": process " << pid << " outlived mcpfuzz";
+    if (!gone) ::kill(pid, SIGKILL);
+  }
+}
+
+// `check` and a short `fuzz` against the stdio fixture in `mode`.
+void ExpectBoundedAgainstStdio(const std::string& mode) {
+  ScratchDirectory scratch("hostile-" + mode);
+  std::filesystem::create_directories(scratch.path());
+  for (const std::string& command : {std::string("check"), kShortFuzz}) {
+    const std::filesystem::path pids = scratch.path() / "pids";
+    std::filesystem::remove(pids);
+    const std::string target =
+        "-- python3 -S " + ShellQuote(kStdioFixture) + " " + mode + " " + ShellQuote(pids.string());
+    const std::string what = mode + ": " + command;
+    const BoundedRun bounded = RunBounded(command, target, scratch.path() / "report.json");
+    ExpectBounded(bounded, what);
+    ExpectNoSurvivor(pids, what);
+  }
+}
+
+TEST(HostileStdio, StdoutFlood) { ExpectBoundedAgainstStdio("flood"); }
+TEST(HostileStdio, LineOf200MiB) { ExpectBoundedAgainstStdio("long-line"); }
+TEST(HostileStdio, RandomBinaryReplies) { ExpectBoundedAgainstStdio("random-binary"); }
+TEST(HostileStdio, IgnoresSigtermAndStdinEof) { ExpectBoundedAgainstStdio("ignore-term"); }
+TEST(HostileStdio, GrandchildHoldsStdoutOpen) { ExpectBoundedAgainstStdio("grandchild"); }
+TEST(HostileStdio, ExitsLeavingAGrandchildOnStdout) {
+  ExpectBoundedAgainstStdio("grandchild-exit");
+}
+TEST(HostileStdio, KillsItselfMidReply) { ExpectBoundedAgainstStdio("suicide"); }
+TEST(HostileStdio, SendsARequestMidReply) { ExpectBoundedAgainstStdio("request-mid-reply"); }
+// Waits for the check runner and the reports (checks/, reports/) to keep a verdict and an
+// excerpt of each observation rather than every observation whole: each reply is a valid line
+// just under the cap, so memory grows as checks x cap (peak RSS about 650 MiB for `check`
+// today; `fuzz` stays near 60 MiB).
+TEST(HostileStdio, DISABLED_RepliesJustUnderTheCap) { ExpectBoundedAgainstStdio("big-replies"); }
+
+// A run ended by `signals` (sent to mcpfuzz once its server is up, a second apart) against a
+// server that ignores SIGTERM and stdin's EOF: whichever signal ends it, no child survives.
+void ExpectNoSurvivorAfterSignals(const std::string& name, const std::string& signals) {
+  ScratchDirectory scratch("hostile-signal-" + name);
+  std::filesystem::create_directories(scratch.path());
+  const std::filesystem::path pids = scratch.path() / "pids";
+  const std::string script =
+      // A background job of a non-interactive shell starts with SIGINT ignored; a Ctrl-C in
+      // a terminal or CI reaches a process whose SIGINT is at its default.
+      "env --default-signal=INT,TERM " + ShellQuote(test_support::McpfuzzBinary()) +
+      " fuzz --time 60 --seed 1 " + kTimeout + " -- python3 -S " + ShellQuote(kStdioFixture) +
+      " ignore-term " + ShellQuote(pids.string()) + " >/dev/null 2>&1 </dev/null & run=$!; " +
+      // Waiting for the pid file is no timing assumption: any moment after it is mid-run.
+      "for i in $(seq 600); do [ -s " + ShellQuote(pids.string()) +
+      " ] && break; sleep 0.1; done; for s in " + signals + "; do kill -$s $run; sleep 1; done; " +
+      "timeout -k 5 60 tail --pid=$run -f /dev/null";
+  const ProcessRun run = RunShell(script);
+  EXPECT_EQ(run.exit_code, 0) << "mcpfuzz did not end after " << signals << "\n" << run.output;
+  ExpectNoSurvivor(pids, name);
+}
+
+// Wait for the CLI's signal handling (issue #12: first signal finishes the case and stops
+// every child; a second one calls KillAllChildrenNow and exits at once). Today the run exits
+// 143 at once and the server, which ignores SIGTERM and stdin's EOF, is left running.
+TEST(HostileStdio, DISABLED_SigtermMidRunLeavesNoSurvivor) {
+  ExpectNoSurvivorAfterSignals("term", "TERM");
+}
+TEST(HostileStdio, DISABLED_SecondSignalExitsAtOnceAndLeavesNoSurvivor) {
+  ExpectNoSurvivorAfterSignals("int-int", "INT INT");
+}
+
+// `check` and a short `fuzz` against the HTTP fixture in `mode`, started here.
+void ExpectBoundedAgainstHttp(const std::string& mode) {
+  ScratchDirectory scratch("hostile-http-" + mode);
+  std::filesystem::create_directories(scratch.path());
+  const std::filesystem::path hits = scratch.path() / "other-host-hits";
+  auto server = HttpServerProcess::Start({"python3", kHttpFixture, mode, hits.string()},
+                                         std::chrono::seconds(20));
+  ASSERT_TRUE(server.ok()) << server.error().message;
+  for (const std::string& command : {std::string("check"), kShortFuzz}) {
+    const std::string what = "http " + mode + ": " + command;
+    const BoundedRun bounded = RunBounded(command, server->url(), scratch.path() / "report.json");
+    ExpectBounded(bounded, what);
+    EXPECT_TRUE(server->Alive()) << what << ": the fixture died, so the run judged nothing";
+  }
+  // Redirects are never followed: the other host saw no request.
+  EXPECT_FALSE(std::filesystem::exists(hits)) << ReadFile(hits);
+}
+
+TEST(HostileHttp, ConnectionResetMidReply) { ExpectBoundedAgainstHttp("reset"); }
+TEST(HostileHttp, RedirectToAnotherHostIsNotFollowed) { ExpectBoundedAgainstHttp("redirect"); }
+TEST(HostileHttp, InvalidChunkedEncoding) { ExpectBoundedAgainstHttp("bad-chunked"); }
+// Every request after initialize waits out its whole timeout: `check` ends by itself, but
+// only after (number of checks run) x timeout.
+TEST(HostileHttp, DripsOneByteASecond) { ExpectBoundedAgainstHttp("drip"); }
+// Waits for the check runner to give a target up after a few consecutive timeouts (checks/),
+// as issue #12 asks: `check` within about 30 s whatever the server does, at the default
+// timeout. Today it takes about a minute at --timeout-ms 2000, minutes at the default 5000.
+TEST(HostileHttp, DISABLED_DripCheckEndsWithinThirtySeconds) {
+  ScratchDirectory scratch("hostile-http-drip-30");
+  std::filesystem::create_directories(scratch.path());
+  auto server =
+      HttpServerProcess::Start({"python3", kHttpFixture, "drip"}, std::chrono::seconds(20));
+  ASSERT_TRUE(server.ok()) << server.error().message;
+  ExpectBounded(RunBounded("check", server->url(), scratch.path() / "report.json", 30, ""),
+                "http drip: check at the default timeout");
+}
+// Waits for http_transport.cc to keep an excerpt and the size of an over-cap reply (and a
+// bounded number of SSE events) instead of the capped 4 MiB whole in every observation: peak
+// RSS is about 1.6 GB today.
+TEST(HostileHttp, DISABLED_EndlessSseStream) { ExpectBoundedAgainstHttp("sse-endless"); }
+// Waits for the same http_transport.cc change: each capped 4 MiB body is kept in every
+// observation and report (peak RSS about 1.6 GB today).
+TEST(HostileHttp, DISABLED_OneGibibyteBody) { ExpectBoundedAgainstHttp("huge-body"); }
+
+// --- The stdio transport itself, where the runs above cannot pin an ordering down ---------
+
+StdioTarget ShellTarget(const std::string& script) {
+  StdioTarget target;
+  target.argv = {"sh", "-c", script};
+  target.limits.timeout = milliseconds(5000);
+  target.limits.quiet_window = milliseconds(100);
+  target.shutdown_grace = milliseconds(200);
+  return target;
+}
+
+Request Call(json::value id, std::string_view method = "tools/list") {
+  return MakeRequest(kLatestHandshakeRevision, TransportKind::kStdio, method, {}, std::move(id));
+}
+
+constexpr int kOrderingIterations = 200;
+const std::string kReply = R"(printf '{"jsonrpc":"2.0","id":1,"result":{}}\n')";
+
+struct ExitSeen {
+  Outcome reply_outcome;
+  bool reply_has_exit;
+  Outcome next_outcome;
+  std::optional<int> next_exit_code;
+  std::string next_detail;
+  bool operator==(const ExitSeen&) const = default;
+};
+
+// The reply, then the exchange after it, against a server that replies once and exits.
+ExitSeen ReplyThenNext(StdioTransport& transport) {
+  const Observation reply = transport.Send(Call(1));
+  const Observation next = transport.Send(Call(2));
+  return {reply.outcome, reply.exit_code.has_value() || reply.exit_signal.has_value(), next.outcome,
+          next.exit_code, next.detail};
+}
+
+// Whether the exit is visible before the reply is read or only after is the scheduler's
+// choice; the observations must not depend on it. Three servers pin the orderings down: one
+// that has exited before the exchange even starts (its reply waiting in the pipe), one that
+// exits at once after replying, and one that replies and lingers before exiting.
+TEST(HostileStdioTransport, AReplyWrittenJustBeforeExitingIsObservedTheSameWayEveryTime) {
+  const ExitSeen expected{Outcome::kOk, false, Outcome::kExited, 0,
+                          "the server exited with code 0"};
+  for (int i = 0; i < kOrderingIterations; ++i) {
+    auto exited_first = SpawnStdio(ShellTarget(kReply + "; exit 0"));
+    ASSERT_TRUE(exited_first.ok());
+    // Not a timing assumption: whether it has exited by now or not, the result is the same.
+    while ((*exited_first)->Alive()) std::this_thread::sleep_for(milliseconds(1));
+    ASSERT_EQ(ReplyThenNext(**exited_first), expected) << "exited first, iteration " << i;
+
+    auto exits_at_once = SpawnStdio(ShellTarget("read line; " + kReply + "; exit 0"));
+    ASSERT_TRUE(exits_at_once.ok());
+    ASSERT_EQ(ReplyThenNext(**exits_at_once), expected) << "exits at once, iteration " << i;
+  }
+  auto lingers = SpawnStdio(ShellTarget("read line; " + kReply + "; sleep 0.2; exit 0"));
+  ASSERT_TRUE(lingers.ok());
+  EXPECT_EQ(ReplyThenNext(**lingers), expected);
+}
+
+TEST(HostileStdioTransport, APipelineSeesAReplyThenAnExitTheSameWayEveryTime) {
+  for (int i = 0; i < kOrderingIterations / 4; ++i) {
+    auto transport = SpawnStdio(ShellTarget("read line; " + kReply + "; exit 0"));
+    ASSERT_TRUE(transport.ok());
+    Pipeline pipeline;
+    pipeline.requests = {Call(1)};
+    pipeline.sentinel = Call(json::value("s"), "ping");
+    const PipelineResult result = (*transport)->SendPipelined(pipeline);
+    ASSERT_EQ(result.observations.size(), 1U);
+    ASSERT_EQ(result.observations[0].outcome, Outcome::kOk) << result.observations[0].detail;
+    ASSERT_FALSE(result.observations[0].exit_code.has_value()) << "iteration " << i;
+    ASSERT_EQ(result.sentinel.outcome, Outcome::kExited) << result.sentinel.detail;
+    ASSERT_EQ(result.sentinel.exit_code, 0);
+    ASSERT_EQ(result.sentinel.detail, "the server exited with code 0");
+    ASSERT_FALSE(result.ambiguous);
+  }
+}
+
+// A flood is cut at the window cap: the exchange ends with kTooLarge long before its timeout,
+// and what it kept is bounded by the caps, not by how long the flood went on.
+TEST(HostileStdioTransport, AFloodEndsTheExchangeAtTheWindowCap) {
+  StdioTarget target = ShellTarget("exec yes");
+  target.limits.timeout = milliseconds(20000);
+  auto transport = SpawnStdio(std::move(target));
+  ASSERT_TRUE(transport.ok());
+  const Observation flood = (*transport)->Send(Call(1));
+  EXPECT_EQ(flood.outcome, Outcome::kTooLarge) << flood.detail;
+  // Uncut, the flood would run to the timeout and end kAliveButDeaf with millions of lines.
+  EXPECT_EQ(flood.stdout_lines.size(), Limits{}.max_reply_lines);
+  Pipeline pipeline;
+  pipeline.requests = {Call(2)};
+  pipeline.sentinel = Call(json::value("s"), "ping");
+  const PipelineResult flooded = (*transport)->SendPipelined(pipeline);
+  ASSERT_EQ(flooded.observations.size(), 1U);
+  EXPECT_EQ(flooded.observations[0].outcome, Outcome::kTooLarge) << flooded.observations[0].detail;
+  EXPECT_EQ(flooded.sentinel.outcome, Outcome::kTooLarge) << flooded.sentinel.detail;
+
+  StdioTarget bytes = ShellTarget("exec tr '\\0' x </dev/zero");
+  bytes.limits.timeout = milliseconds(20000);
+  bytes.limits.max_response_bytes = 4096;
+  auto endless_line = SpawnStdio(std::move(bytes));
+  ASSERT_TRUE(endless_line.ok());
+  const Observation line = (*endless_line)->Send(Call(1));
+  EXPECT_EQ(line.outcome, Outcome::kTooLarge) << line.detail;
+  EXPECT_TRUE(line.stdout_lines.empty());
+  EXPECT_NE(line.detail.find("it began \"xxxx"), std::string::npos) << line.detail;
+}
+
+// A server's request (same id as ours, or another) is not our reply: Send and SendPipelined
+// both wait for the response, record the requests as messages, and never hang on them.
+TEST(HostileStdioTransport, ARequestFromTheServerMidReplyIsNotTheReply) {
+  StdioTarget target;
+  target.argv = {"python3", "-S", kStdioFixture, "request-mid-reply", "/dev/null"};
+  target.limits.timeout = milliseconds(20000);
+  auto transport = SpawnStdio(std::move(target));
+  ASSERT_TRUE(transport.ok());
+  ASSERT_EQ((*transport)->Send(Call(1, "initialize")).outcome, Outcome::kOk);
+
+  const Observation ping = (*transport)->Send(Call(7, "ping"));
+  ASSERT_EQ(ping.outcome, Outcome::kOk) << ping.detail;
+  ASSERT_EQ(ping.messages.size(), 3U);
+  EXPECT_TRUE(ping.messages[1].as_object().contains("method"));
+  EXPECT_EQ(ping.messages[2].at("id"), 7);
+  EXPECT_TRUE(ping.messages[2].as_object().contains("result"));
+
+  Pipeline pipeline;
+  pipeline.requests = {Call(8, "ping"), Call(9, "tools/list")};
+  pipeline.sentinel = Call(json::value("s"), "ping");
+  const PipelineResult result = (*transport)->SendPipelined(pipeline);
+  ASSERT_EQ(result.observations.size(), 2U);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(result.observations[i].outcome, Outcome::kOk) << result.observations[i].detail;
+  }
+  EXPECT_EQ(result.sentinel.outcome, Outcome::kOk) << result.sentinel.detail;
+  // Requests from the server while several of ours are open cannot be attributed.
+  EXPECT_TRUE(result.ambiguous);
+}
+
+// What a second Ctrl-C needs: every live child's process group SIGKILLed from one
+// async-signal-safe call, grandchildren included, with no destructor run.
+TEST(HostileStdioTransport, KillAllChildrenNowEndsEveryGroup) {
+  StdioTarget target = ShellTarget(
+      R"(trap '' TERM; sleep 1000 & printf '{"jsonrpc":"2.0","id":1,"result":%s}\n' $!; )"
+      "read line; while :; do sleep 1; done");
+  auto first = SpawnStdio(target);
+  auto second = SpawnStdio(target);
+  ASSERT_TRUE(first.ok() && second.ok());
+  std::vector<pid_t> pids;
+  for (auto* transport : {&*first, &*second}) {
+    const Observation observation = (**transport).Send(Call(1));
+    ASSERT_EQ(observation.messages.size(), 1U) << observation.detail;
+    pids.push_back(static_cast<pid_t>(observation.messages[0].at("result").to_number<int>()));
+  }
+  KillAllChildrenNow();
+  for (const pid_t pid : pids) EXPECT_TRUE(ProcessIsGone(pid)) << pid;
+  EXPECT_FALSE((*first)->Alive());
+  EXPECT_FALSE((*second)->Alive());
+}
+
+}  // namespace
+}  // namespace mcpfuzz
