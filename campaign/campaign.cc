@@ -334,7 +334,7 @@ void Campaign::DropLostLane(std::size_t position) {
 
 void Campaign::RunSerial() {
   for (std::size_t index = 0; index < options_.max_cases && !lanes_.empty(); ++index) {
-    if (TimeIsUp() || EnoughFindings()) break;
+    if (StopNow()) break;
     Lane& lane = lanes_[index % lanes_.size()];
     if (lane.session->lost()) {
       DropLostLane(index % lanes_.size());

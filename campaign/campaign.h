@@ -8,6 +8,7 @@
 // Same seed, same target: same case sequence. Each case's RapidCheck seed and size derive
 // from the run seed and the case's index alone.
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -74,6 +75,9 @@ struct CampaignOptions {
   /// re-sends restart the server) wastes few exchanges, and 16 lines stay far below the pipe
   /// buffer the server reads them from.
   std::size_t stdio_pipeline_depth = 16;
+  /// Set from elsewhere (a signal handler) to stop the run after the exchange in flight; the
+  /// result is returned as for --time. Nothing means never.
+  const std::atomic<bool>* stop = nullptr;
   /// Keep the wire form of every generated case in CampaignResult::case_log (for determinism
   /// checks). Off by default: it grows with the run.
   bool record_cases = false;

@@ -3,6 +3,7 @@
 // it speaks, each answer judged by the oracles. The checks drive transports; they never judge
 // by themselves and never perform I/O except through a Transport.
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <optional>
@@ -57,6 +58,9 @@ struct CheckOptions {
   /// Retry-After (a Retry-After up to max_retry_after is honoured).
   std::chrono::milliseconds retry_spacing{1000};
   std::chrono::milliseconds max_retry_after{10000};
+  /// Set from elsewhere (a signal handler) to stop after the scenario in flight; the checks
+  /// not reached are left out of the run. Nothing means never.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 struct CheckRun {

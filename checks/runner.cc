@@ -155,6 +155,10 @@ std::vector<d::RevisionPlan> PlanRevisions(const EraReport& eras, const CheckOpt
   return plans;
 }
 
+bool Interrupted(const CheckOptions& options) {
+  return options.stop != nullptr && options.stop->load();
+}
+
 void RunRevision(const TransportFactory& connect, const CheckOptions& options, d::RevisionPlan plan,
                  CheckRun& out, const std::function<void(const CheckResult&)>& progress) {
   d::RevisionRun run(connect, options, std::move(plan), out, progress);
@@ -164,6 +168,7 @@ void RunRevision(const TransportFactory& connect, const CheckOptions& options, d
   const bool connected = run.Start();
 
   for (std::size_t first = 0; first < kEntries.size();) {
+    if (Interrupted(options)) return;
     std::size_t end = first;
     while (end < kEntries.size() && kEntries[end].scenario == kEntries[first].scenario) ++end;
     std::set<std::string_view> pending;
@@ -221,6 +226,7 @@ CheckRun RunChecks(const TransportFactory& connect, const CheckOptions& options,
   CheckRun out;
   out.eras = DetectEras(connect);
   for (d::RevisionPlan& plan : PlanRevisions(out.eras, options)) {
+    if (Interrupted(options)) break;
     RunRevision(connect, options, std::move(plan), out, progress);
   }
   return out;

@@ -11,6 +11,7 @@
 #include "checks/checks.h"
 #include "cli/report_files.h"
 #include "cli/run_info.h"
+#include "cli/signals.h"
 #include "reports/baseline.h"
 #include "reports/build.h"
 #include "reports/check_report.h"
@@ -56,6 +57,7 @@ Result<checks::CheckOptions> ToCheckOptions(const CheckSettings& settings) {
   options.skip = settings.skip;
   options.revision = settings.revision;
   options.call_real_tools = settings.args_probe;
+  options.stop = &StopOnSignals::requested();
   return options;
 }
 

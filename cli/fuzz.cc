@@ -10,6 +10,7 @@
 #include "campaign/campaign.h"
 #include "cli/report_files.h"
 #include "cli/run_info.h"
+#include "cli/signals.h"
 #include "generators/registry.h"
 #include "reports/build.h"
 #include "reports/fuzz_report.h"
@@ -36,6 +37,7 @@ CampaignOptions ToCampaignOptions(const FuzzSettings& settings, ReproducerTarget
   options.call_real_tools = settings.call_real_tools;
   if (settings.concurrency) options.concurrency = *settings.concurrency;
   options.reproducer = std::move(reproducer);
+  options.stop = &StopOnSignals::requested();
   return options;
 }
 

@@ -10,11 +10,41 @@
 #include "cli/report_files.h"
 #include "cli/run_info.h"
 #include "cli/send.h"
+#include "cli/signals.h"
 #include "cli/survey.h"
 #include "cli/target.h"
 #include "refserver/refserver.h"
 
 namespace mcpfuzz::cli {
+namespace {
+
+int RunOnTarget(const Options& options, const std::string& self_executable, std::ostream& out,
+                std::ostream& err) {
+  auto target = OpenTarget(options.target, self_executable);
+  if (!target) {
+    err << "mcpfuzz: " << target.error().message << "\n";
+    return 2;
+  }
+  if (options.command == Command::kCheck) {
+    return RunCheck(options.check, **target, out, err);
+  }
+  if (options.command == Command::kFuzz) return RunFuzz(options.fuzz, **target, out, err);
+  if (options.command == Command::kReplay) {
+    return RunReplay(options.replay_path, options.replay_reports, **target, out, err);
+  }
+  if (options.command == Command::kSend) {
+    return RunSend(options.case_files, **target, out, err);
+  }
+  ProbeReport report = RunProbe(**target);
+  PrintProbeReport(report, out);
+  if (report.Unreachable()) {
+    err << "mcpfuzz: the target could not be reached\n";
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace
 
 int Run(const std::vector<std::string>& args, const std::string& self_executable, std::ostream& out,
         std::ostream& err) {
@@ -55,28 +85,16 @@ int Run(const std::vector<std::string>& args, const std::string& self_executable
     case Command::kReplay:
       break;
   }
-  auto target = OpenTarget(options->target, self_executable);
-  if (!target) {
-    err << "mcpfuzz: " << target.error().message << "\n";
-    return 2;
+  // From here on a signal stops the run politely first (reports written, children stopped)
+  // and at once the second time: see cli/signals.h.
+  const StopOnSignals stop_on_signals;
+  const int code = RunOnTarget(*options, self_executable, out, err);
+  if (StopOnSignals::requested()) {
+    err << "mcpfuzz: stopped by signal " << StopOnSignals::signal_number()
+        << "; what was judged before it is reported\n";
+    return StopOnSignals::exit_code();
   }
-  if (options->command == Command::kCheck) {
-    return RunCheck(options->check, **target, out, err);
-  }
-  if (options->command == Command::kFuzz) return RunFuzz(options->fuzz, **target, out, err);
-  if (options->command == Command::kReplay) {
-    return RunReplay(options->replay_path, options->replay_reports, **target, out, err);
-  }
-  if (options->command == Command::kSend) {
-    return RunSend(options->case_files, **target, out, err);
-  }
-  ProbeReport report = RunProbe(**target);
-  PrintProbeReport(report, out);
-  if (report.Unreachable()) {
-    err << "mcpfuzz: the target could not be reached\n";
-    return 2;
-  }
-  return 0;
+  return code;
 }
 
 }  // namespace mcpfuzz::cli

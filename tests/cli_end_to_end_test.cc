@@ -146,6 +146,27 @@ TEST(FuzzCommand, FindsAFaultWritesACaseAndReplayReproducesIt) {
   std::filesystem::remove_all(corpus);
 }
 
+// What CI cancellation and `timeout` send: the run stops after the case in flight, writes its
+// summary and reports, and exits 128 + the signal.
+TEST(FuzzCommand, ASigtermStopsTheRunWithItsReportsWritten) {
+  const std::string report = TempPath("mcpfuzz-sigterm-report");
+  const std::string log = TempPath("mcpfuzz-sigterm-log");
+  const std::string script =
+      "env --default-signal=INT,TERM " + ShellQuote(McpfuzzBinary()) +
+      " fuzz --builtin --time 120 --seed 1 --report json=" + report + " >" + log +
+      " 2>&1 & run=$!; " +
+      // The seed line is printed once the run has started; any moment after it is mid-run.
+      "for i in $(seq 600); do grep -q 'seed 1' " + log + " && break; sleep 0.1; done; " +
+      "kill -TERM $run; wait $run; echo \"exit=$?\"; cat " + log;
+  ProcessRun run = RunShell(script);
+  EXPECT_NE(run.output.find("exit=143"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("stopped by signal 15"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find(" cases in "), std::string::npos) << "no summary: " << run.output;
+  EXPECT_EQ(ReadJson(report).at("format"), "mcpfuzz-fuzz-report");
+  std::filesystem::remove(report);
+  std::filesystem::remove(log);
+}
+
 TEST(FuzzCommand, OneRevisionGivenIsFuzzedWithoutTheEraProbe) {
   ProcessRun run = Mcpfuzz("fuzz --builtin --revision 2026-07-28 --cases 50 --seed 3");
   EXPECT_EQ(run.exit_code, 0) << run.output;

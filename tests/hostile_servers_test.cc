@@ -210,13 +210,11 @@ void ExpectNoSurvivorAfterSignals(const std::string& name, const std::string& si
   ExpectNoSurvivor(pids, name);
 }
 
-// Wait for the CLI's signal handling (issue #12: first signal finishes the case and stops
-// every child; a second one calls KillAllChildrenNow and exits at once). Today the run exits
-// 143 at once and the server, which ignores SIGTERM and stdin's EOF, is left running.
-TEST(HostileStdio, DISABLED_SigtermMidRunLeavesNoSurvivor) {
-  ExpectNoSurvivorAfterSignals("term", "TERM");
-}
-TEST(HostileStdio, DISABLED_SecondSignalExitsAtOnceAndLeavesNoSurvivor) {
+// The first signal finishes the case in flight and stops every child the usual way (close
+// stdin, SIGTERM, SIGKILL: this server ignores the first two); a second one kills every
+// child's process group and exits at once.
+TEST(HostileStdio, SigtermMidRunLeavesNoSurvivor) { ExpectNoSurvivorAfterSignals("term", "TERM"); }
+TEST(HostileStdio, SecondSignalExitsAtOnceAndLeavesNoSurvivor) {
   ExpectNoSurvivorAfterSignals("int-int", "INT INT");
 }
 

@@ -150,6 +150,9 @@ class Campaign {
   bool EnoughFindings() const {
     return options_.max_findings > 0 && result_.findings.size() >= options_.max_findings;
   }
+  bool Interrupted() const { return options_.stop != nullptr && options_.stop->load(); }
+  /// No new case is started: the time is up, enough findings, or the run was interrupted.
+  bool StopNow() const { return TimeIsUp() || EnoughFindings() || Interrupted(); }
   /// Hangs counted so far for cases of `check_id` (locked: workers read it too).
   std::size_t Hangs(const std::string& check_id);
 

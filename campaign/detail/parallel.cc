@@ -290,7 +290,7 @@ void CasePipeline::Run() {
   for (std::size_t index = 0; index < max_cases_;) {
     TakeResults(index, batch);
     for (Slot& slot : batch) {
-      if (campaign_.TimeIsUp() || campaign_.EnoughFindings()) return;
+      if (campaign_.StopNow()) return;
       const bool go_on = Conclude(index, slot);
       Concluded(index, slot);
       if (!go_on) return;

@@ -127,7 +127,7 @@ void Campaign::SendAhead(Lane& lane, std::size_t index, std::size_t depth,
 void Campaign::RunPipelined(std::size_t depth) {
   std::set<std::size_t> alone;  // cases of windows gone wrong, sent one at a time
   for (std::size_t index = 0; index < options_.max_cases && !lanes_.empty(); ++index) {
-    if (TimeIsUp() || EnoughFindings()) break;
+    if (StopNow()) break;
     const std::size_t position = index % lanes_.size();
     Lane& lane = lanes_[position];
     Session& session = *lane.session;
