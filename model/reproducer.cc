@@ -152,7 +152,10 @@ std::string Reproducer(const Request& request, const ReproducerTarget& target) {
   if (target.start.empty()) return HttpReproducer(request, target.url);
   std::string command;
   for (const auto& word : target.start) command += ShellQuote(word) + " ";
-  command += ">/dev/null 2>&1 & server=$!; sleep 1; ";
+  // Wait until it answers (at most about ten seconds), not for a fixed time.
+  command += ">/dev/null 2>&1 & server=$!; for i in $(seq 100); do curl -so /dev/null ";
+  command += target.url;
+  command += " && break; sleep 0.1; done; ";
   command += HttpReproducer(request, target.url);
   command += "; kill $server";
   return command;

@@ -36,7 +36,8 @@ bool IsSecretHeader(std::string_view name);
 ///   first when the request is handshake-era and sent inside a session; a 2026-07-28 request
 ///   sent on an open connection (session attach) follows a `server/discover` line and a
 ///   one-second pause, as mcpfuzz waits for that answer.
-/// With `target.start`, the line starts that server first, waits a second, and stops it after.
+/// With `target.start`, the line starts that server first, waits until it answers, and stops it
+/// after.
 std::string Reproducer(const Request& request, const ReproducerTarget& target);
 
 }  // namespace mcpfuzz

@@ -1,5 +1,6 @@
 // The reference server's command line, shared by `mcpfuzz-refserver` and `mcpfuzz refserver`.
 
+#include <charconv>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -85,12 +86,17 @@ std::optional<int> ParseFlags(const std::vector<std::string>& args, Flags& flags
       flags.http = true;
     } else if (arg == "--port") {
       auto text = value();
-      char* end = nullptr;
-      long port = text ? std::strtol(std::string(*text).c_str(), &end, 10) : -1;
-      if (!text || text->empty() || *end != '\0' || port < 0 || port > 65535) {
+      int port = -1;
+      const char* first = text ? text->data() : nullptr;
+      const char* last = text ? text->data() + text->size() : nullptr;
+      // from_chars reads the text in place: strtol on a temporary copy left `end` pointing into
+      // freed memory (found by ASan).
+      auto parsed = text ? std::from_chars(first, last, port) : std::from_chars_result{};
+      if (!text || text->empty() || parsed.ec != std::errc() || parsed.ptr != last || port < 0 ||
+          port > 65535) {
         return UsageError("--port needs a number from 0 to 65535", err);
       }
-      flags.port = static_cast<int>(port);
+      flags.port = port;
     } else if (arg == "--fault") {
       auto name = value();
       if (!name) return UsageError("--fault needs a fault name (see --list-faults)", err);

@@ -19,6 +19,8 @@ packages=(
   python3-jsonschema
   # The HTML report test renders the report in headless Chromium.
   chromium chromium-driver
+  # The hostile-server suite measures each run's peak RSS with /usr/bin/time.
+  time
 )
 
 missing=()

@@ -102,8 +102,9 @@ class HttpReproducer : public ::testing::Test {
 // The built-in server of a finished run is gone: its reproducers start one of their own.
 TEST(HttpReproducerWithStart, StartsTheServerItNeedsAndStopsIt) {
   const Request request = UnknownTool(Revision::k2026_07_28, TransportKind::kHttp);
-  // A port from the pid: the test runs once per process, and nothing else here uses 2xxxx+.
-  const std::string port = std::to_string(20000 + ::getpid() % 20000);
+  // A port from the pid, below the kernel's ephemeral range (32768 and up), where the other
+  // tests' servers and every outgoing connection get theirs.
+  const std::string port = std::to_string(20000 + ::getpid() % 10000);
   ReproducerTarget target{TransportKind::kHttp, "http://127.0.0.1:" + port + "/mcp", {}, {}};
   target.start = {kRefserver, "--http", "--port", port, "--fault", "unknown-tool-is-error"};
   const std::string output = RunShell(Reproducer(request, target));
