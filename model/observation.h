@@ -47,7 +47,8 @@ struct Observation {
   int http_status = 0;
   Headers http_headers;
   std::string content_type;
-  /// The raw response body (capped), exactly as received.
+  /// The raw response body, exactly as received; of a reply over the cap (kTooLarge), only
+  /// its first bytes, so an observation costs a constant whatever the server sends.
   std::string body;
   std::vector<SseEvent> sse_events;
 

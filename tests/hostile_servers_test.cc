@@ -257,13 +257,8 @@ TEST(HostileHttp, DISABLED_DripCheckEndsWithinThirtySeconds) {
   ExpectBounded(RunBounded("check", server->url(), scratch.path() / "report.json", 30, ""),
                 "http drip: check at the default timeout");
 }
-// Waits for http_transport.cc to keep an excerpt and the size of an over-cap reply (and a
-// bounded number of SSE events) instead of the capped 4 MiB whole in every observation: peak
-// RSS is about 1.6 GB today.
-TEST(HostileHttp, DISABLED_EndlessSseStream) { ExpectBoundedAgainstHttp("sse-endless"); }
-// Waits for the same http_transport.cc change: each capped 4 MiB body is kept in every
-// observation and report (peak RSS about 1.6 GB today).
-TEST(HostileHttp, DISABLED_OneGibibyteBody) { ExpectBoundedAgainstHttp("huge-body"); }
+TEST(HostileHttp, EndlessSseStream) { ExpectBoundedAgainstHttp("sse-endless"); }
+TEST(HostileHttp, OneGibibyteBody) { ExpectBoundedAgainstHttp("huge-body"); }
 
 // --- The stdio transport itself, where the runs above cannot pin an ordering down ---------
 

@@ -443,10 +443,26 @@ TEST(HttpTransport, SlowReplyTimesOutWithinTheLimit) {
   EXPECT_LT(observation.elapsed, 600ms);
 }
 
-TEST(HttpTransport, OversizedReplyIsCutAtTheCap) {
-  TestServer server([](TestServer&, httplib::Server& http) {
-    http.Post("/mcp", [](const httplib::Request&, httplib::Response& response) {
-      response.set_content(std::string(100000, 'x'), "application/json");
+// `text` as an over-cap detail quotes it, for text whose only unprintable bytes are '\n'.
+std::string WithEscapedNewlines(const std::string& text) {
+  std::string escaped;
+  for (const char c : text) escaped += c == '\n' ? std::string("\\x0a") : std::string(1, c);
+  return escaped;
+}
+
+// The bytes received before reading stopped, as an over-cap detail states them.
+std::size_t ReceivedBytes(const std::string& detail) {
+  const std::size_t open = detail.find(" (");
+  if (open == std::string::npos) return 0;
+  return std::stoul(detail.substr(open + 2));
+}
+
+TEST(HttpTransport, OversizedReplyKeepsAnExcerptAndItsSize) {
+  // Starts with bytes a terminal must not see raw, then runs far past the cap.
+  const std::string reply = std::string("{\"a\":\"\x01\xff\\") + std::string(100000, 'x');
+  TestServer server([&reply](TestServer&, httplib::Server& http) {
+    http.Post("/mcp", [&reply](const httplib::Request&, httplib::Response& response) {
+      response.set_content(reply, "application/json");
     });
   });
   Limits limits = FastLimits();
@@ -455,7 +471,51 @@ TEST(HttpTransport, OversizedReplyIsCutAtTheCap) {
   ASSERT_TRUE(transport);
   const Observation observation = transport->Send(Ping());
   EXPECT_EQ(observation.outcome, Outcome::kTooLarge) << observation.detail;
-  EXPECT_EQ(observation.body, std::string(1000, 'x'));
+  EXPECT_EQ(observation.body, reply.substr(0, 256));
+  EXPECT_TRUE(observation.messages.empty());
+  EXPECT_TRUE(observation.non_json.empty()) << "a cut body is no piece of the reply";
+  const std::string prefix = "reply exceeded 1000 bytes (";
+  ASSERT_EQ(observation.detail.substr(0, prefix.size()), prefix) << observation.detail;
+  const std::size_t received = ReceivedBytes(observation.detail);
+  EXPECT_GT(received, 1000U) << observation.detail;
+  EXPECT_LE(received, reply.size()) << observation.detail;
+  const std::string excerpt = "{\"a\":\"\\x01\\xff\\x5c" + std::string(256 - 9, 'x');
+  EXPECT_EQ(observation.detail,
+            prefix + std::to_string(received) + " bytes received); it began \"" + excerpt + "\"");
+}
+
+TEST(HttpTransport, EndlessSseStreamEndsAtTheEventCap) {
+  TestServer server([](TestServer& self, httplib::Server& http) {
+    http.Post("/mcp", [&self](const httplib::Request&, httplib::Response& response) {
+      const auto deadline = Clock::now() + 3s;
+      response.set_chunked_content_provider(
+          "text/event-stream", [&self, deadline](std::size_t, httplib::DataSink& sink) {
+            if (self.stopping() || Clock::now() > deadline) {
+              sink.done();
+              return true;
+            }
+            const std::string event = "data: " + kNotification + "\n\n";
+            return sink.write(event.data(), event.size());
+          });
+    });
+  });
+  Limits limits = FastLimits();
+  limits.max_reply_lines = 50;
+  limits.timeout = 5000ms;  // the cap, not the clock, must end it
+  auto transport = Open(server.Url(), limits);
+  ASSERT_TRUE(transport);
+  const Observation observation = transport->Send(Ping());
+  EXPECT_EQ(observation.outcome, Outcome::kTooLarge) << observation.detail;
+  EXPECT_EQ(observation.sse_events.size(), 50U);
+  EXPECT_EQ(observation.messages.size(), 50U);
+  EXPECT_EQ(observation.messages.back(), json::parse(kNotification));
+  std::string events;
+  while (events.size() < 256) events += "data: " + kNotification + "\n\n";
+  EXPECT_EQ(observation.body, events.substr(0, 256));
+  EXPECT_EQ(observation.detail.rfind("reply exceeded 50 SSE events (", 0), 0U)
+      << observation.detail;
+  EXPECT_GT(ReceivedBytes(observation.detail), 50 * (kNotification.size() + 8))
+      << observation.detail;
 }
 
 TEST(HttpTransport, SendsExactlyTheRequestHeadersAndBodyBytes) {
@@ -791,6 +851,64 @@ TEST(HttpExchange, SseStreamEndingInsideAnEventIsReported) {
   EXPECT_TRUE(exchange.Finish());
   EXPECT_EQ(observation.messages, std::vector<json::value>{json::object{}});
   EXPECT_TRUE(observation.non_json.empty());
+}
+
+TEST(HttpExchange, AnOverCapBodyBecomesAnExcerptAndItsSize) {
+  Observation observation;
+  HttpExchange exchange(observation, Ping(), 300);
+  EXPECT_EQ(exchange.DescribeTooLarge(), "");
+  EXPECT_TRUE(exchange.OnBody(std::string(299, 'a')));
+  EXPECT_FALSE(exchange.OnBody("bcd"));
+  EXPECT_TRUE(exchange.too_large());
+  EXPECT_EQ(observation.body, std::string(256, 'a'));
+  EXPECT_FALSE(exchange.OnBody("more that curl had buffered"));
+  EXPECT_FALSE(exchange.Finish());
+  EXPECT_TRUE(observation.messages.empty());
+  EXPECT_TRUE(observation.non_json.empty());
+  EXPECT_EQ(
+      exchange.DescribeTooLarge(),
+      "reply exceeded 300 bytes (329 bytes received); it began \"" + std::string(256, 'a') + "\"");
+}
+
+std::string NotificationEvent(int id) {
+  return R"(data: {"jsonrpc":"2.0","method":"notifications/message","params":{"n":)" +
+         std::to_string(id) + "}}\n\n";
+}
+
+TEST(HttpExchange, AnSseStreamPastTheEventCapIsTooLarge) {
+  Observation observation;
+  HttpExchange exchange(observation, Ping(), 1 << 20, 3);
+  exchange.OnHeaderLine("HTTP/1.1 200 OK");
+  exchange.OnHeaderLine("Content-Type: text/event-stream");
+  exchange.OnHeaderLine("");
+  EXPECT_TRUE(exchange.OnBody(NotificationEvent(0) + NotificationEvent(1)));
+  EXPECT_FALSE(exchange.too_large());
+  const std::string body = NotificationEvent(0) + NotificationEvent(1) + NotificationEvent(2) +
+                           NotificationEvent(3) + NotificationEvent(4);
+  EXPECT_FALSE(exchange.OnBody(body.substr(2 * NotificationEvent(0).size())));
+  EXPECT_TRUE(exchange.too_large());
+  EXPECT_FALSE(exchange.answered());
+  ASSERT_EQ(observation.sse_events.size(), 3U);
+  EXPECT_EQ(observation.messages.size(), 3U);
+  EXPECT_EQ(observation.sse_events[2].data + "\n\n", NotificationEvent(2).substr(6));
+  EXPECT_EQ(observation.body, body.substr(0, 256));
+  EXPECT_EQ(exchange.DescribeTooLarge(),
+            "reply exceeded 3 SSE events (" + std::to_string(body.size()) +
+                " bytes received); it began \"" + WithEscapedNewlines(body.substr(0, 256)) + "\"");
+
+  // The awaited response inside the cap ends the reply whole, whatever follows it.
+  Observation answered;
+  HttpExchange reply(answered, Ping(1), 1 << 20, 2);
+  reply.OnHeaderLine("HTTP/1.1 200 OK");
+  reply.OnHeaderLine("Content-Type: text/event-stream");
+  reply.OnHeaderLine("");
+  const std::string stream =
+      NotificationEvent(0) + "data: " + kResponse + "\n\n" + NotificationEvent(1);
+  EXPECT_FALSE(reply.OnBody(stream));
+  EXPECT_TRUE(reply.answered());
+  EXPECT_FALSE(reply.too_large());
+  EXPECT_EQ(answered.body, stream);
+  EXPECT_EQ(answered.messages.size(), 2U);
 }
 
 TEST(HttpTransport, LoopbackHostAndEventStreamHelpers) {

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "model/detail/text.h"
+#include "transport/detail/excerpt.h"
 
 namespace mcpfuzz {
 namespace {
@@ -55,9 +56,10 @@ std::vector<json::value> AwaitedIds(const Request& request) {
 }
 
 HttpExchange::HttpExchange(Observation& observation, const Request& request,
-                           std::size_t max_body_bytes)
+                           std::size_t max_body_bytes, std::size_t max_events)
     : observation_(observation),
       max_body_bytes_(max_body_bytes),
+      max_events_(max_events),
       awaited_ids_(AwaitedIds(request)),
       expects_reply_(!awaited_ids_.empty()) {}
 
@@ -86,25 +88,43 @@ void HttpExchange::OnHeaderLine(std::string_view line) {
 
 bool HttpExchange::OnBody(std::string_view bytes) {
   last_activity_ = Clock::now();
+  received_bytes_ += bytes.size();
+  if (too_large_) return false;  // curl may deliver what it had buffered before it stops
   std::string& body = observation_.body;
   const std::size_t kept = std::min(bytes.size(), max_body_bytes_ - body.size());
   body.append(bytes.substr(0, kept));
   if (is_sse_) {
-    const std::size_t first_new = observation_.sse_events.size();
-    parser_.Feed(bytes.substr(0, kept), observation_.sse_events);
-    TakeSseEvents(first_new);
+    std::vector<SseEvent> events;
+    parser_.Feed(bytes.substr(0, kept), events);
+    TakeSseEvents(std::move(events));
   }
-  if (kept < bytes.size()) too_large_ = true;
+  if (kept < bytes.size()) StopTooLarge();
   return !answered_ && !too_large_;
 }
 
-void HttpExchange::TakeSseEvents(std::size_t first_new) {
-  const auto& events = observation_.sse_events;
-  for (std::size_t i = first_new; i < events.size(); ++i) {
-    auto message = ParseJson(events[i].data);
+void HttpExchange::StopTooLarge() {
+  too_large_ = true;
+  // Every observation is kept for the reports, so a capped body kept whole would cost the cap
+  // per exchange; its start is what a person needs, and the SSE events keep their data.
+  std::string& body = observation_.body;
+  body.resize(std::min(body.size(), detail::kExcerptBytes));
+  body.shrink_to_fit();
+}
+
+void HttpExchange::TakeSseEvents(std::vector<SseEvent> events) {
+  for (SseEvent& event : events) {
+    if (observation_.sse_events.size() >= max_events_) {
+      if (answered_) return;  // reading stops anyway; the reply is whole, not too large
+      too_many_events_ = true;
+      StopTooLarge();
+      return;
+    }
+    observation_.sse_events.push_back(std::move(event));
+    const std::string& data = observation_.sse_events.back().data;
+    auto message = ParseJson(data);
     if (!message) {
       // An event without data (SSE priming: just an id or a retry) is not a failed JSON value.
-      if (!events[i].data.empty()) observation_.non_json.push_back(events[i].data);
+      if (!data.empty()) observation_.non_json.push_back(data);
       continue;
     }
     const std::size_t awaited_before = awaited_ids_.size();
@@ -114,6 +134,14 @@ void HttpExchange::TakeSseEvents(std::size_t first_new) {
   }
 }
 
+std::string HttpExchange::DescribeTooLarge() const {
+  if (!too_large_) return "";
+  const std::string cap = too_many_events_ ? std::to_string(max_events_) + " SSE events"
+                                           : std::to_string(max_body_bytes_) + " bytes";
+  return "reply exceeded " + cap + " (" + std::to_string(received_bytes_) +
+         " bytes received); it began \"" + detail::EscapedExcerpt(observation_.body) + "\"";
+}
+
 bool HttpExchange::Finish() {
   observation_.content_type =
       std::string(FindHeader(observation_.http_headers, "Content-Type").value_or(""));
@@ -121,7 +149,8 @@ bool HttpExchange::Finish() {
     std::vector<SseEvent> none;  // the standard dispatches nothing at the end of a stream
     return parser_.Finish(none);
   }
-  if (!observation_.body.empty()) {
+  // An over-cap body is cut short: neither JSON nor a whole piece of anything.
+  if (!observation_.body.empty() && !too_large_) {
     if (auto message = ParseJson(observation_.body)) {
       observation_.messages.push_back(std::move(*message));
     } else {

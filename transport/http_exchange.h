@@ -5,12 +5,14 @@
 #include <boost/json/value.hpp>
 #include <chrono>
 #include <cstddef>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "model/observation.h"
 #include "model/request.h"
 #include "model/sse.h"
+#include "transport/transport.h"
 
 namespace mcpfuzz {
 
@@ -23,37 +25,51 @@ std::vector<boost::json::value> AwaitedIds(const Request& request);
 
 /// Fills `observation` from one reply. An SSE body is parsed event by event as it arrives, so
 /// the exchange can end as soon as the awaited responses are in, although the server may keep
-/// the stream open. Not thread-safe; `observation` must outlive it.
+/// the stream open. Memory is bounded whatever the server sends: the body up to
+/// `max_body_bytes`, SSE events up to `max_events`; past either cap the exchange stops reading
+/// and the body shrinks to an excerpt. Not thread-safe; `observation` must outlive it.
 class HttpExchange {
  public:
   using Clock = std::chrono::steady_clock;
 
-  HttpExchange(Observation& observation, const Request& request, std::size_t max_body_bytes);
+  HttpExchange(Observation& observation, const Request& request, std::size_t max_body_bytes,
+               std::size_t max_events = Limits{}.max_reply_lines);
 
   /// One header line, with or without its CRLF: a status line, a header, or the blank line
   /// ending the header block. Only the headers of the last response are kept (a 100 Continue
   /// may come first).
   void OnHeaderLine(std::string_view line);
-  /// Body bytes as they arrive. Returns false when reading should stop: the body reached the
-  /// size cap (the excess is dropped), or every awaited response has arrived.
+  /// Body bytes as they arrive. Returns false when reading should stop: the body went over the
+  /// size cap or the SSE stream over the event cap (the excess is dropped, and the body kept
+  /// is cut to its first kExcerptBytes), or every awaited response has arrived.
   bool OnBody(std::string_view bytes);
-  /// After the transfer: fills `messages`/`non_json` from a non-SSE body and the content type.
+  /// After the transfer: fills `messages`/`non_json` from a non-SSE body within the cap, and
+  /// the content type.
   /// Returns true when an SSE stream ended inside an event, which was discarded.
   bool Finish();
 
   bool expects_reply() const { return expects_reply_; }
   bool is_sse() const { return is_sse_; }
   bool too_large() const { return too_large_; }
+  /// Why the reply was too large, for an observation's detail: the cap it went over, the bytes
+  /// received, and an escaped excerpt of its start. Empty unless too_large().
+  std::string DescribeTooLarge() const;
   /// True once every awaited response arrived on the SSE stream.
   bool answered() const { return answered_; }
   /// When the last header line or body bytes arrived (or the exchange was created).
   Clock::time_point last_activity() const { return last_activity_; }
 
  private:
-  void TakeSseEvents(std::size_t first_new);
+  void TakeSseEvents(std::vector<SseEvent> events);
+  void StopTooLarge();
 
   Observation& observation_;
   std::size_t max_body_bytes_;
+  std::size_t max_events_;
+  /// Body bytes curl delivered, kept or not.
+  std::size_t received_bytes_ = 0;
+  /// The SSE event cap, not the byte cap, ended the reply.
+  bool too_many_events_ = false;
   std::vector<boost::json::value> awaited_ids_;
   bool expects_reply_;
   SseParser parser_;

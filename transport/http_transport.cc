@@ -315,7 +315,8 @@ Observation HttpTransport::Send(const Request& request) {
   Observation observation;
   const auto start = Clock::now();
   const std::string body = request.WireBody();
-  HttpExchange exchange(observation, request, target_.limits.max_response_bytes);
+  HttpExchange exchange(observation, request, target_.limits.max_response_bytes,
+                        target_.limits.max_reply_lines);
   if (auto failed = Configure(request, body, exchange)) {
     observation.outcome = Outcome::kTransportError;
     observation.detail = "curl refused option " + *failed;
@@ -333,8 +334,7 @@ Observation HttpTransport::Send(const Request& request) {
     observation.detail = "stopped reading the SSE stream after the response";
   } else if (exchange.too_large()) {
     observation.outcome = Outcome::kTooLarge;
-    observation.detail =
-        "reply exceeded " + std::to_string(target_.limits.max_response_bytes) + " bytes";
+    observation.detail = exchange.DescribeTooLarge();
   } else if (!result && failure.empty()) {
     observation.detail = "SSE stream quiet for " +
                          std::to_string(target_.limits.quiet_window.count()) +

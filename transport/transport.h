@@ -26,9 +26,10 @@ struct Limits {
   /// dropped: the rest of an over-long line counts too), so a server flooding stdout costs one
   /// cap of memory and ends the exchange at once instead of at the timeout.
   std::size_t max_response_bytes = std::size_t{4} << 20U;
-  /// Stdio: lines kept in one reply window; beyond it the exchange ends with kTooLarge. A
-  /// reply preceded by this many log lines or notifications is a flood, not a conversation;
-  /// the cap bounds the per-line bookkeeping a flood of short lines ("y\n") would cost.
+  /// Stdio: lines kept in one reply window; HTTP: SSE events kept of one reply. Beyond it the
+  /// exchange ends with kTooLarge. A reply preceded by this many log lines or notifications
+  /// is a flood, not a conversation; the cap bounds the per-line (per-event) bookkeeping a
+  /// flood of short lines ("y\n") or an endless event stream would cost.
   std::size_t max_reply_lines = 1000;
   /// How long to listen after a message that expects no reply (a notification, a GET stream),
   /// so anything the server sends back anyway is still observed.

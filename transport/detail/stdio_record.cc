@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <optional>
 #include <string_view>
 #include <utility>
 
 #include "model/request.h"
+#include "transport/detail/excerpt.h"
 
 namespace mcpfuzz::detail {
 
@@ -59,19 +59,9 @@ std::string DescribeWindowCap(std::size_t lines, std::size_t kept_bytes, const L
 }
 
 std::string DescribeTooLong(const LinePiece& piece, std::size_t cap) {
-  std::string excerpt;
-  for (const char c : piece.line) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte >= 0x20 && byte < 0x7f && c != '\\') {
-      excerpt += c;
-    } else {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
-      excerpt += escaped;
-    }
-  }
   return "a stdout line exceeded " + std::to_string(cap) + " bytes (" + std::to_string(piece.size) +
-         " seen; it began \"" + excerpt + "\"); the rest of that line was dropped";
+         " seen; it began \"" + EscapedExcerpt(piece.line) +
+         "\"); the rest of that line was dropped";
 }
 
 std::string DescribeWriteFailure(std::optional<int> error, std::size_t written, std::size_t total) {
