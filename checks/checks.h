@@ -67,6 +67,9 @@ struct CheckRun {
   EraReport eras;
   std::vector<CheckResult> results;
   std::vector<HandshakeControl> handshake_controls;
+  /// What happened to the run as a whole, for people: that mcpfuzz gave up on a target that
+  /// stopped answering in time, say.
+  std::vector<std::string> notes;
 };
 
 /// A check as listed by `mcpfuzz check --list`.

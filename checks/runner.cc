@@ -160,12 +160,13 @@ bool Interrupted(const CheckOptions& options) {
 }
 
 void RunRevision(const TransportFactory& connect, const CheckOptions& options, d::RevisionPlan plan,
-                 CheckRun& out, const std::function<void(const CheckResult&)>& progress) {
-  d::RevisionRun run(connect, options, std::move(plan), out, progress);
+                 CheckRun& out, const std::function<void(const CheckResult&)>& progress,
+                 d::Responsiveness& responsiveness) {
+  d::RevisionRun run(connect, options, std::move(plan), out, progress, responsiveness);
   bool any_wanted = false;
   for (const Entry& entry : kEntries) any_wanted = any_wanted || run.Wants(entry.info.id);
   if (!any_wanted) return;
-  const bool connected = run.Start();
+  const bool connected = !run.gave_up() && run.Start();
 
   for (std::size_t first = 0; first < kEntries.size();) {
     if (Interrupted(options)) return;
@@ -225,9 +226,10 @@ CheckRun RunChecks(const TransportFactory& connect, const CheckOptions& options,
                    const std::function<void(const CheckResult&)>& progress) {
   CheckRun out;
   out.eras = DetectEras(connect);
+  d::Responsiveness responsiveness;
   for (d::RevisionPlan& plan : PlanRevisions(out.eras, options)) {
     if (Interrupted(options)) break;
-    RunRevision(connect, options, std::move(plan), out, progress);
+    RunRevision(connect, options, std::move(plan), out, progress, responsiveness);
   }
   return out;
 }

@@ -99,6 +99,22 @@ void PrintCheckReport(const RunInfo& info, const checks::CheckRun& run,
     }
   }
 
+  // Why a check could not be judged is as much a result as a finding: without it, UNVERIFIED
+  // reads like a pass nobody checked.
+  heading = false;
+  for (const auto& result : run.results) {
+    const Verdict& verdict = result.verdict;
+    if (verdict.kind != VerdictKind::kUnverified) continue;
+    if (!heading) out << "\nUnverified\n";
+    heading = true;
+    out << "  " << verdict.check_id << "  " << ToString(result.revision) << "/"
+        << ToString(result.transport) << "  (" << ToString(verdict.unverified_reason) << ")";
+    if (!verdict.notes.empty()) out << ": " << EscapeForTerminal(verdict.notes.front(), 200);
+    out << "\n";
+  }
+  for (const std::string& note : run.notes)
+    out << "\nnote: " << EscapeForTerminal(note, 300) << "\n";
+
   if (!run.handshake_controls.empty()) out << "\nHandshake control\n";
   for (const auto& control : run.handshake_controls) {
     out << "  " << ToString(control.revision)

@@ -547,6 +547,134 @@ TEST(RateLimits, WithoutRetryAfterTheRetrySpacingIsUsed) {
   EXPECT_EQ(run.results.front().verdict.unverified_reason, UnverifiedReason::kRateLimited);
 }
 
+// --- targets that stop answering in time ---
+
+// The reference server behind an HTTP front that answers only what opens a connection
+// (initialize, server/discover, notifications): every other POST waits out the client's
+// timeout. Counts the requests it left hanging.
+class DeafAfterOpeningServer {
+ public:
+  DeafAfterOpeningServer() {
+    http_.Post(".*", [this](const httplib::Request& request, httplib::Response& response) {
+      Handle(request, response);
+    });
+    port_ = http_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { http_.listen_after_bind(); });
+    while (!http_.is_running()) std::this_thread::sleep_for(1ms);
+  }
+  ~DeafAfterOpeningServer() {
+    stopping_ = true;
+    http_.stop();
+    thread_.join();
+  }
+  DeafAfterOpeningServer(const DeafAfterOpeningServer&) = delete;
+  DeafAfterOpeningServer& operator=(const DeafAfterOpeningServer&) = delete;
+
+  TransportFactory Connect() const {
+    return [url = "http://127.0.0.1:" + std::to_string(port_) + "/mcp"] {
+      return OpenHttp(HttpTarget{url, {}, false, TestLimits(1000ms)});
+    };
+  }
+  int hung() const { return hung_; }
+
+ private:
+  void Handle(const httplib::Request& request, httplib::Response& response) {
+    const bool opens = request.body.find("\"method\":\"initialize\"") != std::string::npos ||
+                       request.body.find("\"method\":\"server/discover\"") != std::string::npos ||
+                       request.body.find("\"method\":\"notifications/") != std::string::npos;
+    if (!opens) {
+      ++hung_;
+      // Far beyond the client's timeout; the destructor cuts it short.
+      for (int i = 0; i < 500 && !stopping_; ++i) std::this_thread::sleep_for(10ms);
+      return;
+    }
+    refserver::HttpExchange exchange;
+    exchange.method = request.method;
+    exchange.path = request.path;
+    for (const auto& [name, value] : request.headers) exchange.headers.push_back({name, value});
+    exchange.body = request.body;
+    refserver::HttpReply reply = server_.HandleHttp(exchange);
+    response.status = reply.status;
+    std::string content_type = "application/json";
+    for (const Header& header : reply.headers) {
+      if (header.name == "Content-Type") {
+        content_type = header.value;
+      } else {
+        response.set_header(header.name, header.value);
+      }
+    }
+    response.set_content(reply.body, content_type);
+  }
+
+  refserver::ReferenceServer server_;
+  httplib::Server http_;
+  int port_ = 0;
+  std::thread thread_;
+  std::atomic<bool> stopping_{false};
+  std::atomic<int> hung_{0};
+};
+
+bool TimedOut(const CheckResult& result) {
+  return std::any_of(result.exchanges.begin(), result.exchanges.end(),
+                     [](const Exchange& e) { return e.observation.outcome == Outcome::kTimeout; });
+}
+
+TEST(GivingUp, AfterThreeConsecutiveTimeoutsNothingMoreIsSentInAnyRevision) {
+  DeafAfterOpeningServer server;
+  const CheckRun run = RunChecks(server.Connect(), CheckOptions{});
+  // The hung requests are the last ones sent: every revision after the first sends nothing.
+  EXPECT_EQ(server.hung(), 3) << DescribeAll(run);
+  ASSERT_EQ(run.notes.size(), 1U) << DescribeAll(run);
+  EXPECT_NE(run.notes.front().find("gave up on the target"), std::string::npos);
+
+  std::set<Revision> revisions;
+  int failed = 0;
+  int not_sent = 0;
+  for (const CheckResult& result : run.results) {
+    revisions.insert(result.revision);
+    const Verdict& verdict = result.verdict;
+    if (TimedOut(result)) {
+      // The hang itself is the finding.
+      ++failed;
+      EXPECT_EQ(verdict.kind, VerdictKind::kFail) << Describe(result);
+      ASSERT_FALSE(verdict.findings.empty()) << Describe(result);
+      EXPECT_NE(verdict.findings.back().text.find("hung on a POST"), std::string::npos);
+      continue;
+    }
+    if (verdict.kind != VerdictKind::kUnverified) continue;
+    ++not_sent;
+    EXPECT_EQ(verdict.unverified_reason, UnverifiedReason::kTransportError) << Describe(result);
+    const bool says_why =
+        std::any_of(verdict.notes.begin(), verdict.notes.end(), [](const std::string& note) {
+          return note.find("the last 3 requests went unanswered within the time limit") !=
+                 std::string::npos;
+        });
+    EXPECT_TRUE(says_why) << Describe(result);
+  }
+  EXPECT_GE(failed, 1) << DescribeAll(run);
+  EXPECT_LE(failed, 3) << DescribeAll(run);
+  EXPECT_GT(not_sent, 10) << DescribeAll(run);
+  EXPECT_GT(revisions.size(), 1U) << "the revisions after the give-up are reported too";
+}
+
+// Timeouts with answered exchanges between them are not consecutive: a server that hangs only
+// on unknown tools is judged check by check, as before, and nothing is left unsent.
+TEST(GivingUp, TimeoutsBetweenAnsweredExchangesNeverGiveUp) {
+  const CheckRun run = RunAgainst(kHttp, {Fault::kHangOnUnknownTool}, {}, TestLimits(400ms));
+  EXPECT_TRUE(run.notes.empty()) << DescribeAll(run);
+  int timed_out = 0;
+  for (const CheckResult& result : run.results) {
+    if (TimedOut(result)) {
+      ++timed_out;
+      EXPECT_EQ(result.verdict.kind, VerdictKind::kFail) << Describe(result);
+    }
+    EXPECT_NE(result.verdict.kind, VerdictKind::kUnverified) << Describe(result);
+  }
+  EXPECT_GE(timed_out, 3) << DescribeAll(run);
+}
+
+TEST_P(Conformant, NeverGivesUp) { EXPECT_TRUE(ConformantRun(GetParam()).notes.empty()); }
+
 // --- every fault switch ---
 
 // The check(s) that name each fault's deviation, and the transport it shows on. Every listed

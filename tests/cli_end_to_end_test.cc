@@ -59,6 +59,31 @@ TEST(CheckCommand, AFaultIsAFailWithExitOneAndAReproducer) {
   std::filesystem::remove(report);
 }
 
+// A request the server never answers is a finding, not a check left unjudged (issue #12).
+TEST(CheckCommand, AServerThatHangsOnARequestIsAFailNotAPass) {
+  ProcessRun run = Mcpfuzz(
+      "check --builtin --fault hang-on-unknown-tool --only tools.unknown-name "
+      "--timeout-ms 1000");
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  EXPECT_NE(run.output.find("FAIL  tools.unknown-name"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("hung on a POST"), std::string::npos) << run.output;
+}
+
+// Over stdio the hang is stdio.keeps-answering's finding; the check whose request went
+// unanswered stays UNVERIFIED, and the terminal says why.
+TEST(CheckCommand, EveryUnverifiedVerdictPrintsItsReason) {
+  ProcessRun run = Mcpfuzz(
+      "check --builtin-stdio --fault hang-on-unknown-tool --only tools.unknown-name,stdio "
+      "--timeout-ms 1000");
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  const std::size_t section = run.output.find("\nUnverified\n");
+  ASSERT_NE(section, std::string::npos) << run.output;
+  const std::size_t line = run.output.find("  tools.unknown-name  ", section);
+  ASSERT_NE(line, std::string::npos) << run.output;
+  const std::string text = run.output.substr(line, run.output.find('\n', line) - line);
+  EXPECT_NE(text.find("(transport_error): alive_but_deaf"), std::string::npos) << text;
+}
+
 TEST(CheckCommand, BaselineFailsOnlyOnWhatIsNewOrFixed) {
   const std::string baseline = TempPath("mcpfuzz-baseline");
   const std::string faulty =

@@ -56,6 +56,45 @@ Verdict Synthesized(std::string_view check_id, const Request& placeholder, Verdi
   return verdict;
 }
 
+// A complete reply, or a drop the sentinel behind it proved: the server still reads and answers.
+bool AnsweredInTime(Outcome outcome) {
+  return outcome == Outcome::kOk || outcome == Outcome::kDropped || outcome == Outcome::kTooLarge;
+}
+
+bool TimedOut(Outcome outcome) {
+  return outcome == Outcome::kTimeout || outcome == Outcome::kAliveButDeaf;
+}
+
+// What a request not sent (the run gave up on the target) is recorded as: a local refusal the
+// oracles judge UNVERIFIED, with the reason in its detail.
+Observation NotSent() {
+  Observation observation;
+  observation.outcome = Outcome::kTransportError;
+  observation.detail = "not sent: " + RevisionRun::GaveUpReason();
+  return observation;
+}
+
+// A POST the server never answered within the time limit. Every POST is owed an HTTP response
+// (the JSON-RPC response, 202 Accepted, or an error status: transports.mdx "Sending Messages to
+// the Server"), so the hang is itself a finding, as fuzz counts it. A GET may hold an event
+// stream open for good, and stdio deafness is judged under stdio.keeps-answering.
+bool HungOnPost(const Exchange& exchange, const Verdict& verdict) {
+  return exchange.request.transport == TransportKind::kHttp &&
+         exchange.request.http_method == "POST" &&
+         exchange.observation.outcome == Outcome::kTimeout &&
+         verdict.kind == VerdictKind::kUnverified &&
+         verdict.unverified_reason == UnverifiedReason::kTransportError;
+}
+
+void JudgeHang(Verdict& verdict) {
+  verdict.kind = VerdictKind::kFail;
+  verdict.strength = Strength::kMust;
+  verdict.unverified_reason = UnverifiedReason::kNone;
+  verdict.findings.push_back(
+      {Aspect::kChannel, Strength::kMust,
+       "no HTTP response within the time limit: the server hung on a POST it owes a response"});
+}
+
 }  // namespace
 
 // --- RecordingTransport ------------------------------------------------------------------------
@@ -67,6 +106,11 @@ RecordingTransport::RecordingTransport(std::unique_ptr<Transport> inner, Revisio
       run_(run) {}
 
 Observation RecordingTransport::Send(const Request& request) {
+  if (run_.gave_up()) {
+    log_.push_back({request, NotSent(), SessionIdOf(request, *this)});
+    next_owed_.reset();
+    return log_.back().observation;
+  }
   // McpClient keeps the session id on this decorator; the real transport attaches it.
   inner_->set_session_id(session_id());
   Exchange exchange{request, inner_->Send(request), SessionIdOf(request, *this)};
@@ -79,7 +123,13 @@ Observation RecordingTransport::Send(const Request& request) {
 
 PipelineResult RecordingTransport::SendPipelined(const Pipeline& pipeline) {
   inner_->set_session_id(session_id());
-  PipelineResult result = inner_->SendPipelined(pipeline);
+  PipelineResult result;
+  if (run_.gave_up()) {
+    result.observations.assign(pipeline.requests.size(), NotSent());
+    if (pipeline.sentinel) result.sentinel = NotSent();
+  } else {
+    result = inner_->SendPipelined(pipeline);
+  }
   if (!result.sentinel.late_replies.empty()) run_.set_out_of_order();
   const bool sentinel_answered =
       pipeline.sentinel &&
@@ -206,8 +256,9 @@ const Verdict& ResultBuilder::Judge(Exchange exchange, const JudgeContext& conte
 const Verdict& ResultBuilder::JudgeAt(std::size_t index, const JudgeContext& context,
                                       std::string label) {
   const Exchange& exchange = result_.exchanges[index];
-  Merge(mcpfuzz::Judge(check_id_, exchange.request, exchange.observation, context), index,
-        std::move(label));
+  Verdict verdict = mcpfuzz::Judge(check_id_, exchange.request, exchange.observation, context);
+  if (HungOnPost(exchange, verdict)) JudgeHang(verdict);
+  Merge(std::move(verdict), index, std::move(label));
   return *best_;
 }
 
@@ -235,12 +286,19 @@ CheckResult ResultBuilder::Finish() && {
 // --- RevisionRun -------------------------------------------------------------------------------
 
 RevisionRun::RevisionRun(const TransportFactory& connect, const CheckOptions& options,
-                         RevisionPlan plan, CheckRun& out, const Progress& progress)
+                         RevisionPlan plan, CheckRun& out, const Progress& progress,
+                         Responsiveness& responsiveness)
     : connect_(connect),
       options_(options),
       plan_(std::move(plan)),
       out_(out),
-      progress_(progress) {}
+      progress_(progress),
+      responsiveness_(responsiveness) {}
+
+std::string RevisionRun::GaveUpReason() {
+  return "the last " + std::to_string(kTimeoutsBeforeGivingUp) +
+         " requests went unanswered within the time limit";
+}
 
 RevisionRun::~RevisionRun() {
   if (main_) main_->Close();
@@ -254,6 +312,10 @@ JudgeContext RevisionRun::Context(bool capability_declared) const {
 }
 
 std::unique_ptr<Connection> RevisionRun::Fresh() {
+  if (gave_up()) {
+    main_failure_ = GaveUpReason();
+    return nullptr;
+  }
   auto transport = connect_();
   if (!transport.ok()) {
     main_failure_ = "could not connect: " + transport.error().message;
@@ -286,6 +348,11 @@ bool RevisionRun::Start() {
 
 Connection* RevisionRun::Main() {
   if (main_broken_) return nullptr;
+  if (gave_up()) {
+    main_failure_ = GaveUpReason();
+    main_broken_ = true;
+    return nullptr;
+  }
   const bool retired = std::exchange(retire_main_, false);
   if (main_ && !main_->Dead() && !retired) return main_.get();
   // A stdio server that died or stopped answering: start it again so later checks still run.
@@ -368,7 +435,7 @@ void RevisionRun::ReportUnreachable(std::string_view check_id) {
   const UnverifiedReason reason =
       era_spoken() ? UnverifiedReason::kTransportError : UnverifiedReason::kEraNotSpoken;
   result.verdict = Synthesized(check_id, placeholder, VerdictKind::kUnverified, reason,
-                               "nothing was sent: " + main_failure_);
+                               "nothing was sent: " + (gave_up() ? GaveUpReason() : main_failure_));
   Report(std::move(result));
 }
 
@@ -378,8 +445,18 @@ void RevisionRun::ReportPendingUnreachable() {
 }
 
 void RevisionRun::Record(const Exchange& exchange, RecordingTransport& transport, Owed owed) {
-  if (transport.stdio() == nullptr) return;
   const Observation& observation = exchange.observation;
+  if (AnsweredInTime(observation.outcome)) {
+    responsiveness_.consecutive_timeouts = 0;
+  } else if (TimedOut(observation.outcome) &&
+             ++responsiveness_.consecutive_timeouts >= kTimeoutsBeforeGivingUp &&
+             !responsiveness_.gave_up) {
+    responsiveness_.gave_up = true;
+    out_.notes.push_back("gave up on the target in " + std::string(ToString(revision())) + ": " +
+                         GaveUpReason() +
+                         "; nothing more was sent, so the checks left are UNVERIFIED");
+  }
+  if (transport.stdio() == nullptr) return;
 
   if (!observation.stdout_lines.empty()) ++stdout_exchanges_;
   auto append = [](auto& into, const auto& from) {

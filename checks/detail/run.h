@@ -32,6 +32,18 @@ inline constexpr std::string_view kImpossibleToolNeedingBase64 = "mcpfuzz_n\xC3\
 
 class RevisionRun;
 
+/// A target that stopped answering in time: after this many consecutive exchanges ended in a
+/// timeout (HTTP) or deafness (stdio), nothing more is sent to it in the whole run, so a server
+/// that drips its replies costs a few timeouts, not one per check. Any answered exchange
+/// (restarted stdio servers included) resets the count.
+inline constexpr int kTimeoutsBeforeGivingUp = 3;
+
+/// Whether the target still answers in time, shared by the revisions of one run.
+struct Responsiveness {
+  int consecutive_timeouts = 0;
+  bool gave_up = false;
+};
+
 /// Whether a request is owed a reply, which decides what a stdio timeout means.
 enum class Owed {
   /// Well-formed with an id: silence means the server stopped answering.
@@ -171,7 +183,7 @@ class RevisionRun {
   /// Results and handshake controls go to `out` (whose `eras` must be filled in); `progress`
   /// is called after each result.
   RevisionRun(const TransportFactory& connect, const CheckOptions& options, RevisionPlan plan,
-              CheckRun& out, const Progress& progress);
+              CheckRun& out, const Progress& progress, Responsiveness& responsiveness);
   ~RevisionRun();
   RevisionRun(const RevisionRun&) = delete;
   RevisionRun& operator=(const RevisionRun&) = delete;
@@ -188,6 +200,11 @@ class RevisionRun {
 
   /// The JudgeContext for this revision.
   JudgeContext Context(bool capability_declared = true) const;
+
+  /// The target stopped answering in time (kTimeoutsBeforeGivingUp): nothing more is sent.
+  bool gave_up() const { return responsiveness_.gave_up; }
+  /// Why nothing more is sent, for the verdicts of the checks left.
+  static std::string GaveUpReason();
 
   /// Connects and opens the main connection. False when no connection could be made at all.
   bool Start();
@@ -273,6 +290,7 @@ class RevisionRun {
   RevisionPlan plan_;
   CheckRun& out_;
   const Progress& progress_;
+  Responsiveness& responsiveness_;
   TransportKind kind_ = TransportKind::kHttp;
 
   std::unique_ptr<Connection> main_;
