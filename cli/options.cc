@@ -55,7 +55,10 @@ Examples:
   mcpfuzz send corpus/seed/unknown-tool.json --builtin
 
 Exit codes: 0 done (check: no FAIL), 1 check found a FAIL (or, with --baseline, a new FAIL
-or a listed one that no longer fails), 2 could not run (bad arguments, unreachable target).
+or a listed one that no longer fails), 2 could not run (bad arguments, an unwritable report
+path, an unreachable target, or a run that judged nothing: the reason is printed), 130 or 143
+stopped by Ctrl-C or SIGTERM (reports still written; a second signal exits at once).
+Every flag also takes --flag=value.
 )";
 
 constexpr const char* kProbeHelp = R"(mcpfuzz probe TARGET [target options]
