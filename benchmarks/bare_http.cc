@@ -14,9 +14,11 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <variant>
 #include <vector>
 
+#include "benchmarks/bench_util.h"
 #include "benchmarks/e2e.h"
 
 namespace mcpfuzz::bench {
@@ -37,17 +39,8 @@ std::size_t Discard(char* /*data*/, std::size_t size, std::size_t count, void* /
 }
 
 std::size_t KeepSessionId(char* data, std::size_t size, std::size_t count, void* user) {
-  const std::string_view line(data, size * count);
-  constexpr std::string_view kName = "mcp-session-id:";
-  if (line.size() > kName.size()) {
-    std::string lower(line.substr(0, kName.size()));
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (lower == kName) {
-      std::string value(line.substr(kName.size()));
-      value.erase(0, value.find_first_not_of(" \t"));
-      value.erase(value.find_last_not_of(" \t\r\n") + 1);
-      static_cast<Reply*>(user)->session_id = value;
-    }
+  if (auto id = SessionIdOfHeaderLine(std::string_view(data, size * count))) {
+    static_cast<Reply*>(user)->session_id = std::move(*id);
   }
   return size * count;
 }

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "benchmarks/bench_util.h"
 #include "benchmarks/e2e.h"
 #include "transport/server_process.h"
 
@@ -36,15 +37,6 @@ struct Settings {
 constexpr const char* kUsage =
     "usage: mcpfuzz-bench-e2e --mcpfuzz PATH --refserver PATH [--seed N] [--http-cases N]\n"
     "         [--stdio-cases N] [--stdio-quiet-ms N[,N...]] [--rss-cases N[,N...]] [--repeat N]\n";
-
-std::size_t Number(const std::string& text) {
-  std::size_t value = 0;
-  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size()) {
-    throw std::runtime_error("not a number: " + text);
-  }
-  return value;
-}
 
 std::vector<std::size_t> Numbers(const std::string& list) {
   std::vector<std::size_t> numbers;

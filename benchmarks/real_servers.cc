@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "benchmarks/bench_util.h"
 #include "benchmarks/e2e.h"
 #include "benchmarks/real.h"
 #include "transport/server_process.h"
@@ -86,15 +87,6 @@ struct Config {
   /// Run without --only.
   bool by_default = true;
 };
-
-std::size_t Number(const std::string& text) {
-  std::size_t value = 0;
-  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size()) {
-    throw std::runtime_error("not a number: " + text);
-  }
-  return value;
-}
 
 std::vector<std::string> Split(const std::string& list, char separator = ',') {
   std::vector<std::string> items;
