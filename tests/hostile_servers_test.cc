@@ -25,6 +25,7 @@
 #include "model/model.h"
 #include "model/reproducer.h"
 #include "support/processes.h"
+#include "support/stdio_requests.h"
 #include "transport/children.h"
 #include "transport/server_process.h"
 #include "transport/transport.h"
@@ -34,6 +35,7 @@ namespace {
 
 namespace json = boost::json;
 using std::chrono::milliseconds;
+using test_support::Call;
 using test_support::Mcpfuzz;
 using test_support::ProcessRun;
 using test_support::RunShell;
@@ -288,10 +290,6 @@ StdioTarget ShellTarget(const std::string& script) {
   target.limits.quiet_window = milliseconds(100);
   target.shutdown_grace = milliseconds(200);
   return target;
-}
-
-Request Call(json::value id, std::string_view method = "tools/list") {
-  return MakeRequest(kLatestHandshakeRevision, TransportKind::kStdio, method, {}, std::move(id));
 }
 
 constexpr int kOrderingIterations = 200;

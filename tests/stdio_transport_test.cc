@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "model/model.h"
+#include "support/stdio_requests.h"
 #include "transport/transport.h"
 
 namespace mcpfuzz {
@@ -18,6 +19,9 @@ namespace {
 
 namespace json = boost::json;
 using std::chrono::milliseconds;
+using test_support::Call;
+using test_support::Notification;
+using test_support::Raw;
 
 const std::string kEchoServer = std::string(MCPFUZZ_SOURCE_DIR) + "/tests/fixtures/echo_server.py";
 
@@ -50,22 +54,6 @@ std::unique_ptr<StdioTransport> Spawn(StdioTarget target) {
   auto transport = SpawnStdio(std::move(target));
   EXPECT_TRUE(transport.ok()) << transport.error().message;
   return transport.ok() ? std::move(*transport) : nullptr;
-}
-
-Request Call(json::value id, std::string_view method = "tools/list") {
-  return MakeRequest(kLatestHandshakeRevision, TransportKind::kStdio, method, {}, std::move(id));
-}
-
-Request Raw(std::string bytes) {
-  Request request;
-  request.transport = TransportKind::kStdio;
-  request.body = RawBody{std::move(bytes)};
-  return request;
-}
-
-Request Notification() {
-  return MakeNotification(kLatestHandshakeRevision, TransportKind::kStdio,
-                          "notifications/initialized");
 }
 
 milliseconds ElapsedMs(const Observation& observation) {
