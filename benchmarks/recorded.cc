@@ -89,7 +89,7 @@ class InProcessSession {
   }
 
   Observation SendHttp(const Request& request) {
-    refserver::HttpExchange exchange;
+    refserver::HttpRequest exchange;
     exchange.method = request.http_method;
     exchange.headers = request.headers;
     if (request.session == SessionBinding::kAttach && !session_id_.empty() &&

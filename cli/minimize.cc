@@ -14,7 +14,7 @@
 #include <sstream>
 
 #include "campaign/finding_file.h"
-#include "model/detail/text.h"
+#include "model/text.h"
 
 extern char** environ;  // NOLINT: POSIX
 
@@ -181,7 +181,7 @@ int RunMinimize(const std::vector<std::string>& args, std::ostream& out, std::os
   boost::json::object& object = json.as_object();
   object["origin"] = "libFuzzer -minimize_crash of " + fs::path(settings.crash).filename().string();
   object["fuzzer"] = fs::path(settings.fuzzer).filename().string();
-  object["fuzzer_input_base64"] = detail::Base64Encode(bytes);
+  object["fuzzer_input_base64"] = Base64Encode(bytes);
   const std::string check_id(object["check_id"].is_string() ? object["check_id"].as_string() : "");
   const std::string name = "libfuzzer-" + check_id + "-" + HexHash(bytes) + ".json";
 

@@ -7,10 +7,10 @@
 #include <utility>
 
 #include "fuzz-targets/fuzz_data.h"
-#include "model/detail/text.h"
 #include "model/methods.h"
 #include "model/request_builder.h"
 #include "model/request_edit.h"
+#include "model/text.h"
 #include "oracles/check_ids.h"
 
 namespace mcpfuzz::fuzzing {
@@ -28,10 +28,9 @@ constexpr std::array<std::string_view, kSituationCount> kSituationNames = {
     "session-unknown"};
 
 bool Contains(const std::vector<std::string>& names, std::string_view name) {
-  const std::string lower = mcpfuzz::detail::AsciiLowercase(name);
-  return std::any_of(names.begin(), names.end(), [&](const std::string& known) {
-    return mcpfuzz::detail::AsciiLowercase(known) == lower;
-  });
+  const std::string lower = AsciiLowercase(name);
+  return std::any_of(names.begin(), names.end(),
+                     [&](const std::string& known) { return AsciiLowercase(known) == lower; });
 }
 
 // Visible ASCII: what a header can carry verbatim and a terminal shows safely, so names found
@@ -230,8 +229,7 @@ std::optional<FuzzCase> BuildCase(const CaseSpec& spec, Revision revision, Trans
     case Situation::kMethodHeaderMismatch: {
       if (!Stateless(revision) || !http) return std::nullopt;
       const std::string value = VisibleName(spec.payload);
-      if (value.empty() || mcpfuzz::detail::AsciiLowercase(value) == "tools/list")
-        return std::nullopt;
+      if (value.empty() || AsciiLowercase(value) == "tools/list") return std::nullopt;
       Request request = MakeRequest(revision, transport, "tools/list", {}, id);
       SetHeader(request.headers, kHeaderMethod, value);
       return Case(std::move(request), check::kMethodHeaderMismatch);

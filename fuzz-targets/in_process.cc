@@ -31,7 +31,7 @@ class InProcessTransport final : public Transport {
 
  private:
   Observation SendHttp(const Request& request) {
-    refserver::HttpExchange exchange;
+    refserver::HttpRequest exchange;
     exchange.method = request.http_method;
     exchange.path = std::string(refserver::kEndpointPath);
     exchange.headers = request.headers;

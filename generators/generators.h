@@ -3,6 +3,6 @@
 // file, all producing the one request model with the check id whose rule each case breaks.
 // Pure: a context and a random seed determine the case.
 
-#include "generators/families.h"        // IWYU pragma: export
-#include "generators/generated_case.h"  // IWYU pragma: export
-#include "generators/registry.h"        // IWYU pragma: export
+#include "generators/detail/families.h"  // IWYU pragma: export
+#include "generators/generated_case.h"   // IWYU pragma: export
+#include "generators/registry.h"         // IWYU pragma: export

@@ -12,10 +12,10 @@
 #include <utility>
 #include <vector>
 
+#include "generators/detail/families.h"
 #include "generators/detail/values.h"
-#include "generators/families.h"
-#include "model/detail/text.h"
 #include "model/request_builder.h"
+#include "model/text.h"
 #include "oracles/check_ids.h"
 
 namespace mcpfuzz::gen {
@@ -227,8 +227,7 @@ rc::Gen<HeaderChange> OtherName(const Request& well_formed) {
 }
 
 rc::Gen<HeaderChange> NameInBase64(const Request& well_formed) {
-  const std::string value =
-      "=?base64?" + mcpfuzz::detail::Base64Encode(BodyName(well_formed)) + "?=";
+  const std::string value = "=?base64?" + Base64Encode(BodyName(well_formed)) + "?=";
   return rc::gen::just(HeaderChange{value, "Mcp-Name in =?base64?…?= form"});
 }
 

@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "generators/detail/families.h"
 #include "generators/detail/values.h"
-#include "generators/families.h"
 #include "model/request_builder.h"
 #include "oracles/check_ids.h"
 

@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "generators/detail/families.h"
 #include "generators/detail/values.h"
-#include "generators/families.h"
 #include "oracles/check_ids.h"
 
 namespace mcpfuzz::gen {

@@ -5,8 +5,8 @@
 #include <array>
 #include <utility>
 
+#include "generators/detail/families.h"
 #include "generators/detail/values.h"
-#include "generators/families.h"
 
 namespace mcpfuzz::gen {
 namespace {

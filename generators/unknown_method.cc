@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "generators/detail/families.h"
 #include "generators/detail/values.h"
-#include "generators/families.h"
 #include "model/methods.h"
 #include "oracles/check_ids.h"
 

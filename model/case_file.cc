@@ -1,6 +1,6 @@
 #include "model/case_file.h"
 
-#include "model/detail/text.h"
+#include "model/text.h"
 
 namespace mcpfuzz {
 namespace {
@@ -25,10 +25,10 @@ boost::json::value RequestToJson(const Request& request) {
   if (const auto* json = std::get_if<boost::json::value>(&request.body)) {
     out["body"] = *json;
   } else if (const auto* raw = std::get_if<RawBody>(&request.body)) {
-    if (detail::IsValidUtf8(raw->bytes)) {
+    if (IsValidUtf8(raw->bytes)) {
       out["body_text"] = raw->bytes;
     } else {
-      out["body_base64"] = detail::Base64Encode(raw->bytes);
+      out["body_base64"] = Base64Encode(raw->bytes);
     }
   }
   out["session"] = request.session == SessionBinding::kAttach ? "attach" : "omit";
@@ -78,7 +78,7 @@ Result<Request> RequestFromJson(const boost::json::value& json) {
     request.body = RawBody{std::string(*text)};
   } else if (object.contains("body_base64")) {
     const auto* text = StringMember(object, "body_base64");
-    auto bytes = text ? detail::Base64Decode(*text) : std::nullopt;
+    auto bytes = text ? Base64Decode(*text) : std::nullopt;
     if (!bytes) return Invalid("\"body_base64\" is not valid base64");
     request.body = RawBody{std::move(*bytes)};
   }
@@ -98,10 +98,10 @@ namespace mcpfuzz {
 namespace {
 
 void PutBytes(boost::json::object& out, std::string_view name, std::string_view bytes) {
-  if (detail::IsValidUtf8(bytes)) {
+  if (IsValidUtf8(bytes)) {
     out[name] = bytes;
   } else {
-    out[std::string(name) + "_base64"] = detail::Base64Encode(bytes);
+    out[std::string(name) + "_base64"] = Base64Encode(bytes);
   }
 }
 

@@ -4,7 +4,7 @@
 #include <iterator>
 #include <string>
 
-#include "model/detail/text.h"
+#include "model/text.h"
 
 namespace mcpfuzz {
 namespace {
@@ -58,11 +58,10 @@ bool IsKnownMethod(std::string_view method) {
 }
 
 bool ResemblesKnownMethod(std::string_view method) {
-  const std::string lower = detail::AsciiLowercase(method);
+  const std::string lower = AsciiLowercase(method);
   return lower.starts_with("notifications/") ||
-         std::any_of(
-             std::begin(kKnownMethods), std::end(kKnownMethods),
-             [&](std::string_view known) { return detail::AsciiLowercase(known) == lower; });
+         std::any_of(std::begin(kKnownMethods), std::end(kKnownMethods),
+                     [&](std::string_view known) { return AsciiLowercase(known) == lower; });
 }
 
 }  // namespace mcpfuzz

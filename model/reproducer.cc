@@ -4,8 +4,8 @@
 #include <cctype>
 #include <cstdio>
 
-#include "model/detail/text.h"
 #include "model/request_builder.h"
+#include "model/text.h"
 
 namespace mcpfuzz {
 namespace {
@@ -34,7 +34,7 @@ std::string PrintfFormat(std::string_view bytes) {
 // Text that can stand inside single quotes as it is: valid UTF-8 without control characters.
 // Anything else goes through printf escapes, so a reproducer survives JSON and terminals.
 bool IsPlainText(std::string_view bytes) {
-  return detail::IsValidUtf8(bytes) && std::all_of(bytes.begin(), bytes.end(), [](char c) {
+  return IsValidUtf8(bytes) && std::all_of(bytes.begin(), bytes.end(), [](char c) {
            auto byte = static_cast<unsigned char>(c);
            return byte >= 0x20 && byte != 0x7F;
          });
@@ -139,7 +139,7 @@ std::string ShellQuote(std::string_view word) {
 }
 
 bool IsSecretHeader(std::string_view name) {
-  const std::string lower = detail::AsciiLowercase(name);
+  const std::string lower = AsciiLowercase(name);
   for (std::string_view marker :
        {"auth", "cookie", "token", "secret", "api-key", "apikey", "password"}) {
     if (lower.find(marker) != std::string::npos) return true;

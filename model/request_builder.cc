@@ -1,6 +1,6 @@
 #include "model/request_builder.h"
 
-#include "model/detail/text.h"
+#include "model/text.h"
 
 namespace mcpfuzz {
 namespace {
@@ -76,7 +76,7 @@ boost::json::object StatelessMeta(Revision revision, const ClientInfo& client) {
 
 std::string EncodeHeaderValue(std::string_view value) {
   if (!NeedsBase64(value)) return std::string(value);
-  return std::string(kBase64Prefix) + detail::Base64Encode(value) + std::string(kBase64Suffix);
+  return std::string(kBase64Prefix) + Base64Encode(value) + std::string(kBase64Suffix);
 }
 
 std::optional<std::string> DecodeHeaderValue(std::string_view value) {
@@ -87,7 +87,7 @@ std::optional<std::string> DecodeHeaderValue(std::string_view value) {
   }
   value.remove_prefix(kBase64Prefix.size());
   value.remove_suffix(kBase64Suffix.size());
-  return detail::Base64Decode(value);
+  return Base64Decode(value);
 }
 
 std::string_view NameParamFor(std::string_view method) {

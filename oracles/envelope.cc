@@ -2,7 +2,7 @@
 
 #include <boost/json.hpp>
 
-#include "model/detail/text.h"
+#include "model/text.h"
 #include "oracles/detail/describe.h"
 #include "oracles/detail/request_json.h"
 #include "oracles/error_codes.h"
@@ -29,8 +29,8 @@ bool IsRequestId(const boost::json::value& id) {
 // bytes (as JavaScript's do); a server that then echoes the id it read did nothing wrong.
 std::optional<boost::json::value> LenientlyReadId(const Request& request) {
   const std::string bytes = request.WireBody();
-  if (detail::IsValidUtf8(bytes)) return std::nullopt;
-  auto body = ParseJson(detail::ToValidUtf8(bytes));
+  if (IsValidUtf8(bytes)) return std::nullopt;
+  auto body = ParseJson(ToValidUtf8(bytes));
   if (!body || !body->is_object()) return std::nullopt;
   const auto* id = body->as_object().if_contains("id");
   return id != nullptr ? std::optional<boost::json::value>(*id) : std::nullopt;

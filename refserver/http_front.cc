@@ -42,14 +42,14 @@ struct HttpServerHandle::Impl {
       : server(reference), host(std::move(bind_host)) {}
 
   void Handle(const httplib::Request& request, httplib::Response& response) {
-    HttpExchange exchange;
-    exchange.method = request.method;
-    exchange.path = request.path;
+    HttpRequest received;
+    received.method = request.method;
+    received.path = request.path;
     for (const auto& [name, value] : request.headers) {
-      if (!IsSynthesizedHeader(name)) exchange.headers.push_back({name, value});
+      if (!IsSynthesizedHeader(name)) received.headers.push_back({name, value});
     }
-    exchange.body = request.body;
-    HttpReply reply = server.HandleHttp(exchange);
+    received.body = request.body;
+    HttpReply reply = server.HandleHttp(received);
 
     if (reply.action == Action::kCrash) std::abort();
     if (reply.action == Action::kHang) {

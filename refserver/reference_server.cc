@@ -6,13 +6,15 @@
 #include <utility>
 
 #include "model/request_builder.h"
-#include "refserver/handshake.h"
-#include "refserver/http_rules.h"
-#include "refserver/jsonrpc.h"
+#include "refserver/detail/handshake.h"
+#include "refserver/detail/http_rules.h"
+#include "refserver/detail/jsonrpc.h"
+#include "refserver/detail/stateless.h"
 #include "refserver/refserver.h"
-#include "refserver/stateless.h"
 
 namespace mcpfuzz::refserver {
+// This file puts the era handlers, framing and catalog together behind ReferenceServer.
+using namespace detail;
 namespace {
 
 constexpr std::size_t kCrashDepth = 64;
@@ -75,7 +77,7 @@ struct ReferenceServer::State {
     if (FindHeader(headers, kHeaderSessionId)) return HttpEra::kHandshake;
     if (json && IsMethod(*json, "initialize")) return HttpEra::kHandshake;
     if (auto header = FindHeader(headers, kHeaderProtocolVersion)) {
-      auto named = ParseRevision(TrimWhitespace(*header));
+      auto named = ParseRevision(TrimOws(*header));
       return (named && EraOf(*named) == Era::kHandshake) ? HttpEra::kHandshake
                                                          : HttpEra::kStateless;
     }
@@ -130,28 +132,28 @@ void ReferenceServer::Rewind() {
   }
 }
 
-HttpReply ReferenceServer::HandleHttp(const HttpExchange& exchange) {
+HttpReply ReferenceServer::HandleHttp(const HttpRequest& received) {
   std::lock_guard lock(state_->mutex);
   const FaultSet& faults = state_->options.faults;
-  const Headers& headers = exchange.headers;
-  if (exchange.path != kEndpointPath) {
+  const Headers& headers = received.headers;
+  if (received.path != kEndpointPath) {
     return HttpReply{404, {{"Content-Type", "text/plain"}}, "Not Found\n", Action::kNone};
   }
   if (!faults.contains(Fault::kOriginNotChecked) && !OriginAndHostAllowed(headers)) {
     return JsonReply(403, -32600, "Forbidden: Origin or Host is not a loopback address");
   }
-  if (faults.contains(Fault::kCrashOnDeepNesting) && NestingDepth(exchange.body) > kCrashDepth) {
+  if (faults.contains(Fault::kCrashOnDeepNesting) && NestingDepth(received.body) > kCrashDepth) {
     return HttpReply{500, {}, "", Action::kCrash};
   }
-  std::optional<boost::json::value> json = ParseMessage(exchange.body);
+  std::optional<boost::json::value> json = ParseMessage(received.body);
   const auto era = state_->DetectHttpEra(headers, json);
   const bool handshake = era == State::HttpEra::kHandshake;
 
-  if (exchange.method != "POST") {
-    if (exchange.method == "DELETE" && handshake && FindHeader(headers, kHeaderSessionId)) {
+  if (received.method != "POST") {
+    if (received.method == "DELETE" && handshake && FindHeader(headers, kHeaderSessionId)) {
       return state_->ToHttpReply(state_->handshake.HandleHttpDelete(headers));
     }
-    HttpReply reply = JsonReply(405, -32600, "Method not allowed: " + exchange.method);
+    HttpReply reply = JsonReply(405, -32600, "Method not allowed: " + received.method);
     reply.headers.push_back({"Allow", handshake ? "POST, DELETE" : "POST"});
     return reply;
   }

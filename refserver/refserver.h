@@ -39,7 +39,7 @@ enum class Action {
 };
 
 /// One HTTP request as the front received it.
-struct HttpExchange {
+struct HttpRequest {
   std::string method = "POST";
   std::string path = "/mcp";
   Headers headers;
@@ -70,7 +70,7 @@ class ReferenceServer {
   ReferenceServer& operator=(const ReferenceServer&) = delete;
 
   /// Answers one HTTP request to the endpoint (path /mcp; other paths get 404).
-  HttpReply HandleHttp(const HttpExchange& exchange);
+  HttpReply HandleHttp(const HttpRequest& request);
   /// Answers one line read from stdin (without its "\n"). Blank lines are ignored.
   StdioReply HandleStdioLine(std::string_view line);
 

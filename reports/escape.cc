@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "model/detail/text.h"
+#include "model/text.h"
 
 namespace mcpfuzz::reports {
 namespace {
@@ -19,7 +19,7 @@ std::string Hex(std::string_view prefix, unsigned value) {
 }  // namespace
 
 std::string Visible(std::string_view text) {
-  const std::string valid = detail::ToValidUtf8(text);
+  const std::string valid = ToValidUtf8(text);
   std::string out;
   out.reserve(valid.size());
   for (std::size_t i = 0; i < valid.size(); ++i) {
@@ -111,7 +111,7 @@ std::string MarkdownCodeBlock(std::string_view text, std::string_view language) 
 
 void MakeJsonStringsValidUtf8(boost::json::value& value) {
   if (auto* text = value.if_string()) {
-    if (!detail::IsValidUtf8(*text)) *text = detail::ToValidUtf8(*text);
+    if (!IsValidUtf8(*text)) *text = ToValidUtf8(*text);
   } else if (auto* array = value.if_array()) {
     for (auto& element : *array) MakeJsonStringsValidUtf8(element);
   } else if (auto* object = value.if_object()) {

@@ -471,7 +471,7 @@ class RateLimitedServer {
         return;
       }
     }
-    refserver::HttpExchange exchange;
+    refserver::HttpRequest exchange;
     exchange.method = request.method;
     exchange.path = request.path;
     for (const auto& [name, value] : request.headers) exchange.headers.push_back({name, value});
@@ -588,7 +588,7 @@ class DeafAfterOpeningServer {
       for (int i = 0; i < 500 && !stopping_; ++i) std::this_thread::sleep_for(10ms);
       return;
     }
-    refserver::HttpExchange exchange;
+    refserver::HttpRequest exchange;
     exchange.method = request.method;
     exchange.path = request.path;
     for (const auto& [name, value] : request.headers) exchange.headers.push_back({name, value});

@@ -13,8 +13,8 @@
 #include <thread>
 #include <vector>
 
-#include "model/detail/text.h"
 #include "model/model.h"
+#include "model/text.h"
 
 namespace mcpfuzz::refserver {
 namespace {
@@ -63,7 +63,7 @@ class Client {
   }
 
   HttpReply Http(const Request& request) {
-    HttpExchange exchange;
+    refserver::HttpRequest exchange;
     exchange.method = request.http_method;
     exchange.headers = request.headers;
     exchange.body = request.WireBody();
@@ -385,7 +385,7 @@ TEST(HandshakeHttp, HeaderRules) {
   Request local = Handshake(kR4, kHttp, "ping");
   local.headers.push_back({"Origin", "http://localhost:3000"});
   EXPECT_EQ(client.Http(local).status, 200);
-  HttpExchange elsewhere{"POST", "/other", {}, "{}"};
+  refserver::HttpRequest elsewhere{"POST", "/other", {}, "{}"};
   EXPECT_EQ(client.server().HandleHttp(elsewhere).status, 404);
 }
 
@@ -465,7 +465,7 @@ TEST(StatelessHttp, ErrorsQuotingAHeaderStayValidJson) {
   SetHeader(method.headers, kHeaderMethod, undecodable);
   for (const Request& request : {version, method}) {
     HttpReply reply = client.Http(request);
-    EXPECT_TRUE(mcpfuzz::detail::IsValidUtf8(reply.body)) << reply.body;
+    EXPECT_TRUE(IsValidUtf8(reply.body)) << reply.body;
     EXPECT_EQ(CodeOf(BodyOf(reply)), -32020) << reply.body;
   }
   Request handshake = Handshake(kR4, kHttp, "ping");
@@ -473,7 +473,7 @@ TEST(StatelessHttp, ErrorsQuotingAHeaderStayValidJson) {
   client.OpenSession(kR4);
   HttpReply reply = client.Http(handshake);
   EXPECT_EQ(reply.status, 400);
-  EXPECT_TRUE(mcpfuzz::detail::IsValidUtf8(reply.body)) << reply.body;
+  EXPECT_TRUE(IsValidUtf8(reply.body)) << reply.body;
 }
 
 TEST(StatelessHttp, Step4UnsupportedVersion) {

@@ -12,8 +12,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "model/detail/text.h"
 #include "model/reproducer.h"
+#include "model/text.h"
 #include "reports/escape.h"
 #include "reports/writers.h"
 #include "support/report_fixtures.h"
@@ -63,7 +63,7 @@ TEST(ReportWriters, HostileTextStaysDataInEveryFormat) {
       const std::string written = Written(format, report);
       ASSERT_FALSE(written.empty());
       const std::string text = format == Format::kMarkdown ? OutsideCodeBlocks(written) : written;
-      EXPECT_TRUE(detail::IsValidUtf8(written));
+      EXPECT_TRUE(IsValidUtf8(written));
       for (char c : written) {
         const auto byte = static_cast<unsigned char>(c);
         ASSERT_FALSE((byte < 0x20 && c != '\n' && c != '\t') || byte == 0x7F)

@@ -4,7 +4,7 @@
 #include <string>
 #include <utility>
 
-#include "model/detail/text.h"
+#include "model/text.h"
 #include "transport/detail/excerpt.h"
 
 namespace mcpfuzz {
@@ -31,8 +31,7 @@ bool AnswersId(const json::value& message, const json::value& id) {
 
 bool IsEventStream(std::string_view content_type) {
   const std::size_t semicolon = content_type.find(';');
-  return detail::AsciiLowercase(detail::TrimWhitespace(content_type.substr(0, semicolon))) ==
-         "text/event-stream";
+  return AsciiLowercase(TrimWhitespace(content_type.substr(0, semicolon))) == "text/event-stream";
 }
 
 std::vector<json::value> AwaitedIds(const Request& request) {
@@ -74,14 +73,14 @@ void HttpExchange::OnHeaderLine(std::string_view line) {
     is_sse_ = IsEventStream(FindHeader(headers, "Content-Type").value_or(""));
   } else if ((line.front() == ' ' || line.front() == '\t') && !headers.empty()) {
     headers.back().value += " ";  // obsolete line folding continues the previous header
-    headers.back().value += detail::TrimWhitespace(line);
+    headers.back().value += TrimWhitespace(line);
   } else {
     const std::size_t colon = line.find(':');
     if (colon == std::string_view::npos) {
       headers.push_back({std::string(line), ""});
     } else {
       headers.push_back({std::string(line.substr(0, colon)),
-                         std::string(detail::TrimWhitespace(line.substr(colon + 1)))});
+                         std::string(TrimWhitespace(line.substr(colon + 1)))});
     }
   }
 }

@@ -17,7 +17,7 @@
 #include <variant>
 #include <vector>
 
-#include "model/detail/text.h"
+#include "model/text.h"
 #include "transport/http_exchange.h"
 #include "transport/transport.h"
 
@@ -66,7 +66,7 @@ Result<UrlHandle> ParseTargetUrl(const std::string& url, bool allow_remote) {
     std::unique_ptr<char, CurlStringDeleter> owned(raw);
     return std::string(raw);
   };
-  const std::string scheme = detail::AsciiLowercase(part(CURLUPART_SCHEME));
+  const std::string scheme = AsciiLowercase(part(CURLUPART_SCHEME));
   if (scheme != "http" && scheme != "https") {
     return Error{"unsupported scheme '" + scheme + "' in URL '" + url +
                  "': only http and https are allowed"};
@@ -84,7 +84,7 @@ Result<UrlHandle> ParseTargetUrl(const std::string& url, bool allow_remote) {
 /// One header as a curl list entry. curl reads "Name:" as "remove the header", so an empty
 /// value is written "Name;", which curl sends as "Name:".
 std::string HeaderEntry(const Header& header) {
-  if (detail::TrimWhitespace(header.value).empty() && header.name.find(':') == std::string::npos) {
+  if (TrimWhitespace(header.value).empty() && header.name.find(':') == std::string::npos) {
     return header.name + ";";
   }
   return header.name + ": " + header.value;
@@ -373,7 +373,7 @@ Observation HttpTransport::Send(const Request& request) {
 }  // namespace
 
 bool IsLoopbackHost(std::string_view host) {
-  const std::string lower = detail::AsciiLowercase(host);
+  const std::string lower = AsciiLowercase(host);
   if (lower == "localhost" || lower == "[::1]") return true;
   // A dotted quad whose first octet is 127.
   int octets = 0;

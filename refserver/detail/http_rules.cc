@@ -1,26 +1,20 @@
-#include "refserver/http_rules.h"
+#include "refserver/detail/http_rules.h"
 
-#include <algorithm>
-#include <cctype>
 #include <string>
 
-namespace mcpfuzz::refserver {
-namespace {
+#include "model/text.h"
 
-std::string Lowercase(std::string_view text) {
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return lower;
-}
+namespace mcpfuzz::refserver::detail {
+namespace {
 
 // "host", "host:port", "[::1]", "[::1]:port" → the host part, lowercased.
 std::string HostPart(std::string_view authority) {
   if (authority.starts_with('[')) {
     auto close = authority.find(']');
-    return Lowercase(close == std::string_view::npos ? authority : authority.substr(0, close + 1));
+    return AsciiLowercase(close == std::string_view::npos ? authority
+                                                          : authority.substr(0, close + 1));
   }
-  return Lowercase(authority.substr(0, authority.find(':')));
+  return AsciiLowercase(authority.substr(0, authority.find(':')));
 }
 
 bool IsLoopbackHost(std::string_view host) {
@@ -34,8 +28,8 @@ bool AnyMediaType(std::string_view value, Visit visit) {
   while (!value.empty()) {
     auto comma = value.find(',');
     std::string_view item = value.substr(0, comma);
-    item = TrimWhitespace(item.substr(0, item.find(';')));
-    if (visit(Lowercase(item))) return true;
+    item = TrimOws(item.substr(0, item.find(';')));
+    if (visit(AsciiLowercase(item))) return true;
     if (comma == std::string_view::npos) break;
     value.remove_prefix(comma + 1);
   }
@@ -44,7 +38,7 @@ bool AnyMediaType(std::string_view value, Visit visit) {
 
 }  // namespace
 
-std::string_view TrimWhitespace(std::string_view text) {
+std::string_view TrimOws(std::string_view text) {
   auto blank = [](char c) { return c == ' ' || c == '\t'; };
   while (!text.empty() && blank(text.front())) text.remove_prefix(1);
   while (!text.empty() && blank(text.back())) text.remove_suffix(1);
@@ -54,7 +48,8 @@ std::string_view TrimWhitespace(std::string_view text) {
 std::vector<std::string_view> HeaderValues(const Headers& headers, std::string_view name) {
   std::vector<std::string_view> values;
   for (const Header& header : headers) {
-    if (Lowercase(header.name) == Lowercase(name)) values.push_back(TrimWhitespace(header.value));
+    if (AsciiLowercase(header.name) == AsciiLowercase(name))
+      values.push_back(TrimOws(header.value));
   }
   return values;
 }
@@ -92,17 +87,17 @@ bool HeaderCarries(std::string_view received, std::string_view sent) {
 
 bool OriginAndHostAllowed(const Headers& headers) {
   if (auto origin = FindHeader(headers, "Origin")) {
-    std::string_view value = TrimWhitespace(*origin);
+    std::string_view value = TrimOws(*origin);
     auto scheme_end = value.find("://");
     if (scheme_end == std::string_view::npos) return false;
-    std::string scheme = Lowercase(value.substr(0, scheme_end));
+    std::string scheme = AsciiLowercase(value.substr(0, scheme_end));
     if (scheme != "http" && scheme != "https") return false;
     std::string_view authority = value.substr(scheme_end + 3);
     authority = authority.substr(0, authority.find('/'));
     if (!IsLoopbackHost(HostPart(authority))) return false;
   }
   if (auto host = FindHeader(headers, "Host")) {
-    if (!IsLoopbackHost(HostPart(TrimWhitespace(*host)))) return false;
+    if (!IsLoopbackHost(HostPart(TrimOws(*host)))) return false;
   }
   return true;
 }
@@ -118,8 +113,8 @@ bool AcceptsJson(const Headers& headers) {
 bool IsJsonContentType(const Headers& headers) {
   auto content_type = FindHeader(headers, "Content-Type");
   if (!content_type) return false;
-  std::string_view media = TrimWhitespace(content_type->substr(0, content_type->find(';')));
-  return Lowercase(media) == "application/json";
+  std::string_view media = TrimOws(content_type->substr(0, content_type->find(';')));
+  return AsciiLowercase(media) == "application/json";
 }
 
-}  // namespace mcpfuzz::refserver
+}  // namespace mcpfuzz::refserver::detail

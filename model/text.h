@@ -1,11 +1,11 @@
 #pragma once
-// Byte-level text helpers shared inside the model library.
+// Byte-level text helpers: ASCII case, whitespace, base64, UTF-8 validity.
 
 #include <optional>
 #include <string>
 #include <string_view>
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz {
 
 /// `text` with ASCII letters lowercased (HTTP names and schemes are ASCII-case-insensitive).
 std::string AsciiLowercase(std::string_view text);
@@ -21,4 +21,4 @@ bool IsValidUtf8(std::string_view bytes);
 /// `bytes` with every byte that is not part of a well-formed UTF-8 sequence replaced by U+FFFD.
 std::string ToValidUtf8(std::string_view bytes);
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz

@@ -1,4 +1,4 @@
-#include "refserver/stateless.h"
+#include "refserver/detail/stateless.h"
 
 #include <algorithm>
 #include <array>
@@ -7,13 +7,13 @@
 #include <string>
 #include <utility>
 
-#include "model/detail/text.h"
 #include "model/request_builder.h"
 #include "model/revision.h"
-#include "refserver/catalog.h"
-#include "refserver/http_rules.h"
+#include "model/text.h"
+#include "refserver/detail/catalog.h"
+#include "refserver/detail/http_rules.h"
 
-namespace mcpfuzz::refserver {
+namespace mcpfuzz::refserver::detail {
 namespace {
 
 constexpr std::string_view kStatelessVersion = "2026-07-28";
@@ -46,7 +46,7 @@ bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
 
 // Header values arrive percent-decoded by the HTTP library, so they may hold any byte; a JSON
 // reply must stay valid UTF-8 whatever it quotes.
-std::string Quoted(std::string_view text) { return "'" + mcpfuzz::detail::ToValidUtf8(text) + "'"; }
+std::string Quoted(std::string_view text) { return "'" + ToValidUtf8(text) + "'"; }
 
 // Step 3: MCP-Protocol-Version against _meta.
 std::optional<Answer> CheckVersionHeader(const Ladder& ladder, const boost::json::value* body) {
@@ -73,7 +73,7 @@ std::optional<Answer> CheckVersionSupported(const Ladder& ladder, const boost::j
     requested = std::string(body->get_string());
   } else if (ladder.headers != nullptr) {
     auto header = HeaderValues(*ladder.headers, kHeaderProtocolVersion);
-    if (!header.empty()) requested = mcpfuzz::detail::ToValidUtf8(header.front());
+    if (!header.empty()) requested = ToValidUtf8(header.front());
   }
   if (!requested || *requested == kStatelessVersion) return std::nullopt;
   std::optional<boost::json::value> data;
@@ -257,4 +257,4 @@ Answer HandleStatelessStdio(const FaultSet& faults, const boost::json::value& me
   return Run(faults, nullptr, message);
 }
 
-}  // namespace mcpfuzz::refserver
+}  // namespace mcpfuzz::refserver::detail

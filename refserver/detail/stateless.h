@@ -24,10 +24,10 @@
 #include <boost/json/value.hpp>
 
 #include "model/request.h"
+#include "refserver/detail/jsonrpc.h"
 #include "refserver/faults.h"
-#include "refserver/jsonrpc.h"
 
-namespace mcpfuzz::refserver {
+namespace mcpfuzz::refserver::detail {
 
 /// Every revision the server speaks, newest first (server/discover, -32022 data.supported).
 boost::json::array SupportedVersions();
@@ -39,4 +39,4 @@ Answer HandleStatelessHttp(const FaultSet& faults, const Headers& headers,
 /// One parsed stdio line routed to the stateless era.
 Answer HandleStatelessStdio(const FaultSet& faults, const boost::json::value& message);
 
-}  // namespace mcpfuzz::refserver
+}  // namespace mcpfuzz::refserver::detail

@@ -21,10 +21,10 @@
 
 #include "model/request.h"
 #include "model/revision.h"
+#include "refserver/detail/jsonrpc.h"
 #include "refserver/faults.h"
-#include "refserver/jsonrpc.h"
 
-namespace mcpfuzz::refserver {
+namespace mcpfuzz::refserver::detail {
 
 class HandshakeEra {
  public:
@@ -64,4 +64,4 @@ class HandshakeEra {
   Sessions sessions_;
 };
 
-}  // namespace mcpfuzz::refserver
+}  // namespace mcpfuzz::refserver::detail

@@ -1,4 +1,4 @@
-#include "refserver/catalog.h"
+#include "refserver/detail/catalog.h"
 
 #include <boost/json/array.hpp>
 #include <charconv>
@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-namespace mcpfuzz::refserver {
+namespace mcpfuzz::refserver::detail {
 namespace {
 
 constexpr std::string_view kReadmeText =
@@ -240,4 +240,4 @@ MethodReply CallCatalog(const FaultSet& faults, Revision revision, std::string_v
   return {RpcError{-32601, "Method not found: " + std::string(method), std::nullopt}};
 }
 
-}  // namespace mcpfuzz::refserver
+}  // namespace mcpfuzz::refserver::detail

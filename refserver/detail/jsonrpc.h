@@ -14,7 +14,7 @@
 #include "model/request.h"
 #include "refserver/refserver.h"
 
-namespace mcpfuzz::refserver {
+namespace mcpfuzz::refserver::detail {
 
 /// Deepest nesting the parser accepts. Deeper documents are answered as a parse error: a
 /// nesting limit is what RFC 8259 §9 allows a parser, and it keeps recursion bounded.
@@ -98,4 +98,4 @@ Answer NotificationAnswer(const FaultSet& faults, bool stateless);
 /// An answer carrying one JSON-RPC message with `http_status`.
 Answer MessageAnswer(boost::json::value message, int http_status);
 
-}  // namespace mcpfuzz::refserver
+}  // namespace mcpfuzz::refserver::detail

@@ -1,6 +1,6 @@
-#include "model/detail/text.h"
+#include "model/text.h"
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz {
 namespace {
 
 constexpr std::string_view kBase64Alphabet =
@@ -132,4 +132,4 @@ std::string ToValidUtf8(std::string_view bytes) {
   return out;
 }
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz

@@ -11,10 +11,10 @@
 #include <string_view>
 
 #include "model/revision.h"
+#include "refserver/detail/jsonrpc.h"
 #include "refserver/faults.h"
-#include "refserver/jsonrpc.h"
 
-namespace mcpfuzz::refserver {
+namespace mcpfuzz::refserver::detail {
 
 inline constexpr std::string_view kServerName = "mcpfuzz-refserver";
 inline constexpr std::string_view kServerVersion = "0.1.0";
@@ -40,4 +40,4 @@ bool IsCatalogMethod(std::string_view method);
 MethodReply CallCatalog(const FaultSet& faults, Revision revision, std::string_view method,
                         const boost::json::object& params);
 
-}  // namespace mcpfuzz::refserver
+}  // namespace mcpfuzz::refserver::detail

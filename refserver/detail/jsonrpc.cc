@@ -1,11 +1,11 @@
-#include "refserver/jsonrpc.h"
+#include "refserver/detail/jsonrpc.h"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/parse_options.hpp>
 #include <cmath>
 #include <utility>
 
-namespace mcpfuzz::refserver {
+namespace mcpfuzz::refserver::detail {
 namespace {
 
 // A JSON-RPC id must be a string or an integer (schema.json RequestId); 2.0 is an integer in
@@ -145,4 +145,4 @@ Answer MessageAnswer(boost::json::value message, int http_status) {
   return answer;
 }
 
-}  // namespace mcpfuzz::refserver
+}  // namespace mcpfuzz::refserver::detail

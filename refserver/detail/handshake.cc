@@ -1,4 +1,4 @@
-#include "refserver/handshake.h"
+#include "refserver/detail/handshake.h"
 
 #include <array>
 #include <boost/json/array.hpp>
@@ -6,12 +6,12 @@
 #include <string_view>
 #include <utility>
 
-#include "model/detail/text.h"
 #include "model/request_builder.h"
-#include "refserver/catalog.h"
-#include "refserver/http_rules.h"
+#include "model/text.h"
+#include "refserver/detail/catalog.h"
+#include "refserver/detail/http_rules.h"
 
-namespace mcpfuzz::refserver {
+namespace mcpfuzz::refserver::detail {
 namespace {
 
 constexpr std::array<std::string_view, 8> kLogLevels = {"debug", "info",     "notice", "warning",
@@ -62,7 +62,7 @@ Answer HandshakeEra::HandleHttpPost(const Headers& headers, const boost::json::v
                              framed.call.method == "initialize" && !framed.call.is_notification();
   Revision revision = kLatestHandshakeRevision;
   if (auto session_id = FindHeader(headers, kHeaderSessionId)) {
-    auto session = sessions_.http.find(TrimWhitespace(*session_id));
+    auto session = sessions_.http.find(TrimOws(*session_id));
     if (session != sessions_.http.end()) {
       revision = session->second;
     } else if (!faults_.contains(Fault::kStaleSessionServed)) {
@@ -81,18 +81,17 @@ Answer HandshakeEra::HandleHttpPost(const Headers& headers, const boost::json::v
     return answer;
   } else if (faults_.contains(Fault::kSessionNotEnforced)) {
     if (auto header = FindHeader(headers, kHeaderProtocolVersion)) {
-      revision = ParseRevision(TrimWhitespace(*header)).value_or(revision);
+      revision = ParseRevision(TrimOws(*header)).value_or(revision);
     }
   } else {
     return BadRequest(-32000, "Bad Request: Mcp-Session-Id header is required");
   }
 
   if (auto header = FindHeader(headers, kHeaderProtocolVersion)) {
-    auto named = ParseRevision(TrimWhitespace(*header));
+    auto named = ParseRevision(TrimOws(*header));
     if (!named || EraOf(*named) != Era::kHandshake) {
       return BadRequest(-32000, "Bad Request: Unsupported protocol version " +
-                                    mcpfuzz::detail::ToValidUtf8(*header) +
-                                    " in MCP-Protocol-Version");
+                                    ToValidUtf8(*header) + " in MCP-Protocol-Version");
     }
   }
   return Process(body, revision);
@@ -101,7 +100,7 @@ Answer HandshakeEra::HandleHttpPost(const Headers& headers, const boost::json::v
 Answer HandshakeEra::HandleHttpDelete(const Headers& headers) {
   auto session_id = FindHeader(headers, kHeaderSessionId);
   if (!session_id) return BadRequest(-32000, "Bad Request: Mcp-Session-Id header is required");
-  auto session = sessions_.http.find(TrimWhitespace(*session_id));
+  auto session = sessions_.http.find(TrimOws(*session_id));
   if (session == sessions_.http.end()) return SessionNotFound();
   sessions_.http.erase(session);
   Answer answer;
@@ -222,4 +221,4 @@ std::string HandshakeEra::MintSessionId() const {
   return id;
 }
 
-}  // namespace mcpfuzz::refserver
+}  // namespace mcpfuzz::refserver::detail

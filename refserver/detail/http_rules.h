@@ -7,10 +7,10 @@
 
 #include "model/request.h"
 
-namespace mcpfuzz::refserver {
+namespace mcpfuzz::refserver::detail {
 
 /// `text` without leading and trailing spaces and tabs (HTTP optional whitespace).
-std::string_view TrimWhitespace(std::string_view text);
+std::string_view TrimOws(std::string_view text);
 
 /// Every value of the headers named `name` (case-insensitively), trimmed, in order.
 std::vector<std::string_view> HeaderValues(const Headers& headers, std::string_view name);
@@ -31,4 +31,4 @@ bool AcceptsJson(const Headers& headers);
 /// True when Content-Type is application/json, parameters such as charset allowed (else 415).
 bool IsJsonContentType(const Headers& headers);
 
-}  // namespace mcpfuzz::refserver
+}  // namespace mcpfuzz::refserver::detail
