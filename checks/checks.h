@@ -84,6 +84,12 @@ std::span<const CheckInfo> AllChecks();
 /// checks send names one of these, so no real tool ever runs.
 std::span<const std::string_view> ImpossibleToolNames();
 
+/// True when the --only / --skip selector `selector` names check `id`: the id itself, or a
+/// prefix of it that ends at a dot ("tools" and "tools." name "tools.unknown-name", "tool"
+/// names nothing). Both the runner's selection and the CLI's refusal of a selector naming no
+/// check use this, so they cannot disagree.
+bool SelectorMatches(std::string_view selector, std::string_view id);
+
 /// True when `id` is selected by `options.only` / `options.skip`.
 bool Selected(std::string_view id, const CheckOptions& options);
 

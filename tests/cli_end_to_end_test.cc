@@ -116,6 +116,10 @@ TEST(CheckCommand, CouldNotRunIsExitTwoWithAReason) {
   ProcessRun typo = Mcpfuzz("check --builtin --only tools.unknwon");
   EXPECT_EQ(typo.exit_code, 2) << typo.output;
   EXPECT_NE(typo.output.find("--list"), std::string::npos) << typo.output;
+  // A prefix that ends inside a word selects nothing, so it is refused, not a green empty run.
+  ProcessRun partial = Mcpfuzz("check --builtin --only tool");
+  EXPECT_EQ(partial.exit_code, 2) << partial.output;
+  EXPECT_NE(partial.output.find("no check is named 'tool'"), std::string::npos) << partial.output;
   ProcessRun bad_fault = Mcpfuzz("check --builtin --fault no-such-fault");
   EXPECT_EQ(bad_fault.exit_code, 2) << bad_fault.output;
 }

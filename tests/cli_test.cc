@@ -1,7 +1,10 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <set>
 
+#include "checks/checks.h"
+#include "cli/check.h"
 #include "cli/fuzz.h"
 #include "cli/options.h"
 
@@ -125,6 +128,47 @@ TEST(Options, EveryFlagTakesItsValueAfterAnEqualsSign) {
   ASSERT_TRUE(stdio.ok()) << stdio.error().message;
   EXPECT_EQ(stdio->check.only, (std::set<std::string>{"tools"}));
   EXPECT_EQ(stdio->target.argv, (std::vector<std::string>{"node", "s.js", "--port=3"}));
+}
+
+bool Refused(const std::string& selector) {
+  CheckSettings settings;
+  settings.only = {selector};
+  auto options = ToCheckOptions(settings);
+  return !options.ok() &&
+         options.error().message.find("no check is named '" + selector + "'") != std::string::npos;
+}
+
+// `--only tool` used to pass the CLI (a plain prefix of "tools.…") and then select nothing.
+TEST(CheckSelectors, ASelectorIsRefusedWhenItSelectsNoCheck) {
+  EXPECT_TRUE(Refused("tool"));
+  EXPECT_TRUE(Refused("tools.unknown"));
+  EXPECT_TRUE(Refused("jsonrpc.invalid-request.id"));
+  EXPECT_FALSE(Refused("tools"));
+  EXPECT_FALSE(Refused("tools."));
+  EXPECT_FALSE(Refused("tools.unknown-name"));
+  CheckSettings skipped;
+  skipped.skip = {"header"};
+  EXPECT_FALSE(ToCheckOptions(skipped).ok()) << "--skip is validated the same way";
+}
+
+// Every prefix of every check id, as a selector: refused by the CLI exactly when the runner
+// would select no check with it.
+TEST(CheckSelectors, TheCliRefusesExactlyWhatTheRunnerSelectsNothingWith) {
+  std::set<std::string> selectors;
+  for (const checks::CheckInfo& info : checks::AllChecks()) {
+    for (std::size_t length = 1; length <= info.id.size(); ++length) {
+      selectors.insert(std::string(info.id.substr(0, length)));
+    }
+  }
+  for (const std::string& selector : selectors) {
+    checks::CheckOptions options;
+    options.only = {selector};
+    bool selects_any = false;
+    for (const checks::CheckInfo& info : checks::AllChecks()) {
+      selects_any = selects_any || checks::Selected(info.id, options);
+    }
+    EXPECT_EQ(Refused(selector), !selects_any) << selector;
+  }
 }
 
 TEST(FuzzOptions, TimeAloneRunsForThatLongAndBothStopAtWhicheverComesFirst) {
