@@ -51,8 +51,8 @@ struct CheckOptions {
   std::set<std::string> skip;
   /// Run the checks in this revision only instead of the newest revision of each era spoken.
   std::optional<Revision> revision;
-  /// The args probe: call the first tool that has required arguments with `{}` and with a
-  /// wrong-typed value. Off by default, because it calls a real tool.
+  /// `--call-real-tools`: run the args probe, which calls the first tool that has required
+  /// arguments with `{}` and with a wrong-typed value. Off by default: it calls a real tool.
   bool call_real_tools = false;
   /// How long to wait before one retry of a request answered 429/503 when the server names no
   /// Retry-After (a Retry-After up to max_retry_after is honoured).

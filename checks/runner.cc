@@ -75,7 +75,7 @@ constexpr std::array kEntries = {
           d::ToolArgumentsNotObject},
     Entry{{check::kToolBadArguments,
            "arguments failing the inputSchema get an error naming the argument (calls a real "
-           "tool: only with call_real_tools)"},
+           "tool: only with --call-real-tools)"},
           d::ToolBadArguments},
     Entry{{check::kUnknownResource, "resources/read of an unknown URI is refused"},
           d::UnknownResource},

@@ -56,7 +56,7 @@ Result<checks::CheckOptions> ToCheckOptions(const CheckSettings& settings) {
   options.only = settings.only;
   options.skip = settings.skip;
   options.revision = settings.revision;
-  options.call_real_tools = settings.args_probe;
+  options.call_real_tools = settings.call_real_tools;
   options.stop = &StopOnSignals::requested();
   return options;
 }
