@@ -51,8 +51,8 @@ struct CheckOptions {
   std::set<std::string> skip;
   /// Run the checks in this revision only instead of the newest revision of each era spoken.
   std::optional<Revision> revision;
-  /// The args probe: call the first tool that has required arguments with `{}` and with a
-  /// wrong-typed value. Off by default, because it calls a real tool.
+  /// `--call-real-tools`: run the args probe, which calls the first tool that has required
+  /// arguments with `{}` and with a wrong-typed value. Off by default: it calls a real tool.
   bool call_real_tools = false;
   /// How long to wait before one retry of a request answered 429/503 when the server names no
   /// Retry-After (a Retry-After up to max_retry_after is honoured).
@@ -83,6 +83,12 @@ std::span<const CheckInfo> AllChecks();
 /// Tool names no server has. Unless CheckOptions::call_real_tools is set, every tools/call the
 /// checks send names one of these, so no real tool ever runs.
 std::span<const std::string_view> ImpossibleToolNames();
+
+/// True when the --only / --skip selector `selector` names check `id`: the id itself, or a
+/// prefix of it that ends at a dot ("tools" and "tools." name "tools.unknown-name", "tool"
+/// names nothing). Both the runner's selection and the CLI's refusal of a selector naming no
+/// check use this, so they cannot disagree.
+bool SelectorMatches(std::string_view selector, std::string_view id);
 
 /// True when `id` is selected by `options.only` / `options.skip`.
 bool Selected(std::string_view id, const CheckOptions& options);

@@ -187,7 +187,7 @@ void ToolBadArguments(RevisionRun& run) {
   if (!run.options().call_real_tools) {
     return run.ReportNotApplicable(id,
                                    "the args probe calls a real tool, so it runs only with "
-                                   "call_real_tools (mcpfuzz check --call-real-tools)");
+                                   "`mcpfuzz check --call-real-tools`");
   }
   run.set_current_check(id);
   Connection* main = run.Main();

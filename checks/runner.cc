@@ -75,7 +75,7 @@ constexpr std::array kEntries = {
           d::ToolArgumentsNotObject},
     Entry{{check::kToolBadArguments,
            "arguments failing the inputSchema get an error naming the argument (calls a real "
-           "tool: only with call_real_tools)"},
+           "tool: only with --call-real-tools)"},
           d::ToolBadArguments},
     Entry{{check::kUnknownResource, "resources/read of an unknown URI is refused"},
           d::UnknownResource},
@@ -128,14 +128,9 @@ constexpr std::array<CheckInfo, kEntries.size()> Infos() {
 constexpr std::array kInfos = Infos();
 static_assert(kInfos.size() == check::kAll.size(), "every check id has exactly one entry");
 
-bool Matches(std::string_view id, std::string_view pattern) {
-  if (pattern.empty() || !id.starts_with(pattern)) return false;
-  return id.size() == pattern.size() || pattern.back() == '.' || id[pattern.size()] == '.';
-}
-
-bool MatchesAny(std::string_view id, const std::set<std::string>& patterns) {
-  for (const std::string& pattern : patterns) {
-    if (Matches(id, pattern)) return true;
+bool MatchesAny(std::string_view id, const std::set<std::string>& selectors) {
+  for (const std::string& selector : selectors) {
+    if (SelectorMatches(selector, id)) return true;
   }
   return false;
 }
@@ -215,6 +210,11 @@ std::span<const std::string_view> ImpossibleToolNames() {
   static constexpr std::array kNames = {d::kImpossibleTool, d::kSecondImpossibleTool,
                                         d::kImpossibleToolNeedingBase64};
   return kNames;
+}
+
+bool SelectorMatches(std::string_view selector, std::string_view id) {
+  if (selector.empty() || !id.starts_with(selector)) return false;
+  return id.size() == selector.size() || selector.back() == '.' || id[selector.size()] == '.';
 }
 
 bool Selected(std::string_view id, const CheckOptions& options) {

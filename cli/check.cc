@@ -34,12 +34,12 @@ Result<reports::Baseline> ReadBaseline(const std::string& path) {
 
 std::optional<std::string> UnknownSelector(const std::set<std::string>& selectors) {
   for (const auto& selector : selectors) {
-    bool matches = false;
-    for (const auto& info : checks::AllChecks()) {
-      std::string_view id = info.id;
-      matches = matches || id == selector || id.starts_with(selector);
+    const auto checks = checks::AllChecks();
+    if (std::none_of(checks.begin(), checks.end(), [&](const checks::CheckInfo& info) {
+          return checks::SelectorMatches(selector, info.id);
+        })) {
+      return selector;
     }
-    if (!matches) return selector;
   }
   return std::nullopt;
 }
@@ -56,7 +56,7 @@ Result<checks::CheckOptions> ToCheckOptions(const CheckSettings& settings) {
   options.only = settings.only;
   options.skip = settings.skip;
   options.revision = settings.revision;
-  options.call_real_tools = settings.args_probe;
+  options.call_real_tools = settings.call_real_tools;
   options.stop = &StopOnSignals::requested();
   return options;
 }

@@ -52,7 +52,8 @@ struct CheckSettings {
   std::set<std::string> only;
   std::set<std::string> skip;
   std::optional<Revision> revision;
-  bool args_probe = false;
+  /// `--call-real-tools`: run the args probe, which calls a real tool.
+  bool call_real_tools = false;
   /// `--list`: print the check ids and exit.
   bool list = false;
   /// `--report FORMAT=PATH`, repeatable.
@@ -77,6 +78,7 @@ struct FuzzSettings {
   std::optional<int> resends;
   std::optional<std::string> corpus_dir;
   std::optional<Revision> revision;
+  /// `--call-real-tools`: the tool-arguments family too, which calls real tools.
   bool call_real_tools = false;
   /// `--concurrency N`: connections sending cases at once (HTTP targets only).
   std::optional<std::size_t> concurrency;
@@ -102,7 +104,8 @@ struct Options {
   std::vector<std::string> passthrough;
 };
 
-/// Parses argv (without argv[0]). Errors name the bad argument and say what would be right.
+/// Parses argv (without argv[0]) by the flag table (cli/flags.h). Errors name the bad argument
+/// and say what would be right.
 Result<Options> ParseOptions(const std::vector<std::string>& args);
 
 /// True for the topics `mcpfuzz help TOPIC` knows ("" is the overview).

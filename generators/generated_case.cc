@@ -15,13 +15,6 @@ Request GenContext::MakeNotification(std::string_view method, boost::json::objec
   return mcpfuzz::MakeNotification(revision, transport, method, std::move(params));
 }
 
-bool GenContext::IsKnownTool(std::string_view name) const {
-  for (const ToolInfo& tool : tools) {
-    if (tool.name == name) return true;
-  }
-  return false;
-}
-
 void showValue(const GeneratedCase& generated, std::ostream& out) {
   out << generated.family << " / " << generated.check_id << " (" << generated.variant << ") "
       << ToString(generated.request.revision) << " " << ToString(generated.request.transport)

@@ -60,9 +60,6 @@ struct GenContext {
   bool stateless() const { return EraOf(revision) == Era::kStateless; }
   bool http() const { return transport == TransportKind::kHttp; }
   bool stdio() const { return transport == TransportKind::kStdio; }
-  /// The names of the tools, prompts and resources the target has, which no "unknown name"
-  /// may equal.
-  bool IsKnownTool(std::string_view name) const;
 };
 
 /// One generated case.

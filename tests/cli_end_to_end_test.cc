@@ -116,6 +116,10 @@ TEST(CheckCommand, CouldNotRunIsExitTwoWithAReason) {
   ProcessRun typo = Mcpfuzz("check --builtin --only tools.unknwon");
   EXPECT_EQ(typo.exit_code, 2) << typo.output;
   EXPECT_NE(typo.output.find("--list"), std::string::npos) << typo.output;
+  // A prefix that ends inside a word selects nothing, so it is refused, not a green empty run.
+  ProcessRun partial = Mcpfuzz("check --builtin --only tool");
+  EXPECT_EQ(partial.exit_code, 2) << partial.output;
+  EXPECT_NE(partial.output.find("no check is named 'tool'"), std::string::npos) << partial.output;
   ProcessRun bad_fault = Mcpfuzz("check --builtin --fault no-such-fault");
   EXPECT_EQ(bad_fault.exit_code, 2) << bad_fault.output;
 }
@@ -294,6 +298,31 @@ TEST(RefserverCommand, RefusesAPortAnotherServerListensOn) {
   EXPECT_EQ(second.exit_code, 2) << second.output;
   EXPECT_NE(second.output.find("cannot bind 127.0.0.1:" + port), std::string::npos)
       << second.output;
+}
+
+// The args probe calls a real tool, so without the switch its verdict says how to run it: the
+// flag it names must be one the command it names accepts, and must run the probe.
+TEST(CheckCommand, TheArgsProbesHintNamesAFlagThatRunsIt) {
+  const std::string report = TempPath("mcpfuzz-args-probe-hint");
+  ProcessRun skipped =
+      Mcpfuzz("check --builtin --only tools.bad-arguments --report json=" + report);
+  EXPECT_EQ(skipped.exit_code, 2) << "nothing judged: " << skipped.output;
+  std::ifstream file(report);
+  std::stringstream text;
+  text << file.rdbuf();
+  const std::string json = text.str();
+  const std::string command = "`mcpfuzz check ";
+  const std::size_t at = json.find(command);
+  ASSERT_NE(at, std::string::npos) << json;
+  const std::size_t end = json.find('`', at + 1);
+  ASSERT_NE(end, std::string::npos) << json;
+  const std::string flags = json.substr(at + command.size(), end - at - command.size());
+  EXPECT_TRUE(flags.starts_with("--")) << flags;
+
+  ProcessRun probed = Mcpfuzz("check --builtin --only tools.bad-arguments " + flags);
+  EXPECT_EQ(probed.exit_code, 0) << probed.output;
+  EXPECT_NE(probed.output.find("2 pass"), std::string::npos) << probed.output;
+  std::filesystem::remove(report);
 }
 
 TEST(CheckCommand, ListsEveryCheck) {

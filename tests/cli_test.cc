@@ -1,7 +1,11 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <set>
 
+#include "checks/checks.h"
+#include "cli/check.h"
+#include "cli/flags.h"
 #include "cli/fuzz.h"
 #include "cli/options.h"
 
@@ -35,7 +39,7 @@ TEST(Options, BadInputIsAnErrorThatSaysWhatIsWrong) {
            {{"frobnicate"}, "unknown command"},
            {{"probe"}, "needs a TARGET"},
            {{"probe", "--builtin", "http://127.0.0.1/mcp"}, "exactly one TARGET"},
-           {{"probe", "--builtin", "--timeout-ms", "soon"}, "positive whole number"},
+           {{"probe", "--builtin", "--timeout-ms", "soon"}, "whole number above 0"},
            {{"probe", "--builtin", "--header", "no-colon"}, "Name: value"},
            {{"probe", "http://127.0.0.1/mcp", "--fault", "x"}, "--builtin"},
            {{"probe", "--builtin", "--"}, "followed by"},
@@ -43,7 +47,7 @@ TEST(Options, BadInputIsAnErrorThatSaysWhatIsWrong) {
            {{"probe", "--bogus"}, "unknown option"},
            {{"help", "nosuch"}, "no help on 'nosuch'"},
            {{"probe", "--builtin=yes"}, "takes no value"},
-           {{"probe", "--builtin", "--timeout-ms="}, "positive whole number"},
+           {{"probe", "--builtin", "--timeout-ms="}, "whole number above 0"},
            {{"probe", "--builtin", "--header", "X-A: b\r\nX-Injected: 1"},
             "must not contain CR, LF or NUL: X-A: b\\r\\nX-Injected: 1"},
            {{"probe", "--builtin", "--header", "X-A: b\nc"}, "CR, LF or NUL"},
@@ -58,7 +62,7 @@ TEST(Options, BadInputIsAnErrorThatSaysWhatIsWrong) {
 TEST(Options, CheckTakesSelectionsReportsAndBaselines) {
   auto options = ParseOptions({"check", "--builtin", "--only", "tools,headers.", "--skip",
                                "headers.method-case", "--revision", "2025-06-18", "--report",
-                               "json=out.json", "--baseline", "known.json", "--args-probe"});
+                               "json=out.json", "--baseline", "known.json", "--call-real-tools"});
   ASSERT_TRUE(options.ok()) << options.error().message;
   EXPECT_EQ(options->command, Command::kCheck);
   EXPECT_EQ(options->check.only, (std::set<std::string>{"tools", "headers."}));
@@ -67,7 +71,12 @@ TEST(Options, CheckTakesSelectionsReportsAndBaselines) {
   EXPECT_EQ(options->check.reports,
             (std::vector<ReportFile>{{reports::Format::kJson, "out.json"}}));
   EXPECT_EQ(options->check.baseline, "known.json");
-  EXPECT_TRUE(options->check.args_probe);
+  EXPECT_TRUE(options->check.call_real_tools);
+  // Its old name, which `mcpfuzz help check` still names.
+  auto old_name = ParseOptions({"check", "--builtin", "--args-probe"});
+  ASSERT_TRUE(old_name.ok()) << old_name.error().message;
+  EXPECT_TRUE(old_name->check.call_real_tools);
+  EXPECT_NE(HelpText("check").find("also spelled --args-probe"), std::string::npos);
 
   auto listed = ParseOptions({"check", "--list"});
   ASSERT_TRUE(listed.ok()) << listed.error().message;
@@ -127,6 +136,47 @@ TEST(Options, EveryFlagTakesItsValueAfterAnEqualsSign) {
   EXPECT_EQ(stdio->target.argv, (std::vector<std::string>{"node", "s.js", "--port=3"}));
 }
 
+bool Refused(const std::string& selector) {
+  CheckSettings settings;
+  settings.only = {selector};
+  auto options = ToCheckOptions(settings);
+  return !options.ok() &&
+         options.error().message.find("no check is named '" + selector + "'") != std::string::npos;
+}
+
+// `--only tool` used to pass the CLI (a plain prefix of "tools.…") and then select nothing.
+TEST(CheckSelectors, ASelectorIsRefusedWhenItSelectsNoCheck) {
+  EXPECT_TRUE(Refused("tool"));
+  EXPECT_TRUE(Refused("tools.unknown"));
+  EXPECT_TRUE(Refused("jsonrpc.invalid-request.id"));
+  EXPECT_FALSE(Refused("tools"));
+  EXPECT_FALSE(Refused("tools."));
+  EXPECT_FALSE(Refused("tools.unknown-name"));
+  CheckSettings skipped;
+  skipped.skip = {"header"};
+  EXPECT_FALSE(ToCheckOptions(skipped).ok()) << "--skip is validated the same way";
+}
+
+// Every prefix of every check id, as a selector: refused by the CLI exactly when the runner
+// would select no check with it.
+TEST(CheckSelectors, TheCliRefusesExactlyWhatTheRunnerSelectsNothingWith) {
+  std::set<std::string> selectors;
+  for (const checks::CheckInfo& info : checks::AllChecks()) {
+    for (std::size_t length = 1; length <= info.id.size(); ++length) {
+      selectors.insert(std::string(info.id.substr(0, length)));
+    }
+  }
+  for (const std::string& selector : selectors) {
+    checks::CheckOptions options;
+    options.only = {selector};
+    bool selects_any = false;
+    for (const checks::CheckInfo& info : checks::AllChecks()) {
+      selects_any = selects_any || checks::Selected(info.id, options);
+    }
+    EXPECT_EQ(Refused(selector), !selects_any) << selector;
+  }
+}
+
 TEST(FuzzOptions, TimeAloneRunsForThatLongAndBothStopAtWhicheverComesFirst) {
   FuzzSettings time_only;
   time_only.seconds = 30;
@@ -169,6 +219,107 @@ TEST(FuzzOptions, OnlyFindingsSeenAgainFailTheRun) {
   CampaignResult unconfirmed;
   unconfirmed.findings.push_back(unsent);
   EXPECT_EQ(FindingsExitCode(unconfirmed), 1);
+}
+
+// --- the flag table ---
+
+TEST(FlagTable, NoNameIsListedTwice) {
+  std::multiset<std::string_view> names;
+  for (const Flag& flag : Flags()) {
+    names.insert(flag.name);
+    if (!flag.alias.empty()) names.insert(flag.alias);
+    EXPECT_TRUE(flag.name.starts_with("--")) << flag.name;
+    EXPECT_NE(flag.commands, 0U) << flag.name << " applies to no command";
+    EXPECT_EQ(flag.value == ValueKind::kNone, flag.value_name.empty()) << flag.name;
+  }
+  for (std::string_view name : names) EXPECT_EQ(names.count(name), 1U) << name;
+  for (const Flag& flag : Flags()) {
+    EXPECT_EQ(FindFlag(flag.name), &flag);
+    if (!flag.alias.empty()) {
+      EXPECT_EQ(FindFlag(flag.alias), &flag);
+    }
+  }
+}
+
+// A value each kind of flag takes.
+std::string SampleValue(const Flag& flag) {
+  switch (flag.value) {
+    case ValueKind::kNone:
+      return "";
+    case ValueKind::kNumber:
+      return "1";
+    case ValueKind::kText:
+      return "X-Sample: 1";
+    case ValueKind::kPath:
+      return "sample-path";
+    case ValueKind::kList:
+      return "tools";
+    case ValueKind::kRevision:
+      return "2025-06-18";
+    case ValueKind::kReport:
+      return "json=sample.json";
+  }
+  return "";
+}
+
+// `command flag [value]`, with what the command needs besides (a TARGET, a case file).
+std::vector<std::string> ArgsWith(const CommandWord& command, std::string_view given,
+                                  const Flag& flag) {
+  std::vector<std::string> args{std::string(command.word), std::string(given)};
+  if (flag.value != ValueKind::kNone) args.push_back(SampleValue(flag));
+  if (command.command == Command::kSend) args.emplace_back("case.json");
+  if (command.command == Command::kReplay) args.emplace_back("cases");
+  const bool names_the_targets = flag.group == FlagGroup::kTarget || flag.name == "--targets";
+  if (!names_the_targets) args.emplace_back("--builtin");
+  return args;
+}
+
+TEST(FlagTable, EveryFlagParsesForTheCommandsItNamesAndIsRefusedForTheOthers) {
+  for (const Flag& flag : Flags()) {
+    for (std::string_view given : {flag.name, flag.alias}) {
+      if (given.empty()) continue;
+      for (const CommandWord& command : FlagCommands()) {
+        const std::vector<std::string> args = ArgsWith(command, given, flag);
+        auto options = ParseOptions(args);
+        if (AppliesTo(flag, command.command)) {
+          EXPECT_TRUE(options.ok())
+              << command.word << " " << given << ": " << options.error().message;
+        } else {
+          ASSERT_FALSE(options.ok()) << command.word << " " << given;
+          EXPECT_NE(options.error().message.find("unknown option '" + std::string(given) + "'"),
+                    std::string::npos)
+              << options.error().message;
+        }
+      }
+    }
+  }
+}
+
+TEST(FlagTable, TheHelpListsEveryFlagWhereItApplies) {
+  for (const Flag& flag : Flags()) {
+    const std::string line = "\n  " + std::string(flag.name) + " ";
+    switch (flag.group) {
+      case FlagGroup::kTarget:
+      case FlagGroup::kTargetOption:
+        EXPECT_NE(HelpText("").find(line), std::string::npos) << flag.name;
+        break;
+      case FlagGroup::kCommand:
+      case FlagGroup::kSurvey:
+        for (const CommandWord& command : FlagCommands()) {
+          const bool listed = HelpText(std::string(command.word)).find(line) != std::string::npos;
+          EXPECT_EQ(listed, AppliesTo(flag, command.command)) << command.word << " " << flag.name;
+        }
+        break;
+      case FlagGroup::kUnlisted:
+        break;
+    }
+  }
+  // The table's help text, wrapped where it wraps.
+  EXPECT_NE(HelpText("fuzz").find("  --concurrency N       HTTP targets: send cases over N "
+                                  "connections at once, each its own\n"
+                                  "                        session (default 1, at most 64)."),
+            std::string::npos)
+      << HelpText("fuzz");
 }
 
 TEST(Options, HelpIsAvailablePerCommand) {

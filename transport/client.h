@@ -50,7 +50,6 @@ class McpClient {
   std::optional<Observation> Close();
 
   Revision revision() const { return revision_; }
-  TransportKind transport_kind() const { return transport_.kind(); }
   /// The `capabilities` the server declared; empty before Open() succeeds.
   const boost::json::object& server_capabilities() const { return capabilities_; }
   /// True when the server declared `capability` (for example "tools").

@@ -236,16 +236,6 @@ void DropEmptyParams(Request& request) {
   }
 }
 
-std::string WithExtraMember(const Request& request, std::string_view raw_value) {
-  std::string wire = request.WireBody();
-  if (wire.size() < 2 || wire.back() != '}') return wire;
-  wire.pop_back();
-  wire += wire.size() > 1 ? ",\"mcpfuzz\":" : "\"mcpfuzz\":";
-  wire += raw_value;
-  wire += '}';
-  return wire;
-}
-
 std::string WithMetaMembers(const Request& request, std::string_view raw_members) {
   constexpr std::string_view kPlaceholderKey = "mcpfuzz/rider";
   constexpr std::string_view kPlaceholderValue = "mcpfuzz-rider-placeholder-5d1e";

@@ -81,9 +81,6 @@ rc::Gen<Request> HarmlessRequest(const GenContext& context);
 // BodyObject, Params and Meta come from model/request_edit.h.
 /// Removes params when it is an empty object.
 void DropEmptyParams(Request& request);
-/// The wire bytes of `request`'s body with `insert` placed before the closing brace of the
-/// top-level object as one more member: `{..., "mcpfuzz":<value>}`.
-std::string WithExtraMember(const Request& request, std::string_view raw_value);
 
 /// The wire bytes of `request`'s body with `raw_members` (one or more members, written as
 /// raw JSON text) added to params._meta, which every revision leaves open to extra keys.

@@ -1,0 +1,459 @@
+#include "cli/flags.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cstdint>
+
+namespace mcpfuzz::cli {
+namespace {
+
+using Kind = TargetSpec::Kind;
+
+constexpr Commands kProbe = Bit(Command::kProbe);
+constexpr Commands kSend = Bit(Command::kSend);
+constexpr Commands kCheck = Bit(Command::kCheck);
+constexpr Commands kFuzz = Bit(Command::kFuzz);
+constexpr Commands kReplay = Bit(Command::kReplay);
+constexpr Commands kEvery = kProbe | kSend | kCheck | kFuzz | kReplay;
+
+constexpr std::uint64_t kMaxConcurrency = 64;
+constexpr std::uint64_t kMaxResends = 100;
+
+using Problem = std::optional<std::string>;
+
+std::string EscapeControls(std::string_view text) {
+  std::string escaped;
+  for (const char c : text) {
+    if (c == '\r') {
+      escaped += "\\r";
+    } else if (c == '\n') {
+      escaped += "\\n";
+    } else if (c == '\0') {
+      escaped += "\\0";
+    } else {
+      escaped += c;
+    }
+  }
+  return escaped;
+}
+
+Problem ParseNumber(std::string_view flag, const std::string& text, std::uint64_t least,
+                    std::uint64_t& number) {
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), number);
+  if (error != std::errc() || end != text.data() + text.size() || number < least) {
+    return std::string(flag) + " takes a whole number" + (least > 0 ? " above 0" : "") + ", not '" +
+           text + "'";
+  }
+  return std::nullopt;
+}
+
+// `field` is a number or an optional number.
+template <typename Field>
+Problem SetNumber(std::string_view flag, const std::string& text, std::uint64_t least,
+                  Field& field) {
+  std::uint64_t number = 0;
+  if (auto problem = ParseNumber(flag, text, least, number)) return problem;
+  field = static_cast<Field>(number);
+  return std::nullopt;
+}
+
+Problem SetMilliseconds(std::string_view flag, const std::string& text,
+                        std::chrono::milliseconds& field) {
+  std::uint64_t number = 0;
+  if (auto problem = ParseNumber(flag, text, 1, number)) return problem;
+  field = std::chrono::milliseconds(number);
+  return std::nullopt;
+}
+
+Problem SetTargetKind(ParseState& state, Kind kind) {
+  TargetSpec& target = state.options.target;
+  if (target.kind != Kind::kNone) return "give exactly one TARGET";
+  target.kind = kind;
+  return std::nullopt;
+}
+
+Problem AddHeader(const std::string& text, Headers& headers) {
+  auto colon = text.find(':');
+  if (colon == std::string::npos || colon == 0) {
+    return "--header takes 'Name: value', not '" + text + "'";
+  }
+  // A CR or LF would end the header line and start another on the wire (header injection);
+  // curl cannot send a NUL at all.
+  if (text.find_first_of(std::string_view("\r\n\0", 3)) != std::string::npos) {
+    return "--header must not contain CR, LF or NUL: " + EscapeControls(text);
+  }
+  std::string value = text.substr(colon + 1);
+  value.erase(0, value.find_first_not_of(" \t"));
+  headers.push_back(Header{text.substr(0, colon), value});
+  return std::nullopt;
+}
+
+Problem AddNames(const std::string& list, std::set<std::string>& names) {
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    auto comma = list.find(',', start);
+    std::string name =
+        list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (!name.empty()) names.insert(name);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return std::nullopt;
+}
+
+// Two reports into one path would overwrite each other, so that is refused too.
+Problem AddReport(const std::string& value, std::vector<ReportFile>& reports) {
+  const auto equals = value.find('=');
+  const auto format =
+      equals == std::string::npos ? std::nullopt : reports::ParseFormat(value.substr(0, equals));
+  if (!format || equals + 1 >= value.size()) {
+    return "--report takes FORMAT=PATH with FORMAT json, junit, sarif, markdown or html, not '" +
+           value + "'";
+  }
+  ReportFile file{*format, value.substr(equals + 1)};
+  for (const auto& other : reports) {
+    if (other.path == file.path) return "two --report options name the same file " + file.path;
+  }
+  reports.push_back(std::move(file));
+  return std::nullopt;
+}
+
+Problem SetRevision(const std::string& value, std::optional<Revision>& revision) {
+  revision = ParseRevision(value);
+  if (!revision) {
+    return "--revision takes 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25 or 2026-07-28";
+  }
+  return std::nullopt;
+}
+
+// The flags shared by commands keep their values in each command's own settings.
+std::vector<ReportFile>& ReportsOf(Options& options) {
+  if (options.command == Command::kCheck) return options.check.reports;
+  if (options.command == Command::kFuzz) return options.fuzz.reports;
+  return options.replay_reports;
+}
+std::optional<Revision>& RevisionOf(Options& options) {
+  return options.command == Command::kCheck ? options.check.revision : options.fuzz.revision;
+}
+bool& CallRealToolsOf(Options& options) {
+  return options.command == Command::kCheck ? options.check.call_real_tools
+                                            : options.fuzz.call_real_tools;
+}
+
+// Every setter is `[](ParseState& state, std::string_view flag, const std::string& value)`.
+constexpr std::array kFlags = {
+    // --- TARGET (an http:// URL and `-- COMMAND` are not flags) ---
+    Flag{.name = "--builtin",
+         .commands = kEvery,
+         .group = FlagGroup::kTarget,
+         .help = "the built-in reference server over HTTP on 127.0.0.1",
+         .set = [](ParseState& state, std::string_view,
+                   const std::string&) { return SetTargetKind(state, Kind::kBuiltinHttp); }},
+    Flag{.name = "--builtin-stdio",
+         .commands = kEvery,
+         .group = FlagGroup::kTarget,
+         .help = "the built-in reference server over stdio",
+         .set = [](ParseState& state, std::string_view,
+                   const std::string&) { return SetTargetKind(state, Kind::kBuiltinStdio); }},
+
+    // --- target options ---
+    Flag{.name = "--header",
+         .value = ValueKind::kText,
+         .value_name = "'Name: value'",
+         .commands = kEvery,
+         .group = FlagGroup::kTargetOption,
+         .help = "send this header with every HTTP request (repeatable);\n"
+                 "it goes to the target only, redirects are never followed",
+         .set =
+             [](ParseState& state, std::string_view, const std::string& value) {
+               return AddHeader(value, state.options.target.extra_headers);
+             }},
+    Flag{.name = "--allow-remote",
+         .commands = kEvery,
+         .group = FlagGroup::kTargetOption,
+         .help = "allow a non-loopback HTTP target",
+         .set = [](ParseState& state, std::string_view, const std::string&) -> Problem {
+           state.options.target.allow_remote = true;
+           return std::nullopt;
+         }},
+    Flag{.name = "--timeout-ms",
+         .value = ValueKind::kNumber,
+         .value_name = "N",
+         .commands = kEvery,
+         .group = FlagGroup::kTargetOption,
+         .help = "per-request time limit (default 5000)",
+         .set =
+             [](ParseState& state, std::string_view flag, const std::string& value) {
+               return SetMilliseconds(flag, value, state.options.target.limits.timeout);
+             }},
+    Flag{.name = "--max-response-bytes",
+         .value = ValueKind::kNumber,
+         .value_name = "N",
+         .commands = kEvery,
+         .group = FlagGroup::kTargetOption,
+         .help = "bytes kept of one reply (default 4194304)",
+         .set =
+             [](ParseState& state, std::string_view flag, const std::string& value) {
+               return SetNumber(flag, value, 1, state.options.target.limits.max_response_bytes);
+             }},
+    Flag{.name = "--quiet-ms",
+         .value = ValueKind::kNumber,
+         .value_name = "N",
+         .commands = kEvery,
+         .group = FlagGroup::kTargetOption,
+         .help = "how long to listen for an answer nobody should send\n"
+                 "(after a notification; default 250, fuzz: 50)",
+         .set =
+             [](ParseState& state, std::string_view flag, const std::string& value) {
+               std::chrono::milliseconds quiet{0};
+               auto problem = SetMilliseconds(flag, value, quiet);
+               if (!problem) state.quiet_window = quiet;
+               return problem;
+             }},
+    Flag{.name = "--fault",
+         .value = ValueKind::kText,
+         .value_name = "NAME",
+         .commands = kEvery,
+         .group = FlagGroup::kTargetOption,
+         .help = "with --builtin: switch on a reference-server fault\n"
+                 "(repeatable; `mcpfuzz refserver --list-faults` lists them)",
+         .set = [](ParseState& state, std::string_view, const std::string& value) -> Problem {
+           state.options.target.faults.push_back(value);
+           return std::nullopt;
+         }},
+
+    // --- the options of check and fuzz, in the order their help lists them ---
+    Flag{.name = "--only",
+         .value = ValueKind::kList,
+         .value_name = "ID[,ID...]",
+         .commands = kCheck,
+         .help = "run only these checks; an id or a prefix (\"headers\", \"tools.\")",
+         .set = [](ParseState& state, std::string_view,
+                   const std::string& value) { return AddNames(value, state.options.check.only); }},
+    Flag{.name = "--skip",
+         .value = ValueKind::kList,
+         .value_name = "ID[,ID...]",
+         .commands = kCheck,
+         .help = "leave these out",
+         .set = [](ParseState& state, std::string_view,
+                   const std::string& value) { return AddNames(value, state.options.check.skip); }},
+    Flag{.name = "--seed",
+         .value = ValueKind::kNumber,
+         .value_name = "N",
+         .commands = kFuzz,
+         .help = "the run's seed (default: a new random seed each run, printed first\n"
+                 "and recorded in every case file and report; give it to replay a run)",
+         .set =
+             [](ParseState& state, std::string_view flag, const std::string& value) {
+               return SetNumber(flag, value, 0, state.options.fuzz.seed);
+             }},
+    Flag{.name = "--cases",
+         .value = ValueKind::kNumber,
+         .value_name = "N",
+         .commands = kFuzz,
+         .help = "generated cases to send (default 1000, or no limit with --time)",
+         .set =
+             [](ParseState& state, std::string_view flag, const std::string& value) {
+               return SetNumber(flag, value, 1, state.options.fuzz.cases);
+             }},
+    Flag{.name = "--time",
+         .value = ValueKind::kNumber,
+         .value_name = "SECONDS",
+         .commands = kFuzz,
+         .help = "stop after this long; with --cases too, whichever comes first",
+         .set =
+             [](ParseState& state, std::string_view flag, const std::string& value) {
+               return SetNumber(flag, value, 1, state.options.fuzz.seconds);
+             }},
+    Flag{.name = "--families",
+         .value = ValueKind::kList,
+         .value_name = "A[,B...]",
+         .commands = kFuzz,
+         .help = "generator families (`mcpfuzz fuzz --list-families`); default: all that\n"
+                 "call no real tool",
+         .set =
+             [](ParseState& state, std::string_view, const std::string& value) {
+               return AddNames(value, state.options.fuzz.families);
+             }},
+    Flag{.name = "--corpus",
+         .value = ValueKind::kPath,
+         .value_name = "DIR",
+         .commands = kFuzz,
+         .help = "write each finding as DIR/fuzz-<check>-<hash>.json",
+         .set = [](ParseState& state, std::string_view, const std::string& value) -> Problem {
+           state.options.fuzz.corpus_dir = value;
+           return std::nullopt;
+         }},
+    Flag{.name = "--resends",
+         .value = ValueKind::kNumber,
+         .value_name = "N",
+         .commands = kFuzz,
+         .help = "re-sends per finding to tell stable from flaky (default 3)",
+         .set =
+             [](ParseState& state, std::string_view flag, const std::string& value) {
+               std::uint64_t resends = 0;
+               auto problem = SetNumber(flag, value, 1, resends);
+               if (!problem)
+                 state.options.fuzz.resends = static_cast<int>(std::min(resends, kMaxResends));
+               return problem;
+             }},
+    Flag{.name = "--revision",
+         .value = ValueKind::kRevision,
+         .value_name = "REV",
+         .commands = kCheck | kFuzz,
+         .help = "run in this revision only (e.g. 2025-06-18)",
+         .set =
+             [](ParseState& state, std::string_view, const std::string& value) {
+               return SetRevision(value, RevisionOf(state.options));
+             }},
+    Flag{.name = "--call-real-tools",
+         .alias = "--args-probe",
+         .commands = kCheck | kFuzz,
+         .help = "also call real tools: check calls the first tool with required\n"
+                 "arguments with {} and with a wrong-typed value (the args probe);\n"
+                 "fuzz calls tools with arguments derived from their inputSchema",
+         .set = [](ParseState& state, std::string_view, const std::string&) -> Problem {
+           CallRealToolsOf(state.options) = true;
+           return std::nullopt;
+         }},
+    Flag{.name = "--concurrency",
+         .value = ValueKind::kNumber,
+         .value_name = "N",
+         .commands = kFuzz,
+         .help = "HTTP targets: send cases over N connections at once, each its own\n"
+                 "session (default 1, at most 64). The cases sent, the findings and\n"
+                 "their order are the same for every N; findings are re-sent and shrunk\n"
+                 "one at a time. Not for stdio targets: a stdio server is one process\n"
+                 "with one stdin, and a crash is blamed on the case before it.",
+         .set = [](ParseState& state, std::string_view flag, const std::string& value) -> Problem {
+           std::uint64_t connections = 0;
+           if (auto problem = ParseNumber(flag, value, 1, connections)) return problem;
+           if (connections > kMaxConcurrency) {
+             return std::string(flag) + " takes 1 to " + std::to_string(kMaxConcurrency) +
+                    ", not '" + value + "'";
+           }
+           state.options.fuzz.concurrency = static_cast<std::size_t>(connections);
+           return std::nullopt;
+         }},
+    Flag{
+        .name = "--report",
+        .value = ValueKind::kReport,
+        .value_name = "FORMAT=PATH",
+        .commands = kCheck | kFuzz | kReplay,
+        .help = "write a report: json, junit, sarif, markdown or html\n"
+                "(repeatable; formats in docs/report-format.md)",
+        .set = [](ParseState& state, std::string_view,
+                  const std::string& value) { return AddReport(value, ReportsOf(state.options)); }},
+    Flag{.name = "--baseline",
+         .value = ValueKind::kPath,
+         .value_name = "FILE",
+         .commands = kCheck,
+         .help = "known failures: exit 1 only for a FAIL not listed, or a listed\n"
+                 "entry that no longer fails",
+         .set = [](ParseState& state, std::string_view, const std::string& value) -> Problem {
+           state.options.check.baseline = value;
+           return std::nullopt;
+         }},
+    Flag{.name = "--write-baseline",
+         .value = ValueKind::kPath,
+         .value_name = "FILE",
+         .commands = kCheck,
+         .help = "write this run's FAILs as a baseline",
+         .set = [](ParseState& state, std::string_view, const std::string& value) -> Problem {
+           state.options.check.write_baseline = value;
+           return std::nullopt;
+         }},
+    Flag{.name = "--list",
+         .commands = kCheck,
+         .help = "list the check ids and exit",
+         .set = [](ParseState& state, std::string_view, const std::string&) -> Problem {
+           state.options.check.list = true;
+           return std::nullopt;
+         }},
+    Flag{.name = "--list-families",
+         .commands = kFuzz,
+         .help = "list the generator families and exit",
+         .set = [](ParseState& state, std::string_view, const std::string&) -> Problem {
+           state.options.fuzz.list_families = true;
+           return std::nullopt;
+         }},
+
+    // --- survey: check over many targets ---
+    Flag{.name = "--targets",
+         .value = ValueKind::kPath,
+         .value_name = "FILE",
+         .commands = kCheck,
+         .group = FlagGroup::kSurvey,
+         .help = "check every target in FILE instead of one TARGET: one per line,\n"
+                 "an http:// or https:// URL or `stdio: COMMAND ARGS` (split on\n"
+                 "spaces); lines starting with # are comments. The target options\n"
+                 "apply to every target.",
+         .set = [](ParseState& state, std::string_view, const std::string& value) -> Problem {
+           state.options.check.targets_file = value;
+           return std::nullopt;
+         }},
+    Flag{.name = "--parallel",
+         .value = ValueKind::kNumber,
+         .value_name = "N",
+         .commands = kCheck,
+         .group = FlagGroup::kSurvey,
+         .help = "targets checked at once (default 4)",
+         .set =
+             [](ParseState& state, std::string_view flag, const std::string& value) {
+               return SetNumber(flag, value, 1, state.options.check.parallel);
+             }},
+    Flag{.name = "--host-budget",
+         .value = ValueKind::kNumber,
+         .value_name = "N",
+         .commands = kCheck,
+         .group = FlagGroup::kSurvey,
+         .help = "at most N requests per host in the whole survey (default: no\n"
+                 "limit); requests over it are not sent and count as UNVERIFIED",
+         .set =
+             [](ParseState& state, std::string_view flag, const std::string& value) {
+               return SetNumber(flag, value, 0, state.options.check.host_budget);
+             }},
+    Flag{.name = "--host-spacing-ms",
+         .value = ValueKind::kNumber,
+         .value_name = "N",
+         .commands = kCheck,
+         .group = FlagGroup::kSurvey,
+         .help = "at least N ms between two requests to one host (default 0)",
+         .set =
+             [](ParseState& state, std::string_view flag, const std::string& value) {
+               return SetNumber(flag, value, 0, state.options.check.host_spacing_ms);
+             }},
+
+    // --- every command ---
+    Flag{.name = "--help",
+         .alias = "-h",
+         .commands = kEvery,
+         .group = FlagGroup::kUnlisted,
+         .help = "this command's help",
+         .set = [](ParseState& state, std::string_view, const std::string&) -> Problem {
+           state.options.command = Command::kHelp;
+           state.options.help_topic = state.command_word;
+           return std::nullopt;
+         }},
+};
+
+constexpr std::array kFlagCommands = {
+    CommandWord{Command::kProbe, "probe"}, CommandWord{Command::kSend, "send"},
+    CommandWord{Command::kCheck, "check"}, CommandWord{Command::kFuzz, "fuzz"},
+    CommandWord{Command::kReplay, "replay"}};
+
+}  // namespace
+
+std::span<const Flag> Flags() { return kFlags; }
+
+const Flag* FindFlag(std::string_view name) {
+  const auto found = std::find_if(kFlags.begin(), kFlags.end(), [&](const Flag& flag) {
+    return flag.name == name || (!flag.alias.empty() && flag.alias == name);
+  });
+  return found == kFlags.end() ? nullptr : &*found;
+}
+
+std::span<const CommandWord> FlagCommands() { return kFlagCommands; }
+
+}  // namespace mcpfuzz::cli
