@@ -1,7 +1,6 @@
 #include "campaign/finding_file.h"
 
 #include <boost/json/parse.hpp>
-#include <boost/json/serialize.hpp>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -12,48 +11,8 @@
 namespace mcpfuzz {
 namespace {
 
-// Deeper values are written on one line: a body nested thousands of levels deep would
-// otherwise cost megabytes of indentation.
-constexpr int kPrettyDepth = 6;
 // Bodies above this size are left out of case files when they are not the minimal case.
 constexpr std::size_t kOriginalRequestLimit = 64 * 1024;
-
-void WritePretty(const boost::json::value& json, int depth, std::string& out) {
-  const std::string indent(static_cast<std::size_t>(depth) * 2, ' ');
-  const std::string inner(static_cast<std::size_t>(depth + 1) * 2, ' ');
-  if (depth >= kPrettyDepth) {
-    out += boost::json::serialize(json);
-  } else if (const auto* object = json.if_object(); object != nullptr && !object->empty()) {
-    out += "{\n";
-    bool first = true;
-    for (const auto& member : *object) {
-      if (!first) out += ",\n";
-      first = false;
-      out += inner + boost::json::serialize(boost::json::value(member.key())) + ": ";
-      WritePretty(member.value(), depth + 1, out);
-    }
-    out += "\n" + indent + "}";
-  } else if (const auto* array = json.if_array(); array != nullptr && !array->empty()) {
-    // Arrays of scalars (header pairs, codes) stay on one line.
-    bool scalars = true;
-    for (const auto& item : *array) scalars = scalars && !item.is_structured();
-    if (scalars) {
-      out += boost::json::serialize(json);
-      return;
-    }
-    out += "[\n";
-    bool first = true;
-    for (const auto& item : *array) {
-      if (!first) out += ",\n";
-      first = false;
-      out += inner;
-      WritePretty(item, depth + 1, out);
-    }
-    out += "\n" + indent + "]";
-  } else {
-    out += boost::json::serialize(json);
-  }
-}
 
 boost::json::array Channels(const std::vector<Channel>& channels) {
   boost::json::array out;
@@ -148,12 +107,6 @@ boost::json::value FindingToJson(const CampaignFinding& finding, std::uint64_t s
   out["case"] = finding.case_index;
   out["reproducer"] = Reproducer(finding.minimal, reproducer);
   return out;
-}
-
-std::string PrettyJson(const boost::json::value& json) {
-  std::string out;
-  WritePretty(json, 0, out);
-  return out + "\n";
 }
 
 Result<std::filesystem::path> WriteCaseFile(const std::filesystem::path& directory,

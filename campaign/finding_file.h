@@ -18,6 +18,7 @@
 #include <string>
 
 #include "campaign/campaign.h"
+#include "model/pretty_json.h"
 #include "model/result.h"
 
 namespace mcpfuzz {
@@ -31,9 +32,6 @@ std::string FindingFileName(const CampaignFinding& finding);
 /// The case file's content.
 boost::json::value FindingToJson(const CampaignFinding& finding, std::uint64_t seed,
                                  const ReproducerTarget& reproducer);
-
-/// JSON indented for people; values nested deeper than a few levels stay on one line.
-std::string PrettyJson(const boost::json::value& json);
 
 /// Writes `json` as `directory`/`name` (creating the directory), through a temporary file
 /// renamed into place. An existing file of that name (the same failure, found before) is left

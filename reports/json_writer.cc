@@ -4,7 +4,7 @@
 #include <boost/json/serialize.hpp>
 #include <cstdint>
 
-#include "campaign/finding_file.h"
+#include "model/pretty_json.h"
 #include "reports/escape.h"
 #include "reports/survey.h"
 #include "reports/writers.h"

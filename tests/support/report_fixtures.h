@@ -7,8 +7,8 @@
 
 #include "campaign/campaign.h"
 #include "checks/checks.h"
+#include "cli/run_reports.h"
 #include "model/request_builder.h"
-#include "reports/build.h"
 #include "reports/report.h"
 
 namespace mcpfuzz::test_support {
@@ -83,7 +83,7 @@ inline checks::CheckRun HostileCheckRun() {
 }
 
 inline reports::Report HostileCheckReport() {
-  return reports::BuildCheckReport(FixedRunInfo(), HostileCheckRun(), nullptr);
+  return cli::BuildCheckReport(FixedRunInfo(), HostileCheckRun(), nullptr);
 }
 
 inline reports::Report HostileFuzzReport() {
@@ -117,7 +117,7 @@ inline reports::Report HostileFuzzReport() {
   finding.file = "findings/fuzz-methods.unknown-abcd1234.json";
   result.findings.push_back(finding);
   reports::RunInfo info = FixedRunInfo();
-  return reports::BuildFuzzReport(info, options, result);
+  return cli::BuildFuzzReport(info, options, result);
 }
 
 inline reports::Report HostileReplayReport() {
@@ -135,7 +135,7 @@ inline reports::Report HostileReplayReport() {
   broken.error = "cannot read " + kHostile;
   result.cases.push_back(broken);
   result.still_failing = 1;
-  return reports::BuildReplayReport(FixedRunInfo(), result);
+  return cli::BuildReplayReport(FixedRunInfo(), result);
 }
 
 /// Two targets that answered (the hostile check run, and one that answers an unknown tool
@@ -154,7 +154,7 @@ inline reports::Report HostileSurveyReport() {
   success.verdict.observed.channel = Channel::kSuccess;
   success.verdict.observed.excerpt = "Unknown tool: " + kHostile;
   run.results.push_back(success);
-  report.targets.push_back(reports::CheckSection(stdio, run, nullptr));
+  report.targets.push_back(cli::CheckSection(stdio, run, nullptr));
   reports::TargetSection unreachable;
   unreachable.description = "http://127.0.0.1:9/mcp";
   unreachable.transport = "http";

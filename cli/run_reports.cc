@@ -1,10 +1,21 @@
-#include "reports/build.h"
+#include "cli/run_reports.h"
+
+#include <algorithm>
+#include <chrono>
+#include <string>
 
 #include "campaign/finding_file.h"
 #include "model/case_file.h"
 
-namespace mcpfuzz::reports {
+namespace mcpfuzz::cli {
 namespace {
+
+using reports::BaselineEntry;
+using reports::ReportItem;
+
+double Seconds(std::chrono::microseconds elapsed) {
+  return static_cast<double>(elapsed.count()) / 1e6;
+}
 
 // Redacts the values of [name, value] pairs whose name is a credential header.
 void RedactPairs(boost::json::value* pairs) {
@@ -28,13 +39,33 @@ void RedactCaseFile(boost::json::value& record) {
   }
 }
 
-double Seconds(std::chrono::microseconds elapsed) {
-  return static_cast<double>(elapsed.count()) / 1e6;
+// A request as JSON (model/case_file.h) with secret header values redacted.
+boost::json::value RedactedRequestJson(const Request& request) {
+  Request redacted = request;
+  for (Header& header : redacted.headers) {
+    if (IsSecretHeader(header.name)) header.value = "<redacted>";
+  }
+  return RequestToJson(redacted);
 }
 
-ReportItem CheckItem(const checks::CheckResult& result, const RunInfo& info) {
+// An observation as JSON with secret response header values redacted.
+boost::json::value RedactedObservationJson(const Observation& observation) {
+  boost::json::value json = ObservationToJson(observation);
+  RedactPairs(json.as_object().if_contains("http_headers"));
+  return json;
+}
+
+std::string TitleOf(const std::string& id) {
+  for (const auto& info : checks::AllChecks()) {
+    if (info.id == id) return std::string(info.title);
+  }
+  return {};
+}
+
+ReportItem CheckItem(const checks::CheckResult& result, const reports::RunInfo& info) {
   ReportItem item;
   item.id = result.verdict.check_id;
+  item.title = TitleOf(item.id);
   item.revision = ToString(result.revision);
   item.transport = ToString(result.transport);
   item.verdict = result.verdict;
@@ -52,9 +83,10 @@ ReportItem CheckItem(const checks::CheckResult& result, const RunInfo& info) {
 }
 
 ReportItem FuzzItem(const CampaignFinding& finding, const CampaignOptions& options,
-                    const RunInfo& info) {
+                    const reports::RunInfo& info) {
   ReportItem item;
   item.id = finding.check_id;
+  item.title = TitleOf(item.id);
   item.revision = ToString(finding.revision);
   item.transport = ToString(finding.minimal.transport);
   item.verdict = finding.verdict;
@@ -82,6 +114,7 @@ ReportItem FuzzItem(const CampaignFinding& finding, const CampaignOptions& optio
 ReportItem ReplayItem(const ReplayedCase& replayed) {
   ReportItem item;
   item.id = replayed.check_id;
+  item.title = TitleOf(item.id);
   item.case_file = replayed.file.string();
   item.failing = replayed.still_fails;
   if (replayed.verdict) {
@@ -103,16 +136,16 @@ ReportItem ReplayItem(const ReplayedCase& replayed) {
   return item;
 }
 
-TargetSection SectionFor(const RunInfo& info) {
-  TargetSection section;
+reports::TargetSection SectionFor(const reports::RunInfo& info) {
+  reports::TargetSection section;
   section.description = info.target;
   section.stable_name = info.stable_target.empty() ? info.target : info.stable_target;
   section.transport = ToString(info.reproducer_target.kind);
   return section;
 }
 
-Report Empty(ReportKind kind, const RunInfo& info) {
-  Report report;
+reports::Report Empty(reports::ReportKind kind, const reports::RunInfo& info) {
+  reports::Report report;
   report.kind = kind;
   report.tool_version = info.tool_version;
   report.started_at = info.started_at;
@@ -120,63 +153,106 @@ Report Empty(ReportKind kind, const RunInfo& info) {
   return report;
 }
 
+bool Contains(const std::vector<BaselineEntry>& entries, const BaselineEntry& entry) {
+  return std::find(entries.begin(), entries.end(), entry) != entries.end();
+}
+
+BaselineEntry EntryOf(const checks::CheckResult& result) {
+  return {result.verdict.check_id, result.revision, result.transport};
+}
+
 }  // namespace
 
-boost::json::value RedactedRequestJson(const Request& request) {
-  Request redacted = request;
-  for (Header& header : redacted.headers) {
-    if (IsSecretHeader(header.name)) header.value = "<redacted>";
-  }
-  return RequestToJson(redacted);
-}
-
-boost::json::value RedactedObservationJson(const Observation& observation) {
-  boost::json::value json = ObservationToJson(observation);
-  RedactPairs(json.as_object().if_contains("http_headers"));
-  return json;
-}
-
-TargetSection CheckSection(const RunInfo& info, const checks::CheckRun& run,
-                           const BaselineComparison* baseline) {
-  TargetSection section = SectionFor(info);
+reports::TargetSection CheckSection(const reports::RunInfo& info, const checks::CheckRun& run,
+                                    const reports::BaselineComparison* baseline) {
+  reports::TargetSection section = SectionFor(info);
   section.eras = run.eras;
   for (const auto& result : run.results) section.items.push_back(CheckItem(result, info));
-  section.handshake_controls = run.handshake_controls;
+  for (const auto& control : run.handshake_controls) {
+    section.handshake_controls.push_back({control.revision, control.pre_init});
+  }
+  section.notes = run.notes;
   if (baseline != nullptr) section.baseline = *baseline;
   return section;
 }
 
-Report BuildCheckReport(const RunInfo& info, const checks::CheckRun& run,
-                        const BaselineComparison* baseline) {
-  Report report = Empty(ReportKind::kCheck, info);
+reports::Report BuildCheckReport(const reports::RunInfo& info, const checks::CheckRun& run,
+                                 const reports::BaselineComparison* baseline) {
+  reports::Report report = Empty(reports::ReportKind::kCheck, info);
   report.targets.push_back(CheckSection(info, run, baseline));
   return report;
 }
 
-Report BuildFuzzReport(const RunInfo& info, const CampaignOptions& options,
-                       const CampaignResult& result) {
-  Report report = Empty(ReportKind::kFuzz, info);
+reports::Report BuildFuzzReport(const reports::RunInfo& info, const CampaignOptions& options,
+                                const CampaignResult& result) {
+  reports::Report report = Empty(reports::ReportKind::kFuzz, info);
   auto ms = [](std::chrono::microseconds part) { return static_cast<double>(part.count()) / 1e3; };
   const CampaignTiming& timing = result.timing;
-  report.fuzz = FuzzFigures{options.seed,       result.cases,       result.generation_failures,
-                            result.skipped,     ms(timing.startup), ms(timing.sending),
-                            ms(timing.silence), ms(timing.resends), ms(timing.shrinking)};
-  TargetSection section = SectionFor(info);
+  reports::FuzzFigures& figures = report.fuzz.emplace();
+  figures.seed = options.seed;
+  figures.cases = result.cases;
+  figures.generation_failures = result.generation_failures;
+  figures.skipped = result.skipped;
+  figures.startup_ms = ms(timing.startup);
+  figures.sending_ms = ms(timing.sending);
+  figures.silence_ms = ms(timing.silence);
+  figures.resends_ms = ms(timing.resends);
+  figures.shrinking_ms = ms(timing.shrinking);
+  figures.elapsed_ms = result.elapsed.count();
+  figures.sessions_opened = result.sessions_opened;
+  figures.pipelined = result.pipelined;
+  figures.restarts = result.restarts;
+  figures.warm_restarts = result.warm_restarts;
+  reports::TargetSection section = SectionFor(info);
   section.eras = result.eras;
   section.notes = result.notes;
-  for (const auto& finding : result.findings) {
+  for (const auto& finding : result.findings)
     section.items.push_back(FuzzItem(finding, options, info));
-  }
   report.targets.push_back(std::move(section));
   return report;
 }
 
-Report BuildReplayReport(const RunInfo& info, const ReplayResult& result) {
-  Report report = Empty(ReportKind::kReplay, info);
-  TargetSection section = SectionFor(info);
+reports::Report BuildReplayReport(const reports::RunInfo& info, const ReplayResult& result) {
+  reports::Report report = Empty(reports::ReportKind::kReplay, info);
+  reports::TargetSection section = SectionFor(info);
   for (const auto& replayed : result.cases) section.items.push_back(ReplayItem(replayed));
   report.targets.push_back(std::move(section));
   return report;
 }
 
-}  // namespace mcpfuzz::reports
+reports::Baseline BaselineOf(const checks::CheckRun& run) {
+  reports::Baseline baseline;
+  for (const auto& result : run.results) {
+    BaselineEntry entry = EntryOf(result);
+    if (result.verdict.kind == VerdictKind::kFail && !Contains(baseline.known_failures, entry)) {
+      baseline.known_failures.push_back(std::move(entry));
+    }
+  }
+  return baseline;
+}
+
+reports::BaselineComparison Compare(const checks::CheckRun& run,
+                                    const reports::Baseline& baseline) {
+  reports::BaselineComparison comparison;
+  std::vector<BaselineEntry> failing;
+  std::vector<BaselineEntry> judged;
+  for (const auto& result : run.results) {
+    const VerdictKind kind = result.verdict.kind;
+    if (kind == VerdictKind::kPass || kind == VerdictKind::kWarn) judged.push_back(EntryOf(result));
+    if (kind != VerdictKind::kFail) continue;
+    BaselineEntry entry = EntryOf(result);
+    if (Contains(failing, entry)) continue;
+    failing.push_back(entry);
+    (Contains(baseline.known_failures, entry) ? comparison.still_failing : comparison.new_failures)
+        .push_back(std::move(entry));
+  }
+  for (const auto& known : baseline.known_failures) {
+    if (Contains(failing, known)) continue;
+    // A known failure is fixed only where this run judged it again: `--only`, `--revision`, a
+    // target that lost an era or a check that could not be verified say nothing about it.
+    (Contains(judged, known) ? comparison.no_longer_failing : comparison.not_run).push_back(known);
+  }
+  return comparison;
+}
+
+}  // namespace mcpfuzz::cli
