@@ -17,42 +17,14 @@ double Seconds(std::chrono::microseconds elapsed) {
   return static_cast<double>(elapsed.count()) / 1e6;
 }
 
-// Redacts the values of [name, value] pairs whose name is a credential header.
-void RedactPairs(boost::json::value* pairs) {
-  if (pairs == nullptr || !pairs->is_array()) return;
-  for (auto& pair : pairs->as_array()) {
-    auto* fields = pair.if_array();
-    if (fields == nullptr || fields->size() != 2 || !(*fields)[0].is_string()) continue;
-    if (IsSecretHeader((*fields)[0].as_string())) (*fields)[1] = "<redacted>";
-  }
+Request Redacted(Request request) {
+  RedactSecrets(request.headers);
+  return request;
 }
 
-// Case files are written by the campaign before any report exists; the report must not
-// carry a credential a generator copied into a request.
-void RedactCaseFile(boost::json::value& record) {
-  auto* object = record.if_object();
-  if (object == nullptr) return;
-  for (const char* member : {"request", "original_request"}) {
-    if (auto* request = object->if_contains(member); request && request->is_object()) {
-      RedactPairs(request->as_object().if_contains("headers"));
-    }
-  }
-}
-
-// A request as JSON (model/case_file.h) with secret header values redacted.
-boost::json::value RedactedRequestJson(const Request& request) {
-  Request redacted = request;
-  for (Header& header : redacted.headers) {
-    if (IsSecretHeader(header.name)) header.value = "<redacted>";
-  }
-  return RequestToJson(redacted);
-}
-
-// An observation as JSON with secret response header values redacted.
-boost::json::value RedactedObservationJson(const Observation& observation) {
-  boost::json::value json = ObservationToJson(observation);
-  RedactPairs(json.as_object().if_contains("http_headers"));
-  return json;
+Observation Redacted(Observation observation) {
+  RedactSecrets(observation.http_headers);
+  return observation;
 }
 
 std::string TitleOf(const std::string& id) {
@@ -75,15 +47,14 @@ ReportItem CheckItem(const checks::CheckResult& result, const reports::RunInfo& 
     item.reproducer = Reproducer(result.exchanges[result.judged].request, info.reproducer_target);
   }
   for (const auto& exchange : result.exchanges) {
-    item.exchanges.push_back(
-        {RedactedRequestJson(exchange.request), RedactedObservationJson(exchange.observation)});
+    item.exchanges.push_back({RequestToJson(Redacted(exchange.request)),
+                              ObservationToJson(Redacted(exchange.observation))});
     item.seconds += Seconds(exchange.observation.elapsed);
   }
   return item;
 }
 
-ReportItem FuzzItem(const CampaignFinding& finding, const CampaignOptions& options,
-                    const reports::RunInfo& info) {
+ReportItem FuzzItem(const CampaignFinding& finding, const CampaignOptions& options) {
   ReportItem item;
   item.id = finding.check_id;
   item.title = TitleOf(item.id);
@@ -91,8 +62,8 @@ ReportItem FuzzItem(const CampaignFinding& finding, const CampaignOptions& optio
   item.transport = ToString(finding.minimal.transport);
   item.verdict = finding.verdict;
   item.failing = true;
-  item.reproducer = Reproducer(finding.minimal, info.reproducer_target);
-  item.exchanges.push_back({RedactedRequestJson(finding.minimal), nullptr});
+  item.reproducer = finding.reproducer;
+  item.exchanges.push_back({RequestToJson(Redacted(finding.minimal)), nullptr});
   item.case_file = finding.file.string();
   item.facts = {{"family", finding.family},
                 {"variant", finding.variant},
@@ -104,8 +75,14 @@ ReportItem FuzzItem(const CampaignFinding& finding, const CampaignOptions& optio
                 {"case", "seed " + std::to_string(options.seed) + " case " +
                              std::to_string(finding.case_index)}};
   if (!finding.file_error.empty()) item.facts.emplace_back("case not written", finding.file_error);
-  item.record = FindingToJson(finding, options.seed, info.reproducer_target);
-  RedactCaseFile(item.record);
+  // The case file the campaign wrote, less its credentials: a generator may have copied one
+  // into a request.
+  FindingRecord record = RecordOf(finding, options.seed);
+  record.request = Redacted(std::move(record.request));
+  if (record.campaign && record.campaign->original) {
+    record.campaign->original = Redacted(std::move(*record.campaign->original));
+  }
+  item.record = FindingToJson(record);
   item.record.as_object()["file"] = item.case_file;
   item.record.as_object()["repeats"] = finding.repeats;
   return item;
@@ -206,8 +183,7 @@ reports::Report BuildFuzzReport(const reports::RunInfo& info, const CampaignOpti
   reports::TargetSection section = SectionFor(info);
   section.eras = result.eras;
   section.notes = result.notes;
-  for (const auto& finding : result.findings)
-    section.items.push_back(FuzzItem(finding, options, info));
+  for (const auto& finding : result.findings) section.items.push_back(FuzzItem(finding, options));
   report.targets.push_back(std::move(section));
   return report;
 }

@@ -1,7 +1,8 @@
 #pragma once
 // The one report model (reports/report.h) built from what `check`, `fuzz` and `replay` return,
 // here where runs are assembled, so reports/ knows nothing of checks/ or campaign/.
-// Credentials are redacted here, once, so no writer can forget to.
+// Credentials are redacted here, once (model/reproducer.h's RedactSecrets), so no writer can
+// forget to; each reproducer is the one made when the result was.
 
 #include "campaign/campaign.h"
 #include "checks/checks.h"

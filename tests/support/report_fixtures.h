@@ -8,6 +8,7 @@
 #include "campaign/campaign.h"
 #include "checks/checks.h"
 #include "cli/run_reports.h"
+#include "model/reproducer.h"
 #include "model/request_builder.h"
 #include "reports/report.h"
 
@@ -115,8 +116,9 @@ inline reports::Report HostileFuzzReport() {
   finding.resends = 3;
   finding.stable = true;
   finding.file = "findings/fuzz-methods.unknown-abcd1234.json";
-  result.findings.push_back(finding);
   reports::RunInfo info = FixedRunInfo();
+  finding.reproducer = Reproducer(finding.minimal, info.reproducer_target);
+  result.findings.push_back(finding);
   return cli::BuildFuzzReport(info, options, result);
 }
 
