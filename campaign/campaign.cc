@@ -293,10 +293,11 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
   finding.shrink_steps = shrunk.steps;
   finding.shrink_sends = shrunk.sends;
 
+  finding.reproducer = Reproducer(finding.minimal, ReproducerFor(options_, session));
   if (!options_.corpus_dir.empty()) {
-    auto written =
-        WriteCaseFile(options_.corpus_dir, FindingFileName(finding),
-                      FindingToJson(finding, options_.seed, ReproducerFor(options_, session)));
+    auto written = WriteCaseFile(options_.corpus_dir,
+                                 FindingFileName(finding.check_id, finding.signature_hash),
+                                 FindingToJson(RecordOf(finding, options_.seed)));
     if (written.ok()) {
       finding.file = *written;
     } else {

@@ -113,6 +113,9 @@ struct CampaignFinding {
   std::size_t shrink_sends = 0;  ///< Requests sent while shrinking.
   /// Later cases with the same signature (not re-sent, not written).
   std::size_t repeats = 0;
+  /// A shell command that sends `minimal` again (model/reproducer.h), made once when the
+  /// finding is; the case file, the reports and the terminal all show this one.
+  std::string reproducer;
   /// The case file, when one was written; why not otherwise.
   std::filesystem::path file;
   std::string file_error;

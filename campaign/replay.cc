@@ -8,8 +8,8 @@
 #include "campaign/campaign.h"
 #include "campaign/detail/judging.h"
 #include "campaign/detail/session.h"
-#include "campaign/finding_file.h"
 #include "oracles/check_ids.h"
+#include "reports/finding_file.h"
 
 namespace mcpfuzz {
 namespace {

@@ -11,11 +11,11 @@
 #include "checks/checks.h"
 #include "cli/report_files.h"
 #include "cli/run_info.h"
+#include "cli/run_reports.h"
 #include "cli/signals.h"
 #include "reports/baseline.h"
-#include "reports/build.h"
-#include "reports/check_report.h"
 #include "reports/terminal.h"
+#include "reports/writers.h"
 
 namespace mcpfuzz::cli {
 namespace {
@@ -144,14 +144,14 @@ int RunCheck(const CheckSettings& settings, Target& target, std::ostream& out, s
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   std::optional<reports::BaselineComparison> comparison;
-  if (baseline) comparison = reports::Compare(run, *baseline);
+  if (baseline) comparison = Compare(run, *baseline);
   const reports::BaselineComparison* compared = comparison ? &*comparison : nullptr;
 
-  reports::PrintCheckReport(info, run, compared, out);
-  bool written =
-      WriteReportFiles(reports::BuildCheckReport(info, run, compared), settings.reports, out, err);
+  const reports::Report report = BuildCheckReport(info, run, compared);
+  reports::WriteTerminal(report, out);
+  bool written = WriteReportFiles(report, settings.reports, out, err);
   if (settings.write_baseline) {
-    const boost::json::value baseline_json = reports::BaselineToJson(reports::BaselineOf(run));
+    const boost::json::value baseline_json = reports::BaselineToJson(BaselineOf(run));
     written =
         WriteFileAtomically(
             *settings.write_baseline,
@@ -166,7 +166,7 @@ int RunCheck(const CheckSettings& settings, Target& target, std::ostream& out, s
   }
   if (!written) return 2;
   if (compared != nullptr) return compared->Clean() ? 0 : 1;
-  return reports::Count(run).fail > 0 ? 1 : 0;
+  return reports::Count(report).fail > 0 ? 1 : 0;
 }
 
 }  // namespace mcpfuzz::cli

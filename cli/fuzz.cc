@@ -10,15 +10,13 @@
 #include "campaign/campaign.h"
 #include "cli/report_files.h"
 #include "cli/run_info.h"
+#include "cli/run_reports.h"
 #include "cli/signals.h"
 #include "generators/registry.h"
-#include "reports/build.h"
-#include "reports/fuzz_report.h"
 #include "reports/terminal.h"
+#include "reports/writers.h"
 
 namespace mcpfuzz::cli {
-namespace {}  // namespace
-
 CampaignOptions ToCampaignOptions(const FuzzSettings& settings, ReproducerTarget reproducer) {
   CampaignOptions options;
   // A fixed default would send the same cases every night; a fresh seed explores, and the
@@ -73,10 +71,10 @@ int RunFuzz(const FuzzSettings& settings, Target& target, std::ostream& out, std
   CampaignResult result = RunCampaign(target.Factory(), options, progress);
   if (show_progress) err << "\r\033[K" << std::flush;
 
-  reports::PrintFuzzReport(info, options, result, out);
   info.duration_seconds = static_cast<double>(result.elapsed.count()) / 1000.0;
-  bool written =
-      WriteReportFiles(reports::BuildFuzzReport(info, options, result), settings.reports, out, err);
+  const reports::Report report = BuildFuzzReport(info, options, result);
+  reports::WriteTerminal(report, out);
+  bool written = WriteReportFiles(report, settings.reports, out, err);
   for (const auto& finding : result.findings) {
     if (!options.corpus_dir.empty() && finding.file.empty()) written = false;
   }
@@ -107,25 +105,10 @@ int RunReplay(const std::string& path, const std::vector<ReportFile>& report_fil
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   bool unreadable = result.cases.empty();
   if (unreadable) err << "mcpfuzz: no case file found at " << path << "\n";
-  for (const auto& replayed : result.cases) {
-    std::string state = !replayed.error.empty() ? "ERROR"
-                        : replayed.still_fails  ? "STILL FAILS"
-                                                : "fixed";
-    out << reports::Pad(state, 12) << replayed.check_id << "  "
-        << reports::EscapeForTerminal(replayed.file.string(), 300);
-    if (replayed.still_fails && !replayed.same_signature) out << "  (with another signature)";
-    if (replayed.verdict)
-      out << "\n    " << reports::EscapeForTerminal(Summarize(*replayed.verdict), 300);
-    if (!replayed.error.empty()) {
-      out << "\n    " << reports::EscapeForTerminal(replayed.error, 300);
-      unreadable = true;
-    }
-    out << "\n";
-  }
-  out << result.still_failing << " of " << result.cases.size() << " case(s) still fail\n";
-  if (!WriteReportFiles(reports::BuildReplayReport(info, result), report_files, out, err)) {
-    return 2;
-  }
+  for (const auto& replayed : result.cases) unreadable = unreadable || !replayed.error.empty();
+  const reports::Report report = BuildReplayReport(info, result);
+  reports::WriteTerminal(report, out);
+  if (!WriteReportFiles(report, report_files, out, err)) return 2;
   if (unreadable) return 2;
   return result.still_failing > 0 ? 1 : 0;
 }

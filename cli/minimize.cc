@@ -13,8 +13,8 @@
 #include <optional>
 #include <sstream>
 
-#include "campaign/finding_file.h"
 #include "model/text.h"
+#include "reports/finding_file.h"
 
 extern char** environ;  // NOLINT: POSIX
 

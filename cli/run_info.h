@@ -4,7 +4,7 @@
 #include <string>
 
 #include "cli/target.h"
-#include "reports/check_report.h"
+#include "reports/report.h"
 
 namespace mcpfuzz::cli {
 

@@ -12,11 +12,11 @@
 #include "cli/host_limiter.h"
 #include "cli/report_files.h"
 #include "cli/run_info.h"
+#include "cli/run_reports.h"
 #include "cli/target.h"
 #include "cli/targets_file.h"
-#include "reports/build.h"
-#include "reports/survey.h"
 #include "reports/terminal.h"
+#include "reports/writers.h"
 
 namespace mcpfuzz::cli {
 namespace {
@@ -46,28 +46,9 @@ reports::TargetSection CheckOne(const TargetSpec& spec, const checks::CheckOptio
   checks::CheckRun run = checks::RunChecks(connect, options);
   info.duration_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  reports::TargetSection section = reports::CheckSection(info, run, nullptr);
+  reports::TargetSection section = CheckSection(info, run, nullptr);
   if (Unreachable(run.eras)) section.error = "could not be reached";
   return section;
-}
-
-void PrintSurvey(const reports::Report& report, std::ostream& out) {
-  for (const auto& target : report.targets) {
-    const reports::VerdictCounts counts = reports::Count(target.items);
-    out << reports::Pad(reports::EscapeForTerminal(target.description, 60), 62);
-    if (!target.error.empty()) {
-      out << "not run: " << reports::EscapeForTerminal(target.error, 80) << "\n";
-      continue;
-    }
-    out << counts.fail << " fail, " << counts.warn << " warn, " << counts.pass << " pass, "
-        << counts.unverified << " unverified\n";
-  }
-  const reports::UnknownToolTable table = reports::Tabulate(report).unknown_tool;
-  out << "\ntools.unknown-name: " << table.verified << " VERIFIED, " << table.observed_risk
-      << " OBSERVED_RISK, " << table.unverified << " UNVERIFIED, " << table.not_checked
-      << " not checked\n  observed risks: " << table.is_error_result << " isError result, "
-      << table.result_without_is_error << " result without isError, " << table.not_json_rpc
-      << " not JSON-RPC, " << table.other_risk << " other\n";
 }
 
 }  // namespace
@@ -117,7 +98,7 @@ int RunSurvey(const CheckSettings& settings, const TargetSpec& defaults,
   report.duration_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  PrintSurvey(report, out);
+  reports::WriteTerminal(report, out);
   const bool written = WriteReportFiles(report, settings.reports, out, err);
   bool any_reached = false;
   for (const auto& target : report.targets) any_reached = any_reached || target.error.empty();

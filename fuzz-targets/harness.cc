@@ -10,6 +10,7 @@
 
 #include "model/case_file.h"
 #include "oracles/oracle.h"
+#include "reports/finding_file.h"
 
 namespace mcpfuzz::fuzzing {
 
@@ -60,24 +61,13 @@ void Describe(const Judged& judged) {
 }
 
 boost::json::value FindingJson(const Judged& judged) {
-  const Verdict& verdict = judged.verdict;
-  return boost::json::object{
-      {"format", "mcpfuzz-case"},
-      {"version", 1},
-      {"origin", "libFuzzer"},
-      {"check_id", judged.fuzz_case.check_id},
-      {"context",
-       {{"capability_declared", judged.fuzz_case.context.capability_declared},
-        {"argument_name", judged.fuzz_case.context.argument_name}}},
-      {"request", RequestToJson(judged.fuzz_case.request)},
-      {"observed",
-       {{"verdict", ToString(verdict.kind)},
-        {"outcome", ToString(judged.observation.outcome)},
-        {"channel", ToString(verdict.observed.channel)},
-        {"http_status", verdict.observed.http_status},
-        {"excerpt", verdict.observed.excerpt}}},
-      {"summary", Summarize(verdict)},
-  };
+  FindingRecord record;
+  record.origin = "libFuzzer";
+  record.check_id = judged.fuzz_case.check_id;
+  record.context = judged.fuzz_case.context;
+  record.request = judged.fuzz_case.request;
+  record.verdict = judged.verdict;
+  return FindingToJson(record);
 }
 
 void AbortOnFinding(const Judged& judged) {

@@ -36,8 +36,8 @@ bool IsFailure(const Judged& judged);
 /// Prints the verdict and the request (as a case file, model/case_file.h) to stderr.
 void Describe(const Judged& judged);
 
-/// The finding as a case file (campaign/finding_file.h's format: format, version, origin,
-/// check_id, context, request, summary), so `mcpfuzz replay` can send it again.
+/// The finding as a case file, written by the one case-file writer (reports/finding_file.h)
+/// with origin "libFuzzer" and no campaign facts, so `mcpfuzz replay` can send it again.
 boost::json::value FindingJson(const Judged& judged);
 
 /// Describe(), then std::abort(): how a target reports a finding to libFuzzer. When

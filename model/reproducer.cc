@@ -44,10 +44,11 @@ bool NeedsSession(const Request& request) {
   return EraOf(request.revision) == Era::kHandshake && request.session == SessionBinding::kAttach;
 }
 
-std::string HeaderArguments(const Headers& headers) {
+std::string HeaderArguments(Headers headers) {
+  RedactSecrets(headers);
   std::string out;
   for (const Header& header : headers) {
-    std::string value = IsSecretHeader(header.name) ? "<redacted>" : header.value;
+    const std::string& value = header.value;
     // curl drops a header given as "Name:"; "Name;" sends it with an empty value.
     std::string argument = value.empty() ? header.name + ";" : header.name + ": " + value;
     out += " -H " + ShellQuote(argument);
@@ -145,6 +146,12 @@ bool IsSecretHeader(std::string_view name) {
     if (lower.find(marker) != std::string::npos) return true;
   }
   return false;
+}
+
+void RedactSecrets(Headers& headers) {
+  for (Header& header : headers) {
+    if (IsSecretHeader(header.name)) header.value = "<redacted>";
+  }
 }
 
 std::string Reproducer(const Request& request, const ReproducerTarget& target) {

@@ -27,6 +27,10 @@ std::string ShellQuote(std::string_view word);
 /// their values are replaced by "<redacted>" wherever mcpfuzz writes requests down.
 bool IsSecretHeader(std::string_view name);
 
+/// Replaces the value of every secret header (IsSecretHeader) by "<redacted>": the one way
+/// credentials leave what mcpfuzz writes down — reproducers, reports.
+void RedactSecrets(Headers& headers);
+
 /// The request as a shell command:
 /// - HTTP: curl with the exact method, headers and body bytes (non-UTF-8 bodies through printf),
 ///   `-i` to show status and headers, and no redirects. A handshake-era request that needs a

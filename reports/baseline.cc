@@ -1,20 +1,10 @@
 #include "reports/baseline.h"
 
-#include <algorithm>
-
 namespace mcpfuzz::reports {
 namespace {
 
 constexpr std::string_view kFormat = "mcpfuzz-baseline";
 constexpr std::int64_t kVersion = 1;
-
-bool Contains(const std::vector<BaselineEntry>& entries, const BaselineEntry& entry) {
-  return std::find(entries.begin(), entries.end(), entry) != entries.end();
-}
-
-BaselineEntry EntryOf(const checks::CheckResult& result) {
-  return {result.verdict.check_id, result.revision, result.transport};
-}
 
 Error Invalid(const std::string& what) { return Error{"invalid baseline: " + what}; }
 
@@ -23,17 +13,6 @@ Error Invalid(const std::string& what) { return Error{"invalid baseline: " + wha
 std::string ToString(const BaselineEntry& entry) {
   return entry.id + "@" + std::string(mcpfuzz::ToString(entry.revision)) + "/" +
          std::string(mcpfuzz::ToString(entry.transport));
-}
-
-Baseline BaselineOf(const checks::CheckRun& run) {
-  Baseline baseline;
-  for (const auto& result : run.results) {
-    BaselineEntry entry = EntryOf(result);
-    if (result.verdict.kind == VerdictKind::kFail && !Contains(baseline.known_failures, entry)) {
-      baseline.known_failures.push_back(std::move(entry));
-    }
-  }
-  return baseline;
 }
 
 boost::json::value BaselineToJson(const Baseline& baseline) {
@@ -80,29 +59,6 @@ Result<Baseline> BaselineFromJson(const boost::json::value& json) {
          *transport == "http" ? TransportKind::kHttp : TransportKind::kStdio});
   }
   return baseline;
-}
-
-BaselineComparison Compare(const checks::CheckRun& run, const Baseline& baseline) {
-  BaselineComparison comparison;
-  std::vector<BaselineEntry> failing;
-  std::vector<BaselineEntry> judged;
-  for (const auto& result : run.results) {
-    const VerdictKind kind = result.verdict.kind;
-    if (kind == VerdictKind::kPass || kind == VerdictKind::kWarn) judged.push_back(EntryOf(result));
-    if (kind != VerdictKind::kFail) continue;
-    BaselineEntry entry = EntryOf(result);
-    if (Contains(failing, entry)) continue;
-    failing.push_back(entry);
-    (Contains(baseline.known_failures, entry) ? comparison.still_failing : comparison.new_failures)
-        .push_back(std::move(entry));
-  }
-  for (const auto& known : baseline.known_failures) {
-    if (Contains(failing, known)) continue;
-    // A known failure is fixed only where this run judged it again: `--only`, `--revision`, a
-    // target that lost an era or a check that could not be verified say nothing about it.
-    (Contains(judged, known) ? comparison.no_longer_failing : comparison.not_run).push_back(known);
-  }
-  return comparison;
 }
 
 }  // namespace mcpfuzz::reports

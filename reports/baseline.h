@@ -7,8 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "checks/checks.h"
+#include "model/request.h"
 #include "model/result.h"
+#include "model/revision.h"
 
 namespace mcpfuzz::reports {
 
@@ -26,9 +27,6 @@ std::string ToString(const BaselineEntry& entry);
 struct Baseline {
   std::vector<BaselineEntry> known_failures;
 };
-
-/// The baseline of a run: every FAIL in it.
-Baseline BaselineOf(const checks::CheckRun& run);
 
 /// {"format":"mcpfuzz-baseline","version":1,"known_failures":[{"id":…,"revision":…,"transport":…}]}
 boost::json::value BaselineToJson(const Baseline& baseline);
@@ -48,7 +46,5 @@ struct BaselineComparison {
   std::vector<BaselineEntry> still_failing;
   bool Clean() const { return new_failures.empty() && no_longer_failing.empty(); }
 };
-
-BaselineComparison Compare(const checks::CheckRun& run, const Baseline& baseline);
 
 }  // namespace mcpfuzz::reports

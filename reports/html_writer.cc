@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <map>
 
-#include "campaign/finding_file.h"
+#include "model/pretty_json.h"
 #include "reports/detail/html_charts.h"
 #include "reports/escape.h"
 #include "reports/survey.h"

@@ -4,7 +4,8 @@
 #include <boost/json/serialize.hpp>
 #include <cstdint>
 
-#include "campaign/finding_file.h"
+#include "model/pretty_json.h"
+#include "oracles/verdict_json.h"
 #include "reports/escape.h"
 #include "reports/survey.h"
 #include "reports/writers.h"
@@ -31,46 +32,9 @@ json::value Nullable(std::optional<std::int64_t> value) {
 }
 json::value Status(int status) { return status == 0 ? json::value(nullptr) : json::value(status); }
 
-json::value ExpectedJson(const ExpectedAnswer& expected) {
-  return {{"text", expected.text},
-          {"channels", Named(expected.channels)},
-          {"tolerated_channels", Named(expected.tolerated)},
-          {"codes", Array(expected.codes)},
-          {"forbidden_codes", Array(expected.forbidden_codes)},
-          {"http_statuses", Named(expected.http_statuses)},
-          {"tolerated_http_statuses", Named(expected.tolerated_http_statuses)},
-          {"data_members", Array(expected.data_members)}};
-}
-
-json::value ObservedJson(const ObservedAnswer& observed) {
-  return {{"outcome", ToString(observed.outcome)},
-          {"channel", ToString(observed.channel)},
-          {"excerpt", observed.excerpt},
-          {"code", Nullable(observed.code)},
-          {"http_status", Status(observed.http_status)}};
-}
-
 json::object ItemJson(const ReportItem& item) {
-  const Verdict& verdict = item.verdict;
-  json::object out{{"id", item.id},
-                   {"revision", item.revision},
-                   {"transport", item.transport},
-                   {"verdict", ToString(verdict.kind)},
-                   {"strength", ToString(verdict.strength)},
-                   {"expected", ExpectedJson(verdict.expected)},
-                   {"observed", ObservedJson(verdict.observed)},
-                   {"spec_ref", verdict.spec_reference},
-                   {"notes", Array(verdict.notes)}};
-  if (verdict.unverified_reason != UnverifiedReason::kNone) {
-    out["unverified_reason"] = ToString(verdict.unverified_reason);
-  }
-  json::array findings;
-  for (const Finding& finding : verdict.findings) {
-    findings.push_back({{"aspect", ToString(finding.aspect)},
-                        {"strength", ToString(finding.strength)},
-                        {"text", finding.text}});
-  }
-  out["findings"] = std::move(findings);
+  json::object out{{"id", item.id}, {"revision", item.revision}, {"transport", item.transport}};
+  AddVerdictJson(item.verdict, out);
   if (!item.reproducer.empty()) out["reproducer"] = item.reproducer;
   json::array exchanges;
   for (const auto& exchange : item.exchanges) {

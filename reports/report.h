@@ -3,6 +3,9 @@
 // found, as plain data. Every writer — JSON, JUnit XML, SARIF, Markdown, HTML — reads only
 // this, so the five formats cannot disagree about a run.
 //
+// The terminal is its sixth writer (reports/writers.h). The model is built where runs are
+// assembled (cli/run_reports.h), from what `check`, `fuzz` and `replay` return.
+//
 // Text in it that came from a server (excerpts, notes, bodies, header values) is kept as the
 // server sent it; each writer escapes it for its own format. Credentials are already gone:
 // requests, observations and reproducers are stored redacted.
@@ -16,10 +19,11 @@
 #include <utility>
 #include <vector>
 
-#include "checks/checks.h"
 #include "model/reproducer.h"
+#include "oracles/pre_init.h"
 #include "oracles/verdict.h"
 #include "reports/baseline.h"
+#include "transport/era_probe.h"
 
 namespace mcpfuzz::reports {
 
@@ -54,6 +58,8 @@ struct ReportExchange {
 struct ReportItem {
   /// The check id (oracles/check_ids.h).
   std::string id;
+  /// The check's title for people ("Unknown tool name"); empty means the id says it all.
+  std::string title;
   /// "2025-11-25"; empty when unknown (a case file that could not be read).
   std::string revision;
   /// "http" or "stdio".
@@ -73,9 +79,16 @@ struct ReportItem {
   std::string case_file;
   /// Facts for people, in order: {"family", "unknown-names"}, {"stable", "3/3"}.
   std::vector<std::pair<std::string, std::string>> facts;
-  /// Fuzz: the finding in case-file form (campaign/finding_file.h), which the fuzz JSON
+  /// Fuzz: the finding in case-file form (reports/finding_file.h), which the fuzz JSON
   /// report has always carried.
   boost::json::value record;
+};
+
+/// Observations that are not verdicts, reported beside them: how the target treats a request
+/// sent before the handshake in one revision.
+struct HandshakeControl {
+  Revision revision = kLatestHandshakeRevision;
+  PreInitClassification pre_init;
 };
 
 /// Everything about one target.
@@ -88,7 +101,7 @@ struct TargetSection {
   std::string transport;
   EraReport eras;
   std::vector<ReportItem> items;
-  std::vector<checks::HandshakeControl> handshake_controls;
+  std::vector<HandshakeControl> handshake_controls;
   std::optional<BaselineComparison> baseline;
   /// What people should know that is not an item: sessions not opened, a target gone away.
   std::vector<std::string> notes;
@@ -104,6 +117,11 @@ struct FuzzFigures {
   std::size_t skipped = 0;
   /// Where the time went (CampaignTiming), in milliseconds.
   double startup_ms = 0, sending_ms = 0, silence_ms = 0, resends_ms = 0, shrinking_ms = 0;
+  /// The whole run, in whole milliseconds.
+  std::int64_t elapsed_ms = 0;
+  std::size_t sessions_opened = 0;
+  /// Stdio: cases judged from a pipelined window; server restarts, and those onto a spare.
+  std::size_t pipelined = 0, restarts = 0, warm_restarts = 0;
 };
 
 struct Report {

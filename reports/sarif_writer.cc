@@ -5,8 +5,7 @@
 
 #include <map>
 
-#include "campaign/finding_file.h"
-#include "checks/checks.h"
+#include "model/pretty_json.h"
 #include "reports/escape.h"
 #include "reports/writers.h"
 
@@ -15,12 +14,7 @@ namespace {
 
 namespace json = boost::json;
 
-std::string TitleOf(std::string_view id) {
-  for (const auto& info : checks::AllChecks()) {
-    if (info.id == id) return std::string(info.title);
-  }
-  return std::string(id);
-}
+std::string TitleOf(const ReportItem& item) { return item.title.empty() ? item.id : item.title; }
 
 // A URI reference from the target description: RFC 3986 characters kept, the rest
 // percent-encoded (spaces in a stdio command, bytes a user typed).
@@ -94,8 +88,8 @@ json::object RuleJson(const ReportItem& item) {
   const std::string family = FamilyOf(item.id);
   return {{"id", item.id},
           {"name", item.id},
-          {"shortDescription", {{"text", TitleOf(item.id)}}},
-          {"fullDescription", {{"text", TitleOf(item.id) + " (MCP spec check " + item.id + ")"}}},
+          {"shortDescription", {{"text", TitleOf(item)}}},
+          {"fullDescription", {{"text", TitleOf(item) + " (MCP spec check " + item.id + ")"}}},
           {"help",
            {{"text", "Expected: " + item.verdict.expected.text +
                          ". Spec: " + item.verdict.spec_reference}}},

@@ -1,6 +1,7 @@
 #pragma once
-// The five report writers. Each reads the one report model and writes one document to a
-// stream; opening files is the caller's business. Formats: docs/report-format.md.
+// The six report writers. Each reads the one report model and writes one document to a
+// stream; opening files is the caller's business. Formats: docs/report-format.md; the
+// terminal's text is for people only.
 
 #include <boost/json/value.hpp>
 #include <optional>
@@ -36,5 +37,12 @@ void WriteMarkdown(const Report& report, std::ostream& out);
 void WriteHtml(const Report& report, std::ostream& out);
 
 void Write(Format format, const Report& report, std::ostream& out);
+
+/// What `mcpfuzz check`, `fuzz`, `replay` and a survey print: for a check, the eras, a matrix
+/// of checks × revisions, every FAIL and WARN with expected vs observed, the spec reference and
+/// a reproducer, then the counts (and the baseline); for fuzz, the seed, the figures and each
+/// finding; for replay, one line per case file; for a survey, one line per target and the
+/// unknown-tool table. Server text is escaped for terminals.
+void WriteTerminal(const Report& report, std::ostream& out);
 
 }  // namespace mcpfuzz::reports

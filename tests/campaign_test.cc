@@ -139,7 +139,8 @@ TEST_P(FaultyServer, IsFoundShrunkWrittenAndReplayed) {
 
   // The case file: named by check id and signature, readable, holding the minimal request.
   ASSERT_FALSE(found->file.empty()) << found->file_error;
-  EXPECT_EQ(found->file.filename().string(), FindingFileName(*found));
+  EXPECT_EQ(found->file.filename().string(),
+            FindingFileName(found->check_id, found->signature_hash));
   EXPECT_TRUE(found->file.filename().string().starts_with("fuzz-" + found->check_id + "-"));
   auto stored = ReadCaseFile(found->file);
   ASSERT_TRUE(stored.ok()) << stored.error().message;

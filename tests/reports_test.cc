@@ -3,13 +3,18 @@
 #include <boost/json.hpp>
 #include <sstream>
 
+#include "cli/run_reports.h"
 #include "model/request_builder.h"
 #include "reports/baseline.h"
-#include "reports/check_report.h"
 #include "reports/terminal.h"
+#include "reports/writers.h"
 
 namespace mcpfuzz::reports {
 namespace {
+
+using cli::BaselineOf;
+using cli::BuildCheckReport;
+using cli::Compare;
 
 namespace json = boost::json;
 
@@ -59,7 +64,7 @@ RunInfo Info() {
 }
 
 TEST(CheckReportJson, IsVersionedCountsVerdictsAndCarriesAReproducer) {
-  json::value report = CheckReportToJson(Info(), HostileRun(), nullptr);
+  json::value report = ReportToJson(BuildCheckReport(Info(), HostileRun(), nullptr));
   // The report must survive a round trip through a strict parser despite the invalid UTF-8.
   json::value reparsed = json::parse(json::serialize(report));
   EXPECT_EQ(reparsed.at("format"), "mcpfuzz-check-report");
@@ -76,7 +81,7 @@ TEST(CheckReportJson, IsVersionedCountsVerdictsAndCarriesAReproducer) {
 }
 
 TEST(CheckReportJson, RedactsCredentialsBothWays) {
-  std::string text = json::serialize(CheckReportToJson(Info(), HostileRun(), nullptr));
+  std::string text = json::serialize(ReportToJson(BuildCheckReport(Info(), HostileRun(), nullptr)));
   EXPECT_EQ(text.find("hunter2"), std::string::npos);
   EXPECT_EQ(text.find("secret-cookie"), std::string::npos);
   EXPECT_NE(text.find("<redacted>"), std::string::npos);
@@ -84,7 +89,7 @@ TEST(CheckReportJson, RedactsCredentialsBothWays) {
 
 TEST(CheckReportTerminal, EscapesServerTextAndShowsTheFinding) {
   std::ostringstream out;
-  PrintCheckReport(Info(), HostileRun(), nullptr, out);
+  WriteTerminal(BuildCheckReport(Info(), HostileRun(), nullptr), out);
   const std::string text = out.str();
   EXPECT_EQ(text.find('\x1b'), std::string::npos) << "raw ESC reached the terminal";
   EXPECT_EQ(text.find('\x07'), std::string::npos);
@@ -134,7 +139,7 @@ TEST(Baseline, EntriesNotJudgedAreNotRunNotFixed) {
   EXPECT_TRUE(comparison.Clean());
 
   std::ostringstream out;
-  PrintCheckReport(Info(), run, &comparison, out);
+  WriteTerminal(BuildCheckReport(Info(), run, &comparison), out);
   EXPECT_EQ(out.str().find("fixed"), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("not run: absent@2025-11-25/http"), std::string::npos) << out.str();
 }

@@ -14,12 +14,12 @@
 #include <string>
 #include <vector>
 
-#include "campaign/finding_file.h"
 #include "fuzz-targets/case_spec.h"
 #include "fuzz-targets/harness.h"
 #include "model/request_builder.h"
 #include "oracles/check_ids.h"
 #include "oracles/oracle.h"
+#include "reports/finding_file.h"
 
 namespace mcpfuzz::fuzzing {
 namespace {

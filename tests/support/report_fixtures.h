@@ -7,8 +7,9 @@
 
 #include "campaign/campaign.h"
 #include "checks/checks.h"
+#include "cli/run_reports.h"
+#include "model/reproducer.h"
 #include "model/request_builder.h"
-#include "reports/build.h"
 #include "reports/report.h"
 
 namespace mcpfuzz::test_support {
@@ -83,7 +84,7 @@ inline checks::CheckRun HostileCheckRun() {
 }
 
 inline reports::Report HostileCheckReport() {
-  return reports::BuildCheckReport(FixedRunInfo(), HostileCheckRun(), nullptr);
+  return cli::BuildCheckReport(FixedRunInfo(), HostileCheckRun(), nullptr);
 }
 
 inline reports::Report HostileFuzzReport() {
@@ -115,9 +116,10 @@ inline reports::Report HostileFuzzReport() {
   finding.resends = 3;
   finding.stable = true;
   finding.file = "findings/fuzz-methods.unknown-abcd1234.json";
-  result.findings.push_back(finding);
   reports::RunInfo info = FixedRunInfo();
-  return reports::BuildFuzzReport(info, options, result);
+  finding.reproducer = Reproducer(finding.minimal, info.reproducer_target);
+  result.findings.push_back(finding);
+  return cli::BuildFuzzReport(info, options, result);
 }
 
 inline reports::Report HostileReplayReport() {
@@ -135,7 +137,7 @@ inline reports::Report HostileReplayReport() {
   broken.error = "cannot read " + kHostile;
   result.cases.push_back(broken);
   result.still_failing = 1;
-  return reports::BuildReplayReport(FixedRunInfo(), result);
+  return cli::BuildReplayReport(FixedRunInfo(), result);
 }
 
 /// Two targets that answered (the hostile check run, and one that answers an unknown tool
@@ -154,7 +156,7 @@ inline reports::Report HostileSurveyReport() {
   success.verdict.observed.channel = Channel::kSuccess;
   success.verdict.observed.excerpt = "Unknown tool: " + kHostile;
   run.results.push_back(success);
-  report.targets.push_back(reports::CheckSection(stdio, run, nullptr));
+  report.targets.push_back(cli::CheckSection(stdio, run, nullptr));
   reports::TargetSection unreachable;
   unreachable.description = "http://127.0.0.1:9/mcp";
   unreachable.transport = "http";

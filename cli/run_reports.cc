@@ -1,0 +1,234 @@
+#include "cli/run_reports.h"
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+
+#include "campaign/finding_file.h"
+#include "model/case_file.h"
+
+namespace mcpfuzz::cli {
+namespace {
+
+using reports::BaselineEntry;
+using reports::ReportItem;
+
+double Seconds(std::chrono::microseconds elapsed) {
+  return static_cast<double>(elapsed.count()) / 1e6;
+}
+
+Request Redacted(Request request) {
+  RedactSecrets(request.headers);
+  return request;
+}
+
+Observation Redacted(Observation observation) {
+  RedactSecrets(observation.http_headers);
+  return observation;
+}
+
+std::string TitleOf(const std::string& id) {
+  for (const auto& info : checks::AllChecks()) {
+    if (info.id == id) return std::string(info.title);
+  }
+  return {};
+}
+
+ReportItem CheckItem(const checks::CheckResult& result, const reports::RunInfo& info) {
+  ReportItem item;
+  item.id = result.verdict.check_id;
+  item.title = TitleOf(item.id);
+  item.revision = ToString(result.revision);
+  item.transport = ToString(result.transport);
+  item.verdict = result.verdict;
+  item.failing = result.verdict.kind == VerdictKind::kFail;
+  item.judged = result.judged;
+  if (result.judged < result.exchanges.size()) {
+    item.reproducer = Reproducer(result.exchanges[result.judged].request, info.reproducer_target);
+  }
+  for (const auto& exchange : result.exchanges) {
+    item.exchanges.push_back({RequestToJson(Redacted(exchange.request)),
+                              ObservationToJson(Redacted(exchange.observation))});
+    item.seconds += Seconds(exchange.observation.elapsed);
+  }
+  return item;
+}
+
+ReportItem FuzzItem(const CampaignFinding& finding, const CampaignOptions& options) {
+  ReportItem item;
+  item.id = finding.check_id;
+  item.title = TitleOf(item.id);
+  item.revision = ToString(finding.revision);
+  item.transport = ToString(finding.minimal.transport);
+  item.verdict = finding.verdict;
+  item.failing = true;
+  item.reproducer = finding.reproducer;
+  item.exchanges.push_back({RequestToJson(Redacted(finding.minimal)), nullptr});
+  item.case_file = finding.file.string();
+  item.facts = {{"family", finding.family},
+                {"variant", finding.variant},
+                {finding.stable ? "stable" : "flaky",
+                 std::to_string(finding.reproduced) + "/" + std::to_string(finding.resends)},
+                {"shrunk", std::to_string(finding.shrink_steps) + " step(s), " +
+                               std::to_string(finding.shrink_sends) + " send(s)"},
+                {"repeats", std::to_string(finding.repeats)},
+                {"case", "seed " + std::to_string(options.seed) + " case " +
+                             std::to_string(finding.case_index)}};
+  if (!finding.file_error.empty()) item.facts.emplace_back("case not written", finding.file_error);
+  // The case file the campaign wrote, less its credentials: a generator may have copied one
+  // into a request.
+  FindingRecord record = RecordOf(finding, options.seed);
+  record.request = Redacted(std::move(record.request));
+  if (record.campaign && record.campaign->original) {
+    record.campaign->original = Redacted(std::move(*record.campaign->original));
+  }
+  item.record = FindingToJson(record);
+  item.record.as_object()["file"] = item.case_file;
+  item.record.as_object()["repeats"] = finding.repeats;
+  return item;
+}
+
+ReportItem ReplayItem(const ReplayedCase& replayed) {
+  ReportItem item;
+  item.id = replayed.check_id;
+  item.title = TitleOf(item.id);
+  item.case_file = replayed.file.string();
+  item.failing = replayed.still_fails;
+  if (replayed.verdict) {
+    item.verdict = *replayed.verdict;
+  } else {
+    // The case could not be judged: nothing was seen of the server's answer.
+    item.verdict.check_id = replayed.check_id;
+    item.verdict.kind = VerdictKind::kUnverified;
+    item.verdict.unverified_reason = UnverifiedReason::kTransportError;
+  }
+  if (!replayed.error.empty()) item.verdict.notes.push_back(replayed.error);
+  const std::string state = !replayed.error.empty() ? "error"
+                            : replayed.still_fails  ? "still fails"
+                                                    : "fixed";
+  item.facts = {{"replay", state}};
+  if (replayed.still_fails) {
+    item.facts.emplace_back("signature", replayed.same_signature ? "same" : "different");
+  }
+  return item;
+}
+
+reports::TargetSection SectionFor(const reports::RunInfo& info) {
+  reports::TargetSection section;
+  section.description = info.target;
+  section.stable_name = info.stable_target.empty() ? info.target : info.stable_target;
+  section.transport = ToString(info.reproducer_target.kind);
+  return section;
+}
+
+reports::Report Empty(reports::ReportKind kind, const reports::RunInfo& info) {
+  reports::Report report;
+  report.kind = kind;
+  report.tool_version = info.tool_version;
+  report.started_at = info.started_at;
+  report.duration_seconds = info.duration_seconds;
+  return report;
+}
+
+bool Contains(const std::vector<BaselineEntry>& entries, const BaselineEntry& entry) {
+  return std::find(entries.begin(), entries.end(), entry) != entries.end();
+}
+
+BaselineEntry EntryOf(const checks::CheckResult& result) {
+  return {result.verdict.check_id, result.revision, result.transport};
+}
+
+}  // namespace
+
+reports::TargetSection CheckSection(const reports::RunInfo& info, const checks::CheckRun& run,
+                                    const reports::BaselineComparison* baseline) {
+  reports::TargetSection section = SectionFor(info);
+  section.eras = run.eras;
+  for (const auto& result : run.results) section.items.push_back(CheckItem(result, info));
+  for (const auto& control : run.handshake_controls) {
+    section.handshake_controls.push_back({control.revision, control.pre_init});
+  }
+  section.notes = run.notes;
+  if (baseline != nullptr) section.baseline = *baseline;
+  return section;
+}
+
+reports::Report BuildCheckReport(const reports::RunInfo& info, const checks::CheckRun& run,
+                                 const reports::BaselineComparison* baseline) {
+  reports::Report report = Empty(reports::ReportKind::kCheck, info);
+  report.targets.push_back(CheckSection(info, run, baseline));
+  return report;
+}
+
+reports::Report BuildFuzzReport(const reports::RunInfo& info, const CampaignOptions& options,
+                                const CampaignResult& result) {
+  reports::Report report = Empty(reports::ReportKind::kFuzz, info);
+  auto ms = [](std::chrono::microseconds part) { return static_cast<double>(part.count()) / 1e3; };
+  const CampaignTiming& timing = result.timing;
+  reports::FuzzFigures& figures = report.fuzz.emplace();
+  figures.seed = options.seed;
+  figures.cases = result.cases;
+  figures.generation_failures = result.generation_failures;
+  figures.skipped = result.skipped;
+  figures.startup_ms = ms(timing.startup);
+  figures.sending_ms = ms(timing.sending);
+  figures.silence_ms = ms(timing.silence);
+  figures.resends_ms = ms(timing.resends);
+  figures.shrinking_ms = ms(timing.shrinking);
+  figures.elapsed_ms = result.elapsed.count();
+  figures.sessions_opened = result.sessions_opened;
+  figures.pipelined = result.pipelined;
+  figures.restarts = result.restarts;
+  figures.warm_restarts = result.warm_restarts;
+  reports::TargetSection section = SectionFor(info);
+  section.eras = result.eras;
+  section.notes = result.notes;
+  for (const auto& finding : result.findings) section.items.push_back(FuzzItem(finding, options));
+  report.targets.push_back(std::move(section));
+  return report;
+}
+
+reports::Report BuildReplayReport(const reports::RunInfo& info, const ReplayResult& result) {
+  reports::Report report = Empty(reports::ReportKind::kReplay, info);
+  reports::TargetSection section = SectionFor(info);
+  for (const auto& replayed : result.cases) section.items.push_back(ReplayItem(replayed));
+  report.targets.push_back(std::move(section));
+  return report;
+}
+
+reports::Baseline BaselineOf(const checks::CheckRun& run) {
+  reports::Baseline baseline;
+  for (const auto& result : run.results) {
+    BaselineEntry entry = EntryOf(result);
+    if (result.verdict.kind == VerdictKind::kFail && !Contains(baseline.known_failures, entry)) {
+      baseline.known_failures.push_back(std::move(entry));
+    }
+  }
+  return baseline;
+}
+
+reports::BaselineComparison Compare(const checks::CheckRun& run,
+                                    const reports::Baseline& baseline) {
+  reports::BaselineComparison comparison;
+  std::vector<BaselineEntry> failing;
+  std::vector<BaselineEntry> judged;
+  for (const auto& result : run.results) {
+    const VerdictKind kind = result.verdict.kind;
+    if (kind == VerdictKind::kPass || kind == VerdictKind::kWarn) judged.push_back(EntryOf(result));
+    if (kind != VerdictKind::kFail) continue;
+    BaselineEntry entry = EntryOf(result);
+    if (Contains(failing, entry)) continue;
+    failing.push_back(entry);
+    (Contains(baseline.known_failures, entry) ? comparison.still_failing : comparison.new_failures)
+        .push_back(std::move(entry));
+  }
+  for (const auto& known : baseline.known_failures) {
+    if (Contains(failing, known)) continue;
+    // A known failure is fixed only where this run judged it again: `--only`, `--revision`, a
+    // target that lost an era or a check that could not be verified say nothing about it.
+    (Contains(judged, known) ? comparison.no_longer_failing : comparison.not_run).push_back(known);
+  }
+  return comparison;
+}
+
+}  // namespace mcpfuzz::cli

@@ -1,0 +1,268 @@
+// The terminal writer: what `mcpfuzz check`, `fuzz`, `replay` and a survey print, read from
+// the report model like the five file formats. Server text is escaped (reports/terminal.h).
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "reports/survey.h"
+#include "reports/terminal.h"
+#include "reports/writers.h"
+
+namespace mcpfuzz::reports {
+namespace {
+
+// The value of an item's fact, or "" when it has none.
+std::string_view Fact(const ReportItem& item, std::string_view name) {
+  for (const auto& [fact, value] : item.facts) {
+    if (fact == name) return value;
+  }
+  return {};
+}
+
+void Speaks(const EraReport& eras, std::ostream& out) {
+  if (eras.speaks.empty()) out << "no revision mcpfuzz knows";
+  for (std::size_t i = 0; i < eras.speaks.size(); ++i) {
+    out << (i ? ", " : "") << ToString(eras.speaks[i]);
+  }
+}
+
+std::string Cell(const ReportItem* item) {
+  if (item == nullptr) return "-";
+  if (item->verdict.kind == VerdictKind::kNotApplicable) return "n/a";
+  return std::string(ToString(item->verdict.kind));
+}
+
+// One row per check id, one column per revision checked, in run order.
+void Matrix(const TargetSection& target, std::ostream& out) {
+  std::vector<std::string> columns;
+  std::vector<std::string> rows;
+  std::map<std::pair<std::string, std::string>, const ReportItem*> cells;
+  for (const auto& item : target.items) {
+    if (std::find(columns.begin(), columns.end(), item.revision) == columns.end()) {
+      columns.push_back(item.revision);
+    }
+    if (std::find(rows.begin(), rows.end(), item.id) == rows.end()) rows.push_back(item.id);
+    auto& cell = cells[{item.id, item.revision}];
+    // Several results of one id in one revision (both transports): the worst is shown.
+    if (cell == nullptr || Severity(item.verdict.kind) > Severity(cell->verdict.kind)) {
+      cell = &item;
+    }
+  }
+  // Revisions are dates ("2025-11-25"): newest first is descending text.
+  std::sort(columns.begin(), columns.end(), std::greater<>());
+  std::size_t width = 6;
+  for (const auto& id : rows) width = std::max(width, id.size() + 2);
+  out << "  " << Pad("check", width);
+  for (const auto& revision : columns) out << Pad(revision, 16);
+  out << "\n";
+  for (const auto& id : rows) {
+    out << "  " << Pad(id, width);
+    for (const auto& revision : columns) {
+      auto found = cells.find({id, revision});
+      out << Pad(Cell(found == cells.end() ? nullptr : found->second), 16);
+    }
+    out << "\n";
+  }
+}
+
+void Findings(const TargetSection& target, std::ostream& out) {
+  bool heading = false;
+  for (const auto& item : target.items) {
+    const Verdict& verdict = item.verdict;
+    if (verdict.kind != VerdictKind::kFail && verdict.kind != VerdictKind::kWarn) continue;
+    if (!heading) out << "\nFindings\n";
+    heading = true;
+    out << "\n"
+        << ToString(verdict.kind) << "  " << item.id << "  " << item.revision << "/"
+        << item.transport << "  (" << ToString(verdict.strength) << ")\n";
+    out << "  expected: " << EscapeForTerminal(verdict.expected.text, 160) << "\n";
+    out << "  observed: " << ToString(verdict.observed.channel);
+    if (verdict.observed.code) out << " " << *verdict.observed.code;
+    if (verdict.observed.http_status != 0) out << " (HTTP " << verdict.observed.http_status << ")";
+    if (!verdict.observed.excerpt.empty()) {
+      out << "  \"" << EscapeForTerminal(verdict.observed.excerpt, 100) << "\"";
+    }
+    out << "\n";
+    for (const Finding& finding : verdict.findings) {
+      out << "  - " << ToString(finding.strength) << ": " << EscapeForTerminal(finding.text, 160)
+          << "\n";
+    }
+    out << "  spec: " << verdict.spec_reference << "\n";
+    if (!item.reproducer.empty()) {
+      out << "  reproduce: " << EscapeForTerminal(item.reproducer, 2000) << "\n";
+    }
+  }
+}
+
+void Baseline(const BaselineComparison& baseline, std::ostream& out) {
+  out << "baseline: " << baseline.new_failures.size() << " new failure(s), "
+      << baseline.no_longer_failing.size() << " listed but no longer failing, "
+      << baseline.still_failing.size() << " known, " << baseline.not_run.size()
+      << " not judged in this run\n";
+  for (const auto& entry : baseline.new_failures) out << "  new: " << ToString(entry) << "\n";
+  for (const auto& entry : baseline.no_longer_failing) {
+    out << "  fixed (remove it from the baseline): " << ToString(entry) << "\n";
+  }
+  for (const auto& entry : baseline.not_run) out << "  not run: " << ToString(entry) << "\n";
+}
+
+// The eras, the matrix of checks × revisions, then every FAIL and WARN with expected vs
+// observed, the spec reference and a reproducer, then the counts.
+void CheckText(const TargetSection& target, std::ostream& out) {
+  out << "target: " << EscapeForTerminal(target.description, 200) << "\nspeaks: ";
+  Speaks(target.eras, out);
+  out << "\n\n";
+  Matrix(target, out);
+  Findings(target, out);
+
+  // Why a check could not be judged is as much a result as a finding: without it, UNVERIFIED
+  // reads like a pass nobody checked.
+  bool heading = false;
+  for (const auto& item : target.items) {
+    const Verdict& verdict = item.verdict;
+    if (verdict.kind != VerdictKind::kUnverified) continue;
+    if (!heading) out << "\nUnverified\n";
+    heading = true;
+    out << "  " << item.id << "  " << item.revision << "/" << item.transport << "  ("
+        << ToString(verdict.unverified_reason) << ")";
+    if (!verdict.notes.empty()) out << ": " << EscapeForTerminal(verdict.notes.front(), 200);
+    out << "\n";
+  }
+  for (const std::string& note : target.notes) {
+    out << "\nnote: " << EscapeForTerminal(note, 300) << "\n";
+  }
+
+  if (!target.handshake_controls.empty()) out << "\nHandshake control\n";
+  for (const auto& control : target.handshake_controls) {
+    out << "  " << ToString(control.revision)
+        << ": rejects_pre_init=" << ToString(control.pre_init.rejects) << " ("
+        << ToString(control.pre_init.grounds) << ") "
+        << EscapeForTerminal(control.pre_init.reason, 120) << "\n";
+  }
+
+  const VerdictCounts counts = Count(target.items);
+  out << "\n"
+      << counts.pass << " pass, " << counts.warn << " warn, " << counts.fail << " fail, "
+      << counts.unverified << " unverified, " << counts.not_applicable << " not applicable\n";
+  if (target.baseline) Baseline(*target.baseline, out);
+}
+
+// The seed, the eras, the counts and cases/s, then each finding: check, signature, stable or
+// flaky, the case file, and the reproducer of its minimal case.
+void FuzzText(const Report& report, std::ostream& out) {
+  const TargetSection& target = report.targets.at(0);
+  const FuzzFigures figures = report.fuzz.value_or(FuzzFigures{});
+  out << "target: " << EscapeForTerminal(target.description, 200) << "\nseed: " << figures.seed
+      << "\nspeaks: ";
+  Speaks(target.eras, out);
+  const double seconds = static_cast<double>(figures.elapsed_ms) / 1000.0;
+  char rate[32];
+  std::snprintf(rate, sizeof rate, "%.0f",
+                seconds > 0 ? static_cast<double>(figures.cases) / seconds : 0.0);
+  out << "\n"
+      << figures.cases << " cases in " << figures.elapsed_ms << " ms (" << rate << " cases/s), "
+      << target.items.size() << " finding(s), " << figures.sessions_opened
+      << " session(s) opened\n";
+  // Whole milliseconds, cut rather than rounded, as people read a stopwatch.
+  auto ms = [](double value) { return std::to_string(static_cast<long long>(value)); };
+  out << "time: start-up " << ms(figures.startup_ms) << " ms, sending " << ms(figures.sending_ms)
+      << " ms, waiting for silence " << ms(figures.silence_ms) << " ms, re-sends "
+      << ms(figures.resends_ms) << " ms, shrinking " << ms(figures.shrinking_ms) << " ms\n";
+  if (figures.pipelined > 0 || figures.restarts > 0) {
+    out << "stdio: " << figures.pipelined << " of " << figures.cases
+        << " cases pipelined; the server restarted " << figures.restarts << " time(s), "
+        << figures.warm_restarts << " onto a spare started ahead\n";
+  }
+  for (const auto& note : target.notes) out << "note: " << EscapeForTerminal(note, 200) << "\n";
+  for (const auto& item : target.items) {
+    const Verdict& verdict = item.verdict;
+    const bool stable = !Fact(item, "stable").empty();
+    out << "\n"
+        << ToString(verdict.kind) << "  " << item.id << "  " << item.revision << "  family "
+        << Fact(item, "family") << "  " << (stable ? "stable" : "flaky") << " ("
+        << Fact(item, stable ? "stable" : "flaky") << ")";
+    if (const std::string_view repeats = Fact(item, "repeats");
+        !repeats.empty() && repeats != "0") {
+      out << "  +" << repeats << " repeats";
+    }
+    out << "\n  expected: " << EscapeForTerminal(verdict.expected.text, 160)
+        << "\n  observed: " << ObservedText(verdict.observed) << "\n  shrunk in "
+        << Fact(item, "shrunk") << "\n";
+    if (!item.case_file.empty()) {
+      out << "  case: " << EscapeForTerminal(item.case_file, 300) << "\n";
+    } else if (const std::string_view why = Fact(item, "case not written"); !why.empty()) {
+      out << "  case not written: " << EscapeForTerminal(why, 200) << "\n";
+    }
+    out << "  reproduce: " << EscapeForTerminal(item.reproducer, 2000) << "\n";
+  }
+}
+
+// One line per case file: fixed, STILL FAILS or ERROR, with the verdict or the error.
+void ReplayText(const Report& report, std::ostream& out) {
+  const TargetSection& target = report.targets.at(0);
+  for (const auto& item : target.items) {
+    const std::string_view state = Fact(item, "replay");
+    const bool error = state == "error";
+    out << Pad(error          ? "ERROR"
+               : item.failing ? "STILL FAILS"
+                              : "fixed",
+               12)
+        << item.id << "  " << EscapeForTerminal(item.case_file, 300);
+    if (item.failing && Fact(item, "signature") == "different") {
+      out << "  (with another signature)";
+    }
+    // A case that could not be replayed has no verdict; its last note says why.
+    if (!error) {
+      out << "\n    " << EscapeForTerminal(Summarize(item.verdict), 300);
+    } else if (!item.verdict.notes.empty()) {
+      out << "\n    " << EscapeForTerminal(item.verdict.notes.back(), 300);
+    }
+    out << "\n";
+  }
+  out << FailingCount(report) << " of " << target.items.size() << " case(s) still fail\n";
+}
+
+// One line per target, then the unknown-tool table.
+void SurveyText(const Report& report, std::ostream& out) {
+  for (const auto& target : report.targets) {
+    const VerdictCounts counts = Count(target.items);
+    out << Pad(EscapeForTerminal(target.description, 60), 62);
+    if (!target.error.empty()) {
+      out << "not run: " << EscapeForTerminal(target.error, 80) << "\n";
+      continue;
+    }
+    out << counts.fail << " fail, " << counts.warn << " warn, " << counts.pass << " pass, "
+        << counts.unverified << " unverified\n";
+  }
+  const UnknownToolTable table = Tabulate(report).unknown_tool;
+  out << "\ntools.unknown-name: " << table.verified << " VERIFIED, " << table.observed_risk
+      << " OBSERVED_RISK, " << table.unverified << " UNVERIFIED, " << table.not_checked
+      << " not checked\n  observed risks: " << table.is_error_result << " isError result, "
+      << table.result_without_is_error << " result without isError, " << table.not_json_rpc
+      << " not JSON-RPC, " << table.other_risk << " other\n";
+}
+
+}  // namespace
+
+void WriteTerminal(const Report& report, std::ostream& out) {
+  switch (report.kind) {
+    case ReportKind::kCheck:
+      CheckText(report.targets.at(0), out);
+      return;
+    case ReportKind::kFuzz:
+      FuzzText(report, out);
+      return;
+    case ReportKind::kReplay:
+      ReplayText(report, out);
+      return;
+    case ReportKind::kSurvey:
+      SurveyText(report, out);
+      return;
+  }
+}
+
+}  // namespace mcpfuzz::reports
