@@ -76,7 +76,7 @@ std::string SignatureHash(std::string_view signature) {
 }
 
 // The case's verdict, or the process's or stdout's that overrides it.
-Judgement Reach(const Case& judged, Observation observation,
+Judgement Reach(const Case& sent, Observation observation,
                 const std::optional<ProcessHistory>& process, VerdictText text) {
   Judgement judgement;
   judgement.observation = std::move(observation);
@@ -103,8 +103,7 @@ Judgement Reach(const Case& judged, Observation observation,
     judgement.observation.detail = "no reply; the sentinel written after it was answered";
     judgement.dropped = true;
   }
-  judgement.verdict =
-      Judge(judged.check_id, judged.request, judgement.observation, judged.context, text);
+  judgement.verdict = Judge(sent.check_id, sent.request, judgement.observation, sent.context, text);
   if (!process) return judgement;
 
   // The process itself: the stdio rows judge a death the reply rows cannot.
@@ -117,7 +116,7 @@ Judgement Reach(const Case& judged, Observation observation,
     end = *process->ended_after_reply;
   }
   if (end) {
-    Verdict died = Judge(check::kNoEarlyExit, judged.request, *end, JudgeContext{}, text);
+    Verdict died = Judge(check::kNoEarlyExit, sent.request, *end, JudgeContext{}, text);
     if (Bad(died)) {
       judgement.verdict = std::move(died);
       judgement.observation = std::move(*end);
@@ -127,8 +126,8 @@ Judgement Reach(const Case& judged, Observation observation,
   }
   // And its stdout: only JSON-RPC messages may appear there, whatever the request was.
   if (!Bad(judgement.verdict) && !judgement.observation.stdout_lines.empty()) {
-    Verdict stdout_verdict = Judge(check::kStdoutOnlyJsonRpc, judged.request, judgement.observation,
-                                   JudgeContext{}, text);
+    Verdict stdout_verdict =
+        Judge(check::kStdoutOnlyJsonRpc, sent.request, judgement.observation, JudgeContext{}, text);
     if (Bad(stdout_verdict)) {
       judgement.verdict = std::move(stdout_verdict);
       judgement.judged_by = JudgedBy::kStdout;
@@ -158,16 +157,16 @@ Verdict Unsent(std::string_view check_id, Revision revision, TransportKind trans
 
 }  // namespace
 
-Judgement JudgeCase(const Case& judged, Observation observation,
+Judgement JudgeCase(const Case& sent, Observation observation,
                     const std::optional<ProcessHistory>& process, FindingRule rule,
                     VerdictText text) {
-  Judgement judgement = Reach(judged, std::move(observation), process, text);
+  Judgement judgement = Reach(sent, std::move(observation), process, text);
   judgement.finding = IsFinding(judgement.verdict, judgement.observation, rule);
   if (!judgement.finding) return judgement;
   if (text == VerdictText::kUnlessPass && judgement.verdict.kind == VerdictKind::kPass) {
     // Only the case's own verdict can be a PASS reached; it is reported, so it gets its text.
-    judgement.verdict = Judge(judged.check_id, judged.request, judgement.observation,
-                              judged.context, VerdictText::kAlways);
+    judgement.verdict = Judge(sent.check_id, sent.request, judgement.observation, sent.context,
+                              VerdictText::kAlways);
   }
   judgement.signature = Signature(judgement.verdict);
   judgement.signature_hash = SignatureHash(judgement.signature);

@@ -88,13 +88,13 @@ struct Judgement {
   std::string signature_hash;
 };
 
-/// Judges `observation`, the answer to `judged.request`, as `judged.check_id`, then, with a
+/// Judges `observation`, the answer to `sent.request`, as `sent.check_id`, then, with a
 /// process history, the process: a death (stdio.no-early-exit) or deafness
 /// (stdio.keeps-answering) that is FAIL or WARN replaces the case's verdict, whatever it was;
 /// and stdout (stdio.stdout-only-jsonrpc), whose FAIL or WARN replaces the case's verdict only
 /// when that was neither. With VerdictText::kUnlessPass a PASS that is a finding all the same
 /// (a crash) is judged again in full, since its text is reported.
-Judgement JudgeCase(const Case& judged, Observation observation,
+Judgement JudgeCase(const Case& sent, Observation observation,
                     const std::optional<ProcessHistory>& process,
                     FindingRule rule = FindingRule::kCampaign,
                     VerdictText text = VerdictText::kAlways);
