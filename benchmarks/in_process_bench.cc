@@ -14,6 +14,7 @@
 #include "benchmarks/recorded.h"
 #include "generators/registry.h"
 #include "model/case_file.h"
+#include "oracles/judgement.h"
 #include "oracles/oracle.h"
 
 namespace mcpfuzz::bench {
@@ -68,6 +69,38 @@ void Judge(benchmark::State& state, const std::vector<RecordedCase>& cases, Verd
   state.counters["cases"] = static_cast<double>(cases.size());
   state.counters["pass_share"] = static_cast<double>(passed) /
                                  static_cast<double>(std::max<std::int64_t>(1, state.iterations()));
+}
+
+// The whole judgement of an exchange as the fuzz targets reach it (oracles/judgement.h: the
+// verdict, the finding rule, the signature of a finding). JudgeCase takes the observation by
+// value, which the harness moves in; here each iteration copies the recorded one, a cost
+// observation/copy measures alone.
+void Judgement(benchmark::State& state, const std::vector<RecordedCase>& cases) {
+  std::size_t next = 0;
+  std::int64_t findings = 0;
+  for (auto _ : state) {
+    const RecordedCase& one = cases[next];
+    mcpfuzz::Judgement judged = JudgeCase(one.generated, one.observation, std::nullopt,
+                                          FindingRule::kHarness, VerdictText::kUnlessPass);
+    findings += judged.finding ? 1 : 0;
+    benchmark::DoNotOptimize(judged.verdict.kind);
+    next = (next + 1) % cases.size();
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["finding_share"] =
+      static_cast<double>(findings) /
+      static_cast<double>(std::max<std::int64_t>(1, state.iterations()));
+}
+
+void ObservationCopy(benchmark::State& state) {
+  const std::vector<RecordedCase>& recorded = Recorded();
+  std::size_t next = 0;
+  for (auto _ : state) {
+    Observation copy = recorded[next].observation;
+    benchmark::DoNotOptimize(copy.outcome);
+    next = (next + 1) % recorded.size();
+  }
+  state.SetItemsProcessed(state.iterations());
 }
 
 void WireBody(benchmark::State& state) {
@@ -129,6 +162,9 @@ void RegisterAll() {
   benchmark::RegisterBenchmark("judge/recorded/unless-pass", Judge, Recorded(),
                                VerdictText::kUnlessPass);
   benchmark::RegisterBenchmark("judge/fail", Judge, failing, VerdictText::kAlways);
+  benchmark::RegisterBenchmark("judgement/recorded/harness", Judgement, Recorded());
+  benchmark::RegisterBenchmark("judgement/fail/harness", Judgement, failing);
+  benchmark::RegisterBenchmark("observation/copy", ObservationCopy);
   benchmark::RegisterBenchmark("request/wire-body", WireBody);
   benchmark::RegisterBenchmark("case-file/encode", CaseFileEncode);
   benchmark::RegisterBenchmark("case-file/decode", CaseFileDecode);

@@ -183,7 +183,7 @@ void Campaign::Conclude(Lane& lane, const GeneratedCase& generated, std::size_t 
     const std::lock_guard lock(mutex_);
     ++hangs_[generated.check_id];
   }
-  if (IsFinding(judged.verdict)) Investigate(lane, generated, index, judged, /*settle=*/false);
+  if (judged.finding) Investigate(lane, generated, index, judged, /*settle=*/false);
 }
 
 std::optional<SentCase> Campaign::RunCase(Lane& lane, std::size_t index) {
@@ -195,8 +195,7 @@ std::optional<SentCase> Campaign::RunCase(Lane& lane, std::size_t index) {
   if (RecordAndSkip(*generated)) return std::nullopt;
   ++result_.cases;
   const auto sent = Clock::now();
-  SentCase judged{*generated, SendAndJudge(*lane.session, generated->request, generated->check_id,
-                                           generated->context, /*settle=*/false)};
+  SentCase judged{*generated, SendAndJudge(*lane.session, *generated, /*settle=*/false)};
   Add(Silent(*generated, judged.judged) ? result_.timing.silence : result_.timing.sending, sent);
   std::optional<ProcessExit> death = lane.session->TakeDeathBetweenExchanges();
   if (lane.death_before_next) death = std::exchange(lane.death_before_next, std::nullopt);
@@ -208,10 +207,10 @@ void Campaign::Decide(Lane& lane, GeneratedCase generated, std::size_t index, co
                       std::optional<ProcessExit> death_before) {
   // A stdio server found dead before this request ended after answering the previous one.
   if (death_before && lane.previous) {
-    Judged blamed;
-    blamed.observation = ExitObservation(*death_before);
-    blamed.verdict = Judge(check::kNoEarlyExit, lane.previous->request, blamed.observation, {});
-    if (IsFinding(blamed.verdict)) {
+    const Judged blamed =
+        JudgeCase(Case{lane.previous->request, std::string(check::kNoEarlyExit), {}},
+                  ExitObservation(*death_before), std::nullopt);
+    if (blamed.finding) {
       const GeneratedCase previous = *lane.previous;
       Investigate(lane, previous, lane.previous_index, blamed, /*settle=*/true);
     }
@@ -236,7 +235,7 @@ void Campaign::Decide(Lane& lane, GeneratedCase generated, std::size_t index, co
 
 void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size_t index,
                            const Judged& judged, bool settle) {
-  const std::string signature = Signature(judged.verdict);
+  const std::string signature = judged.signature;
   if (auto seen = seen_.find(signature); seen != seen_.end()) {
     ++result_.findings[seen->second].repeats;
     return;
@@ -245,7 +244,7 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
 
   CampaignFinding finding;
   finding.signature = signature;
-  finding.signature_hash = SignatureHash(signature);
+  finding.signature_hash = judged.signature_hash;
   finding.family = generated.family;
   finding.check_id = judged.verdict.check_id;
   finding.case_check_id = generated.check_id;
@@ -264,9 +263,8 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
   const auto resending = Clock::now();
   finding.resends = std::max(options_.resends, 0);
   for (int resend = 0; resend < finding.resends; ++resend) {
-    const Judged again =
-        SendAndJudge(session, generated.request, generated.check_id, generated.context, settle);
-    if (Signature(again.verdict) == signature) ++finding.reproduced;
+    const Judged again = SendAndJudge(session, generated, settle);
+    if (again.finding && again.signature == signature) ++finding.reproduced;
   }
   finding.stable = finding.reproduced == finding.resends;
   Add(result_.timing.resends, resending);

@@ -80,10 +80,10 @@ ReplayResult Replay(const TransportFactory& connect, const std::filesystem::path
       // A death right after the reply is only seen by watching the process a little longer.
       const bool settle = stored->check_id == check::kNoEarlyExit;
       const campaign_detail::Judged judged = campaign_detail::SendAndJudge(
-          *session, stored->request, stored->check_id, stored->context, settle);
-      replayed.still_fails = campaign_detail::IsFinding(judged.verdict);
+          *session, Case{stored->request, stored->check_id, stored->context}, settle);
+      replayed.still_fails = judged.finding;
       replayed.same_signature = replayed.still_fails && !stored->signature.empty() &&
-                                campaign_detail::Signature(judged.verdict) == stored->signature;
+                                judged.signature == stored->signature;
       replayed.verdict = judged.verdict;
     } catch (const std::exception& error) {
       replayed.error = std::string("replay failed: ") + error.what();

@@ -64,8 +64,8 @@ Request Harmless(Revision revision, TransportKind transport, std::int64_t id) {
   return MakeRequest(revision, transport, method, {}, id);
 }
 
-FuzzCase Case(Request request, std::string_view check_id, std::string capability = "") {
-  return FuzzCase{std::move(request), std::string(check_id), {}, std::move(capability)};
+FuzzCase MakeFuzzCase(Request request, std::string_view check_id, std::string capability = "") {
+  return FuzzCase{{std::move(request), std::string(check_id), {}}, std::move(capability)};
 }
 
 std::optional<FuzzCase> ParseErrorCase(std::string payload, Revision revision,
@@ -79,7 +79,7 @@ std::optional<FuzzCase> ParseErrorCase(std::string payload, Revision revision,
   if (IsJson(payload)) return std::nullopt;
   Request request = Harmless(revision, transport, id);
   request.body = RawBody{std::move(payload)};
-  return Case(std::move(request), check::kParseError);
+  return MakeFuzzCase(std::move(request), check::kParseError);
 }
 
 std::optional<FuzzCase> FramingCase(const CaseSpec& spec, Revision revision,
@@ -93,10 +93,10 @@ std::optional<FuzzCase> FramingCase(const CaseSpec& spec, Revision revision,
       } else {
         request.body = boost::json::value(static_cast<std::int64_t>(spec.payload.size()));
       }
-      return Case(std::move(request), check::kNotAnObject);
+      return MakeFuzzCase(std::move(request), check::kNotAnObject);
     case Situation::kMissingJsonrpc:
       body.erase("jsonrpc");
-      return Case(std::move(request), check::kMissingJsonrpc);
+      return MakeFuzzCase(std::move(request), check::kMissingJsonrpc);
     case Situation::kWrongJsonrpc: {
       if (spec.variant % 2 == 1) {
         body["jsonrpc"] = 2.0;
@@ -105,23 +105,23 @@ std::optional<FuzzCase> FramingCase(const CaseSpec& spec, Revision revision,
         if (version == "2.0") return std::nullopt;
         body["jsonrpc"] = version;
       }
-      return Case(std::move(request), check::kWrongJsonrpc);
+      return MakeFuzzCase(std::move(request), check::kWrongJsonrpc);
     }
     case Situation::kMissingMethod:
       body.erase("method");
-      return Case(std::move(request), check::kMissingMethod);
+      return MakeFuzzCase(std::move(request), check::kMissingMethod);
     case Situation::kIdNull:
       body["id"] = nullptr;
-      return Case(std::move(request), check::kIdNull);
+      return MakeFuzzCase(std::move(request), check::kIdNull);
     case Situation::kIdFloat:
       body["id"] = static_cast<double>(spec.variant) + 0.5;
-      return Case(std::move(request), check::kIdFloat);
+      return MakeFuzzCase(std::move(request), check::kIdFloat);
     case Situation::kIdBool:
       body["id"] = spec.variant % 2 == 1;
-      return Case(std::move(request), check::kIdBool);
+      return MakeFuzzCase(std::move(request), check::kIdBool);
     case Situation::kIdObject:
       body["id"] = boost::json::object{{"n", spec.variant}};
-      return Case(std::move(request), check::kIdObject);
+      return MakeFuzzCase(std::move(request), check::kIdObject);
     default:
       return std::nullopt;
   }
@@ -133,26 +133,27 @@ std::optional<FuzzCase> NamedCase(const CaseSpec& spec, Revision revision, Trans
   switch (spec.situation) {
     case Situation::kUnknownMethod:
       if (name.empty() || ResemblesKnownMethod(name)) return std::nullopt;
-      return Case(MakeRequest(revision, transport, name, {}, id), check::kUnknownMethod);
+      return MakeFuzzCase(MakeRequest(revision, transport, name, {}, id), check::kUnknownMethod);
     case Situation::kUnknownTool:
       if (Contains(known.tools, name)) return std::nullopt;
-      return Case(MakeRequest(revision, transport, "tools/call",
-                              {{"name", name}, {"arguments", boost::json::object{}}}, id),
-                  check::kUnknownTool, "tools");
+      return MakeFuzzCase(MakeRequest(revision, transport, "tools/call",
+                                      {{"name", name}, {"arguments", boost::json::object{}}}, id),
+                          check::kUnknownTool, "tools");
     case Situation::kUnknownPrompt:
       if (Contains(known.prompts, name)) return std::nullopt;
-      return Case(MakeRequest(revision, transport, "prompts/get", {{"name", name}}, id),
-                  check::kUnknownPrompt, "prompts");
+      return MakeFuzzCase(MakeRequest(revision, transport, "prompts/get", {{"name", name}}, id),
+                          check::kUnknownPrompt, "prompts");
     case Situation::kUnknownResource: {
       const std::string uri = "mcpfuzz-missing://" + name;
       if (Contains(known.resource_uris, uri)) return std::nullopt;
-      return Case(MakeRequest(revision, transport, "resources/read", {{"uri", uri}}, id),
-                  check::kUnknownResource, "resources");
+      return MakeFuzzCase(MakeRequest(revision, transport, "resources/read", {{"uri", uri}}, id),
+                          check::kUnknownResource, "resources");
     }
     case Situation::kNotification: {
       const std::string method = spec.variant % 2 == 0 ? "notifications/" + name : name;
       if (method.empty() || method == "initialize") return std::nullopt;
-      return Case(MakeNotification(revision, transport, method), check::kNotificationNoReply);
+      return MakeFuzzCase(MakeNotification(revision, transport, method),
+                          check::kNotificationNoReply);
     }
     default:
       return std::nullopt;
@@ -224,7 +225,7 @@ std::optional<FuzzCase> BuildCase(const CaseSpec& spec, Revision revision, Trans
       Request request = MakeRequest(revision, transport, "tools/list", {}, id);
       Params(request).erase("_meta");
       if (Params(request).empty()) BodyObject(request).erase("params");
-      return Case(std::move(request), check::kMetaMissing);
+      return MakeFuzzCase(std::move(request), check::kMetaMissing);
     }
     case Situation::kMethodHeaderMismatch: {
       if (!Stateless(revision) || !http) return std::nullopt;
@@ -232,7 +233,7 @@ std::optional<FuzzCase> BuildCase(const CaseSpec& spec, Revision revision, Trans
       if (value.empty() || AsciiLowercase(value) == "tools/list") return std::nullopt;
       Request request = MakeRequest(revision, transport, "tools/list", {}, id);
       SetHeader(request.headers, kHeaderMethod, value);
-      return Case(std::move(request), check::kMethodHeaderMismatch);
+      return MakeFuzzCase(std::move(request), check::kMethodHeaderMismatch);
     }
     case Situation::kSessionUnknown: {
       if (Stateless(revision) || !http) return std::nullopt;
@@ -240,7 +241,7 @@ std::optional<FuzzCase> BuildCase(const CaseSpec& spec, Revision revision, Trans
       if (value.empty()) return std::nullopt;
       Request request = Harmless(revision, transport, id);
       SetHeader(request.headers, kHeaderSessionId, value);
-      return Case(std::move(request), check::kSessionUnknown, "session");
+      return MakeFuzzCase(std::move(request), check::kSessionUnknown, "session");
     }
     case Situation::kUnknownMethod:
     case Situation::kUnknownTool:

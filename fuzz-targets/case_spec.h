@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "model/request.h"
-#include "oracles/oracle.h"
+#include "oracles/judgement.h"
 
 namespace mcpfuzz::fuzzing {
 
@@ -73,11 +73,8 @@ struct KnownNames {
   std::vector<std::string> resource_uris;
 };
 
-/// One request and the check that judges it.
-struct FuzzCase {
-  Request request;
-  std::string check_id;
-  JudgeContext context;
+/// One request and the check that judges it (Case), and what the target must have for it.
+struct FuzzCase : Case {
   /// The server capability the situation needs ("tools"), or "" for none.
   std::string capability;
 };

@@ -1,6 +1,5 @@
 #include "fuzz-targets/harness.h"
 
-#include <algorithm>
 #include <boost/json/serialize.hpp>
 #include <cstdlib>
 #include <fstream>
@@ -14,40 +13,11 @@
 
 namespace mcpfuzz::fuzzing {
 
-bool IsFailure(const Judged& judged) {
-  if (judged.verdict.kind == VerdictKind::kFail) return true;
-  const ExpectedAnswer& expected = judged.verdict.expected;
-  auto allows_silence = [&] {
-    return std::find(expected.channels.begin(), expected.channels.end(), Channel::kNoReply) !=
-               expected.channels.end() ||
-           std::find(expected.tolerated.begin(), expected.tolerated.end(), Channel::kNoReply) !=
-               expected.tolerated.end();
-  };
-  switch (judged.observation.outcome) {
-    case Outcome::kTimeout:
-    case Outcome::kAliveButDeaf:
-      // A stdio server may drop a message it finds invalid where the row tolerates silence:
-      // from outside that is indistinguishable from a hang, so it is not called one.
-      return !judged.observation.killed_by_mcpfuzz && !allows_silence();
-    case Outcome::kConnectionReset:
-    case Outcome::kExited:
-      return !judged.observation.killed_by_mcpfuzz;
-    default:
-      return false;
-  }
-}
-
-Judged JudgeCase(FuzzCase fuzz_case, Observation observation) {
-  Judged judged{std::move(fuzz_case), std::move(observation), Verdict{}};
-  const auto judge = [&](VerdictText text) {
-    return Judge(judged.fuzz_case.check_id, judged.fuzz_case.request, judged.observation,
-                 judged.fuzz_case.context, text);
-  };
-  judged.verdict = judge(VerdictText::kUnlessPass);
-  if (judged.verdict.kind == VerdictKind::kPass && IsFailure(judged)) {
-    judged.verdict = judge(VerdictText::kAlways);
-  }
-  return judged;
+Judged JudgeFuzzCase(FuzzCase fuzz_case, Observation observation) {
+  // The harness sends without a sentinel and does not watch the process: no process history.
+  Judgement judgement = JudgeCase(fuzz_case, std::move(observation), std::nullopt,
+                                  FindingRule::kHarness, VerdictText::kUnlessPass);
+  return Judged{std::move(judgement), std::move(fuzz_case)};
 }
 
 void Describe(const Judged& judged) {

@@ -11,27 +11,24 @@
 
 #include "fuzz-targets/case_spec.h"
 #include "model/observation.h"
+#include "oracles/judgement.h"
 #include "oracles/verdict.h"
 #include "refserver/faults.h"
 #include "transport/client.h"
 
 namespace mcpfuzz::fuzzing {
 
-/// One case, what came back, and the oracles' verdict on it.
-struct Judged {
+/// One case and the oracles' judgement of what came back. `finding` (FindingRule::kHarness) is
+/// what aborts the fuzzer: a FAIL, or an exchange the server broke off or never answered
+/// (crash, hang, exit), except silence where the check tolerates no reply.
+struct Judged : Judgement {
   FuzzCase fuzz_case;
-  Observation observation;
-  Verdict verdict;
 };
 
-/// Judges `observation`, the answer to the case. Nearly every input passes and nobody reads a
-/// PASS's text here, so a PASS is judged without it (VerdictText::kUnlessPass), unless it is a
-/// failure all the same (a crash), which is judged again in full for its report.
-Judged JudgeCase(FuzzCase fuzz_case, Observation observation);
-
-/// A FAIL, or an exchange the server broke off or never answered (crash, hang, exit) — except
-/// silence where the check tolerates no reply.
-bool IsFailure(const Judged& judged);
+/// Judges `observation`, the answer to the case, under the harness's finding rule. Nearly every
+/// input passes and nobody reads a PASS's text here, so a PASS is judged without it
+/// (VerdictText::kUnlessPass) unless it is a finding all the same (a crash).
+Judged JudgeFuzzCase(FuzzCase fuzz_case, Observation observation);
 
 /// Prints the verdict and the request (as a case file, model/case_file.h) to stderr.
 void Describe(const Judged& judged);

@@ -169,7 +169,7 @@ InProcessServer::Session* InProcessServer::SessionFor(Revision revision, Transpo
 
 std::optional<Judged> InProcessServer::SendOn(Session& session, FuzzCase fuzz_case) {
   Observation observation = session.transport.Send(fuzz_case.request);
-  return JudgeCase(std::move(fuzz_case), std::move(observation));
+  return JudgeFuzzCase(std::move(fuzz_case), std::move(observation));
 }
 
 std::optional<Judged> InProcessServer::Run(const CaseSpec& spec) {

@@ -97,7 +97,7 @@ std::optional<Judged> LiveTarget::Run(const CaseSpec& spec) {
     fuzz_case->context.capability_declared = session->client->Declares(fuzz_case->capability);
   }
   Observation observation = session->transport->Send(fuzz_case->request);
-  return JudgeCase(std::move(*fuzz_case), std::move(observation));
+  return JudgeFuzzCase(std::move(*fuzz_case), std::move(observation));
 }
 
 }  // namespace mcpfuzz::fuzzing

@@ -14,6 +14,7 @@
 
 #include "model/request.h"
 #include "model/request_builder.h"
+#include "oracles/judgement.h"
 #include "oracles/oracle.h"
 
 namespace mcpfuzz {
@@ -62,15 +63,11 @@ struct GenContext {
   bool stdio() const { return transport == TransportKind::kStdio; }
 };
 
-/// One generated case.
-struct GeneratedCase {
-  Request request;
+/// One generated case: the request, the situation whose rule it breaks and the judge's context
+/// (Case), and where it came from.
+struct GeneratedCase : Case {
   /// The generator family that made it ("malformed-json").
   std::string family;
-  /// The situation whose rule the request breaks (oracles/check_ids.h); Judge is asked exactly
-  /// this.
-  std::string check_id;
-  JudgeContext context;
   /// What was broken, for people: "id true", "truncated to 17 bytes".
   std::string variant;
   /// The well-formed request the case breaks one rule of, when there is one: tests compare the

@@ -11,11 +11,12 @@
 #include "oracles/detail/table.h"
 #include "oracles/envelope.h"
 #include "oracles/expectations.h"
+#include "oracles/judgement.h"
 
 namespace mcpfuzz {
 namespace {
 
-using detail::Case;
+using detail::Judging;
 
 // A 401 or 429 is the server's own answer only where the row names that very status.
 bool ExpectsExactly(const StatusRule& rule, int status) {
@@ -29,12 +30,6 @@ bool ExpectsExactly(const StatusRule& rule, int status) {
 // The exchanges whose reply channel the rows judge: a complete reply, or a request dropped
 // (silence, proven by the sentinel answered after it: Channel::kNoReply).
 bool Answered(Outcome outcome) { return outcome == Outcome::kOk || outcome == Outcome::kDropped; }
-
-// Failures the server caused, as opposed to ones on mcpfuzz's side or before any exchange.
-bool IsServerSideFailure(Outcome outcome) {
-  return outcome == Outcome::kTimeout || outcome == Outcome::kConnectionReset ||
-         outcome == Outcome::kExited || outcome == Outcome::kAliveButDeaf;
-}
 
 std::string FirstContentText(const boost::json::object& result) {
   const auto* content = result.if_contains("content");
@@ -179,7 +174,7 @@ Verdict Judge(std::string_view check_id, const Request& request, const Observati
                   UnverifiedReason::kNone, "the request is not a batch");
   }
   if (!Answered(observation.outcome) &&
-      !(row->judges_transport_failure && IsServerSideFailure(observation.outcome))) {
+      !(row->judges_transport_failure && ServerSideFailure(observation.outcome))) {
     return Finish(describe, std::move(verdict), VerdictKind::kUnverified,
                   UnverifiedReason::kTransportError,
                   std::string(ToString(observation.outcome)) + ": " + observation.detail);
@@ -197,7 +192,7 @@ Verdict Judge(std::string_view check_id, const Request& request, const Observati
     }
   }
 
-  const Case c{*row, request, observation, reply, context};
+  const Judging c{*row, request, observation, reply, context};
   std::vector<Finding>& findings = verdict.findings;
   const bool batch_judged = batch_row && detail::JudgeBatch(c, batch, findings);
   if (!batch_judged && detail::JudgeChannel(c, findings, verdict.notes)) {

@@ -7,6 +7,7 @@
 #include "oracles/envelope.h"       // IWYU pragma: export
 #include "oracles/error_codes.h"    // IWYU pragma: export
 #include "oracles/expectations.h"   // IWYU pragma: export
+#include "oracles/judgement.h"      // IWYU pragma: export
 #include "oracles/leaks.h"          // IWYU pragma: export
 #include "oracles/oracle.h"         // IWYU pragma: export
 #include "oracles/pre_init.h"       // IWYU pragma: export

@@ -5,6 +5,7 @@
 
 #include "model/channel.h"
 #include "oracles/error_codes.h"
+#include "oracles/verdict.h"
 
 namespace mcpfuzz {
 namespace {
@@ -34,14 +35,6 @@ bool MentionsOrdering(std::string_view message) {
 
 bool Served(Channel channel) {
   return channel == Channel::kSuccess || channel == Channel::kExecutionError;
-}
-
-std::string Describe(const Reply& reply, const Observation& observation) {
-  std::string text(ToString(reply.channel));
-  if (reply.error_code) text += " " + std::to_string(*reply.error_code);
-  if (observation.http_status != 0)
-    text += " (HTTP " + std::to_string(observation.http_status) + ")";
-  return text;
 }
 
 PreInitClassification Make(RejectsPreInit rejects, RefusalGrounds grounds, std::string reason) {
@@ -79,7 +72,8 @@ std::string_view ToString(RefusalGrounds grounds) {
 PreInitClassification ClassifyPreInit(const Request& request, const Observation& before_init,
                                       const Observation* after_init) {
   const Reply before = ClassifyReply(request, before_init);
-  const std::string before_text = Describe(before, before_init);
+  const std::string before_text =
+      DescribeObserved(before.channel, before.error_code, before_init.http_status);
   if (Served(before.channel)) {
     return Make(RejectsPreInit::kNo, RefusalGrounds::kNotRefused,
                 "served before the handshake: " + before_text);
@@ -89,7 +83,7 @@ PreInitClassification ClassifyPreInit(const Request& request, const Observation&
   std::string control_text;
   if (after_init != nullptr) {
     control = ClassifyReply(request, *after_init);
-    control_text = Describe(*control, *after_init);
+    control_text = DescribeObserved(control->channel, control->error_code, after_init->http_status);
   }
   const bool control_served = control && Served(control->channel);
   const bool control_refused_alike =

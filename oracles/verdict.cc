@@ -102,17 +102,24 @@ std::string ToString(StatusRange range) {
   return std::to_string(range.low) + "-" + std::to_string(range.high);
 }
 
+std::string DescribeObserved(Channel channel, std::optional<std::int64_t> code, int http_status) {
+  std::string text(ToString(channel));
+  if (code) text += " " + std::to_string(*code);
+  if (http_status != 0) text += " (HTTP " + std::to_string(http_status) + ")";
+  return text;
+}
+
+std::string DescribeObserved(const ObservedAnswer& observed) {
+  return DescribeObserved(observed.channel, observed.code, observed.http_status);
+}
+
 std::string Summarize(const Verdict& verdict) {
   std::string line = std::string(ToString(verdict.kind)) + " " + verdict.check_id;
   if (verdict.kind == VerdictKind::kUnverified) {
     line += " (" + std::string(ToString(verdict.unverified_reason)) + ")";
   }
   if (!verdict.expected.text.empty()) line += ": expected " + verdict.expected.text + ",";
-  line += " got " + std::string(ToString(verdict.observed.channel));
-  if (verdict.observed.code) line += " " + std::to_string(*verdict.observed.code);
-  if (verdict.observed.http_status != 0) {
-    line += " (HTTP " + std::to_string(verdict.observed.http_status) + ")";
-  }
+  line += " got " + DescribeObserved(verdict.observed);
   for (const Finding& finding : verdict.findings) {
     line += "; " + std::string(ToString(finding.strength)) + ": " + finding.text;
   }

@@ -121,6 +121,12 @@ struct Verdict {
   std::vector<std::string> notes;
 };
 
+/// "protocol_error -32602 (HTTP 400)": an observed answer's channel, its error code when there is
+/// one and its HTTP status when there is one, as verdict summaries, notes and failure
+/// signatures write it.
+std::string DescribeObserved(Channel channel, std::optional<std::int64_t> code, int http_status);
+std::string DescribeObserved(const ObservedAnswer& observed);
+
 /// One line for people: "FAIL tools.unknown-name: expected protocol_error -32602, got success;
 /// MUST: answered with success (result); expected protocol_error".
 std::string Summarize(const Verdict& verdict);

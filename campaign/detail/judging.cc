@@ -1,9 +1,6 @@
 #include "campaign/detail/judging.h"
 
-#include <cstdint>
-#include <cstdio>
-
-#include "oracles/check_ids.h"
+#include <utility>
 
 namespace mcpfuzz::campaign_detail {
 namespace {
@@ -11,10 +8,6 @@ namespace {
 // How long a stdio server is watched after answering, when a death right after the reply is
 // what is being re-checked.
 constexpr std::chrono::milliseconds kSettleTime{150};
-
-bool Bad(const Verdict& verdict) {
-  return verdict.kind == VerdictKind::kFail || verdict.kind == VerdictKind::kWarn;
-}
 
 }  // namespace
 
@@ -29,144 +22,55 @@ Observation ExitObservation(const ProcessExit& exit) {
   return observation;
 }
 
-bool SentinelAnswered(const Request& sentinel, const Observation& observation) {
-  return ClassifyReply(sentinel, observation).channel != Channel::kTransportFailure;
-}
-
-Judged SendAndJudge(Session& session, const Request& request, std::string_view check_id,
-                    const JudgeContext& context, bool settle) {
+Judged SendAndJudge(Session& session, const Case& sent, bool settle) {
   if (session.kind() != TransportKind::kStdio || session.out_of_order()) {
-    return JudgeExchange(session, request, session.Send(request), std::nullopt, check_id, context,
-                         settle);
+    return JudgeExchange(session, sent, session.Send(sent.request), std::nullopt, settle);
   }
   const Request sentinel = session.Sentinel();
-  PipelineResult sent = session.SendPipelined(Pipeline{{request}, sentinel});
-  if (sent.observations.empty()) sent.observations.emplace_back();
-  if (sent.ambiguous) {
+  PipelineResult result = session.SendPipelined(Pipeline{{sent.request}, sentinel});
+  if (result.observations.empty()) result.observations.emplace_back();
+  if (result.ambiguous) {
     // What came back cannot be told apart: send the request again alone, on a fresh server,
     // and learn its silence the slow way.
     session.MarkBroken();
-    return JudgeExchange(session, request, session.Send(request), std::nullopt, check_id, context,
-                         settle);
+    return JudgeExchange(session, sent, session.Send(sent.request), std::nullopt, settle);
   }
-  return JudgeExchange(session, request, std::move(sent.observations.front()),
-                       SentinelSeen{sentinel, sent.sentinel}, check_id, context, settle);
+  return JudgeExchange(session, sent, std::move(result.observations.front()),
+                       SentinelSeen{sentinel, result.sentinel}, settle);
 }
 
-Judged JudgeExchange(Session& session, const Request& request, Observation sent,
-                     const std::optional<SentinelSeen>& sentinel, std::string_view check_id,
-                     const JudgeContext& context, bool settle) {
-  Judged judged;
-  judged.observation = std::move(sent);
-  judged.timed_out = judged.observation.outcome == Outcome::kTimeout ||
-                     judged.observation.outcome == Outcome::kAliveButDeaf;
-  if (session.kind() == TransportKind::kStdio &&
-      judged.observation.outcome == Outcome::kAliveButDeaf) {
-    // Silence on stdio: deaf, or a message dropped on purpose? A well-formed request settles
-    // it. Answered, the silence was the server's answer to this request (no reply); not
-    // answered, the server stopped answering, which the sentinel's exchange shows.
-    std::optional<Request> probe;
-    Observation probed;
+Judged JudgeExchange(Session& session, const Case& sent, Observation observation,
+                     const std::optional<SentinelSeen>& sentinel, bool settle) {
+  if (session.kind() != TransportKind::kStdio) {
+    return JudgeCase(sent, std::move(observation), std::nullopt);
+  }
+  ProcessHistory process;
+  if (observation.outcome == Outcome::kAliveButDeaf) {
+    // Silence on stdio: deaf, or a message dropped on purpose? A well-formed request behind it
+    // settles it; one pipelined behind it already did, else one is sent now.
     if (sentinel) {
-      probe = sentinel->request;
-      probed = sentinel->observation;
+      process.sentinel = SentinelExchange{sentinel->request, sentinel->observation};
     } else {
-      probe = session.Sentinel();
-      probed = session.Send(*probe);
+      Request probe = session.Sentinel();
+      Observation probed = session.Send(probe);
+      process.sentinel = SentinelExchange{std::move(probe), std::move(probed)};
     }
-    if (SentinelAnswered(*probe, probed)) {
-      judged.observation.outcome = Outcome::kDropped;
-    } else {
+    if (!SentinelAnswered(process.sentinel->request, process.sentinel->observation)) {
       session.MarkBroken();
-      judged.verdict = Judge(check::kKeepsAnswering, *probe, probed, JudgeContext{});
-      judged.observation = std::move(probed);
-      if (Bad(judged.verdict)) return judged;
     }
   }
-  if (judged.observation.outcome == Outcome::kDropped) {
-    // The oracles judge a request dropped as one answered by silence (Channel::kNoReply), the
-    // situation the tables' "silent" column describes; the outcome stays in the case file.
-    judged.observation.detail = "no reply; the sentinel written after it was answered";
-    judged.dropped = true;
+  if (!settle) return JudgeCase(sent, std::move(observation), process);
+  Judged judged = JudgeCase(sent, observation, process);
+  // A death right after the reply is only seen by watching the process a little longer; not
+  // needed when the server already stopped answering or the observation shows the end.
+  if (judged.judged_by == JudgedBy::kKeepsAnswering || ProcessEnded(judged.observation)) {
+    return judged;
   }
-  judged.verdict = Judge(check_id, request, judged.observation, context);
-  if (session.kind() != TransportKind::kStdio) return judged;
-
-  // The process itself: the stdio rows judge a death the reply rows cannot.
-  const Observation& observation = judged.observation;
-  std::string_view process_check;
-  Observation process_observation = observation;
-  if (observation.outcome == Outcome::kExited || observation.exit_code || observation.exit_signal) {
-    process_check = check::kNoEarlyExit;
-    // Whether the reply came out before the end or not, it is the same death.
-    process_observation.outcome = Outcome::kExited;
-  } else if (settle) {
-    if (auto exit = session.AwaitDeath(kSettleTime)) {
-      process_check = check::kNoEarlyExit;
-      process_observation = ExitObservation(*exit);
-    }
-  }
-  if (!process_check.empty()) {
-    Verdict process_verdict = Judge(process_check, request, process_observation, JudgeContext{});
-    if (Bad(process_verdict)) {
-      judged.verdict = std::move(process_verdict);
-      judged.observation = std::move(process_observation);
-      return judged;
-    }
-  }
-  // And its stdout: only JSON-RPC messages may appear there, whatever the request was.
-  if (!Bad(judged.verdict) && !judged.observation.stdout_lines.empty()) {
-    Verdict stdout_verdict =
-        Judge(check::kStdoutOnlyJsonRpc, request, judged.observation, JudgeContext{});
-    if (Bad(stdout_verdict)) judged.verdict = std::move(stdout_verdict);
+  if (auto exit = session.AwaitDeath(kSettleTime)) {
+    process.ended_after_reply = ExitObservation(*exit);
+    judged = JudgeCase(sent, std::move(observation), process);
   }
   return judged;
-}
-
-bool ServerSideFailure(Outcome outcome) {
-  return outcome == Outcome::kTimeout || outcome == Outcome::kConnectionReset ||
-         outcome == Outcome::kExited || outcome == Outcome::kAliveButDeaf;
-}
-
-bool IsFinding(const Verdict& verdict) {
-  if (Bad(verdict)) return true;
-  return verdict.kind == VerdictKind::kUnverified &&
-         verdict.unverified_reason == UnverifiedReason::kTransportError &&
-         ServerSideFailure(verdict.observed.outcome);
-}
-
-std::string Signature(const Verdict& verdict) {
-  std::string signature = verdict.check_id + " | " + std::string(ToString(verdict.kind)) +
-                          " | expected " + verdict.expected.text;
-  // The stdio checks judge the process and its stdout, not the reply: whatever the reply was,
-  // a crash is the same crash and a log line on stdout the same fault.
-  if (verdict.check_id.starts_with("stdio.")) {
-    if (verdict.observed.outcome != Outcome::kOk) {
-      signature += " | " + std::string(ToString(verdict.observed.outcome));
-    }
-    return signature;
-  }
-  signature += " | got " + std::string(ToString(verdict.observed.channel));
-  if (verdict.observed.code) signature += " " + std::to_string(*verdict.observed.code);
-  if (verdict.observed.http_status != 0) {
-    signature += " (HTTP " + std::to_string(verdict.observed.http_status) + ")";
-  }
-  if (verdict.observed.outcome != Outcome::kOk) {
-    signature += " | " + std::string(ToString(verdict.observed.outcome));
-  }
-  return signature;
-}
-
-std::string SignatureHash(std::string_view signature) {
-  // FNV-1a, 64 bits: stable across platforms and runs.
-  std::uint64_t hash = 0xcbf29ce484222325ULL;
-  for (char c : signature) {
-    hash ^= static_cast<unsigned char>(c);
-    hash *= 0x100000001b3ULL;
-  }
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
-  return std::string(text, 10);
 }
 
 }  // namespace mcpfuzz::campaign_detail

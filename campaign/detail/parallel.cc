@@ -164,8 +164,7 @@ void CasePipeline::Send(std::size_t worker, std::size_t index, Slot& slot) {
       campaign_.Hangs(slot.generated->check_id) >= kHangsBeforeSkipping) {
     return;
   }
-  slot.judged = SendAndJudge(session, slot.generated->request, slot.generated->check_id,
-                             slot.generated->context, /*settle=*/false);
+  slot.judged = SendAndJudge(session, *slot.generated, /*settle=*/false);
   slot.lost = session.lost();
   if (slot.lost) slot.lost_reason = session.lost_reason();
 }
@@ -190,8 +189,7 @@ bool CasePipeline::MustConcludeFirst(const Slot& slot) const {
   if (slot.lost || !slot.error.empty()) return true;
   if (!slot.judged) return false;
   return slot.judged->observation.outcome != Outcome::kOk ||
-         (IsFinding(slot.judged->verdict) &&
-          !signatures_.contains(Signature(slot.judged->verdict)));
+         (slot.judged->finding && !signatures_.contains(slot.judged->signature));
 }
 
 void CasePipeline::Concluded(std::size_t index, const Slot& slot) {
@@ -199,9 +197,7 @@ void CasePipeline::Concluded(std::size_t index, const Slot& slot) {
   {
     const std::lock_guard lock(mutex_);
     concluded_ = index + 1;
-    if (slot.judged && IsFinding(slot.judged->verdict)) {
-      signatures_.insert(Signature(slot.judged->verdict));
-    }
+    if (slot.judged && slot.judged->finding) signatures_.insert(slot.judged->signature);
     wake = wait_for_ && *wait_for_ == index;
     if (wake) wait_for_.reset();
   }
@@ -272,8 +268,7 @@ bool CasePipeline::Conclude(std::size_t index, Slot& slot) {
   }
   ++result.cases;
   const Judged& judged = *slot.judged;
-  const bool new_finding =
-      IsFinding(judged.verdict) && !campaign.seen_.contains(Signature(judged.verdict));
+  const bool new_finding = judged.finding && !campaign.seen_.contains(judged.signature);
   if (new_finding) Pause();
   campaign.Conclude(lane, *slot.generated, index, judged);
   if (new_finding) Resume();

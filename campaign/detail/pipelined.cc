@@ -163,9 +163,8 @@ void Campaign::RunPipelined(std::size_t depth) {
     ++result_.cases;
     ++result_.pipelined;
     const Judged judged =
-        JudgeExchange(session, ahead.generated.request, std::move(ahead.observation),
-                      SentinelSeen{ahead.sentinel, ahead.sentinel_observation},
-                      ahead.generated.check_id, ahead.generated.context, /*settle=*/false);
+        JudgeExchange(session, ahead.generated, std::move(ahead.observation),
+                      SentinelSeen{ahead.sentinel, ahead.sentinel_observation}, /*settle=*/false);
     Decide(lane, std::move(ahead.generated), index, judged, std::move(ahead.death_before));
     Report(/*force=*/false);
   }

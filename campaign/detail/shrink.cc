@@ -39,10 +39,9 @@ Shrunk ShrinkFinding(Session& session, const rc::Shrinkable<GeneratedCase>& root
           generated.request.WireBody().size() > shrunk.minimal.request.WireBody().size()) {
         continue;
       }
-      Judged judged =
-          SendAndJudge(session, generated.request, generated.check_id, generated.context, settle);
+      Judged judged = SendAndJudge(session, generated, settle);
       ++shrunk.sends;
-      if (Signature(judged.verdict) != signature) continue;
+      if (!judged.finding || judged.signature != signature) continue;
       current = *candidate;
       shrunk.minimal = std::move(generated);
       shrunk.judged = std::move(judged);

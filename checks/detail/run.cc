@@ -6,6 +6,7 @@
 #include "model/request_builder.h"
 #include "oracles/check_ids.h"
 #include "oracles/expectations.h"
+#include "oracles/judgement.h"
 #include "oracles/stdio_checks.h"
 
 namespace mcpfuzz::checks::detail {
@@ -25,35 +26,11 @@ std::string SessionIdOf(const Request& request, const Transport& transport) {
   return {};
 }
 
-bool ProcessEnded(const Observation& observation) {
-  return observation.outcome == Outcome::kExited || observation.exit_code.has_value() ||
-         observation.exit_signal.has_value();
-}
-
 std::string VariantNote(const std::string& label, const Verdict& verdict) {
   std::string note = label + ": " + std::string(ToString(verdict.kind)) + ", got " +
-                     std::string(ToString(verdict.observed.channel));
-  if (verdict.observed.code) note += " " + std::to_string(*verdict.observed.code);
-  if (verdict.observed.http_status != 0) {
-    note += " (HTTP " + std::to_string(verdict.observed.http_status) + ")";
-  }
+                     DescribeObserved(verdict.observed);
   if (!verdict.findings.empty()) note += "; " + verdict.findings.front().text;
   return note;
-}
-
-// The verdict the tables would give, without an exchange: its expectation, if any, filled in.
-Verdict Synthesized(std::string_view check_id, const Request& placeholder, VerdictKind kind,
-                    UnverifiedReason reason, std::string note) {
-  Verdict verdict;
-  verdict.check_id = std::string(check_id);
-  verdict.kind = kind;
-  verdict.unverified_reason = reason;
-  if (const Expectation* row = FindExpectation(check_id, placeholder)) {
-    verdict.expected = DescribeExpected(*row, placeholder.transport);
-    verdict.spec_reference = std::string(row->reference);
-  }
-  verdict.notes.push_back(std::move(note));
-  return verdict;
 }
 
 // A complete reply, or a drop the sentinel behind it proved: the server still reads and answers.
@@ -76,14 +53,14 @@ Observation NotSent() {
 
 // A POST the server never answered within the time limit. Every POST is owed an HTTP response
 // (the JSON-RPC response, 202 Accepted, or an error status: transports.mdx "Sending Messages to
-// the Server"), so the hang is itself a finding, as fuzz counts it. A GET may hold an event
-// stream open for good, and stdio deafness is judged under stdio.keeps-answering.
-bool HungOnPost(const Exchange& exchange, const Verdict& verdict) {
+// the Server"), so the hang is itself a finding, as fuzz counts it (FindingRule::kCampaign); a
+// check reports verdicts, not findings, so here the hang is the verdict. A GET may hold an
+// event stream open for good, and stdio deafness is judged under stdio.keeps-answering.
+bool HungOnPost(const Exchange& exchange, const Judgement& judgement) {
   return exchange.request.transport == TransportKind::kHttp &&
          exchange.request.http_method == "POST" &&
-         exchange.observation.outcome == Outcome::kTimeout &&
-         verdict.kind == VerdictKind::kUnverified &&
-         verdict.unverified_reason == UnverifiedReason::kTransportError;
+         exchange.observation.outcome == Outcome::kTimeout && judgement.finding &&
+         judgement.verdict.kind == VerdictKind::kUnverified;
 }
 
 void JudgeHang(Verdict& verdict) {
@@ -256,9 +233,12 @@ const Verdict& ResultBuilder::Judge(Exchange exchange, const JudgeContext& conte
 const Verdict& ResultBuilder::JudgeAt(std::size_t index, const JudgeContext& context,
                                       std::string label) {
   const Exchange& exchange = result_.exchanges[index];
-  Verdict verdict = mcpfuzz::Judge(check_id_, exchange.request, exchange.observation, context);
-  if (HungOnPost(exchange, verdict)) JudgeHang(verdict);
-  Merge(std::move(verdict), index, std::move(label));
+  // The checks judge the process and stdout in checks of their own (checks_stdio.cc), from the
+  // run's incident log: no process history here.
+  Judgement judgement =
+      JudgeCase(Case{exchange.request, check_id_, context}, exchange.observation, std::nullopt);
+  if (HungOnPost(exchange, judgement)) JudgeHang(judgement.verdict);
+  Merge(std::move(judgement.verdict), index, std::move(label));
   return *best_;
 }
 
@@ -417,11 +397,7 @@ void RevisionRun::ReportNotApplicable(std::string_view check_id, std::string rea
   CheckResult result;
   result.revision = revision();
   result.transport = kind_;
-  Request placeholder;
-  placeholder.transport = kind_;
-  placeholder.revision = revision();
-  result.verdict = Synthesized(check_id, placeholder, VerdictKind::kNotApplicable,
-                               UnverifiedReason::kNone, std::move(reason));
+  result.verdict = NotApplicableVerdict(check_id, revision(), kind_, std::move(reason));
   Report(std::move(result));
 }
 
@@ -429,13 +405,8 @@ void RevisionRun::ReportUnreachable(std::string_view check_id) {
   CheckResult result;
   result.revision = revision();
   result.transport = kind_;
-  Request placeholder;
-  placeholder.transport = kind_;
-  placeholder.revision = revision();
-  const UnverifiedReason reason =
-      era_spoken() ? UnverifiedReason::kTransportError : UnverifiedReason::kEraNotSpoken;
-  result.verdict = Synthesized(check_id, placeholder, VerdictKind::kUnverified, reason,
-                               "nothing was sent: " + (gave_up() ? GaveUpReason() : main_failure_));
+  result.verdict = UnreachableVerdict(check_id, revision(), kind_, era_spoken(),
+                                      gave_up() ? GaveUpReason() : main_failure_);
   Report(std::move(result));
 }
 

@@ -31,7 +31,7 @@ mcpfuzz::fuzzing::LiveTarget& Target() {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace mcpfuzz::fuzzing;
   if (auto judged = Target().Run(DecodeSpec({data, size}))) {
-    if (IsFailure(*judged)) AbortOnFinding(*judged);
+    if (judged->finding) AbortOnFinding(*judged);
   }
   return 0;
 }

@@ -12,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace mcpfuzz::fuzzing;
   static InProcessServer server(FaultsFromEnvironment());
   if (auto judged = server.Run(DecodeSpec({data, size}))) {
-    if (IsFailure(*judged)) AbortOnFinding(*judged);
+    if (judged->finding) AbortOnFinding(*judged);
   }
   return 0;
 }

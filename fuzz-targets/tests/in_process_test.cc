@@ -60,7 +60,7 @@ std::vector<Input> Inputs() {
     if (!stored.ok()) continue;
     inputs.push_back({path.parent_path().filename().string() + "/" + path.filename().string(),
                       std::nullopt,
-                      FuzzCase{stored->request, stored->check_id, stored->context, ""}});
+                      FuzzCase{{stored->request, stored->check_id, stored->context}, ""}});
   }
   return inputs;
 }
@@ -151,7 +151,7 @@ TEST(InProcessReuse, AnInputThatInitializesStdioLeavesNothingBehind) {
   InProcessServer reused({}, ServerLifetime::kReused);
   ASSERT_TRUE(reused.Run(meta_missing));
   const std::optional<Judged> initialized =
-      reused.Send(FuzzCase{initialize, std::string(check::kMetaMissing), {}, ""});
+      reused.Send(FuzzCase{{initialize, std::string(check::kMetaMissing), {}}, ""});
   ASSERT_TRUE(initialized);
   ASSERT_EQ(initialized->verdict.observed.channel, Channel::kSuccess)
       << "the initialize did not initialize: " << Summarize(initialized->verdict);
@@ -170,12 +170,12 @@ TEST(InProcessReuse, OnlyTheVerdictsThatAreReportedCarryText) {
       if (!judged) continue;
       const Verdict full = Judge(judged->fuzz_case.check_id, judged->fuzz_case.request,
                                  judged->observation, judged->fuzz_case.context);
-      if (judged->verdict.kind == VerdictKind::kPass && !IsFailure(*judged)) {
+      if (judged->verdict.kind == VerdictKind::kPass && !judged->finding) {
         ++passes;
         EXPECT_TRUE(judged->verdict.expected.text.empty()) << input.name;
         EXPECT_FALSE(full.expected.text.empty()) << input.name;
       } else {
-        failures += IsFailure(*judged) ? 1U : 0U;
+        failures += judged->finding ? 1U : 0U;
         EXPECT_EQ(Summarize(judged->verdict), Summarize(full)) << input.name;
         EXPECT_EQ(judged->verdict.observed.excerpt, full.observed.excerpt) << input.name;
       }

@@ -63,7 +63,7 @@ std::string_view DescribeKind(DataKind kind) {
   return "?";
 }
 
-void JudgeNamesArgument(const Case& c, std::vector<Finding>& findings,
+void JudgeNamesArgument(const Judging& c, std::vector<Finding>& findings,
                         std::vector<std::string>& notes) {
   const Channel channel = c.reply.channel;
   if (channel != Channel::kExecutionError && channel != Channel::kProtocolError) return;
@@ -87,7 +87,8 @@ Strength PrimaryStrength(const Expectation& row) {
   return row.shape_strength;
 }
 
-bool JudgeChannel(const Case& c, std::vector<Finding>& findings, std::vector<std::string>& notes) {
+bool JudgeChannel(const Judging& c, std::vector<Finding>& findings,
+                  std::vector<std::string>& notes) {
   const ChannelRule& rule = c.row.channel;
   const Channel channel = c.reply.channel;
   if (rule.conformant.empty()) return false;
@@ -122,7 +123,7 @@ bool JudgeChannel(const Case& c, std::vector<Finding>& findings, std::vector<std
   return false;
 }
 
-void JudgeCode(const Case& c, std::vector<Finding>& findings) {
+void JudgeCode(const Judging& c, std::vector<Finding>& findings) {
   const CodeRule& rule = c.row.code;
   if (!c.reply.error_code) return;
   const std::int64_t code = *c.reply.error_code;
@@ -136,7 +137,7 @@ void JudgeCode(const Case& c, std::vector<Finding>& findings) {
   }
 }
 
-void JudgeData(const Case& c, std::vector<Finding>& findings) {
+void JudgeData(const Judging& c, std::vector<Finding>& findings) {
   const DataRule& rule = c.row.data;
   if (rule.members.empty()) return;
   const boost::json::value* error = Member(c.reply.message, "error");
@@ -158,7 +159,7 @@ void JudgeData(const Case& c, std::vector<Finding>& findings) {
   }
 }
 
-void JudgeStatus(const Case& c, std::vector<Finding>& findings) {
+void JudgeStatus(const Judging& c, std::vector<Finding>& findings) {
   const StatusRule& rule = c.row.http_status;
   if (!c.OverHttp() || rule.conformant.empty()) return;
   const int status = c.observation.http_status;
@@ -174,7 +175,7 @@ void JudgeStatus(const Case& c, std::vector<Finding>& findings) {
                       "HTTP " + std::to_string(status) + "; expected " + expected});
 }
 
-void JudgeShape(const Case& c, std::vector<Finding>& findings, std::vector<std::string>& notes) {
+void JudgeShape(const Judging& c, std::vector<Finding>& findings, std::vector<std::string>& notes) {
   const Strength strength = c.row.shape_strength;
   const boost::json::value* result =
       c.reply.channel == Channel::kSuccess ? Member(c.reply.message, "result") : nullptr;
@@ -219,7 +220,7 @@ void JudgeShape(const Case& c, std::vector<Finding>& findings, std::vector<std::
   findings.insert(findings.end(), found.begin(), found.end());
 }
 
-bool JudgeBatch(const Case& c, const BatchAnswer& batch, std::vector<Finding>& findings) {
+bool JudgeBatch(const Judging& c, const BatchAnswer& batch, std::vector<Finding>& findings) {
   const Strength strength = c.row.shape_strength;
   if (c.row.shape == ShapeCheck::kBatchProcessingTolerated) {
     if (!batch.Processed()) return false;

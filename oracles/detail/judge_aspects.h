@@ -16,7 +16,7 @@
 namespace mcpfuzz::detail {
 
 // Everything one judgement looks at.
-struct Case {
+struct Judging {
   const Expectation& row;
   const Request& request;
   const Observation& observation;
@@ -34,13 +34,14 @@ Strength PrimaryStrength(const Expectation& row);
 
 /// Judges the channel. Returns true when the reply is a protocol error the row accepts as its
 /// answer, so that the code and data rules apply to it.
-bool JudgeChannel(const Case& c, std::vector<Finding>& findings, std::vector<std::string>& notes);
-void JudgeCode(const Case& c, std::vector<Finding>& findings);
-void JudgeData(const Case& c, std::vector<Finding>& findings);
-void JudgeStatus(const Case& c, std::vector<Finding>& findings);
-void JudgeShape(const Case& c, std::vector<Finding>& findings, std::vector<std::string>& notes);
+bool JudgeChannel(const Judging& c, std::vector<Finding>& findings,
+                  std::vector<std::string>& notes);
+void JudgeCode(const Judging& c, std::vector<Finding>& findings);
+void JudgeData(const Judging& c, std::vector<Finding>& findings);
+void JudgeStatus(const Judging& c, std::vector<Finding>& findings);
+void JudgeShape(const Judging& c, std::vector<Finding>& findings, std::vector<std::string>& notes);
 /// The batch situations judge the whole set of responses instead of one reply. Returns true when
 /// that judgement replaces the channel rule.
-bool JudgeBatch(const Case& c, const BatchAnswer& batch, std::vector<Finding>& findings);
+bool JudgeBatch(const Judging& c, const BatchAnswer& batch, std::vector<Finding>& findings);
 
 }  // namespace mcpfuzz::detail
