@@ -1,6 +1,6 @@
 #pragma once
 // The fuzz loop behind `mcpfuzz fuzz`: generated cases sent to a target in every era it
-// speaks, each answer judged as the situation the case names. A misjudged answer (FAIL or
+// speaks, each answer judged as the check the case names. A misjudged answer (FAIL or
 // WARN), a crash or a hang is a finding: it is re-sent to tell stable from flaky, shrunk to a
 // minimal case with the same failure signature, and written at once as a case file that
 // `Replay` (and the one-line reproducer inside it) can send again.

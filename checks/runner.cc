@@ -135,7 +135,7 @@ bool MatchesAny(std::string_view id, const std::set<std::string>& selectors) {
   return false;
 }
 
-// The newest revision of each era spoken; 2025-03-26 as well for the one situation that exists
+// The newest revision of each era spoken; 2025-03-26 as well for the one check that exists
 // only there (batches, the empty batch), when it is spoken and not already the newest.
 std::vector<d::RevisionPlan> PlanRevisions(const EraReport& eras, const CheckOptions& options) {
   if (options.revision) return {{*options.revision, {}}};
@@ -175,7 +175,7 @@ void RunRevision(const TransportFactory& connect, const CheckOptions& options, d
       if (!connected) {
         run.ReportUnreachable(id);
       } else if (!run.HasRow(id)) {
-        run.ReportNotApplicable(id, "the tables define no expectation for this situation in " +
+        run.ReportNotApplicable(id, "the tables define no expectation for this check in " +
                                         std::string(ToString(run.revision())) + " over " +
                                         std::string(ToString(run.kind())));
       } else {

@@ -16,11 +16,11 @@
 namespace mcpfuzz::fuzzing {
 namespace {
 
-constexpr auto kSituationCount = static_cast<std::size_t>(Situation::kCount);
+constexpr auto kRuleCount = static_cast<std::size_t>(BrokenRule::kCount);
 // Names stay short: a long name finds nothing a short one would not, and costs every exchange.
 constexpr std::size_t kMaxNameBytes = 64;
 
-constexpr std::array<std::string_view, kSituationCount> kSituationNames = {
+constexpr std::array<std::string_view, kRuleCount> kRuleNames = {
     "parse-error",      "not-an-object",  "missing-jsonrpc", "wrong-jsonrpc",
     "missing-method",   "id-null",        "id-float",        "id-bool",
     "id-object",        "unknown-method", "unknown-tool",    "unknown-prompt",
@@ -58,7 +58,7 @@ bool IsJson(std::string_view text) {
 
 bool Stateless(Revision revision) { return EraOf(revision) == Era::kStateless; }
 
-// A request every server of the revision answers: the template each situation breaks.
+// A request every server of the revision answers: the template each check breaks.
 Request Harmless(Revision revision, TransportKind transport, std::int64_t id) {
   const std::string_view method = Stateless(revision) ? "server/discover" : "ping";
   return MakeRequest(revision, transport, method, {}, id);
@@ -86,18 +86,18 @@ std::optional<FuzzCase> FramingCase(const CaseSpec& spec, Revision revision,
                                     TransportKind transport, std::int64_t id) {
   Request request = Harmless(revision, transport, id);
   boost::json::object& body = BodyObject(request);
-  switch (spec.situation) {
-    case Situation::kNotAnObject:
+  switch (spec.rule) {
+    case BrokenRule::kNotAnObject:
       if (spec.variant % 2 == 0) {
         request.body = boost::json::value(VisibleName(spec.payload));
       } else {
         request.body = boost::json::value(static_cast<std::int64_t>(spec.payload.size()));
       }
       return MakeFuzzCase(std::move(request), check::kNotAnObject);
-    case Situation::kMissingJsonrpc:
+    case BrokenRule::kMissingJsonrpc:
       body.erase("jsonrpc");
       return MakeFuzzCase(std::move(request), check::kMissingJsonrpc);
-    case Situation::kWrongJsonrpc: {
+    case BrokenRule::kWrongJsonrpc: {
       if (spec.variant % 2 == 1) {
         body["jsonrpc"] = 2.0;
       } else {
@@ -107,19 +107,19 @@ std::optional<FuzzCase> FramingCase(const CaseSpec& spec, Revision revision,
       }
       return MakeFuzzCase(std::move(request), check::kWrongJsonrpc);
     }
-    case Situation::kMissingMethod:
+    case BrokenRule::kMissingMethod:
       body.erase("method");
       return MakeFuzzCase(std::move(request), check::kMissingMethod);
-    case Situation::kIdNull:
+    case BrokenRule::kIdNull:
       body["id"] = nullptr;
       return MakeFuzzCase(std::move(request), check::kIdNull);
-    case Situation::kIdFloat:
+    case BrokenRule::kIdFloat:
       body["id"] = static_cast<double>(spec.variant) + 0.5;
       return MakeFuzzCase(std::move(request), check::kIdFloat);
-    case Situation::kIdBool:
+    case BrokenRule::kIdBool:
       body["id"] = spec.variant % 2 == 1;
       return MakeFuzzCase(std::move(request), check::kIdBool);
-    case Situation::kIdObject:
+    case BrokenRule::kIdObject:
       body["id"] = boost::json::object{{"n", spec.variant}};
       return MakeFuzzCase(std::move(request), check::kIdObject);
     default:
@@ -130,26 +130,26 @@ std::optional<FuzzCase> FramingCase(const CaseSpec& spec, Revision revision,
 std::optional<FuzzCase> NamedCase(const CaseSpec& spec, Revision revision, TransportKind transport,
                                   std::int64_t id, const KnownNames& known) {
   const std::string name = VisibleName(spec.payload);
-  switch (spec.situation) {
-    case Situation::kUnknownMethod:
+  switch (spec.rule) {
+    case BrokenRule::kUnknownMethod:
       if (name.empty() || ResemblesKnownMethod(name)) return std::nullopt;
       return MakeFuzzCase(MakeRequest(revision, transport, name, {}, id), check::kUnknownMethod);
-    case Situation::kUnknownTool:
+    case BrokenRule::kUnknownTool:
       if (Contains(known.tools, name)) return std::nullopt;
       return MakeFuzzCase(MakeRequest(revision, transport, "tools/call",
                                       {{"name", name}, {"arguments", boost::json::object{}}}, id),
                           check::kUnknownTool, "tools");
-    case Situation::kUnknownPrompt:
+    case BrokenRule::kUnknownPrompt:
       if (Contains(known.prompts, name)) return std::nullopt;
       return MakeFuzzCase(MakeRequest(revision, transport, "prompts/get", {{"name", name}}, id),
                           check::kUnknownPrompt, "prompts");
-    case Situation::kUnknownResource: {
+    case BrokenRule::kUnknownResource: {
       const std::string uri = "mcpfuzz-missing://" + name;
       if (Contains(known.resource_uris, uri)) return std::nullopt;
       return MakeFuzzCase(MakeRequest(revision, transport, "resources/read", {{"uri", uri}}, id),
                           check::kUnknownResource, "resources");
     }
-    case Situation::kNotification: {
+    case BrokenRule::kNotification: {
       const std::string method = spec.variant % 2 == 0 ? "notifications/" + name : name;
       if (method.empty() || method == "initialize") return std::nullopt;
       return MakeFuzzCase(MakeNotification(revision, transport, method),
@@ -162,15 +162,15 @@ std::optional<FuzzCase> NamedCase(const CaseSpec& spec, Revision revision, Trans
 
 }  // namespace
 
-std::string_view ToString(Situation situation) {
-  const auto index = static_cast<std::size_t>(situation);
-  return index < kSituationCount ? kSituationNames[index] : "?";
+std::string_view ToString(BrokenRule rule) {
+  const auto index = static_cast<std::size_t>(rule);
+  return index < kRuleCount ? kRuleNames[index] : "?";
 }
 
 CaseSpec DecodeSpec(std::span<const std::uint8_t> bytes) {
   FuzzData data(bytes);
   CaseSpec spec;
-  spec.situation = static_cast<Situation>(data.Below(kSituationCount));
+  spec.rule = static_cast<BrokenRule>(data.Below(kRuleCount));
   spec.revision = static_cast<std::uint8_t>(data.Below(kAllRevisions.size()));
   spec.transport = static_cast<std::uint8_t>(data.Below(2));
   spec.variant = data.Byte();
@@ -180,7 +180,7 @@ CaseSpec DecodeSpec(std::span<const std::uint8_t> bytes) {
 
 std::string EncodeSpec(const CaseSpec& spec) {
   std::string bytes;
-  bytes.push_back(static_cast<char>(static_cast<std::size_t>(spec.situation) % kSituationCount));
+  bytes.push_back(static_cast<char>(static_cast<std::size_t>(spec.rule) % kRuleCount));
   bytes.push_back(static_cast<char>(spec.revision % kAllRevisions.size()));
   bytes.push_back(static_cast<char>(spec.transport % 2));
   bytes.push_back(static_cast<char>(spec.variant));
@@ -189,11 +189,11 @@ std::string EncodeSpec(const CaseSpec& spec) {
 
 Revision SpecRevision(const CaseSpec& spec) {
   Revision revision = kAllRevisions[spec.revision % kAllRevisions.size()];
-  switch (spec.situation) {
-    case Situation::kMetaMissing:
-    case Situation::kMethodHeaderMismatch:
+  switch (spec.rule) {
+    case BrokenRule::kMetaMissing:
+    case BrokenRule::kMethodHeaderMismatch:
       return Revision::k2026_07_28;
-    case Situation::kSessionUnknown:
+    case BrokenRule::kSessionUnknown:
       return Stateless(revision) || !HasStreamableHttp(revision) ? kLatestHandshakeRevision
                                                                  : revision;
     default:
@@ -206,8 +206,7 @@ Revision SpecRevision(const CaseSpec& spec) {
 }
 
 TransportKind SpecTransport(const CaseSpec& spec) {
-  if (spec.situation == Situation::kMethodHeaderMismatch ||
-      spec.situation == Situation::kSessionUnknown) {
+  if (spec.rule == BrokenRule::kMethodHeaderMismatch || spec.rule == BrokenRule::kSessionUnknown) {
     return TransportKind::kHttp;
   }
   return spec.transport % 2 == 0 ? TransportKind::kHttp : TransportKind::kStdio;
@@ -217,17 +216,17 @@ std::optional<FuzzCase> BuildCase(const CaseSpec& spec, Revision revision, Trans
                                   const KnownNames& known) {
   const std::int64_t id = 1 + spec.variant;
   const bool http = transport == TransportKind::kHttp;
-  switch (spec.situation) {
-    case Situation::kParseError:
+  switch (spec.rule) {
+    case BrokenRule::kParseError:
       return ParseErrorCase(spec.payload, revision, transport, id);
-    case Situation::kMetaMissing: {
+    case BrokenRule::kMetaMissing: {
       if (!Stateless(revision)) return std::nullopt;
       Request request = MakeRequest(revision, transport, "tools/list", {}, id);
       Params(request).erase("_meta");
       if (Params(request).empty()) BodyObject(request).erase("params");
       return MakeFuzzCase(std::move(request), check::kMetaMissing);
     }
-    case Situation::kMethodHeaderMismatch: {
+    case BrokenRule::kMethodHeaderMismatch: {
       if (!Stateless(revision) || !http) return std::nullopt;
       const std::string value = VisibleName(spec.payload);
       if (value.empty() || AsciiLowercase(value) == "tools/list") return std::nullopt;
@@ -235,7 +234,7 @@ std::optional<FuzzCase> BuildCase(const CaseSpec& spec, Revision revision, Trans
       SetHeader(request.headers, kHeaderMethod, value);
       return MakeFuzzCase(std::move(request), check::kMethodHeaderMismatch);
     }
-    case Situation::kSessionUnknown: {
+    case BrokenRule::kSessionUnknown: {
       if (Stateless(revision) || !http) return std::nullopt;
       const std::string value = VisibleName(spec.payload);
       if (value.empty()) return std::nullopt;
@@ -243,11 +242,11 @@ std::optional<FuzzCase> BuildCase(const CaseSpec& spec, Revision revision, Trans
       SetHeader(request.headers, kHeaderSessionId, value);
       return MakeFuzzCase(std::move(request), check::kSessionUnknown, "session");
     }
-    case Situation::kUnknownMethod:
-    case Situation::kUnknownTool:
-    case Situation::kUnknownPrompt:
-    case Situation::kUnknownResource:
-    case Situation::kNotification:
+    case BrokenRule::kUnknownMethod:
+    case BrokenRule::kUnknownTool:
+    case BrokenRule::kUnknownPrompt:
+    case BrokenRule::kUnknownResource:
+    case BrokenRule::kNotification:
       return NamedCase(spec, revision, transport, id, known);
     default:
       return FramingCase(spec, revision, transport, id);

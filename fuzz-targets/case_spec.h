@@ -5,10 +5,10 @@
 // to a spec, and most specs build a case, so libFuzzer's byte mutations and its minimiser
 // (-minimize_crash) stay inside MCP-shaped requests.
 //
-// Layout: [situation] [revision] [transport] [variant] payload...
+// Layout: [check] [revision] [transport] [variant] payload...
 // Each choice byte is taken modulo the number of choices, so seeds can be written with
 // readable letters (fuzz-targets/corpus/README.md). The payload is the one free value of the
-// situation: the unknown name, the broken body, the wrong header value. Names and header
+// check: the unknown name, the broken body, the wrong header value. Names and header
 // values keep visible ASCII bytes and map every other byte onto one.
 
 #include <cstdint>
@@ -23,8 +23,8 @@
 
 namespace mcpfuzz::fuzzing {
 
-/// The rule a request breaks, one per oracle situation the fuzzer exercises.
-enum class Situation : std::uint8_t {
+/// The rule a request breaks, one per oracle check the fuzzer exercises.
+enum class BrokenRule : std::uint8_t {
   kParseError,            ///< The body is the payload, which is not JSON.
   kNotAnObject,           ///< The body is a JSON string or number.
   kMissingJsonrpc,        ///< No `jsonrpc` member.
@@ -44,14 +44,14 @@ enum class Situation : std::uint8_t {
   kSessionUnknown,        ///< Handshake era HTTP: Mcp-Session-Id is the payload.
   kCount,
 };
-std::string_view ToString(Situation situation);
+std::string_view ToString(BrokenRule rule);
 
 /// The decoded choice bytes and payload, before they are fitted to a target.
 struct CaseSpec {
-  Situation situation = Situation::kParseError;
+  BrokenRule rule = BrokenRule::kParseError;
   std::uint8_t revision = 0;   ///< Index into kAllRevisions, modulo its size.
   std::uint8_t transport = 0;  ///< Even: HTTP, odd: stdio.
-  std::uint8_t variant = 0;    ///< The id, and small choices of the situation.
+  std::uint8_t variant = 0;    ///< The id, and small choices of the check.
   std::string payload;
   bool operator==(const CaseSpec&) const = default;
 };
@@ -61,7 +61,7 @@ CaseSpec DecodeSpec(std::span<const std::uint8_t> bytes);
 /// The bytes DecodeSpec reads back as `spec` (with the choice bytes reduced modulo their counts).
 std::string EncodeSpec(const CaseSpec& spec);
 
-/// The revision and transport the spec asks for, adjusted to the situation: header cases are
+/// The revision and transport the spec asks for, adjusted to the check: header cases are
 /// 2026-07-28 over HTTP, session cases handshake-era HTTP, and so on.
 Revision SpecRevision(const CaseSpec& spec);
 TransportKind SpecTransport(const CaseSpec& spec);
@@ -75,12 +75,12 @@ struct KnownNames {
 
 /// One request and the check that judges it (Case), and what the target must have for it.
 struct FuzzCase : Case {
-  /// The server capability the situation needs ("tools"), or "" for none.
+  /// The server capability the check needs ("tools"), or "" for none.
   std::string capability;
 };
 
 /// The case `spec` describes in `revision` over `transport` (the session's negotiated ones).
-/// Nothing when the payload does not fit the situation (a parse-error payload that is valid
+/// Nothing when the payload does not fit the check (a parse-error payload that is valid
 /// JSON, an "unknown" name the target has, a payload empty where a name is needed): libFuzzer
 /// then simply finds no new coverage in that input.
 std::optional<FuzzCase> BuildCase(const CaseSpec& spec, Revision revision, TransportKind transport,

@@ -77,7 +77,7 @@ void MutatePayload(CaseSpec& spec, std::size_t max_payload, std::minstd_rand& ra
       break;
     }
     case 2:
-      if (spec.situation == Situation::kParseError) {  // a well-formed body, cut short
+      if (spec.rule == BrokenRule::kParseError) {  // a well-formed body, cut short
         const std::string_view body = PickFrom(kBodies, random);
         payload =
             body.substr(0, std::uniform_int_distribution<std::size_t>(0, body.size() - 1)(random));
@@ -107,8 +107,8 @@ std::size_t MutateCase(std::uint8_t* data, std::size_t size, std::size_t max_siz
   const std::size_t max_payload = max_size > kHeaderBytes ? max_size - kHeaderBytes : 0;
   switch (std::uniform_int_distribution<int>(0, 9)(random)) {
     case 0:
-      spec.situation = static_cast<Situation>(
-          std::uniform_int_distribution<int>(0, static_cast<int>(Situation::kCount) - 1)(random));
+      spec.rule = static_cast<BrokenRule>(
+          std::uniform_int_distribution<int>(0, static_cast<int>(BrokenRule::kCount) - 1)(random));
       break;
     case 1:
       spec.revision = static_cast<std::uint8_t>(

@@ -1,5 +1,5 @@
 #pragma once
-// What every generator family produces: one request of the one request model, the situation
+// What every generator family produces: one request of the one request model, the check
 // (check id) whose rule it breaks, and what the judge needs to know about the target. And what
 // every generator family is given: the target as seen from one session.
 
@@ -63,7 +63,7 @@ struct GenContext {
   bool stdio() const { return transport == TransportKind::kStdio; }
 };
 
-/// One generated case: the request, the situation whose rule it breaks and the judge's context
+/// One generated case: the request, the check whose rule it breaks and the judge's context
 /// (Case), and where it came from.
 struct GeneratedCase : Case {
   /// The generator family that made it ("malformed-json").

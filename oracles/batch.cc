@@ -1,10 +1,10 @@
-#include "oracles/batch.h"
+#include "oracles/detail/batch.h"
 
 #include <algorithm>
 
 #include "model/channel.h"
 
-namespace mcpfuzz {
+namespace mcpfuzz::oracles_detail {
 namespace {
 
 bool Contains(const std::vector<boost::json::value>& values, const boost::json::value& value) {
@@ -52,4 +52,4 @@ BatchAnswer AnalyzeBatch(const Request& request, const Observation& observation)
   return answer;
 }
 
-}  // namespace mcpfuzz
+}  // namespace mcpfuzz::oracles_detail

@@ -1,5 +1,5 @@
 #pragma once
-// The stable ids of every situation the oracles judge. Reports, corpus files and the check runner
+// The stable ids of every check the oracles judge. Reports, corpus files and the check runner
 // name checks by these strings, so an id never changes meaning once published.
 
 #include <array>

@@ -1,14 +1,14 @@
-#include "oracles/envelope.h"
+#include "oracles/detail/envelope.h"
 
 #include <boost/json.hpp>
 
 #include "model/text.h"
 #include "oracles/detail/describe.h"
+#include "oracles/detail/leaks.h"
 #include "oracles/detail/request_json.h"
 #include "oracles/error_codes.h"
-#include "oracles/leaks.h"
 
-namespace mcpfuzz {
+namespace mcpfuzz::oracles_detail {
 namespace {
 
 constexpr std::size_t kMaxErrorTexts = 32;
@@ -36,7 +36,7 @@ std::optional<boost::json::value> LenientlyReadId(const Request& request) {
   return id != nullptr ? std::optional<boost::json::value>(*id) : std::nullopt;
 }
 
-bool IdReadable(const detail::RequestJson& body) {
+bool IdReadable(const RequestJson& body) {
   const auto* object = body.json() != nullptr ? body.json()->if_object() : nullptr;
   if (object == nullptr) return false;
   const auto* jsonrpc = object->if_contains("jsonrpc");
@@ -46,8 +46,8 @@ bool IdReadable(const detail::RequestJson& body) {
          method != nullptr && method->is_string() && id != nullptr && IsRequestId(*id);
 }
 
-void CheckId(const Request& request, const detail::RequestJson& body,
-             const boost::json::object& reply, std::vector<Finding>& findings) {
+void CheckId(const Request& request, const RequestJson& body, const boost::json::object& reply,
+             std::vector<Finding>& findings) {
   const auto* id = reply.if_contains("id");
   const std::optional<boost::json::value> request_id = body.id();
   if (IdReadable(body)) {
@@ -113,8 +113,8 @@ bool MayRequireInput(std::string_view method) {
   return method == "tools/call" || method == "prompts/get" || method == "resources/read";
 }
 
-void CheckResult(const Request& request, const detail::RequestJson& body,
-                 const boost::json::value& result, std::vector<Finding>& findings) {
+void CheckResult(const Request& request, const RequestJson& body, const boost::json::value& result,
+                 std::vector<Finding>& findings) {
   if (!result.is_object()) {
     findings.push_back(EnvelopeFinding(Strength::kMust, "result is not an object"));
     return;
@@ -170,13 +170,11 @@ void CollectStrings(const boost::json::value& value, std::vector<std::string>& o
 
 }  // namespace
 
-bool RequestIdReadable(const Request& request) { return IdReadable(detail::RequestJson(request)); }
+bool RequestIdReadable(const Request& request) { return IdReadable(RequestJson(request)); }
 
 std::vector<Finding> CheckEnvelope(const Request& request, const boost::json::value& message) {
-  return detail::CheckEnvelope(request, detail::RequestJson(request), message);
+  return CheckEnvelope(request, RequestJson(request), message);
 }
-
-namespace detail {
 
 std::vector<Finding> CheckEnvelope(const Request& request, const RequestJson& body,
                                    const boost::json::value& message) {
@@ -203,8 +201,6 @@ std::vector<Finding> CheckEnvelope(const Request& request, const RequestJson& bo
   if (result != nullptr && error == nullptr) CheckResult(request, body, *result, findings);
   return findings;
 }
-
-}  // namespace detail
 
 std::vector<std::string> ErrorTexts(const boost::json::value& message) {
   std::vector<std::string> texts;
@@ -249,12 +245,11 @@ std::vector<Finding> CheckLeaks(const boost::json::value& message) {
 
 std::vector<Finding> CheckReplyEnvelope(const Request& request, const Observation& observation,
                                         const Reply& reply) {
-  return detail::CheckReplyEnvelope(request, detail::RequestJson(request), observation, reply);
+  return CheckReplyEnvelope(request, RequestJson(request), observation, reply);
 }
 
-std::vector<Finding> detail::CheckReplyEnvelope(const Request& request, const RequestJson& body,
-                                                const Observation& observation,
-                                                const Reply& reply) {
+std::vector<Finding> CheckReplyEnvelope(const Request& request, const RequestJson& body,
+                                        const Observation& observation, const Reply& reply) {
   std::vector<Finding> findings;
   if (!reply.message || !reply.message->is_object()) return findings;
   findings = CheckEnvelope(request, body, *reply.message);
@@ -264,8 +259,8 @@ std::vector<Finding> detail::CheckReplyEnvelope(const Request& request, const Re
   // unspecified (tables §9b H3, §10 X3, §12.16).
   const bool served = observation.http_status >= 200 && observation.http_status <= 299;
   if (request.transport == TransportKind::kHttp && served &&
-      !detail::MediaTypeIs(observation.content_type, "application/json") &&
-      !detail::MediaTypeIs(observation.content_type, "text/event-stream")) {
+      !MediaTypeIs(observation.content_type, "application/json") &&
+      !MediaTypeIs(observation.content_type, "text/event-stream")) {
     findings.push_back(
         EnvelopeFinding(Strength::kMust, "a JSON-RPC reply came as Content-Type \"" +
                                              Excerpt(observation.content_type, 60) +
@@ -274,4 +269,4 @@ std::vector<Finding> detail::CheckReplyEnvelope(const Request& request, const Re
   return findings;
 }
 
-}  // namespace mcpfuzz
+}  // namespace mcpfuzz::oracles_detail

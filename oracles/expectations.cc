@@ -13,11 +13,11 @@ namespace {
 
 std::vector<Expectation> BuildTable() {
   std::vector<Expectation> rows;
-  detail::AddJsonRpcRows(rows);
-  detail::AddLifecycleRows(rows);
-  detail::AddFeatureRows(rows);
-  detail::AddHttpRows(rows);
-  detail::AddStdioRows(rows);
+  oracles_detail::AddJsonRpcRows(rows);
+  oracles_detail::AddLifecycleRows(rows);
+  oracles_detail::AddFeatureRows(rows);
+  oracles_detail::AddHttpRows(rows);
+  oracles_detail::AddStdioRows(rows);
   return rows;
 }
 
@@ -35,7 +35,7 @@ bool ConditionHolds(RequestCondition condition, const Request& request) {
 // "protocol_error -32602 data{uri}": codes and data belong to the protocol-error channel.
 std::string DescribeChannels(const std::vector<Channel>& channels, const ExpectedAnswer& expected) {
   std::string error_details;
-  if (!expected.codes.empty()) error_details += " " + detail::JoinCodes(expected.codes);
+  if (!expected.codes.empty()) error_details += " " + oracles_detail::JoinCodes(expected.codes);
   if (!expected.data_members.empty()) {
     std::string members;
     for (const std::string& member : expected.data_members) {
@@ -54,7 +54,7 @@ std::string DescribeChannels(const std::vector<Channel>& channels, const Expecte
 std::string DescribeText(const ExpectedAnswer& expected, ShapeCheck shape) {
   std::string text = DescribeChannels(expected.channels, expected);
   if (!expected.http_statuses.empty()) {
-    const std::string statuses = detail::JoinStatuses(expected.http_statuses);
+    const std::string statuses = oracles_detail::JoinStatuses(expected.http_statuses);
     text += text.empty() ? "HTTP " + statuses : " (HTTP " + statuses + ")";
   }
   if (shape != ShapeCheck::kNone) {
@@ -63,7 +63,7 @@ std::string DescribeText(const ExpectedAnswer& expected, ShapeCheck shape) {
   std::string tolerated = DescribeChannels(expected.tolerated, expected);
   if (!expected.tolerated_http_statuses.empty()) {
     tolerated += (tolerated.empty() ? "HTTP " : ", HTTP ") +
-                 detail::JoinStatuses(expected.tolerated_http_statuses);
+                 oracles_detail::JoinStatuses(expected.tolerated_http_statuses);
   }
   if (!tolerated.empty()) text += "; tolerated: " + tolerated;
   return text;
@@ -130,7 +130,7 @@ const std::vector<Expectation>& AllExpectations() {
 
 namespace {
 
-// Every verdict looks its row up, so the rows of each situation are found by hash, not by a
+// Every verdict looks its row up, so the rows of each check are found by hash, not by a
 // scan of the whole table.
 const std::vector<const Expectation*>& RowsOf(std::string_view check_id) {
   static const auto index = [] {
@@ -181,7 +181,8 @@ const Expectation* FindExpectation(std::string_view check_id, const Request& req
   return unconditional;
 }
 
-const ExpectedAnswer* detail::TableRowExpected(const Expectation& row, TransportKind transport) {
+const ExpectedAnswer* oracles_detail::TableRowExpected(const Expectation& row,
+                                                       TransportKind transport) {
   // The table's rows are described once per transport: every verdict carries its row's.
   static const auto described = [] {
     std::vector<std::array<ExpectedAnswer, 2>> all;
@@ -198,7 +199,7 @@ const ExpectedAnswer* detail::TableRowExpected(const Expectation& row, Transport
 }
 
 ExpectedAnswer DescribeExpected(const Expectation& row, TransportKind transport) {
-  const ExpectedAnswer* described = detail::TableRowExpected(row, transport);
+  const ExpectedAnswer* described = oracles_detail::TableRowExpected(row, transport);
   return described != nullptr ? *described : Describe(row, transport);
 }
 

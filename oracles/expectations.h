@@ -1,5 +1,5 @@
 #pragma once
-// The table of expectations: for each situation, revision range and transport, how a conformant
+// The table of expectations: for each check, revision range and transport, how a conformant
 // server answers, how strongly the spec asks for each aspect of that answer, and where it says
 // so. It is compiled in (table_*.cc, one file per topic) and encodes the MCP oracle tables
 // (mcp-oracle-tables.md, "the tables"); each row cites the tables' keys.
@@ -29,17 +29,17 @@ std::string_view ToString(TransportScope scope);
 /// True when a row scoped to `scope` applies to requests over `kind`.
 bool Covers(TransportScope scope, TransportKind kind);
 
-/// What the target must have declared for the situation to apply at all.
+/// What the target must have declared for the check to apply at all.
 enum class CapabilityRequirement {
   kNone,
-  /// The situation exercises a capability (tools, prompts, sessions…): NOT_APPLICABLE when the
+  /// The check exercises a capability (tools, prompts, sessions…): NOT_APPLICABLE when the
   /// caller says the target never declared it.
   kDeclared,
-  /// The situation is about a capability the target did NOT declare: NOT_APPLICABLE when it did.
+  /// The check is about a capability the target did NOT declare: NOT_APPLICABLE when it did.
   kUndeclared,
 };
 
-/// A property of the request that selects between rows of the same situation.
+/// A property of the request that selects between rows of the same check.
 enum class RequestCondition {
   kAny,
   /// HTTP request without MCP-Protocol-Version: tables §12.6 widens the accepted codes.
@@ -54,7 +54,7 @@ enum class HttpRejection {
   kConformant,   ///< PASS: the spec lets the server refuse with any 4xx here.
 };
 
-/// Which channels answer the situation, and how strongly the spec asks for them.
+/// Which channels answer the check, and how strongly the spec asks for them.
 struct ChannelRule {
   /// Fully conformant channels; empty means the channel is not asserted.
   std::vector<Channel> conformant{};
@@ -105,7 +105,7 @@ struct DataRule {
   Strength strength = Strength::kMust;
 };
 
-/// A judgement beyond channel, code, status and data, specific to a few situations.
+/// A judgement beyond channel, code, status and data, specific to a few checks.
 enum class ShapeCheck {
   kNone,
   kEmptyResult,               ///< ping: `{}` (only `_meta` allowed).
@@ -121,14 +121,14 @@ enum class ShapeCheck {
 };
 std::string_view ToString(ShapeCheck shape);
 
-/// One row: a situation over a revision range and a transport scope.
+/// One row: a check over a revision range and a transport scope.
 struct Expectation {
   std::string_view id{};
   RevisionRange revisions{};
   TransportScope transports = TransportScope::kBoth;
   RequestCondition condition = RequestCondition::kAny;
   CapabilityRequirement capability = CapabilityRequirement::kNone;
-  /// The situation is about the process or the connection itself (a crash, silence), so a
+  /// The check is about the process or the connection itself (a crash, silence), so a
   /// failed exchange is the server's answer, not an UNVERIFIED.
   bool judges_transport_failure = false;
   ChannelRule channel{};
@@ -145,13 +145,13 @@ struct Expectation {
 /// Every row of the table.
 const std::vector<Expectation>& AllExpectations();
 
-/// The rows of one situation, in table order.
+/// The rows of one check, in table order.
 std::vector<const Expectation*> ExpectationsFor(std::string_view check_id);
 
 /// True when `row` covers `revision` over `transport` and its condition holds for `request`.
 bool Matches(const Expectation& row, const Request& request);
 
-/// The row that judges `request` for `check_id`, or nullptr when the situation does not exist
+/// The row that judges `request` for `check_id`, or nullptr when the check does not exist
 /// in that revision or over that transport. Rows with a condition win over kAny rows.
 const Expectation* FindExpectation(std::string_view check_id, const Request& request);
 

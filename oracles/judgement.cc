@@ -99,7 +99,7 @@ Judgement Reach(const Case& sent, Observation observation,
   }
   if (judgement.observation.outcome == Outcome::kDropped) {
     // The oracles judge a request dropped as one answered by silence (Channel::kNoReply), the
-    // situation the tables' "silent" column describes; the outcome stays in the case file.
+    // check the tables' "silent" column describes; the outcome stays in the case file.
     judgement.observation.detail = "no reply; the sentinel written after it was answered";
     judgement.dropped = true;
   }

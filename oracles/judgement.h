@@ -16,10 +16,10 @@
 
 namespace mcpfuzz {
 
-/// One request, the situation whose rule it breaks, and what the judge knows about the target.
+/// One request, the check whose rule it breaks, and what the judge knows about the target.
 struct Case {
   Request request;
-  /// The situation (check_ids.h); Judge is asked exactly this.
+  /// The check (check_ids.h); Judge is asked exactly this.
   std::string check_id;
   JudgeContext context;
 };

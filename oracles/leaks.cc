@@ -1,4 +1,4 @@
-#include "oracles/leaks.h"
+#include "oracles/detail/leaks.h"
 
 #include <array>
 #include <optional>
@@ -6,7 +6,7 @@
 
 #include "oracles/verdict.h"
 
-namespace mcpfuzz {
+namespace mcpfuzz::oracles_detail {
 namespace {
 
 constexpr std::size_t kScanLimit = 16 * 1024;
@@ -178,4 +178,4 @@ std::vector<Leak> FindLeaks(std::string_view text) {
   return leaks;
 }
 
-}  // namespace mcpfuzz
+}  // namespace mcpfuzz::oracles_detail

@@ -4,19 +4,21 @@
 #include <boost/json.hpp>
 
 #include "model/channel.h"
-#include "oracles/batch.h"
 #include "oracles/check_ids.h"
+#include "oracles/detail/batch.h"
+#include "oracles/detail/envelope.h"
 #include "oracles/detail/judge_aspects.h"
 #include "oracles/detail/request_json.h"
 #include "oracles/detail/table.h"
-#include "oracles/envelope.h"
 #include "oracles/expectations.h"
 #include "oracles/judgement.h"
 
 namespace mcpfuzz {
 namespace {
 
-using detail::Judging;
+using oracles_detail::AnalyzeBatch;
+using oracles_detail::BatchAnswer;
+using oracles_detail::Judging;
 
 // A 401 or 429 is the server's own answer only where the row names that very status.
 bool ExpectsExactly(const StatusRule& rule, int status) {
@@ -87,7 +89,7 @@ ObservedAnswer Observe(const Observation& observation, const Reply& reply) {
 
 // The row's expectation without its text, which Describe adds.
 ExpectedAnswer Expect(const Expectation& row, TransportKind transport) {
-  const ExpectedAnswer* described = detail::TableRowExpected(row, transport);
+  const ExpectedAnswer* described = oracles_detail::TableRowExpected(row, transport);
   if (described == nullptr) return DescribeExpected(row, transport);
   ExpectedAnswer expected;
   expected.channels = described->channels;
@@ -110,7 +112,7 @@ struct Describer {
   Verdict operator()(Verdict verdict) const {
     verdict.observed.excerpt = ReplyExcerpt(observation, reply);
     if (row != nullptr) {
-      const ExpectedAnswer* described = detail::TableRowExpected(*row, transport);
+      const ExpectedAnswer* described = oracles_detail::TableRowExpected(*row, transport);
       if (described != nullptr) verdict.expected.text = described->text;
       verdict.spec_reference = std::string(row->reference);
     }
@@ -130,7 +132,7 @@ Verdict Finish(const Describer& describe, Verdict verdict, VerdictKind kind,
 
 Verdict Judge(std::string_view check_id, const Request& request, const Observation& observation,
               const JudgeContext& context, VerdictText text) {
-  const detail::RequestJson body(request);
+  const oracles_detail::RequestJson body(request);
   const Reply reply =
       ClassifyReply(Answered(observation.outcome) ? body.id() : std::nullopt, observation);
   Verdict verdict;
@@ -141,14 +143,14 @@ Verdict Judge(std::string_view check_id, const Request& request, const Observati
   const Describer describe{row, request.transport, observation, reply};
   if (row == nullptr) {
     const std::string why = check::IsKnown(check_id)
-                                ? "no expectation for this situation in " +
+                                ? "no expectation for this check in " +
                                       std::string(ToString(request.revision)) + " over " +
                                       std::string(ToString(request.transport))
                                 : "unknown check id";
     return Finish(describe, std::move(verdict), VerdictKind::kNotApplicable,
                   UnverifiedReason::kNone, why);
   }
-  verdict.strength = detail::PrimaryStrength(*row);
+  verdict.strength = oracles_detail::PrimaryStrength(*row);
   verdict.expected = Expect(*row, request.transport);
 
   if (!context.era_spoken) {
@@ -158,8 +160,7 @@ Verdict Judge(std::string_view check_id, const Request& request, const Observati
   }
   if (row->capability == CapabilityRequirement::kDeclared && !context.capability_declared) {
     return Finish(describe, std::move(verdict), VerdictKind::kNotApplicable,
-                  UnverifiedReason::kNone,
-                  "the target did not declare what this situation exercises");
+                  UnverifiedReason::kNone, "the target did not declare what this check exercises");
   }
   if (row->capability == CapabilityRequirement::kUndeclared && context.capability_declared) {
     return Finish(describe, std::move(verdict), VerdictKind::kNotApplicable,
@@ -184,7 +185,7 @@ Verdict Judge(std::string_view check_id, const Request& request, const Observati
     if ((status == 401 || status == 403) && !ExpectsExactly(row->http_status, status)) {
       return Finish(describe, std::move(verdict), VerdictKind::kUnverified,
                     UnverifiedReason::kCredentialRequired,
-                    "HTTP " + std::to_string(status) + ": turned away before the situation");
+                    "HTTP " + std::to_string(status) + ": turned away before the check");
     }
     if ((status == 429 || status == 503) && !ExpectsExactly(row->http_status, status)) {
       return Finish(describe, std::move(verdict), VerdictKind::kUnverified,
@@ -194,14 +195,14 @@ Verdict Judge(std::string_view check_id, const Request& request, const Observati
 
   const Judging c{*row, request, observation, reply, context};
   std::vector<Finding>& findings = verdict.findings;
-  const bool batch_judged = batch_row && detail::JudgeBatch(c, batch, findings);
-  if (!batch_judged && detail::JudgeChannel(c, findings, verdict.notes)) {
-    detail::JudgeCode(c, findings);
-    detail::JudgeData(c, findings);
+  const bool batch_judged = batch_row && oracles_detail::JudgeBatch(c, batch, findings);
+  if (!batch_judged && oracles_detail::JudgeChannel(c, findings, verdict.notes)) {
+    oracles_detail::JudgeCode(c, findings);
+    oracles_detail::JudgeData(c, findings);
   }
-  detail::JudgeStatus(c, findings);
-  detail::JudgeShape(c, findings, verdict.notes);
-  // The process-level situations judge the process, not a reply; a batch has no single reply.
+  oracles_detail::JudgeStatus(c, findings);
+  oracles_detail::JudgeShape(c, findings, verdict.notes);
+  // The process-level checks judge the process, not a reply; a batch has no single reply.
   // Rows that assert no channel judge HTTP-level rejections by their status alone: the body of
   // such a 4xx is unspecified and MAY be an error without id (tables §9b H5, H17, §10 X18,
   // §12.16), so its envelope is not the server's answer to the request.
@@ -210,7 +211,8 @@ Verdict Judge(std::string_view check_id, const Request& request, const Observati
                             row->shape != ShapeCheck::kStdoutOnlyJsonRpc &&
                             row->shape != ShapeCheck::kProcessAlive;
   if (judges_reply) {
-    std::vector<Finding> envelope = detail::CheckReplyEnvelope(request, body, observation, reply);
+    std::vector<Finding> envelope =
+        oracles_detail::CheckReplyEnvelope(request, body, observation, reply);
     findings.insert(findings.end(), envelope.begin(), envelope.end());
   }
 

@@ -1,5 +1,5 @@
 #pragma once
-// The oracle: a pure function from (situation, request, observation) to a verdict.
+// The oracle: a pure function from (check, request, observation) to a verdict.
 
 #include <string>
 #include <string_view>
@@ -12,9 +12,9 @@ namespace mcpfuzz {
 
 /// What the caller knows about the target beyond this one exchange.
 struct JudgeContext {
-  /// The target declared what the situation exercises: the tools, prompts, resources or logging
+  /// The target declared what the check exercises: the tools, prompts, resources or logging
   /// capability, or (sessions.*) it assigned an Mcp-Session-Id. For capabilities.unadvertised,
-  /// whether it declared the capability the probed method belongs to. Ignored by situations
+  /// whether it declared the capability the probed method belongs to. Ignored by checks
   /// that need nothing.
   bool capability_declared = true;
   /// The target speaks the request's revision (from the era probe). When false, every verdict
@@ -35,13 +35,13 @@ enum class VerdictText {
   kUnlessPass,
 };
 
-/// Judges `observation`, the answer to `request`, as the situation `check_id` (check_ids.h).
+/// Judges `observation`, the answer to `request`, as the check `check_id` (check_ids.h).
 ///
 /// Looks up the row for (check_id, revision, transport); none gives NOT_APPLICABLE. Then, in
 /// order: era not spoken → UNVERIFIED; capability not declared → NOT_APPLICABLE; a failed
-/// exchange → UNVERIFIED transport_error (except situations about the process itself); HTTP
+/// exchange → UNVERIFIED transport_error (except checks about the process itself); HTTP
 /// 401/403 → UNVERIFIED credential_required and 429/503 → rate_limited, unless the row expects
-/// exactly that status. Otherwise channel, code, HTTP status, error data, the situation's shape
+/// exactly that status. Otherwise channel, code, HTTP status, error data, the check's shape
 /// check, the reply envelope and leaks are judged; the verdict is the worst finding.
 Verdict Judge(std::string_view check_id, const Request& request, const Observation& observation,
               const JudgeContext& context = {}, VerdictText text = VerdictText::kAlways);

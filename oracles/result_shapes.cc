@@ -1,10 +1,10 @@
-#include "oracles/result_shapes.h"
+#include "oracles/detail/result_shapes.h"
 
 #include <boost/json.hpp>
 
 #include "model/request_builder.h"
 
-namespace mcpfuzz {
+namespace mcpfuzz::oracles_detail {
 namespace {
 
 constexpr std::string_view kMetaServerInfoKey = "io.modelcontextprotocol/serverInfo";
@@ -140,4 +140,4 @@ std::vector<Finding> CheckDiscoverResult(const boost::json::value& result, Stren
   return findings;
 }
 
-}  // namespace mcpfuzz
+}  // namespace mcpfuzz::oracles_detail

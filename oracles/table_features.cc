@@ -3,7 +3,7 @@
 
 #include "oracles/detail/table.h"
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::oracles_detail {
 
 void AddFeatureRows(std::vector<Expectation>& rows) {
   rows.push_back({
@@ -165,4 +165,4 @@ void AddFeatureRows(std::vector<Expectation>& rows) {
   });
 }
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::oracles_detail

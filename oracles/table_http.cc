@@ -3,7 +3,7 @@
 
 #include "oracles/detail/table.h"
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::oracles_detail {
 namespace {
 
 constexpr RevisionRange kStreamableHandshake{kR2, kR4};
@@ -87,20 +87,20 @@ void AddHttpRows(std::vector<Expectation>& rows) {
                                              .http_rejection = HttpRejection::kTolerated};
   const CodeRule standard_header_code = {.conformant = {kHeaderMismatchCode},
                                          .strength = Strength::kShould};
-  struct HeaderSituation {
+  struct HeaderCheck {
     std::string_view id;
     std::string_view summary;
   };
-  for (const HeaderSituation& situation : {
-           HeaderSituation{check::kMethodHeaderMissing, "A request without Mcp-Method gets 400"},
-           HeaderSituation{check::kMethodHeaderMismatch,
-                           "Mcp-Method disagreeing with the body's method gets 400"},
-           HeaderSituation{check::kMethodHeaderCase,
-                           "Mcp-Method differing from the method only in case (TOOLS/LIST) gets "
-                           "400: values are case-sensitive"},
+  for (const HeaderCheck& check : {
+           HeaderCheck{check::kMethodHeaderMissing, "A request without Mcp-Method gets 400"},
+           HeaderCheck{check::kMethodHeaderMismatch,
+                       "Mcp-Method disagreeing with the body's method gets 400"},
+           HeaderCheck{check::kMethodHeaderCase,
+                       "Mcp-Method differing from the method only in case (TOOLS/LIST) gets "
+                       "400: values are case-sensitive"},
        }) {
     rows.push_back({
-        .id = situation.id,
+        .id = check.id,
         .revisions = kStatelessEra,
         .transports = TransportScope::kHttp,
         .channel = standard_header_error,
@@ -108,18 +108,18 @@ void AddHttpRows(std::vector<Expectation>& rows) {
         .http_status = bad_request,
         .reference = "R5 streamable-http \"Standard Request Headers\", \"Case Sensitivity\", "
                      "\"Server Validation\"; SEP-2243; tables §10 X10, §12.9",
-        .summary = situation.summary,
+        .summary = check.summary,
     });
   }
-  for (const HeaderSituation& situation : {
-           HeaderSituation{check::kNameHeaderMissing,
-                           "tools/call, prompts/get or resources/read without Mcp-Name gets 400"},
-           HeaderSituation{check::kNameHeaderMismatch,
-                           "Mcp-Name disagreeing with params.name/uri after Base64 decoding gets "
-                           "400"},
+  for (const HeaderCheck& check : {
+           HeaderCheck{check::kNameHeaderMissing,
+                       "tools/call, prompts/get or resources/read without Mcp-Name gets 400"},
+           HeaderCheck{check::kNameHeaderMismatch,
+                       "Mcp-Name disagreeing with params.name/uri after Base64 decoding gets "
+                       "400"},
        }) {
     rows.push_back({
-        .id = situation.id,
+        .id = check.id,
         .revisions = kStatelessEra,
         .transports = TransportScope::kHttp,
         .channel = standard_header_error,
@@ -127,7 +127,7 @@ void AddHttpRows(std::vector<Expectation>& rows) {
         .http_status = bad_request,
         .reference = "R5 streamable-http \"Standard Request Headers\", \"Server Validation\"; "
                      "EX:HeaderMismatchError; SEP-2243; tables §10 X11, §12.9",
-        .summary = situation.summary,
+        .summary = check.summary,
     });
   }
   // An accepted header: whatever the call itself answers, it must not be a header rejection.
@@ -267,4 +267,4 @@ void AddHttpRows(std::vector<Expectation>& rows) {
   });
 }
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::oracles_detail

@@ -2,7 +2,7 @@
 
 #include "oracles/detail/table.h"
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::oracles_detail {
 namespace {
 
 // A message that is not a valid request object owes a JSON-RPC error (JRPC §5: "the Server MUST
@@ -133,7 +133,7 @@ void AddJsonRpcRows(std::vector<Expectation>& rows) {
   });
   // An empty array is no batch at all: JRPC §6 answers it with one -32600 error, not an array.
   // Only 2025-03-26 speaks JSON-RPC batches; elsewhere `[]` falls under batch.rejected's
-  // silence, so the tables name this situation for 2025-03-26 alone.
+  // silence, so the tables name this check for 2025-03-26 alone.
   rows.push_back({
       .id = check::kBatchEmpty,
       .revisions = {kR2, kR2},
@@ -164,4 +164,4 @@ void AddJsonRpcRows(std::vector<Expectation>& rows) {
   }
 }
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::oracles_detail

@@ -3,7 +3,7 @@
 
 #include "oracles/detail/table.h"
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::oracles_detail {
 
 void AddLifecycleRows(std::vector<Expectation>& rows) {
   rows.push_back({
@@ -92,26 +92,25 @@ void AddLifecycleRows(std::vector<Expectation>& rows) {
       .summary = "A request with neither _meta nor MCP-Protocol-Version gets 400 with -32602, "
                  "-32020 or -32022",
   });
-  struct MetaSituation {
+  struct MetaCheck {
     std::string_view id;
     std::string_view summary;
   };
-  for (const MetaSituation& situation : {
-           MetaSituation{check::kMetaMissing,
-                         "A request without params._meta gets -32602 (HTTP 400)"},
-           MetaSituation{check::kMetaPartial,
-                         "A request whose _meta lacks clientCapabilities (or protocolVersion) gets "
-                         "-32602 (HTTP 400)"},
+  for (const MetaCheck& check : {
+           MetaCheck{check::kMetaMissing, "A request without params._meta gets -32602 (HTTP 400)"},
+           MetaCheck{check::kMetaPartial,
+                     "A request whose _meta lacks clientCapabilities (or protocolVersion) gets "
+                     "-32602 (HTTP 400)"},
        }) {
     rows.push_back({
-        .id = situation.id,
+        .id = check.id,
         .revisions = kStatelessEra,
         .channel = {.conformant = {kProtocolError}, .strength = Strength::kMust},
         .code = {.conformant = {kInvalidParamsCode}, .strength = Strength::kMust},
         .http_status = {.conformant = {kHttp400}, .strength = Strength::kMust},
         .reference = "R5:basic/index.mdx \"Per-request protocol fields\"; CONF server-stateless "
                      "(ids 101, 102, 104); tables §4b V1, §10 X16",
-        .summary = situation.summary,
+        .summary = check.summary,
     });
   }
   rows.push_back({
@@ -193,4 +192,4 @@ void AddLifecycleRows(std::vector<Expectation>& rows) {
   });
 }
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::oracles_detail

@@ -3,7 +3,7 @@
 
 #include "oracles/detail/table.h"
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::oracles_detail {
 
 void AddStdioRows(std::vector<Expectation>& rows) {
   rows.push_back({
@@ -45,4 +45,4 @@ void AddStdioRows(std::vector<Expectation>& rows) {
   });
 }
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::oracles_detail

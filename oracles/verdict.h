@@ -38,7 +38,7 @@ int Severity(VerdictKind kind);
 /// Why a check could not see the server's own answer.
 enum class UnverifiedReason {
   kNone,
-  kCredentialRequired,  ///< HTTP 401/403: turned away before the situation was reached.
+  kCredentialRequired,  ///< HTTP 401/403: turned away before the check was reached.
   kRateLimited,         ///< HTTP 429/503: the server declined to answer now.
   kTransportError,      ///< The exchange did not complete (timeout, refused, reset, exited).
   kEraNotSpoken,        ///< The caller found that the target does not speak the revision.
@@ -78,7 +78,7 @@ struct StatusRange {
 /// "404", "4xx", "200-204".
 std::string ToString(StatusRange range);
 
-/// What the situation's row expects, copied into the verdict so reports stand alone.
+/// What the check's row expects, copied into the verdict so reports stand alone.
 struct ExpectedAnswer {
   std::vector<Channel> channels;   ///< Fully conformant channels; empty means not asserted.
   std::vector<Channel> tolerated;  ///< Accepted with a WARN.

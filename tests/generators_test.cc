@@ -1,4 +1,4 @@
-// The generator families: every case names a situation the oracle table covers, breaks exactly
+// The generator families: every case names a check the oracle table covers, breaks exactly
 // the rule it names and nothing else, starts from a template that the official schema of its
 // revision accepts, and keeps its family and check id while shrinking. Fixed seeds only.
 

@@ -245,7 +245,7 @@ TEST(NothingSent, UnreachableSaysWhyNothingWasSent) {
   EXPECT_EQ(UnreachableVerdict(check::kUnknownMethod, kRevision, TransportKind::kStdio, false, "x")
                 .unverified_reason,
             UnverifiedReason::kEraNotSpoken);
-  // A situation the revision does not have: no row to describe.
+  // A check the revision does not have: no row to describe.
   const Verdict unknown =
       UnreachableVerdict("no.such-check", kRevision, TransportKind::kHttp, true, "x");
   EXPECT_TRUE(unknown.expected.text.empty());

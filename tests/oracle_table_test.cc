@@ -9,9 +9,13 @@
 #include <sstream>
 #include <tuple>
 
+#include "oracles/detail/envelope.h"
+#include "oracles/detail/result_shapes.h"
 #include "tests/oracle_test_support.h"
 
 namespace mcpfuzz {
+// These tests reach the oracles' aspects (envelope, leaks, result shapes) directly.
+using namespace oracles_detail;
 namespace {
 
 using test_support::Broken;
@@ -41,7 +45,7 @@ json::value BatchOfTwo(Revision revision, TransportKind transport) {
   return batch;
 }
 
-// A request that puts the server in the row's situation, as far as the oracle can tell.
+// A request that exercises the row's check, as far as the oracle can tell.
 Request ProbeFor(const Expectation& row, Revision revision, TransportKind transport) {
   const std::string_view id = row.id;
   if (id == check::kSessionDelete) return MakeBodyless(revision, "DELETE");

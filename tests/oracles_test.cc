@@ -1,4 +1,4 @@
-// The oracles on hand-written answers: each situation's key answers, spelled out as the server
+// The oracles on hand-written answers: each check's key answers, spelled out as the server
 // would send them, with the verdict the tables give.
 
 #include <gtest/gtest.h>
@@ -7,10 +7,14 @@
 #include <set>
 #include <sstream>
 
+#include "oracles/detail/envelope.h"
+#include "oracles/detail/leaks.h"
 #include "support/deterministic_property.h"
 #include "tests/oracle_test_support.h"
 
 namespace mcpfuzz {
+// These tests reach the oracles' aspects (envelope, leaks, result shapes) directly.
+using namespace oracles_detail;
 namespace {
 
 template <typename Property>

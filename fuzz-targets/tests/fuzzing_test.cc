@@ -37,9 +37,9 @@ CaseSpec ReadSpec(const fs::path& path) {
   return DecodeSpec(Bytes(text.str()));
 }
 
-CaseSpec Spec(Situation situation, std::string payload, Revision revision = kLatestRevision) {
+CaseSpec Spec(BrokenRule rule, std::string payload, Revision revision = kLatestRevision) {
   CaseSpec spec;
-  spec.situation = situation;
+  spec.rule = rule;
   for (std::size_t i = 0; i < kAllRevisions.size(); ++i) {
     if (kAllRevisions[i] == revision) spec.revision = static_cast<std::uint8_t>(i);
   }
@@ -48,10 +48,10 @@ CaseSpec Spec(Situation situation, std::string payload, Revision revision = kLat
 }
 
 RC_GTEST_PROP(CaseSpecs, EncodeThenDecodeGivesTheSpecBack,
-              (std::uint8_t situation, std::uint8_t revision, std::uint8_t transport,
+              (std::uint8_t check, std::uint8_t revision, std::uint8_t transport,
                std::uint8_t variant, std::string payload)) {
   CaseSpec spec;
-  spec.situation = static_cast<Situation>(situation % static_cast<int>(Situation::kCount));
+  spec.rule = static_cast<BrokenRule>(check % static_cast<int>(BrokenRule::kCount));
   spec.revision = static_cast<std::uint8_t>(revision % kAllRevisions.size());
   spec.transport = static_cast<std::uint8_t>(transport % 2);
   spec.variant = variant;
@@ -61,17 +61,17 @@ RC_GTEST_PROP(CaseSpecs, EncodeThenDecodeGivesTheSpecBack,
 
 TEST(CaseSpecs, EveryByteStringDecodesEvenTheEmptyOne) {
   const CaseSpec spec = DecodeSpec({});
-  EXPECT_EQ(spec.situation, Situation::kParseError);
+  EXPECT_EQ(spec.rule, BrokenRule::kParseError);
   EXPECT_TRUE(spec.payload.empty());
 }
 
 TEST(CaseSpecs, AParseErrorPayloadThatIsJsonBuildsNoCase) {
-  EXPECT_FALSE(BuildCase(Spec(Situation::kParseError, R"({"a":1})"), kLatestRevision,
+  EXPECT_FALSE(BuildCase(Spec(BrokenRule::kParseError, R"({"a":1})"), kLatestRevision,
                          TransportKind::kHttp, {}));
   // A BOM in front of valid JSON is something a parser may accept, so not a parse error either.
-  EXPECT_FALSE(BuildCase(Spec(Situation::kParseError, "\xEF\xBB\xBF[]"), kLatestRevision,
+  EXPECT_FALSE(BuildCase(Spec(BrokenRule::kParseError, "\xEF\xBB\xBF[]"), kLatestRevision,
                          TransportKind::kHttp, {}));
-  auto broken = BuildCase(Spec(Situation::kParseError, R"({"a":)"), kLatestRevision,
+  auto broken = BuildCase(Spec(BrokenRule::kParseError, R"({"a":)"), kLatestRevision,
                           TransportKind::kHttp, {});
   ASSERT_TRUE(broken);
   EXPECT_EQ(broken->check_id, check::kParseError);
@@ -79,22 +79,22 @@ TEST(CaseSpecs, AParseErrorPayloadThatIsJsonBuildsNoCase) {
 }
 
 TEST(CaseSpecs, OverStdioAParseErrorStaysOnOneLine) {
-  auto fuzz_case = BuildCase(Spec(Situation::kParseError, "{\n"), Revision::k2025_11_25,
+  auto fuzz_case = BuildCase(Spec(BrokenRule::kParseError, "{\n"), Revision::k2025_11_25,
                              TransportKind::kStdio, {});
   ASSERT_TRUE(fuzz_case);
   EXPECT_EQ(fuzz_case->request.WireBody(), "{ ");
-  EXPECT_FALSE(BuildCase(Spec(Situation::kParseError, "\n\r"), Revision::k2025_11_25,
+  EXPECT_FALSE(BuildCase(Spec(BrokenRule::kParseError, "\n\r"), Revision::k2025_11_25,
                          TransportKind::kStdio, {}));
 }
 
 TEST(CaseSpecs, AnUnknownNameIsNeverOneTheTargetHas) {
   // Bytes outside visible ASCII map onto it: ' ' (0x20) → 0x21 + 0x20 % 94 = 'A'.
   const KnownNames known{{"echoA"}, {}, {}};
-  EXPECT_FALSE(BuildCase(Spec(Situation::kUnknownTool, "echo "), kLatestRevision,
+  EXPECT_FALSE(BuildCase(Spec(BrokenRule::kUnknownTool, "echo "), kLatestRevision,
                          TransportKind::kHttp, known));
-  EXPECT_FALSE(BuildCase(Spec(Situation::kUnknownTool, "ECHOA"), kLatestRevision,
+  EXPECT_FALSE(BuildCase(Spec(BrokenRule::kUnknownTool, "ECHOA"), kLatestRevision,
                          TransportKind::kHttp, known));
-  auto other = BuildCase(Spec(Situation::kUnknownTool, "echo"), kLatestRevision,
+  auto other = BuildCase(Spec(BrokenRule::kUnknownTool, "echo"), kLatestRevision,
                          TransportKind::kHttp, known);
   ASSERT_TRUE(other);
   EXPECT_EQ(other->check_id, check::kUnknownTool);
@@ -102,25 +102,25 @@ TEST(CaseSpecs, AnUnknownNameIsNeverOneTheTargetHas) {
 }
 
 TEST(CaseSpecs, AnUnknownMethodIsNoMethodOfAnyRevisionInAnyCase) {
-  EXPECT_FALSE(BuildCase(Spec(Situation::kUnknownMethod, "tools/list"), kLatestRevision,
+  EXPECT_FALSE(BuildCase(Spec(BrokenRule::kUnknownMethod, "tools/list"), kLatestRevision,
                          TransportKind::kHttp, {}));
-  EXPECT_FALSE(BuildCase(Spec(Situation::kUnknownMethod, "TOOLS/LIST"), kLatestRevision,
+  EXPECT_FALSE(BuildCase(Spec(BrokenRule::kUnknownMethod, "TOOLS/LIST"), kLatestRevision,
                          TransportKind::kHttp, {}));
-  auto unknown = BuildCase(Spec(Situation::kUnknownMethod, "tools/lisst"), kLatestRevision,
+  auto unknown = BuildCase(Spec(BrokenRule::kUnknownMethod, "tools/lisst"), kLatestRevision,
                            TransportKind::kHttp, {});
   ASSERT_TRUE(unknown);
   EXPECT_EQ(unknown->request.RpcMethod(), "tools/lisst");
 }
 
 TEST(CaseSpecs, HeaderAndSessionSituationsPickTheirEraAndHttp) {
-  CaseSpec header = Spec(Situation::kMethodHeaderMismatch, "x", Revision::k2024_11_05);
+  CaseSpec header = Spec(BrokenRule::kMethodHeaderMismatch, "x", Revision::k2024_11_05);
   header.transport = 1;
   EXPECT_EQ(SpecRevision(header), Revision::k2026_07_28);
   EXPECT_EQ(SpecTransport(header), TransportKind::kHttp);
-  const CaseSpec session = Spec(Situation::kSessionUnknown, "x", Revision::k2026_07_28);
+  const CaseSpec session = Spec(BrokenRule::kSessionUnknown, "x", Revision::k2026_07_28);
   EXPECT_EQ(EraOf(SpecRevision(session)), Era::kHandshake);
   // The 2024-11-05 revision has no Streamable HTTP.
-  EXPECT_EQ(SpecRevision(Spec(Situation::kIdNull, "", Revision::k2024_11_05)),
+  EXPECT_EQ(SpecRevision(Spec(BrokenRule::kIdNull, "", Revision::k2024_11_05)),
             Revision::k2025_03_26);
 }
 
@@ -128,18 +128,18 @@ TEST(HandlerSeeds, EachBuildsTheCaseItsNameSaysAndPassesOnTheConformantServer) {
   InProcessServer server;
   const std::vector<fs::path> seeds = Seeds();
   ASSERT_GE(seeds.size(), 17U);
-  std::set<Situation> covered;
+  std::set<BrokenRule> covered;
   for (const fs::path& seed : seeds) {
     SCOPED_TRACE(seed.filename().string());
     const CaseSpec spec = ReadSpec(seed);
-    EXPECT_TRUE(seed.filename().string().starts_with(std::string(ToString(spec.situation))));
+    EXPECT_TRUE(seed.filename().string().starts_with(std::string(ToString(spec.rule))));
     auto judged = server.Run(spec);
     ASSERT_TRUE(judged) << "the seed builds no case";
     EXPECT_EQ(judged->verdict.kind, VerdictKind::kPass) << Summarize(judged->verdict);
     EXPECT_FALSE(judged->finding);
-    covered.insert(spec.situation);
+    covered.insert(spec.rule);
   }
-  EXPECT_EQ(covered.size(), static_cast<std::size_t>(Situation::kCount));
+  EXPECT_EQ(covered.size(), static_cast<std::size_t>(BrokenRule::kCount));
 }
 
 struct PlantedFault {

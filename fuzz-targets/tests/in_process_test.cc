@@ -132,7 +132,7 @@ TEST(InProcessReuse, EveryInputJudgesAsOnAFreshServerWithEachFault) {
 // next input must not see that.
 TEST(InProcessReuse, AnInputThatInitializesStdioLeavesNothingBehind) {
   CaseSpec meta_missing;
-  meta_missing.situation = Situation::kMetaMissing;
+  meta_missing.rule = BrokenRule::kMetaMissing;
   meta_missing.revision = static_cast<std::uint8_t>(
       std::find(kAllRevisions.begin(), kAllRevisions.end(), Revision::k2026_07_28) -
       kAllRevisions.begin());

@@ -36,7 +36,7 @@ std::size_t FakeByteMutator(std::uint8_t* data, std::size_t size, std::size_t ma
 }
 
 int ChangedFields(const CaseSpec& before, const CaseSpec& after) {
-  return (before.situation != after.situation) + (before.revision != after.revision) +
+  return (before.rule != after.rule) + (before.revision != after.revision) +
          (before.transport != after.transport) + (before.variant != after.variant) +
          (before.payload != after.payload);
 }
@@ -96,8 +96,8 @@ TEST(Mutator, TheSameSeedGivesTheSameMutant) {
 }
 
 TEST(Mutator, ACrossOverKeepsTheFirstParentsChoices) {
-  CaseSpec first{Situation::kUnknownTool, 3, 0, 9, "abc"};
-  CaseSpec second{Situation::kIdNull, 1, 1, 2, "xyz"};
+  CaseSpec first{BrokenRule::kUnknownTool, 3, 0, 9, "abc"};
+  CaseSpec second{BrokenRule::kIdNull, 1, 1, 2, "xyz"};
   const std::string a = EncodeSpec(first);
   const std::string b = EncodeSpec(second);
   for (unsigned int seed = 0; seed < 50; ++seed) {
@@ -107,7 +107,7 @@ TEST(Mutator, ACrossOverKeepsTheFirstParentsChoices) {
                        reinterpret_cast<const std::uint8_t*>(b.data()), b.size(),
                        reinterpret_cast<std::uint8_t*>(out.data()), out.size(), seed);
     const CaseSpec child = DecodeSpec({reinterpret_cast<const std::uint8_t*>(out.data()), size});
-    EXPECT_EQ(child.situation, first.situation);
+    EXPECT_EQ(child.rule, first.rule);
     EXPECT_EQ(child.revision, first.revision);
     EXPECT_EQ(child.variant, first.variant);
     EXPECT_LE(child.payload.size(), first.payload.size() + second.payload.size());

@@ -1,7 +1,7 @@
 #pragma once
 // Internal: the generator families, one per file. Each builds valid-except-one-rule requests from
-// the context's well-formed template, names the situation whose rule the request breaks, and
-// shrinks toward simpler requests of the SAME situation: the variant (and so the check id)
+// the context's well-formed template, names the check whose rule the request breaks, and
+// shrinks toward simpler requests of the SAME check: the variant (and so the check id)
 // is chosen once and never changes while shrinking; names, bodies and depths get smaller.
 
 #include <rapidcheck/Gen.h>

@@ -9,7 +9,7 @@
 #include "model/channel.h"
 #include "oracles/verdict.h"
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::oracles_detail {
 
 /// "protocol_error or execution_error".
 inline std::string JoinChannels(const std::vector<Channel>& channels) {
@@ -47,4 +47,4 @@ inline bool MediaTypeIs(std::string_view content_type, std::string_view media_ty
   return rest.empty() || rest.front() == ';' || rest.front() == ' ';
 }
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::oracles_detail

@@ -4,11 +4,11 @@
 #include <boost/json.hpp>
 
 #include "oracles/detail/describe.h"
-#include "oracles/envelope.h"
-#include "oracles/result_shapes.h"
+#include "oracles/detail/envelope.h"
+#include "oracles/detail/result_shapes.h"
 #include "oracles/stdio_checks.h"
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::oracles_detail {
 namespace {
 
 bool Has(const std::vector<Channel>& channels, Channel channel) {
@@ -116,7 +116,7 @@ bool JudgeChannel(const Judging& c, std::vector<Finding>& findings,
     return false;
   }
   // A reply that is not JSON-RPC, or none at all because the exchange broke, breaks the base
-  // protocol whatever the situation's own strength.
+  // protocol whatever the check's own strength.
   const bool broken = channel == Channel::kNotJsonRpc || channel == Channel::kTransportFailure;
   findings.push_back({Aspect::kChannel, broken ? Strength::kMust : rule.strength,
                       "answered with " + observed + "; expected " + JoinChannels(rule.conformant)});
@@ -258,4 +258,4 @@ bool JudgeBatch(const Judging& c, const BatchAnswer& batch, std::vector<Finding>
   return true;
 }
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::oracles_detail

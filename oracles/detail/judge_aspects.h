@@ -8,12 +8,12 @@
 #include "model/channel.h"
 #include "model/observation.h"
 #include "model/request.h"
-#include "oracles/batch.h"
+#include "oracles/detail/batch.h"
 #include "oracles/expectations.h"
 #include "oracles/oracle.h"
 #include "oracles/verdict.h"
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::oracles_detail {
 
 // Everything one judgement looks at.
 struct Judging {
@@ -40,8 +40,8 @@ void JudgeCode(const Judging& c, std::vector<Finding>& findings);
 void JudgeData(const Judging& c, std::vector<Finding>& findings);
 void JudgeStatus(const Judging& c, std::vector<Finding>& findings);
 void JudgeShape(const Judging& c, std::vector<Finding>& findings, std::vector<std::string>& notes);
-/// The batch situations judge the whole set of responses instead of one reply. Returns true when
+/// The batch checks judge the whole set of responses instead of one reply. Returns true when
 /// that judgement replaces the channel rule.
 bool JudgeBatch(const Judging& c, const BatchAnswer& batch, std::vector<Finding>& findings);
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::oracles_detail

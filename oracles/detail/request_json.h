@@ -13,7 +13,7 @@
 #include "model/request.h"
 #include "oracles/verdict.h"
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::oracles_detail {
 
 class RequestJson {
  public:
@@ -58,4 +58,4 @@ std::vector<Finding> CheckEnvelope(const Request& request, const RequestJson& bo
 std::vector<Finding> CheckReplyEnvelope(const Request& request, const RequestJson& body,
                                         const Observation& observation, const Reply& reply);
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::oracles_detail

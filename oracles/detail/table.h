@@ -7,7 +7,7 @@
 #include "oracles/error_codes.h"
 #include "oracles/expectations.h"
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::oracles_detail {
 
 inline constexpr Revision kR1 = Revision::k2024_11_05;
 inline constexpr Revision kR2 = Revision::k2025_03_26;
@@ -42,4 +42,4 @@ void AddFeatureRows(std::vector<Expectation>& rows);
 void AddHttpRows(std::vector<Expectation>& rows);
 void AddStdioRows(std::vector<Expectation>& rows);
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::oracles_detail

@@ -1,5 +1,5 @@
 #pragma once
-// Shape checks for the results a few situations are about: ping's empty result, initialize's
+// Shape checks for the results a few checks are about: ping's empty result, initialize's
 // result, and server/discover's DiscoverResult.
 
 #include <boost/json/value.hpp>
@@ -10,7 +10,7 @@
 #include "model/request.h"
 #include "oracles/verdict.h"
 
-namespace mcpfuzz {
+namespace mcpfuzz::oracles_detail {
 
 /// The protocol version `request` asks for: `_meta` protocolVersion (2026-07-28), else
 /// initialize's params.protocolVersion, else the MCP-Protocol-Version header.
@@ -31,4 +31,4 @@ std::vector<Finding> CheckInitializeResult(const boost::json::value& result,
 /// optional string instructions. A missing _meta serverInfo is a SHOULD-level finding.
 std::vector<Finding> CheckDiscoverResult(const boost::json::value& result, Strength strength);
 
-}  // namespace mcpfuzz
+}  // namespace mcpfuzz::oracles_detail

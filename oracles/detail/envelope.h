@@ -1,5 +1,5 @@
 #pragma once
-// Rules every reply obeys whatever the situation: the JSON-RPC envelope, the revision's result
+// Rules every reply obeys whatever the check: the JSON-RPC envelope, the revision's result
 // shape, the code-range policy, the HTTP content type, and no internal details in error text.
 // Judge applies them to every reply it judges; MUST problems fail a verdict, SHOULD ones warn.
 
@@ -12,7 +12,7 @@
 #include "model/request.h"
 #include "oracles/verdict.h"
 
-namespace mcpfuzz {
+namespace mcpfuzz::oracles_detail {
 
 /// True when the server could read the request's id: the body is a JSON-RPC request object
 /// (jsonrpc "2.0", a string method) whose id is a string or an integer. Only then must a reply
@@ -45,4 +45,4 @@ std::vector<Finding> CheckLeaks(const boost::json::value& message);
 std::vector<Finding> CheckReplyEnvelope(const Request& request, const Observation& observation,
                                         const Reply& reply);
 
-}  // namespace mcpfuzz
+}  // namespace mcpfuzz::oracles_detail

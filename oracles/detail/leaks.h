@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-namespace mcpfuzz {
+namespace mcpfuzz::oracles_detail {
 
 /// What kind of internal detail an error text gives away.
 enum class LeakKind {
@@ -26,4 +26,4 @@ struct Leak {
 /// Every kind of leak found in `text`, at most one per kind. Only the first 16 KiB are read.
 std::vector<Leak> FindLeaks(std::string_view text);
 
-}  // namespace mcpfuzz
+}  // namespace mcpfuzz::oracles_detail

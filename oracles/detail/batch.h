@@ -8,7 +8,7 @@
 #include "model/observation.h"
 #include "model/request.h"
 
-namespace mcpfuzz {
+namespace mcpfuzz::oracles_detail {
 
 /// What came back for a batch, matched element by element.
 struct BatchAnswer {
@@ -30,4 +30,4 @@ struct BatchAnswer {
 /// Matches the responses in `observation` to the requests of the batch `request` carries.
 BatchAnswer AnalyzeBatch(const Request& request, const Observation& observation);
 
-}  // namespace mcpfuzz
+}  // namespace mcpfuzz::oracles_detail
