@@ -28,6 +28,8 @@ class InProcessTransport final : public Transport {
   }
   TransportKind kind() const override { return kind_; }
   std::string Describe() const override { return "in-process reference server"; }
+  void set_session_id(std::string id) override { session_id_ = std::move(id); }
+  std::string session_id() const override { return session_id_; }
 
  private:
   Observation SendHttp(const Request& request) {
@@ -35,9 +37,9 @@ class InProcessTransport final : public Transport {
     exchange.method = request.http_method;
     exchange.path = std::string(refserver::kEndpointPath);
     exchange.headers = request.headers;
-    if (request.session == SessionBinding::kAttach && !session_id().empty() &&
+    if (request.session == SessionBinding::kAttach && !session_id_.empty() &&
         !FindHeader(request.headers, kHeaderSessionId)) {
-      exchange.headers.push_back({std::string(kHeaderSessionId), session_id()});
+      exchange.headers.push_back({std::string(kHeaderSessionId), session_id_});
     }
     exchange.body = request.WireBody();
     const refserver::HttpReply reply = server_.HandleHttp(exchange);
@@ -90,6 +92,7 @@ class InProcessTransport final : public Transport {
 
   refserver::ReferenceServer& server_;
   TransportKind kind_;
+  std::string session_id_;
 };
 
 // The reference server's catalog, listed once through a conformant server of each era.

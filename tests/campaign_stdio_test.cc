@@ -186,7 +186,6 @@ class CountingStdio final : public StdioTransport {
 
   Observation Send(const Request& request) override {
     Count(request);
-    inner_->set_session_id(session_id());
     return inner_->Send(request);
   }
   PipelineResult SendPipelined(const Pipeline& pipeline) override {
@@ -195,6 +194,7 @@ class CountingStdio final : public StdioTransport {
   }
   TransportKind kind() const override { return inner_->kind(); }
   std::string Describe() const override { return inner_->Describe(); }
+  ReproducerTarget ReproduceAt() const override { return inner_->ReproduceAt(); }
   bool Alive() override { return inner_->Alive(); }
   ProcessExit Shutdown() override { return inner_->Shutdown(); }
 
