@@ -8,7 +8,9 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/reference_server.h"
@@ -116,6 +118,34 @@ TEST(EraProbe, AnUnreachableTargetSpeaksNothing) {
     EXPECT_EQ(attempt.channel, Channel::kTransportFailure);
     EXPECT_EQ(attempt.note, "nothing there");
   }
+}
+
+// check and fuzz cover the same revisions: the newest of each era, plus 2025-03-26 for the
+// batches only it processes, unless it is the newest handshake revision anyway.
+std::vector<std::pair<Revision, bool>> Planned(std::vector<Revision> speaks,
+                                               std::optional<Revision> forced = std::nullopt) {
+  EraReport eras;
+  eras.speaks = std::move(speaks);
+  std::vector<std::pair<Revision, bool>> plans;
+  for (const PlannedRevision& planned : PlanRevisions(eras, forced)) {
+    plans.emplace_back(planned.revision, planned.batches_only);
+  }
+  return plans;
+}
+
+TEST(PlanRevisions, TheNewestOfEachEraAndTheBatchRevision) {
+  using Plans = std::vector<std::pair<Revision, bool>>;
+  EXPECT_EQ(Planned({Revision::k2026_07_28, Revision::k2025_11_25, Revision::k2025_06_18,
+                     Revision::k2025_03_26}),
+            (Plans{{Revision::k2026_07_28, false},
+                   {Revision::k2025_11_25, false},
+                   {Revision::k2025_03_26, true}}));
+  EXPECT_EQ(Planned({Revision::k2025_03_26, Revision::k2024_11_05}),
+            (Plans{{Revision::k2025_03_26, false}}));
+  EXPECT_EQ(Planned({Revision::k2026_07_28}), (Plans{{Revision::k2026_07_28, false}}));
+  EXPECT_TRUE(Planned({}).empty());
+  EXPECT_EQ(Planned({Revision::k2026_07_28, Revision::k2025_03_26}, Revision::k2025_06_18),
+            (Plans{{Revision::k2025_06_18, false}}));
 }
 
 }  // namespace
