@@ -111,27 +111,11 @@ const KnownNames& CatalogNames(Revision revision) {
 }  // namespace
 
 KnownNames ListKnownNames(McpClient& client) {
+  ListedFeatures listed = ListFeatures(client);
   KnownNames known;
-  auto collect = [&](std::string_view method, std::string_view list, std::string_view member,
-                     std::vector<std::string>& into) {
-    const Request request = client.Make(method);
-    const Observation observation = client.Send(request);
-    const Reply reply = ClassifyReply(request, observation);
-    if (reply.channel != Channel::kSuccess || !reply.message) return;
-    const auto* result = reply.message->as_object().if_contains("result");
-    const auto* items =
-        result != nullptr && result->is_object() ? result->as_object().if_contains(list) : nullptr;
-    if (items == nullptr || !items->is_array()) return;
-    for (const auto& item : items->as_array()) {
-      const auto* name = item.is_object() ? item.as_object().if_contains(member) : nullptr;
-      if (name != nullptr && name->is_string()) into.emplace_back(name->as_string());
-    }
-  };
-  if (client.Declares("tools")) collect("tools/list", "tools", "name", known.tools);
-  if (client.Declares("prompts")) collect("prompts/list", "prompts", "name", known.prompts);
-  if (client.Declares("resources")) {
-    collect("resources/list", "resources", "uri", known.resource_uris);
-  }
+  for (ListedFeatures::Tool& tool : listed.tools) known.tools.push_back(std::move(tool.name));
+  known.prompts = std::move(listed.prompts);
+  known.resource_uris = std::move(listed.resource_uris);
   return known;
 }
 

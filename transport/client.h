@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "model/channel.h"
 #include "model/request_builder.h"
@@ -68,6 +69,21 @@ class McpClient {
   boost::json::object capabilities_;
   std::optional<OpenOutcome> last_open_;
 };
+
+/// What a server's list methods named on an open session (first page only).
+struct ListedFeatures {
+  struct Tool {
+    std::string name;
+    boost::json::object input_schema;
+  };
+  std::vector<Tool> tools;
+  std::vector<std::string> prompts;
+  std::vector<std::string> resource_uris;
+};
+
+/// Sends tools/list, prompts/list and resources/list on `client`, each only when the server
+/// declared its capability, and keeps the names (and tools' inputSchema) of successful replies.
+ListedFeatures ListFeatures(McpClient& client);
 
 /// A short description of a reply for messages: "protocol_error -32602 (HTTP 200)".
 std::string DescribeReply(const Reply& reply, const Observation& observation);
