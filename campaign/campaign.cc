@@ -6,7 +6,6 @@
 #include <exception>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <utility>
 
 #include "campaign/detail/campaign_loop.h"
@@ -37,13 +36,10 @@ ReproducerTarget ReproducerFor(const CampaignOptions& options, const Session& se
   ReproducerTarget target = options.reproducer;
   target.kind = session.kind();
   if (target.kind == TransportKind::kHttp && target.url.empty()) {
-    target.url = session.target_description();
+    target.url = session.reproduce_at().url;
   }
   if (target.kind == TransportKind::kStdio && target.argv.empty()) {
-    std::string description = session.target_description();
-    if (description.starts_with("stdio:")) description = description.substr(6);
-    std::istringstream words(description);
-    for (std::string word; words >> word;) target.argv.push_back(word);
+    target.argv = session.reproduce_at().argv;
   }
   return target;
 }

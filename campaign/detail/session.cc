@@ -77,7 +77,7 @@ bool Session::Connect(std::string& why) {
   }
   transport_ = std::move(*transport);
   kind_ = transport_->kind();
-  description_ = transport_->Describe();
+  reproduce_at_ = transport_->ReproduceAt();
   client_ = std::make_unique<McpClient>(*transport_, revision_);
   auto opened = client_->Open();
   if (!opened.ok()) {
