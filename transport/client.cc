@@ -29,6 +29,16 @@ Result<OpenOutcome> McpClient::Open() {
   return EraOf(revision_) == Era::kHandshake ? OpenHandshake() : OpenStateless();
 }
 
+Result<OpenOutcome> McpClient::OpenAsAsked() {
+  const Revision asked = revision_;
+  Result<OpenOutcome> outcome = Open();
+  if (outcome.ok() && revision_ != asked) {
+    return Error{"initialize answered " + std::string(ToString(revision_)) + " instead of " +
+                 std::string(ToString(asked))};
+  }
+  return outcome;
+}
+
 Result<OpenOutcome> McpClient::OpenHandshake() {
   OpenOutcome outcome;
   outcome.request = MakeInitialize(revision_, transport_.kind(), next_id_++, client_);

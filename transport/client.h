@@ -36,6 +36,9 @@ class McpClient {
   /// An error says why the target did not open, with the outcome still readable through
   /// last_open().
   Result<OpenOutcome> Open();
+  /// Open(), failing as well when initialize settled on another revision than the one asked
+  /// (the server fell back): a run testing one revision must not go on in another.
+  Result<OpenOutcome> OpenAsAsked();
 
   /// A well-formed request in the negotiated revision with a fresh integer id.
   Request Make(std::string_view method, boost::json::object params = {});
@@ -57,6 +60,9 @@ class McpClient {
   /// True when the server declared `capability` (for example "tools").
   bool Declares(std::string_view capability) const { return capabilities_.contains(capability); }
   const std::optional<OpenOutcome>& last_open() const { return last_open_; }
+  /// The server assigned an Mcp-Session-Id when it opened (handshake era over HTTP), and the
+  /// session has not been closed since.
+  bool session_assigned() const { return !transport_.session_id().empty(); }
 
  private:
   Result<OpenOutcome> OpenHandshake();

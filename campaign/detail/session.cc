@@ -100,7 +100,7 @@ void Session::PrepareSpare(std::unique_ptr<Transport> retired) {
   // Only the factory call stays on this thread (tests count the connections a factory made);
   // the server's start-up and handshake overlap the cases sent meanwhile.
   spare_->opener = std::thread([spare = spare_.get()] {
-    auto opened = spare->client->Open();
+    auto opened = spare->client->OpenAsAsked();
     spare->opened = opened.ok();
     if (!opened.ok()) spare->why = opened.error().message;
     spare->retired.reset();
@@ -111,8 +111,8 @@ bool Session::TakeSpare(std::string& why) {
   if (!spare_) return false;
   spare_->opener.join();
   const std::unique_ptr<Spare> spare = std::move(spare_);
-  if (!spare->opened || spare->client->revision() != revision_) {
-    why = spare->opened ? "the spare server negotiated another revision" : spare->why;
+  if (!spare->opened) {
+    why = spare->why;
     return false;
   }
   client_.reset();
@@ -140,7 +140,7 @@ bool Session::Open(bool list_features, std::string& why) {
   context_.revision = revision_;
   context_.transport = kind_;
   context_.capabilities = client_->server_capabilities();
-  context_.session_assigned = !transport_->session_id().empty();
+  context_.session_assigned = client_->session_assigned();
   if (list_features) ListFeatures();
   PrepareSpare(nullptr);
   return true;
