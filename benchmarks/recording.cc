@@ -21,10 +21,10 @@ struct Log {
   std::size_t connections = 0;
 };
 
-class RecordingTransport final : public Transport {
+class RecordingTransport final : public TransportDecorator {
  public:
   RecordingTransport(std::unique_ptr<Transport> inner, Log& log, std::size_t connection)
-      : inner_(std::move(inner)), log_(log), connection_(connection) {}
+      : TransportDecorator(std::move(inner)), log_(log), connection_(connection) {}
   Observation Send(const Request& request) override {
     std::size_t index = 0;
     {
@@ -32,18 +32,13 @@ class RecordingTransport final : public Transport {
       index = log_.sent.size();
       log_.sent.push_back({connection_, request, 0});
     }
-    // McpClient sets the session id on this wrapper; the real transport attaches it.
-    inner_->set_session_id(session_id());
-    Observation observation = inner_->Send(request);
+    Observation observation = inner().Send(request);
     const std::lock_guard lock(log_.mutex);
     log_.sent[index].status = observation.http_status;
     return observation;
   }
-  TransportKind kind() const override { return inner_->kind(); }
-  std::string Describe() const override { return inner_->Describe(); }
 
  private:
-  std::unique_ptr<Transport> inner_;
   Log& log_;
   std::size_t connection_;
 };

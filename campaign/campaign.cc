@@ -6,7 +6,6 @@
 #include <exception>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <utility>
 
 #include "campaign/detail/campaign_loop.h"
@@ -37,13 +36,10 @@ ReproducerTarget ReproducerFor(const CampaignOptions& options, const Session& se
   ReproducerTarget target = options.reproducer;
   target.kind = session.kind();
   if (target.kind == TransportKind::kHttp && target.url.empty()) {
-    target.url = session.target_description();
+    target.url = session.reproduce_at().url;
   }
   if (target.kind == TransportKind::kStdio && target.argv.empty()) {
-    std::string description = session.target_description();
-    if (description.starts_with("stdio:")) description = description.substr(6);
-    std::istringstream words(description);
-    for (std::string word; words >> word;) target.argv.push_back(word);
+    target.argv = session.reproduce_at().argv;
   }
   return target;
 }
@@ -88,13 +84,9 @@ void Campaign::OpenLanes() {
     revisions.push_back(*options_.revision);
   } else {
     result_.eras = DetectEras(connect_);
-    for (Era era : {Era::kStateless, Era::kHandshake}) {
-      if (auto newest = result_.eras.Newest(era)) revisions.push_back(*newest);
-    }
-    // 2025-03-26 is the one revision that must process batches; no other session tests that.
-    if (result_.eras.Speaks(Revision::k2025_03_26) &&
-        std::find(revisions.begin(), revisions.end(), Revision::k2025_03_26) == revisions.end()) {
-      revisions.push_back(Revision::k2025_03_26);
+    // A revision kept for batches only is a whole lane: fuzz sends every family there.
+    for (const PlannedRevision& planned : PlanRevisions(result_.eras)) {
+      revisions.push_back(planned.revision);
     }
     if (revisions.empty()) {
       result_.notes.emplace_back("the target speaks no MCP revision mcpfuzz knows");

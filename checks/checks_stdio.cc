@@ -76,7 +76,7 @@ void KeepsAnswering(RevisionRun& run) {
     }
     result.Judge(main->Send(probe.build(*main, run), Owed::kReply), context, probe.label);
   }
-  JudgeIncidents(result, run.deafness(), context, "stopped answering");
+  JudgeIncidents(result, run.incidents().deafness(), context, "stopped answering");
   if (!result.judged_any()) return run.ReportUnreachable(id);
   run.Report(std::move(result));
 }
@@ -86,11 +86,12 @@ void NoEarlyExit(RevisionRun& run) {
   run.set_current_check(id);
   ResultBuilder result(run, id);
   const JudgeContext context = run.Context();
-  if (!run.deaths().empty()) {
-    JudgeIncidents(result, run.deaths(), context, "the server ended");
-    if (run.deaths_seen() > run.deaths().size()) {
-      result.Note("the server ended " + std::to_string(run.deaths_seen()) + " times; the first " +
-                  std::to_string(run.deaths().size()) + " are kept");
+  if (!run.incidents().deaths().empty()) {
+    JudgeIncidents(result, run.incidents().deaths(), context, "the server ended");
+    if (run.incidents().deaths_seen() > run.incidents().deaths().size()) {
+      result.Note("the server ended " + std::to_string(run.incidents().deaths_seen()) +
+                  " times; the first " + std::to_string(run.incidents().deaths().size()) +
+                  " are kept");
     }
     result.Note("the server was restarted after each end, so later checks still ran");
     return run.Report(std::move(result));
@@ -105,21 +106,22 @@ void NoEarlyExit(RevisionRun& run) {
 
 void StdoutOnlyJsonRpc(RevisionRun& run) {
   const std::string_view id = check::kStdoutOnlyJsonRpc;
-  if (!run.last_stdio_exchange()) return run.ReportUnreachable(id);
+  if (!run.incidents().last_stdio_exchange()) return run.ReportUnreachable(id);
   ResultBuilder result(run, id);
   // Judged once over every line the server wrote during this revision's checks; the exchanges
   // kept are those whose own output broke the rules, or the last one when none did.
-  const Exchange& last = *run.last_stdio_exchange();
+  const Exchange& last = *run.incidents().last_stdio_exchange();
   Request request = last.request;
-  Verdict verdict = Judge(id, request, run.stdout_seen(), run.Context());
-  if (run.stdout_offenders().empty()) {
+  Verdict verdict = Judge(id, request, run.incidents().stdout_seen(), run.Context());
+  if (run.incidents().stdout_offenders().empty()) {
     result.Merge(std::move(verdict), result.Add(last));
   } else {
-    for (const Exchange& offender : run.stdout_offenders()) result.Add(offender);
+    for (const Exchange& offender : run.incidents().stdout_offenders()) result.Add(offender);
     result.Merge(std::move(verdict), 0);
   }
-  result.Note("judged over " + std::to_string(run.stdout_seen().stdout_lines.size()) +
-              " stdout lines from " + std::to_string(run.stdout_exchanges()) + " exchanges");
+  result.Note("judged over " + std::to_string(run.incidents().stdout_seen().stdout_lines.size()) +
+              " stdout lines from " + std::to_string(run.incidents().stdout_exchanges()) +
+              " exchanges");
   run.Report(std::move(result));
 }
 

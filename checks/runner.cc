@@ -135,17 +135,14 @@ bool MatchesAny(std::string_view id, const std::set<std::string>& selectors) {
   return false;
 }
 
-// The newest revision of each era spoken; 2025-03-26 as well for the one check that exists
-// only there (batches, the empty batch), when it is spoken and not already the newest.
+// The revisions PlanRevisions chose; in the one kept for batches only its batch checks run.
 std::vector<d::RevisionPlan> PlanRevisions(const EraReport& eras, const CheckOptions& options) {
-  if (options.revision) return {{*options.revision, {}}};
   std::vector<d::RevisionPlan> plans;
-  for (Era era : {Era::kStateless, Era::kHandshake}) {
-    if (auto newest = eras.Newest(era)) plans.push_back({*newest, {}});
-  }
-  constexpr Revision kBatchRevision = Revision::k2025_03_26;
-  if (eras.Speaks(kBatchRevision) && eras.Newest(Era::kHandshake) != kBatchRevision) {
-    plans.push_back({kBatchRevision, {check::kBatchAccepted, check::kBatchEmpty}});
+  for (const PlannedRevision& planned : mcpfuzz::PlanRevisions(eras, options.revision)) {
+    plans.push_back({planned.revision, {}});
+    if (planned.batches_only) {
+      plans.back().restricted_to = {check::kBatchAccepted, check::kBatchEmpty};
+    }
   }
   return plans;
 }

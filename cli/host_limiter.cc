@@ -5,10 +5,10 @@
 namespace mcpfuzz::cli {
 namespace {
 
-class Limited : public Transport {
+class Limited : public TransportDecorator {
  public:
   Limited(std::unique_ptr<Transport> inner, HostLimiter& limiter, std::string host)
-      : inner_(std::move(inner)), limiter_(limiter), host_(std::move(host)) {}
+      : TransportDecorator(std::move(inner)), limiter_(limiter), host_(std::move(host)) {}
 
   Observation Send(const Request& request) override {
     if (!limiter_.Acquire(host_)) {
@@ -17,17 +17,10 @@ class Limited : public Transport {
       refused.detail = "not sent: the per-host request budget for " + host_ + " is used up";
       return refused;
     }
-    // The session id is set on this wrapper; the inner transport attaches it.
-    inner_->set_session_id(session_id());
-    Observation observation = inner_->Send(request);
-    set_session_id(inner_->session_id());
-    return observation;
+    return inner().Send(request);
   }
-  TransportKind kind() const override { return inner_->kind(); }
-  std::string Describe() const override { return inner_->Describe(); }
 
  private:
-  std::unique_ptr<Transport> inner_;
   HostLimiter& limiter_;
   std::string host_;
 };

@@ -28,6 +28,8 @@ class InProcessTransport final : public Transport {
   }
   TransportKind kind() const override { return kind_; }
   std::string Describe() const override { return "in-process reference server"; }
+  void set_session_id(std::string id) override { session_id_ = std::move(id); }
+  std::string session_id() const override { return session_id_; }
 
  private:
   Observation SendHttp(const Request& request) {
@@ -35,9 +37,9 @@ class InProcessTransport final : public Transport {
     exchange.method = request.http_method;
     exchange.path = std::string(refserver::kEndpointPath);
     exchange.headers = request.headers;
-    if (request.session == SessionBinding::kAttach && !session_id().empty() &&
+    if (request.session == SessionBinding::kAttach && !session_id_.empty() &&
         !FindHeader(request.headers, kHeaderSessionId)) {
-      exchange.headers.push_back({std::string(kHeaderSessionId), session_id()});
+      exchange.headers.push_back({std::string(kHeaderSessionId), session_id_});
     }
     exchange.body = request.WireBody();
     const refserver::HttpReply reply = server_.HandleHttp(exchange);
@@ -90,6 +92,7 @@ class InProcessTransport final : public Transport {
 
   refserver::ReferenceServer& server_;
   TransportKind kind_;
+  std::string session_id_;
 };
 
 // The reference server's catalog, listed once through a conformant server of each era.
@@ -108,27 +111,11 @@ const KnownNames& CatalogNames(Revision revision) {
 }  // namespace
 
 KnownNames ListKnownNames(McpClient& client) {
+  ListedFeatures listed = ListFeatures(client);
   KnownNames known;
-  auto collect = [&](std::string_view method, std::string_view list, std::string_view member,
-                     std::vector<std::string>& into) {
-    const Request request = client.Make(method);
-    const Observation observation = client.Send(request);
-    const Reply reply = ClassifyReply(request, observation);
-    if (reply.channel != Channel::kSuccess || !reply.message) return;
-    const auto* result = reply.message->as_object().if_contains("result");
-    const auto* items =
-        result != nullptr && result->is_object() ? result->as_object().if_contains(list) : nullptr;
-    if (items == nullptr || !items->is_array()) return;
-    for (const auto& item : items->as_array()) {
-      const auto* name = item.is_object() ? item.as_object().if_contains(member) : nullptr;
-      if (name != nullptr && name->is_string()) into.emplace_back(name->as_string());
-    }
-  };
-  if (client.Declares("tools")) collect("tools/list", "tools", "name", known.tools);
-  if (client.Declares("prompts")) collect("prompts/list", "prompts", "name", known.prompts);
-  if (client.Declares("resources")) {
-    collect("resources/list", "resources", "uri", known.resource_uris);
-  }
+  for (ListedFeatures::Tool& tool : listed.tools) known.tools.push_back(std::move(tool.name));
+  known.prompts = std::move(listed.prompts);
+  known.resource_uris = std::move(listed.resource_uris);
   return known;
 }
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <boost/json/parse.hpp>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "campaign/campaign.h"
+#include "model/reproducer.h"
 #include "oracles/check_ids.h"
 #include "support/dropping_stdio.h"
 #include "support/reference_server.h"
@@ -186,7 +188,6 @@ class CountingStdio final : public StdioTransport {
 
   Observation Send(const Request& request) override {
     Count(request);
-    inner_->set_session_id(session_id());
     return inner_->Send(request);
   }
   PipelineResult SendPipelined(const Pipeline& pipeline) override {
@@ -195,6 +196,7 @@ class CountingStdio final : public StdioTransport {
   }
   TransportKind kind() const override { return inner_->kind(); }
   std::string Describe() const override { return inner_->Describe(); }
+  ReproducerTarget ReproduceAt() const override { return inner_->ReproduceAt(); }
   bool Alive() override { return inner_->Alive(); }
   ProcessExit Shutdown() override { return inner_->Shutdown(); }
 
@@ -273,6 +275,43 @@ INSTANTIATE_TEST_SUITE_P(
       std::replace(name.begin(), name.end(), '-', '_');
       return name;
     });
+
+// A finding's reproducer runs the server's command as it was spawned, word for word: a word
+// holding spaces (a shell script here) stays one word, as no description string could keep it.
+TEST(StdioReproducer, RunsTheCommandAsSpawned) {
+  const std::string script = "exec \"$0\" --stdio --fault unknown-tool-is-error";
+  const std::vector<std::string> argv = {"/bin/sh", "-c", script, test_support::RefServerPath()};
+  const TransportFactory connect = [argv]() {
+    StdioTarget stdio;
+    stdio.argv = argv;
+    stdio.limits = TestLimits();
+    stdio.shutdown_grace = 200ms;
+    auto spawned = SpawnStdio(std::move(stdio));
+    if (!spawned) return Result<std::unique_ptr<Transport>>(spawned.error());
+    return Result<std::unique_ptr<Transport>>(std::move(*spawned));
+  };
+  const std::filesystem::path corpus =
+      std::filesystem::temp_directory_path() / ("mcpfuzz-reproducer-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(corpus);
+  CampaignOptions options;
+  options.revision = Revision::k2025_11_25;
+  options.families = {"unknown-names"};
+  options.max_cases = 40;
+  options.corpus_dir = corpus;
+  const CampaignResult result = RunCampaign(connect, options);
+  ASSERT_FALSE(result.findings.empty()) << Describe(result);
+  const CampaignFinding& finding = result.findings.front();
+  ASSERT_FALSE(finding.file.empty()) << finding.file_error;
+  std::ifstream file(finding.file);
+  std::stringstream text;
+  text << file.rdbuf();
+  const boost::json::value record = boost::json::parse(text.str());
+  const std::string reproducer(record.at("reproducer").as_string());
+  std::string command;
+  for (const std::string& word : argv) command += (command.empty() ? "" : " ") + ShellQuote(word);
+  EXPECT_NE(reproducer.find(command), std::string::npos) << reproducer;
+  std::filesystem::remove_all(corpus);
+}
 
 // --- warm restarts, and no server left behind ---------------------------------------------------
 

@@ -39,38 +39,33 @@ struct SendLog {
   std::atomic<int> peak_in_flight{0};
 };
 
-// Forwards to a real transport and counts; the session id is set on the wrapper by McpClient,
-// so it is handed on before every send.
-class CountingTransport final : public Transport {
+// Forwards to a real transport and counts.
+class CountingTransport final : public TransportDecorator {
  public:
   CountingTransport(std::unique_ptr<Transport> inner, std::shared_ptr<SendLog> log)
-      : inner_(std::move(inner)), log_(std::move(log)) {}
+      : TransportDecorator(std::move(inner)), log_(std::move(log)) {}
   Observation Send(const Request& request) override {
     {
       const std::lock_guard lock(log_->mutex);
       log_->transports_that_sent.insert(this);
     }
-    inner_->set_session_id(session_id());
     // The era probe opens its connections all at once: only what comes after an opening shows
     // that the sessions overlap.
     const std::optional<std::string> method = request.RpcMethod();
     if (!method || *method == "initialize" || *method == "server/discover" ||
         *method == "notifications/initialized") {
-      return inner_->Send(request);
+      return inner().Send(request);
     }
     const int now = ++log_->in_flight;
     int peak = log_->peak_in_flight.load();
     while (now > peak && !log_->peak_in_flight.compare_exchange_weak(peak, now)) {
     }
-    Observation observation = inner_->Send(request);
+    Observation observation = inner().Send(request);
     --log_->in_flight;
     return observation;
   }
-  TransportKind kind() const override { return inner_->kind(); }
-  std::string Describe() const override { return inner_->Describe(); }
 
  private:
-  std::unique_ptr<Transport> inner_;
   std::shared_ptr<SendLog> log_;
 };
 
@@ -138,10 +133,10 @@ TEST(Concurrency, ThePipelineReportsWhatTheSerialLoopReports) {
 // A target that goes away after `sends` requests: every later request is refused, and so is
 // every new connection. Unlike a real crash, the moment depends on nothing but the order of
 // the exchanges.
-class VanishingTransport final : public Transport {
+class VanishingTransport final : public TransportDecorator {
  public:
   VanishingTransport(std::unique_ptr<Transport> inner, std::shared_ptr<std::atomic<int>> left)
-      : inner_(std::move(inner)), left_(std::move(left)) {}
+      : TransportDecorator(std::move(inner)), left_(std::move(left)) {}
   Observation Send(const Request& request) override {
     if (--*left_ < 0) {
       Observation refused;
@@ -149,14 +144,10 @@ class VanishingTransport final : public Transport {
       refused.detail = "gone";
       return refused;
     }
-    inner_->set_session_id(session_id());
-    return inner_->Send(request);
+    return inner().Send(request);
   }
-  TransportKind kind() const override { return inner_->kind(); }
-  std::string Describe() const override { return inner_->Describe(); }
 
  private:
-  std::unique_ptr<Transport> inner_;
   std::shared_ptr<std::atomic<int>> left_;
 };
 

@@ -1,17 +1,23 @@
 // DetectEras asks every revision at once, one connection each; the report must read as if it
-// had asked them one after the other: the same attempts, in the same order, newest first.
+// had asked them one after the other: the same attempts, in the same order, newest first. The
+// revisions a run covers follow from the report (PlanRevisions), and a session opened in one of
+// them stays in it (McpClient::OpenAsAsked).
 
 #include "transport/era_probe.h"
 
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <boost/json.hpp>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/reference_server.h"
+#include "transport/client.h"
 
 namespace mcpfuzz {
 namespace {
@@ -116,6 +122,68 @@ TEST(EraProbe, AnUnreachableTargetSpeaksNothing) {
     EXPECT_EQ(attempt.channel, Channel::kTransportFailure);
     EXPECT_EQ(attempt.note, "nothing there");
   }
+}
+
+// check and fuzz cover the same revisions: the newest of each era, plus 2025-03-26 for the
+// batches only it processes, unless it is the newest handshake revision anyway.
+std::vector<std::pair<Revision, bool>> Planned(std::vector<Revision> speaks,
+                                               std::optional<Revision> forced = std::nullopt) {
+  EraReport eras;
+  eras.speaks = std::move(speaks);
+  std::vector<std::pair<Revision, bool>> plans;
+  for (const PlannedRevision& planned : PlanRevisions(eras, forced)) {
+    plans.emplace_back(planned.revision, planned.batches_only);
+  }
+  return plans;
+}
+
+TEST(PlanRevisions, TheNewestOfEachEraAndTheBatchRevision) {
+  using Plans = std::vector<std::pair<Revision, bool>>;
+  EXPECT_EQ(Planned({Revision::k2026_07_28, Revision::k2025_11_25, Revision::k2025_06_18,
+                     Revision::k2025_03_26}),
+            (Plans{{Revision::k2026_07_28, false},
+                   {Revision::k2025_11_25, false},
+                   {Revision::k2025_03_26, true}}));
+  EXPECT_EQ(Planned({Revision::k2025_03_26, Revision::k2024_11_05}),
+            (Plans{{Revision::k2025_03_26, false}}));
+  EXPECT_EQ(Planned({Revision::k2026_07_28}), (Plans{{Revision::k2026_07_28, false}}));
+  EXPECT_TRUE(Planned({}).empty());
+  EXPECT_EQ(Planned({Revision::k2026_07_28, Revision::k2025_03_26}, Revision::k2025_06_18),
+            (Plans{{Revision::k2025_06_18, false}}));
+}
+
+// Answers every initialize with 2025-06-18, whatever was asked, and everything else with {}.
+class FallingBack final : public Transport {
+ public:
+  Observation Send(const Request& request) override {
+    Observation observation;
+    observation.outcome = Outcome::kOk;
+    observation.http_status = 200;
+    boost::json::object reply = {{"jsonrpc", "2.0"}, {"result", boost::json::object{}}};
+    if (auto id = request.RpcId()) reply["id"] = *id;
+    if (request.RpcMethod() == "initialize") {
+      reply["result"] = {{"protocolVersion", "2025-06-18"}, {"capabilities", {{"tools", {}}}}};
+    }
+    observation.messages.emplace_back(std::move(reply));
+    return observation;
+  }
+  TransportKind kind() const override { return TransportKind::kStdio; }
+  std::string Describe() const override { return "falling back"; }
+};
+
+TEST(OpenAsAsked, RefusesTheRevisionAServerFellBackTo) {
+  FallingBack transport;
+  McpClient fell_back(transport, Revision::k2025_11_25);
+  const Result<OpenOutcome> refused = fell_back.OpenAsAsked();
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message, "initialize answered 2025-06-18 instead of 2025-11-25");
+  // Open alone follows the server where it went.
+  McpClient follows(transport, Revision::k2025_11_25);
+  ASSERT_TRUE(follows.Open().ok());
+  EXPECT_EQ(follows.revision(), Revision::k2025_06_18);
+  McpClient as_asked(transport, Revision::k2025_06_18);
+  EXPECT_TRUE(as_asked.OpenAsAsked().ok());
+  EXPECT_TRUE(as_asked.Declares("tools"));
 }
 
 }  // namespace

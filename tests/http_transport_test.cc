@@ -257,6 +257,11 @@ TEST(HttpTransport, JsonReplyIsParsedIntoMessages) {
   EXPECT_GT(observation.elapsed.count(), 0);
   EXPECT_EQ(transport->kind(), TransportKind::kHttp);
   EXPECT_EQ(transport->Describe(), server.Url());
+  // The reproducer's target comes from the transport as data, not from Describe().
+  const ReproducerTarget at = transport->ReproduceAt();
+  EXPECT_EQ(at.kind, TransportKind::kHttp);
+  EXPECT_EQ(at.url, server.Url());
+  EXPECT_TRUE(at.argv.empty());
 }
 
 TEST(HttpTransport, SseReplyEndsAtTheResponseThoughTheStreamStaysOpen) {
@@ -713,6 +718,36 @@ TEST(HttpTransport, SessionIdIsAttachedOnlyWhenAskedAndNotAlreadyThere) {
   EXPECT_EQ(seen[2].headers.count("Mcp-Session-Id"), 0U);
   EXPECT_EQ(seen[3].headers.count("Mcp-Session-Id"), 1U);
   EXPECT_EQ(HeaderValue(seen[3].headers, "Mcp-Session-Id"), "wrong");
+}
+
+// A decorator keeps no session id of its own: McpClient sets it through the decorator on the
+// HTTP transport, which attaches it, and reading it back through either gives the same id.
+TEST(HttpTransport, SessionIdSetThroughADecoratorIsTheWrappedTransports) {
+  TestServer server([](TestServer& self, httplib::Server& http) {
+    http.Post("/mcp", [&self](const httplib::Request& request, httplib::Response& response) {
+      self.Record(request);
+      response.set_content(kResponse, "application/json");
+    });
+  });
+  std::unique_ptr<Transport> opened = Open(server.Url());
+  ASSERT_TRUE(opened);
+  Transport* inner = opened.get();
+  class Passing final : public TransportDecorator {
+   public:
+    using TransportDecorator::TransportDecorator;
+    Observation Send(const Request& request) override { return inner().Send(request); }
+  };
+  Passing decorator(std::move(opened));
+  decorator.set_session_id("through-the-decorator");
+  EXPECT_EQ(inner->session_id(), "through-the-decorator");
+  EXPECT_EQ(decorator.ReproduceAt().url, server.Url());
+  decorator.Send(Ping());
+  inner->set_session_id("");
+  EXPECT_EQ(decorator.session_id(), "");
+
+  const auto seen = server.seen();
+  ASSERT_EQ(seen.size(), 1U);
+  EXPECT_EQ(HeaderValue(seen[0].headers, "Mcp-Session-Id"), "through-the-decorator");
 }
 
 TEST(HttpTransport, ConsecutiveRequestsReuseOneConnection) {

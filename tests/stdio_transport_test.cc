@@ -79,6 +79,9 @@ TEST(StdioTransport, AnswersAreMatchedById) {
   ASSERT_TRUE(transport);
   EXPECT_EQ(transport->kind(), TransportKind::kStdio);
   EXPECT_NE(transport->Describe().find("echo_server.py"), std::string::npos);
+  // The command as it was spawned, word for word, for reproducers.
+  EXPECT_EQ(transport->ReproduceAt().kind, TransportKind::kStdio);
+  EXPECT_EQ(transport->ReproduceAt().argv, EchoTarget().argv);
 
   for (json::value id : {json::value(7), json::value("seven")}) {
     Observation observation = transport->Send(Call(id));

@@ -29,6 +29,16 @@ Result<OpenOutcome> McpClient::Open() {
   return EraOf(revision_) == Era::kHandshake ? OpenHandshake() : OpenStateless();
 }
 
+Result<OpenOutcome> McpClient::OpenAsAsked() {
+  const Revision asked = revision_;
+  Result<OpenOutcome> outcome = Open();
+  if (outcome.ok() && revision_ != asked) {
+    return Error{"initialize answered " + std::string(ToString(revision_)) + " instead of " +
+                 std::string(ToString(asked))};
+  }
+  return outcome;
+}
+
 Result<OpenOutcome> McpClient::OpenHandshake() {
   OpenOutcome outcome;
   outcome.request = MakeInitialize(revision_, transport_.kind(), next_id_++, client_);
@@ -93,6 +103,46 @@ std::optional<Observation> McpClient::Close() {
   Observation observation = transport_.Send(MakeBodyless(revision_, "DELETE"));
   transport_.set_session_id("");
   return observation;
+}
+
+ListedFeatures ListFeatures(McpClient& client) {
+  ListedFeatures listed;
+  // result[key] of a successful reply to `method`, or nothing.
+  auto list = [&client](std::string_view method, std::string_view key) -> boost::json::array {
+    const Request request = client.Make(method);
+    const Observation observation = client.Send(request);
+    const Reply reply = ClassifyReply(request, observation);
+    const boost::json::object* result = ResultObject(reply);
+    const auto* items = result != nullptr ? result->if_contains(key) : nullptr;
+    return items != nullptr && items->is_array() ? items->as_array() : boost::json::array{};
+  };
+  auto strings = [](const boost::json::array& items, std::string_view member,
+                    std::vector<std::string>& out) {
+    for (const auto& item : items) {
+      const auto* object = item.if_object();
+      const auto* value = object != nullptr ? object->if_contains(member) : nullptr;
+      if (value != nullptr && value->is_string()) out.emplace_back(value->as_string());
+    }
+  };
+  if (client.Declares("tools")) {
+    for (const auto& item : list("tools/list", "tools")) {
+      const auto* tool = item.if_object();
+      const auto* name = tool != nullptr ? tool->if_contains("name") : nullptr;
+      if (name == nullptr || !name->is_string()) continue;
+      ListedFeatures::Tool info;
+      info.name = std::string(name->as_string());
+      if (const auto* schema = tool->if_contains("inputSchema");
+          schema != nullptr && schema->is_object()) {
+        info.input_schema = schema->as_object();
+      }
+      listed.tools.push_back(std::move(info));
+    }
+  }
+  if (client.Declares("prompts")) strings(list("prompts/list", "prompts"), "name", listed.prompts);
+  if (client.Declares("resources")) {
+    strings(list("resources/list", "resources"), "uri", listed.resource_uris);
+  }
+  return listed;
 }
 
 }  // namespace mcpfuzz

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "model/channel.h"
 #include "model/request_builder.h"
@@ -35,6 +36,9 @@ class McpClient {
   /// An error says why the target did not open, with the outcome still readable through
   /// last_open().
   Result<OpenOutcome> Open();
+  /// Open(), failing as well when initialize settled on another revision than the one asked
+  /// (the server fell back): a run testing one revision must not go on in another.
+  Result<OpenOutcome> OpenAsAsked();
 
   /// A well-formed request in the negotiated revision with a fresh integer id.
   Request Make(std::string_view method, boost::json::object params = {});
@@ -55,6 +59,9 @@ class McpClient {
   /// True when the server declared `capability` (for example "tools").
   bool Declares(std::string_view capability) const { return capabilities_.contains(capability); }
   const std::optional<OpenOutcome>& last_open() const { return last_open_; }
+  /// The server assigned an Mcp-Session-Id when it opened (handshake era over HTTP), and the
+  /// session has not been closed since.
+  bool session_assigned() const { return !transport_.session_id().empty(); }
 
  private:
   Result<OpenOutcome> OpenHandshake();
@@ -67,6 +74,21 @@ class McpClient {
   boost::json::object capabilities_;
   std::optional<OpenOutcome> last_open_;
 };
+
+/// What a server's list methods named on an open session (first page only).
+struct ListedFeatures {
+  struct Tool {
+    std::string name;
+    boost::json::object input_schema;
+  };
+  std::vector<Tool> tools;
+  std::vector<std::string> prompts;
+  std::vector<std::string> resource_uris;
+};
+
+/// Sends tools/list, prompts/list and resources/list on `client`, each only when the server
+/// declared its capability, and keeps the names (and tools' inputSchema) of successful replies.
+ListedFeatures ListFeatures(McpClient& client);
 
 /// A short description of a reply for messages: "protocol_error -32602 (HTTP 200)".
 std::string DescribeReply(const Reply& reply, const Observation& observation);

@@ -126,4 +126,17 @@ EraReport DetectEras(const TransportFactory& connect) {
   return report;
 }
 
+std::vector<PlannedRevision> PlanRevisions(const EraReport& eras, std::optional<Revision> forced) {
+  if (forced) return {{*forced, false}};
+  std::vector<PlannedRevision> plans;
+  for (Era era : {Era::kStateless, Era::kHandshake}) {
+    if (auto newest = eras.Newest(era)) plans.push_back({*newest, false});
+  }
+  constexpr Revision kBatchRevision = Revision::k2025_03_26;
+  if (eras.Speaks(kBatchRevision) && eras.Newest(Era::kHandshake) != kBatchRevision) {
+    plans.push_back({kBatchRevision, true});
+  }
+  return plans;
+}
+
 }  // namespace mcpfuzz

@@ -52,4 +52,18 @@ struct EraReport {
 /// is kTransportFailure.
 EraReport DetectEras(const TransportFactory& connect);
 
+/// A revision a run (check or fuzz) covers.
+struct PlannedRevision {
+  Revision revision = kLatestRevision;
+  /// Covered only for what exists in this revision alone (2025-03-26's batches): the newest
+  /// revision of its era covers the rest.
+  bool batches_only = false;
+};
+
+/// The revisions a run covers: `forced` alone when given; otherwise the newest revision of each
+/// era spoken (stateless first), and 2025-03-26, the one revision that must process batches,
+/// when it is spoken and not already the newest of its era. Empty when nothing known is spoken.
+std::vector<PlannedRevision> PlanRevisions(const EraReport& eras,
+                                           std::optional<Revision> forced = std::nullopt);
+
 }  // namespace mcpfuzz

@@ -152,6 +152,11 @@ class HttpTransport final : public Transport {
   Observation Send(const Request& request) override;
   TransportKind kind() const override { return TransportKind::kHttp; }
   std::string Describe() const override { return target_.url; }
+  ReproducerTarget ReproduceAt() const override {
+    return {TransportKind::kHttp, target_.url, {}, {}};
+  }
+  void set_session_id(std::string id) override { session_id_ = std::move(id); }
+  std::string session_id() const override { return session_id_; }
 
  private:
   /// Sets the options no exchange changes, once per handle; returns the name of the first one
@@ -167,6 +172,7 @@ class HttpTransport final : public Transport {
   std::optional<CURLcode> Run(const HttpExchange& exchange, std::string& failure);
 
   HttpTarget target_;
+  std::string session_id_;
   // Declared in this order so the easy handle, which refers to the URL, is destroyed first.
   UrlHandle url_;
   MultiHandle multi_;
@@ -183,9 +189,9 @@ HeaderList HttpTransport::BuildHeaders(const Request& request) const {
   std::vector<std::string> entries;
   for (const Header& header : request.headers) entries.push_back(HeaderEntry(header));
   for (const Header& header : target_.extra_headers) entries.push_back(HeaderEntry(header));
-  if (request.session == SessionBinding::kAttach && !session_id().empty() &&
+  if (request.session == SessionBinding::kAttach && !session_id_.empty() &&
       !FindHeader(request.headers, "Mcp-Session-Id")) {
-    entries.push_back(HeaderEntry({"Mcp-Session-Id", session_id()}));
+    entries.push_back(HeaderEntry({"Mcp-Session-Id", session_id_}));
   }
   // Headers curl would add on its own; a request that carries them still sends its own.
   for (const char* suppressed : {"Accept:", "Expect:", "Content-Type:"}) {

@@ -39,6 +39,9 @@ class StdioProcessTransport final : public StdioTransport {
   PipelineResult SendPipelined(const Pipeline& pipeline) override;
   TransportKind kind() const override { return TransportKind::kStdio; }
   std::string Describe() const override;
+  ReproducerTarget ReproduceAt() const override {
+    return {TransportKind::kStdio, {}, target_.argv, {}};
+  }
   bool Alive() override { return !shutdown_ && !pipes_.process().PollExit(); }
   ProcessExit Shutdown() override;
 

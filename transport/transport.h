@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/observation.h"
+#include "model/reproducer.h"
 #include "model/request.h"
 #include "model/result.h"
 
@@ -86,14 +87,37 @@ class Transport {
   virtual TransportKind kind() const = 0;
   /// Where requests go, for people: "http://127.0.0.1:8931/mcp" or "stdio: node server.js".
   virtual std::string Describe() const = 0;
+  /// Where requests go, as data: the URL, or the server's command line, so a reproducer need
+  /// not read them back out of Describe(). This default knows only the kind; the HTTP and
+  /// stdio transports fill in the rest, and decorators forward it.
+  virtual ReproducerTarget ReproduceAt() const { return {kind(), {}, {}, {}}; }
 
   /// The handshake-era session id attached to requests whose SessionBinding is kAttach and
-  /// that carry no Mcp-Session-Id header of their own. Empty means none. HTTP only.
-  void set_session_id(std::string id) { session_id_ = std::move(id); }
-  const std::string& session_id() const { return session_id_; }
+  /// that carry no Mcp-Session-Id header of their own. Empty means none. Only the HTTP
+  /// transport keeps one (McpClient sets it after initialize); decorators forward both to the
+  /// transport they wrap, and every other transport has none.
+  virtual void set_session_id(std::string id) { static_cast<void>(id); }
+  virtual std::string session_id() const { return {}; }
+};
+
+/// A transport wrapping another to count, limit or record its exchanges. What the wrapped one
+/// is stays the wrapped one's: its kind, where it sends and its session id are read from and
+/// set on it, so McpClient can open a session through any number of decorators.
+class TransportDecorator : public Transport {
+ public:
+  explicit TransportDecorator(std::unique_ptr<Transport> inner) : inner_(std::move(inner)) {}
+
+  TransportKind kind() const override { return inner_->kind(); }
+  std::string Describe() const override { return inner_->Describe(); }
+  ReproducerTarget ReproduceAt() const override { return inner_->ReproduceAt(); }
+  void set_session_id(std::string id) override { inner_->set_session_id(std::move(id)); }
+  std::string session_id() const override { return inner_->session_id(); }
+
+ protected:
+  Transport& inner() const { return *inner_; }
 
  private:
-  std::string session_id_;
+  std::unique_ptr<Transport> inner_;
 };
 
 /// A Streamable HTTP endpoint.

@@ -20,17 +20,6 @@ bool LeavesSessionBroken(Outcome outcome) {
          outcome == Outcome::kConnectionReset || outcome == Outcome::kExited;
 }
 
-// result[key] of a successful reply, or an empty array.
-boost::json::array ResultArray(const Request& request, const Observation& observation,
-                               std::string_view key) {
-  const Reply reply = ClassifyReply(request, observation);
-  if (reply.channel != Channel::kSuccess || !reply.message) return {};
-  const auto* result = reply.message->as_object().if_contains("result");
-  const auto* items =
-      result != nullptr && result->is_object() ? result->as_object().if_contains(key) : nullptr;
-  return items != nullptr && items->is_array() ? items->as_array() : boost::json::array{};
-}
-
 Observation Failed(std::string detail) {
   Observation observation;
   observation.outcome = Outcome::kTransportError;
@@ -88,7 +77,7 @@ bool Session::Connect(std::string& why) {
   }
   transport_ = std::move(*transport);
   kind_ = transport_->kind();
-  description_ = transport_->Describe();
+  reproduce_at_ = transport_->ReproduceAt();
   client_ = std::make_unique<McpClient>(*transport_, revision_);
   auto opened = client_->Open();
   if (!opened.ok()) {
@@ -111,7 +100,7 @@ void Session::PrepareSpare(std::unique_ptr<Transport> retired) {
   // Only the factory call stays on this thread (tests count the connections a factory made);
   // the server's start-up and handshake overlap the cases sent meanwhile.
   spare_->opener = std::thread([spare = spare_.get()] {
-    auto opened = spare->client->Open();
+    auto opened = spare->client->OpenAsAsked();
     spare->opened = opened.ok();
     if (!opened.ok()) spare->why = opened.error().message;
     spare->retired.reset();
@@ -122,8 +111,8 @@ bool Session::TakeSpare(std::string& why) {
   if (!spare_) return false;
   spare_->opener.join();
   const std::unique_ptr<Spare> spare = std::move(spare_);
-  if (!spare->opened || spare->client->revision() != revision_) {
-    why = spare->opened ? "the spare server negotiated another revision" : spare->why;
+  if (!spare->opened) {
+    why = spare->why;
     return false;
   }
   client_.reset();
@@ -151,42 +140,19 @@ bool Session::Open(bool list_features, std::string& why) {
   context_.revision = revision_;
   context_.transport = kind_;
   context_.capabilities = client_->server_capabilities();
-  context_.session_assigned = !transport_->session_id().empty();
+  context_.session_assigned = client_->session_assigned();
   if (list_features) ListFeatures();
   PrepareSpare(nullptr);
   return true;
 }
 
 void Session::ListFeatures() {
-  if (context_.Declares("tools")) {
-    const Request request = client_->Make("tools/list");
-    const Observation observation = client_->Send(request);
-    for (const auto& item : ResultArray(request, observation, "tools")) {
-      const auto* tool = item.if_object();
-      const auto* name = tool != nullptr ? tool->if_contains("name") : nullptr;
-      if (name == nullptr || !name->is_string()) continue;
-      ToolInfo info;
-      info.name = std::string(name->as_string());
-      if (const auto* schema = tool->if_contains("inputSchema");
-          schema != nullptr && schema->is_object()) {
-        info.input_schema = schema->as_object();
-      }
-      context_.tools.push_back(std::move(info));
-    }
+  ListedFeatures listed = mcpfuzz::ListFeatures(*client_);
+  for (ListedFeatures::Tool& tool : listed.tools) {
+    context_.tools.push_back({std::move(tool.name), std::move(tool.input_schema)});
   }
-  auto names = [this](std::string_view capability, std::string_view method, std::string_view key,
-                      std::string_view member, std::vector<std::string>& out) {
-    if (!context_.Declares(capability)) return;
-    const Request request = client_->Make(method);
-    const Observation observation = client_->Send(request);
-    for (const auto& item : ResultArray(request, observation, key)) {
-      const auto* object = item.if_object();
-      const auto* value = object != nullptr ? object->if_contains(member) : nullptr;
-      if (value != nullptr && value->is_string()) out.emplace_back(value->as_string());
-    }
-  };
-  names("prompts", "prompts/list", "prompts", "name", context_.prompts);
-  names("resources", "resources/list", "resources", "uri", context_.resource_uris);
+  context_.prompts = std::move(listed.prompts);
+  context_.resource_uris = std::move(listed.resource_uris);
 }
 
 bool Session::Ready(Observation& failure) {

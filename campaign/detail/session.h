@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "generators/generated_case.h"
+#include "model/reproducer.h"
 #include "transport/client.h"
 #include "transport/era_probe.h"
 
@@ -63,8 +64,8 @@ class Session {
   const std::string& lost_reason() const { return lost_reason_; }
   Revision revision() const { return revision_; }
   TransportKind kind() const { return kind_; }
-  /// Where requests go, for people and reproducers.
-  const std::string& target_description() const { return description_; }
+  /// Where requests go, for reproducers.
+  const ReproducerTarget& reproduce_at() const { return reproduce_at_; }
   const GenContext& context() const { return context_; }
   GenContext& mutable_context() { return context_; }
   std::size_t reopens() const { return reopens_; }
@@ -103,7 +104,7 @@ class Session {
   std::unique_ptr<McpClient> client_;
   std::unique_ptr<Spare> spare_;
   GenContext context_;
-  std::string description_;
+  ReproducerTarget reproduce_at_;
   bool broken_ = false;
   bool lost_ = false;
   bool out_of_order_ = false;
