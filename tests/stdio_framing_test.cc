@@ -12,7 +12,7 @@
 #include "transport/detail/line_splitter.h"
 #include "transport/detail/reply_rule.h"
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::transport_detail {
 namespace {
 
 namespace json = boost::json;
@@ -120,4 +120,4 @@ TEST(ReplyRule, UnreadableBodyTakesTheFirstResponseAndNotificationsTakeNone) {
 }
 
 }  // namespace
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::transport_detail

@@ -24,7 +24,7 @@ void KillAllChildrenNow() noexcept {
   }
 }
 
-namespace detail {
+namespace transport_detail {
 
 bool RegisterChildGroup(pid_t group) noexcept {
   for (std::atomic<pid_t>& slot : groups) {
@@ -41,5 +41,5 @@ void UnregisterChildGroup(pid_t group) noexcept {
   }
 }
 
-}  // namespace detail
+}  // namespace transport_detail
 }  // namespace mcpfuzz

@@ -106,7 +106,7 @@ void HttpExchange::StopTooLarge() {
   // Every observation is kept for the reports, so a capped body kept whole would cost the cap
   // per exchange; its start is what a person needs, and the SSE events keep their data.
   std::string& body = observation_.body;
-  body.resize(std::min(body.size(), detail::kExcerptBytes));
+  body.resize(std::min(body.size(), transport_detail::kExcerptBytes));
   body.shrink_to_fit();
 }
 
@@ -138,7 +138,8 @@ std::string HttpExchange::DescribeTooLarge() const {
   const std::string cap = too_many_events_ ? std::to_string(max_events_) + " SSE events"
                                            : std::to_string(max_body_bytes_) + " bytes";
   return "reply exceeded " + cap + " (" + std::to_string(received_bytes_) +
-         " bytes received); it began \"" + detail::EscapedExcerpt(observation_.body) + "\"";
+         " bytes received); it began \"" + transport_detail::EscapedExcerpt(observation_.body) +
+         "\"";
 }
 
 bool HttpExchange::Finish() {

@@ -11,7 +11,7 @@
 #include "transport/detail/pipe_io.h"
 
 namespace mcpfuzz {
-namespace detail {
+namespace transport_detail {
 
 // Reads and discards a running server's stdout, keeping a tail of its stderr. Its own thread,
 // because the server writes whenever it likes and a full pipe would stall it.
@@ -70,7 +70,7 @@ class OutputDrain {
   std::thread thread_;
 };
 
-}  // namespace detail
+}  // namespace transport_detail
 
 namespace {
 
@@ -90,9 +90,9 @@ std::optional<std::string> ListeningUrl(const std::string& output) {
 
 Result<HttpServerProcess> HttpServerProcess::Start(const std::vector<std::string>& argv,
                                                    std::chrono::milliseconds timeout) {
-  auto spawned = detail::ChildProcess::Spawn(argv, {});
+  auto spawned = transport_detail::ChildProcess::Spawn(argv, {});
   if (!spawned) return spawned.error();
-  auto child = std::make_unique<detail::ChildProcess>(std::move(*spawned));
+  auto child = std::make_unique<transport_detail::ChildProcess>(std::move(*spawned));
   std::string output;
   std::string errors;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
@@ -103,9 +103,10 @@ Result<HttpServerProcess> HttpServerProcess::Start(const std::vector<std::string
     }
     pollfd descriptors[] = {{child->stdout_fd(), POLLIN, 0}, {child->stderr_fd(), POLLIN, 0}};
     ::poll(descriptors, 2, 50);
-    if (errors.size() < kKeep) detail::ReadSome(child->stderr_fd(), errors, kKeep - errors.size());
-    auto status = detail::ReadSome(child->stdout_fd(), output, kKeep);
-    if (status == detail::ReadStatus::kEof || output.size() >= kKeep) break;
+    if (errors.size() < kKeep)
+      transport_detail::ReadSome(child->stderr_fd(), errors, kKeep - errors.size());
+    auto status = transport_detail::ReadSome(child->stdout_fd(), output, kKeep);
+    if (status == transport_detail::ReadStatus::kEof || output.size() >= kKeep) break;
   }
   std::string message = "the server did not print `listening on URL`";
   if (!output.empty()) message += "; stdout: " + output.substr(0, 2000);
@@ -113,11 +114,11 @@ Result<HttpServerProcess> HttpServerProcess::Start(const std::vector<std::string
   return Error{message};
 }
 
-HttpServerProcess::HttpServerProcess(std::unique_ptr<detail::ChildProcess> process, std::string url,
-                                     std::string stderr_so_far)
+HttpServerProcess::HttpServerProcess(std::unique_ptr<transport_detail::ChildProcess> process,
+                                     std::string url, std::string stderr_so_far)
     : process_(std::move(process)),
-      drain_(std::make_unique<detail::OutputDrain>(process_->stdout_fd(), process_->stderr_fd(),
-                                                   std::move(stderr_so_far))),
+      drain_(std::make_unique<transport_detail::OutputDrain>(
+          process_->stdout_fd(), process_->stderr_fd(), std::move(stderr_so_far))),
       url_(std::move(url)) {}
 
 HttpServerProcess::HttpServerProcess(HttpServerProcess&&) noexcept = default;

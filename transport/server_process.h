@@ -13,10 +13,10 @@
 
 namespace mcpfuzz {
 
-namespace detail {
+namespace transport_detail {
 class ChildProcess;
 class OutputDrain;
-}  // namespace detail
+}  // namespace transport_detail
 
 class HttpServerProcess {
  public:
@@ -37,13 +37,13 @@ class HttpServerProcess {
   std::string StderrTail() const;
 
  private:
-  HttpServerProcess(std::unique_ptr<detail::ChildProcess> process, std::string url,
+  HttpServerProcess(std::unique_ptr<transport_detail::ChildProcess> process, std::string url,
                     std::string stderr_so_far);
 
-  std::unique_ptr<detail::ChildProcess> process_;
+  std::unique_ptr<transport_detail::ChildProcess> process_;
   // Keeps reading the server's stdout and stderr after start-up: a server that logs more than
   // a pipe buffer would otherwise block on its next write and look hung.
-  std::unique_ptr<detail::OutputDrain> drain_;
+  std::unique_ptr<transport_detail::OutputDrain> drain_;
   std::string url_;
 };
 

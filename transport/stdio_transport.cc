@@ -28,7 +28,7 @@ using Clock = std::chrono::steady_clock;
 
 class StdioProcessTransport final : public StdioTransport {
  public:
-  StdioProcessTransport(StdioTarget target, detail::ChildProcess child)
+  StdioProcessTransport(StdioTarget target, transport_detail::ChildProcess child)
       : target_(std::move(target)),
         pipes_(std::move(child), target_.limits.max_response_bytes, target_.stderr_tail_bytes) {}
   ~StdioProcessTransport() override { Shutdown(); }
@@ -47,18 +47,18 @@ class StdioProcessTransport final : public StdioTransport {
 
  private:
   StdioTarget target_;
-  detail::ServerPipes pipes_;
+  transport_detail::ServerPipes pipes_;
   std::optional<ProcessExit> shutdown_;
-  detail::DroppedIds dropped_;
+  transport_detail::DroppedIds dropped_;
 };
 
 // One Send, from the first byte written to the end of the reply.
 class Exchange {
  public:
-  Exchange(const Request& request, const Limits& limits, detail::ServerPipes& pipes)
+  Exchange(const Request& request, const Limits& limits, transport_detail::ServerPipes& pipes)
       : limits_(limits),
         pipes_(pipes),
-        rule_(detail::ReplyRuleFor(request)),
+        rule_(transport_detail::ReplyRuleFor(request)),
         wire_(request.WireBody() + "\n"),
         window_start_bytes_(pipes.stdout_bytes_read()) {
     pipes_.ClearExchangeStderr();
@@ -77,7 +77,7 @@ class Exchange {
   // Stdout bytes this reply window may still read, kept or dropped.
   std::size_t WindowLeft() const {
     const std::size_t read = pipes_.stdout_bytes_read() - window_start_bytes_;
-    const std::size_t budget = detail::WindowReadBudget(limits_.max_response_bytes);
+    const std::size_t budget = transport_detail::WindowReadBudget(limits_.max_response_bytes);
     return read >= budget ? 0 : budget - read;
   }
   // The window cap is reached: the server said more in one reply window than any reply needs.
@@ -88,8 +88,8 @@ class Exchange {
   std::string TooLargeDetail() const;
 
   const Limits& limits_;
-  detail::ServerPipes& pipes_;
-  const detail::ReplyRule rule_;
+  transport_detail::ServerPipes& pipes_;
+  const transport_detail::ReplyRule rule_;
   const std::string wire_;
   const std::size_t window_start_bytes_;
   const Clock::time_point start_ = Clock::now();
@@ -101,12 +101,12 @@ class Exchange {
   std::optional<int> write_errno_;
   Clock::time_point quiet_since_ = start_;
   // The first over-long line of the window: its excerpt and size, not its bytes.
-  std::optional<detail::LinePiece> too_long_;
+  std::optional<transport_detail::LinePiece> too_long_;
 };
 
 Observation Exchange::Run() {
-  detail::ChildProcess& process = pipes_.process();
-  const bool listens_for_quiet = rule_.kind != detail::ReplyRule::Kind::kMatchingId;
+  transport_detail::ChildProcess& process = pipes_.process();
+  const bool listens_for_quiet = rule_.kind != transport_detail::ReplyRule::Kind::kMatchingId;
   bool leader_exited = false;
   for (;;) {
     if (TakeLines()) return Finish(Outcome::kOk, "");
@@ -122,7 +122,7 @@ Observation Exchange::Run() {
       if (!leader_exited && !pipes_.WaitForExit(deadline_ - Clock::now())) {
         return Finish(Outcome::kAliveButDeaf, "the server closed stdout but keeps running");
       }
-      return Finish(Outcome::kExited, detail::DescribeExit(*process.PollExit()));
+      return Finish(Outcome::kExited, transport_detail::DescribeExit(*process.PollExit()));
     }
     if (process.PollExit()) {
       // Everything the server wrote before exiting is in the pipe by now and may hold the
@@ -142,7 +142,8 @@ Observation Exchange::Run() {
       return Finish(process.PollExit() ? Outcome::kExited : Outcome::kAliveButDeaf,
                     TimeoutDetail());
     }
-    Clock::time_point wake = std::min(deadline_, now + detail::ServerPipes::kExitCheckInterval);
+    Clock::time_point wake =
+        std::min(deadline_, now + transport_detail::ServerPipes::kExitCheckInterval);
     if (request_sent && listens_for_quiet && !too_long_) {
       const Clock::time_point quiet_end = quiet_since_ + limits_.quiet_window;
       if (now >= quiet_end) return Finish(Outcome::kOk, "");
@@ -157,15 +158,16 @@ bool Exchange::TakeLines() {
   while (lines_ < limits_.max_reply_lines && kept_bytes_ < limits_.max_response_bytes) {
     auto piece = pipes_.stdout_lines().Next();
     if (!piece) break;
-    if (piece->kind == detail::LinePiece::Kind::kTooLong) {
+    if (piece->kind == transport_detail::LinePiece::Kind::kTooLong) {
       if (!too_long_) too_long_ = std::move(*piece);
       return false;
     }
     ++lines_;
     kept_bytes_ += piece->line.size();
     quiet_since_ = Clock::now();
-    const boost::json::value* message = detail::RecordLine(observation_, std::move(piece->line));
-    if (message != nullptr && detail::EndsExchange(rule_, *message)) return true;
+    const boost::json::value* message =
+        transport_detail::RecordLine(observation_, std::move(piece->line));
+    if (message != nullptr && transport_detail::EndsExchange(rule_, *message)) return true;
   }
   return false;
 }
@@ -178,14 +180,14 @@ bool Exchange::TakeRemainder() {
   if (!rest) return false;
   ++lines_;
   kept_bytes_ += rest->size();
-  const boost::json::value* message = detail::RecordLine(observation_, std::move(*rest));
-  return message != nullptr && detail::EndsExchange(rule_, *message);
+  const boost::json::value* message = transport_detail::RecordLine(observation_, std::move(*rest));
+  return message != nullptr && transport_detail::EndsExchange(rule_, *message);
 }
 
 void Exchange::WriteSome() {
-  detail::ChildProcess& process = pipes_.process();
-  const ssize_t count = detail::WriteWithoutSigpipe(process.stdin_fd(), wire_.data() + written_,
-                                                    wire_.size() - written_);
+  transport_detail::ChildProcess& process = pipes_.process();
+  const ssize_t count = transport_detail::WriteWithoutSigpipe(
+      process.stdin_fd(), wire_.data() + written_, wire_.size() - written_);
   const int error = errno;
   if (count > 0) {
     written_ += static_cast<std::size_t>(count);
@@ -199,10 +201,11 @@ void Exchange::WriteSome() {
 std::string Exchange::TooLargeDetail() const {
   std::string detail;
   if (too_long_) {
-    detail = detail::DescribeTooLong(*too_long_, limits_.max_response_bytes);
+    detail = transport_detail::DescribeTooLong(*too_long_, limits_.max_response_bytes);
     if (pipes_.stdout_lines().discarding()) detail += "; the rest of it is still being dropped";
   } else {
-    detail = "the server wrote " + detail::DescribeWindowCap(lines_, kept_bytes_, limits_) +
+    detail = "the server wrote " +
+             transport_detail::DescribeWindowCap(lines_, kept_bytes_, limits_) +
              " to stdout in one reply window; the exchange ended there, keeping " +
              std::to_string(lines_) + " lines (" + std::to_string(kept_bytes_) + " bytes)";
   }
@@ -211,7 +214,7 @@ std::string Exchange::TooLargeDetail() const {
 
 std::string Exchange::TimeoutDetail() const {
   std::string detail = "no reply within " + std::to_string(limits_.timeout.count()) + " ms" +
-                       detail::DescribeWriteFailure(write_errno_, written_, wire_.size());
+                       transport_detail::DescribeWriteFailure(write_errno_, written_, wire_.size());
   if (written_ < wire_.size() && !write_errno_) {
     detail += "; only " + std::to_string(written_) + " of " + std::to_string(wire_.size()) +
               " request bytes were written";
@@ -248,8 +251,8 @@ Observation StdioProcessTransport::Send(const Request& request) {
     observation.exit_signal = shutdown_->signal;
     return observation;
   }
-  const detail::ReplyRule rule = detail::ReplyRuleFor(request);
-  if (rule.kind == detail::ReplyRule::Kind::kMatchingId) dropped_.Forget(rule.id);
+  const transport_detail::ReplyRule rule = transport_detail::ReplyRuleFor(request);
+  if (rule.kind == transport_detail::ReplyRule::Kind::kMatchingId) dropped_.Forget(rule.id);
   Observation observation = Exchange(request, target_.limits, pipes_).Run();
   for (const boost::json::value& message : observation.messages) {
     if (dropped_.TakeLateReply(message)) observation.late_replies.push_back(message);
@@ -261,10 +264,11 @@ PipelineResult StdioProcessTransport::SendPipelined(const Pipeline& pipeline) {
   // Without a sentinel that can be matched by id nothing tells silence early: each message
   // waits as Send waits. Once shut down, Send reports that for each message.
   if (shutdown_ || !pipeline.sentinel ||
-      detail::ReplyRuleFor(*pipeline.sentinel).kind != detail::ReplyRule::Kind::kMatchingId) {
+      transport_detail::ReplyRuleFor(*pipeline.sentinel).kind !=
+          transport_detail::ReplyRule::Kind::kMatchingId) {
     return Transport::SendPipelined(pipeline);
   }
-  if (auto why = detail::AmbiguousByConstruction(pipeline)) {
+  if (auto why = transport_detail::AmbiguousByConstruction(pipeline)) {
     // Whatever came back could not be attributed, so nothing is sent: the caller sends the
     // messages one at a time, and the server sees each of them once.
     PipelineResult result;
@@ -276,7 +280,7 @@ PipelineResult StdioProcessTransport::SendPipelined(const Pipeline& pipeline) {
     result.ambiguous = true;
     return result;
   }
-  return detail::PipelineExchange(pipeline, target_.limits, pipes_, dropped_).Run();
+  return transport_detail::PipelineExchange(pipeline, target_.limits, pipes_, dropped_).Run();
 }
 
 std::string StdioProcessTransport::Describe() const {
@@ -287,7 +291,7 @@ std::string StdioProcessTransport::Describe() const {
 
 ProcessExit StdioProcessTransport::Shutdown() {
   if (shutdown_) return *shutdown_;
-  detail::ChildProcess& process = pipes_.process();
+  transport_detail::ChildProcess& process = pipes_.process();
   pipes_.DiscardStdout();
   process.CloseStdin();
   bool sent_term = false;
@@ -296,7 +300,7 @@ ProcessExit StdioProcessTransport::Shutdown() {
     sent_term = process.SignalGroup(SIGTERM);
     if (!pipes_.WaitForExit(target_.shutdown_grace)) sent_kill = process.SignalGroup(SIGKILL);
   }
-  const detail::ExitStatus status = process.Reap();
+  const transport_detail::ExitStatus status = process.Reap();
   pipes_.Drain(target_.limits.max_response_bytes);
   process.CloseStdout();
   process.CloseStderr();
@@ -317,7 +321,7 @@ ProcessExit StdioProcessTransport::Shutdown() {
 }  // namespace
 
 Result<std::unique_ptr<StdioTransport>> SpawnStdio(StdioTarget target) {
-  auto child = detail::ChildProcess::Spawn(target.argv, target.env);
+  auto child = transport_detail::ChildProcess::Spawn(target.argv, target.env);
   if (!child) return child.error();
   return std::unique_ptr<StdioTransport>(
       std::make_unique<StdioProcessTransport>(std::move(target), std::move(*child)));

@@ -16,7 +16,7 @@
 
 extern char** environ;  // NOLINT: <unistd.h> declares it only with _GNU_SOURCE
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::transport_detail {
 namespace {
 
 std::string ErrnoText(int error) { return std::generic_category().message(error); }
@@ -260,4 +260,4 @@ ExitStatus ChildProcess::Reap() {
   return *exit_;
 }
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::transport_detail

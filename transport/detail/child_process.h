@@ -11,7 +11,7 @@
 #include "model/result.h"
 #include "transport/detail/unique_fd.h"
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::transport_detail {
 
 /// How a process ended: an exit code or a terminating signal.
 struct ExitStatus {
@@ -70,4 +70,4 @@ class ChildProcess {
   UniqueFd stderr_;
 };
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::transport_detail

@@ -4,7 +4,7 @@
 
 #include <sys/types.h>
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::transport_detail {
 
 /// Lists `group`; false when the list is full (the group is then not reachable from a signal
 /// handler, only from its owner).
@@ -12,4 +12,4 @@ bool RegisterChildGroup(pid_t group) noexcept;
 /// Removes `group`; called before the leader is reaped, while the id cannot be reused.
 void UnregisterChildGroup(pid_t group) noexcept;
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::transport_detail

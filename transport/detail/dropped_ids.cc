@@ -4,7 +4,7 @@
 
 #include "model/channel.h"
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::transport_detail {
 
 void DroppedIds::Remember(const boost::json::value& id) {
   Forget(id);
@@ -27,4 +27,4 @@ bool DroppedIds::TakeLateReply(const boost::json::value& message) {
   return true;
 }
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::transport_detail

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <deque>
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::transport_detail {
 
 class DroppedIds {
  public:
@@ -29,4 +29,4 @@ class DroppedIds {
   bool out_of_order_ = false;
 };
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::transport_detail

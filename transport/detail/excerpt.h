@@ -8,7 +8,7 @@
 
 #include "transport/detail/line_splitter.h"
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::transport_detail {
 
 /// The first kExcerptBytes of `bytes`, printable ASCII as is and every other byte (and '\\')
 /// as \xNN, so binary or broken UTF-8 cannot garble a terminal or a report.
@@ -27,4 +27,4 @@ inline std::string EscapedExcerpt(std::string_view bytes) {
   return excerpt;
 }
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::transport_detail

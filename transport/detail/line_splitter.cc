@@ -1,6 +1,6 @@
 #include "transport/detail/line_splitter.h"
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::transport_detail {
 
 void LineSplitter::Feed(std::string_view bytes) {
   if (discarding_) {
@@ -58,4 +58,4 @@ void LineSplitter::Compact() {
   }
 }
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::transport_detail

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::transport_detail {
 
 /// One piece of the stream: a complete line, or the news that a line exceeded the cap.
 struct LinePiece {
@@ -54,4 +54,4 @@ class LineSplitter {
   bool discarding_ = false;
 };
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::transport_detail

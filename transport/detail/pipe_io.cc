@@ -8,7 +8,7 @@
 #include <csignal>
 #include <ctime>
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::transport_detail {
 
 ReadStatus ReadSome(int fd, std::string& out, std::size_t max_bytes) {
   const std::size_t old_size = out.size();
@@ -55,4 +55,4 @@ bool SetNonBlocking(int fd) {
   return flags >= 0 && ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0;
 }
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::transport_detail

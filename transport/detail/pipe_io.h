@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string>
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::transport_detail {
 
 /// What one read from a non-blocking descriptor produced.
 enum class ReadStatus {
@@ -27,4 +27,4 @@ ssize_t WriteWithoutSigpipe(int fd, const char* data, std::size_t size);
 /// Sets O_NONBLOCK; returns false on failure.
 bool SetNonBlocking(int fd);
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::transport_detail

@@ -9,7 +9,7 @@
 #include "transport/detail/pipe_io.h"
 #include "transport/detail/stdio_record.h"
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::transport_detail {
 namespace {
 
 // When is a request whose reply is missing dropped? The sentinel's reply decides, not a clock:
@@ -365,4 +365,4 @@ std::string PipelineExchange::TimeoutDetail(bool sentinel) const {
   return detail;
 }
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::transport_detail

@@ -13,7 +13,7 @@
 #include "transport/detail/server_pipes.h"
 #include "transport/transport.h"
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::transport_detail {
 
 /// Why `pipeline` cannot be attributed reply by reply whatever the server says, or nothing:
 /// two messages share an id, or a request of a pipeline of several has no echoable id. Such a
@@ -88,4 +88,4 @@ class PipelineExchange {
   std::vector<boost::json::value> late_replies_;
 };
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::transport_detail

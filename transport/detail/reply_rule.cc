@@ -1,6 +1,6 @@
 #include "transport/detail/reply_rule.h"
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::transport_detail {
 
 ReplyRule ReplyRuleFor(const Request& request) {
   if (auto id = request.RpcId()) {
@@ -35,4 +35,4 @@ bool EndsExchange(const ReplyRule& rule, const boost::json::value& message) {
   return false;
 }
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::transport_detail

@@ -6,7 +6,7 @@
 #include "model/channel.h"
 #include "model/request.h"
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::transport_detail {
 
 /// What ends the wait for a reply on a stream that also carries logs, notifications and
 /// server-to-client requests.
@@ -34,4 +34,4 @@ ReplyRule ReplyRuleFor(const Request& request);
 /// True when `message` is the reply that `rule` waits for.
 bool EndsExchange(const ReplyRule& rule, const boost::json::value& message);
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::transport_detail

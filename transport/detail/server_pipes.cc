@@ -8,7 +8,7 @@
 
 #include "transport/detail/pipe_io.h"
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::transport_detail {
 namespace {
 
 constexpr std::size_t kReadChunkBytes = std::size_t{64} << 10U;
@@ -113,4 +113,4 @@ void ServerPipes::ReadStderr() {
   }
 }
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::transport_detail

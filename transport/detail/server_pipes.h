@@ -9,7 +9,7 @@
 #include "transport/detail/child_process.h"
 #include "transport/detail/line_splitter.h"
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::transport_detail {
 
 class ServerPipes {
  public:
@@ -69,4 +69,4 @@ class ServerPipes {
   std::string stderr_tail_;
 };
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::transport_detail

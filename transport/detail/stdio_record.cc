@@ -9,7 +9,7 @@
 #include "model/request.h"
 #include "transport/detail/excerpt.h"
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::transport_detail {
 
 std::optional<boost::json::value> ParseLine(std::string_view line) {
   // CRLF framing is tolerated when parsing; stdout_lines keeps the bytes exact.
@@ -71,4 +71,4 @@ std::string DescribeWriteFailure(std::optional<int> error, std::size_t written, 
          (*error == EPIPE ? std::string("EPIPE") : std::to_string(*error)) + ")";
 }
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::transport_detail

@@ -12,7 +12,7 @@
 #include "transport/detail/line_splitter.h"
 #include "transport/transport.h"
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::transport_detail {
 
 /// The JSON value of a stdout line, if it is one. A '\r' before the '\n' is tolerated.
 std::optional<boost::json::value> ParseLine(std::string_view line);
@@ -43,4 +43,4 @@ std::string DescribeTooLong(const LinePiece& piece, std::size_t cap);
 /// "; writing the request failed after 10 of 80 bytes (EPIPE)", or "" without an error.
 std::string DescribeWriteFailure(std::optional<int> error, std::size_t written, std::size_t total);
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::transport_detail

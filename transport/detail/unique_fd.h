@@ -5,7 +5,7 @@
 
 #include <utility>
 
-namespace mcpfuzz::detail {
+namespace mcpfuzz::transport_detail {
 
 /// Owns one file descriptor; -1 means none. Move-only.
 class UniqueFd {
@@ -34,4 +34,4 @@ class UniqueFd {
   int fd_ = -1;
 };
 
-}  // namespace mcpfuzz::detail
+}  // namespace mcpfuzz::transport_detail
