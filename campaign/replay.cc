@@ -79,8 +79,8 @@ ReplayResult Replay(const TransportFactory& connect, const std::filesystem::path
       }
       // A death right after the reply is only seen by watching the process a little longer.
       const bool settle = stored->check_id == check::kNoEarlyExit;
-      const campaign_detail::Judged judged = campaign_detail::SendAndJudge(
-          *session, Case{stored->request, stored->check_id, stored->context}, settle);
+      const campaign_detail::Judged judged =
+          campaign_detail::SendAndJudge(*session, *stored, settle);
       replayed.still_fails = judged.finding;
       replayed.same_signature = replayed.still_fails && !stored->signature.empty() &&
                                 judged.signature == stored->signature;

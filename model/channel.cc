@@ -126,4 +126,18 @@ Reply ClassifyReply(const std::optional<boost::json::value>& id, const Observati
   return Reply{Channel::kNoReply, std::nullopt, std::nullopt, "no reply"};
 }
 
+std::string DescribeObserved(Channel channel, std::optional<std::int64_t> code, int http_status) {
+  std::string text(ToString(channel));
+  if (code) text += " " + std::to_string(*code);
+  if (http_status != 0) text += " (HTTP " + std::to_string(http_status) + ")";
+  return text;
+}
+
+std::string DescribeReply(const Reply& reply, const Observation& observation) {
+  if (reply.channel == Channel::kTransportFailure && !observation.detail.empty()) {
+    return DescribeObserved(reply.channel, reply.error_code, 0) + " (" + observation.detail + ")";
+  }
+  return DescribeObserved(reply.channel, reply.error_code, observation.http_status);
+}
+
 }  // namespace mcpfuzz

@@ -48,4 +48,9 @@ Reply ClassifyReply(const Request& request, const Observation& observation);
 Reply ClassifyReply(const std::optional<boost::json::value>& request_id,
                     const Observation& observation);
 
+/// An answer in one line for people: "protocol_error -32602 (HTTP 400)", "success".
+std::string DescribeObserved(Channel channel, std::optional<std::int64_t> code, int http_status);
+/// The same for a classified reply; a transport failure names what failed instead of a status.
+std::string DescribeReply(const Reply& reply, const Observation& observation);
+
 }  // namespace mcpfuzz

@@ -102,13 +102,6 @@ std::string ToString(StatusRange range) {
   return std::to_string(range.low) + "-" + std::to_string(range.high);
 }
 
-std::string DescribeObserved(Channel channel, std::optional<std::int64_t> code, int http_status) {
-  std::string text(ToString(channel));
-  if (code) text += " " + std::to_string(*code);
-  if (http_status != 0) text += " (HTTP " + std::to_string(http_status) + ")";
-  return text;
-}
-
 std::string DescribeObserved(const ObservedAnswer& observed) {
   return DescribeObserved(observed.channel, observed.code, observed.http_status);
 }

@@ -121,10 +121,7 @@ struct Verdict {
   std::vector<std::string> notes;
 };
 
-/// "protocol_error -32602 (HTTP 400)": an observed answer's channel, its error code when there is
-/// one and its HTTP status when there is one, as verdict summaries, notes and failure
-/// signatures write it.
-std::string DescribeObserved(Channel channel, std::optional<std::int64_t> code, int http_status);
+/// "protocol_error -32602 (HTTP 400)" for what a verdict observed (model/channel.h).
 std::string DescribeObserved(const ObservedAnswer& observed);
 
 /// One line for people: "FAIL tools.unknown-name: expected protocol_error -32602, got success;

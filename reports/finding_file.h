@@ -24,6 +24,7 @@
 
 #include "model/request.h"
 #include "model/result.h"
+#include "oracles/judgement.h"
 #include "oracles/oracle.h"
 #include "oracles/verdict.h"
 
@@ -50,14 +51,11 @@ struct CampaignFacts {
   std::string reproducer;
 };
 
-/// One finding as a case file holds it.
-struct FindingRecord {
+/// One finding as a case file holds it: the case to send again (the smallest that fails) and
+/// how it was judged.
+struct FindingRecord : Case {
   /// Where it was found: "fuzz seed=1 case=17", "libFuzzer".
   std::string origin;
-  std::string check_id;
-  JudgeContext context;
-  /// The request to send again: the smallest that fails.
-  Request request;
   Verdict verdict;
   /// Fuzz campaigns only.
   std::optional<CampaignFacts> campaign;
@@ -76,11 +74,8 @@ Result<std::filesystem::path> WriteCaseFile(const std::filesystem::path& directo
                                             const std::string& name,
                                             const boost::json::value& json);
 
-/// What replaying a case file needs.
-struct StoredCase {
-  std::string check_id;
-  Request request;
-  JudgeContext context;
+/// What replaying a case file needs: the case, and the signature it failed with.
+struct StoredCase : Case {
   /// The signature it failed with when written; empty when the file has none.
   std::string signature;
 };

@@ -71,13 +71,7 @@ std::string FamilyOf(std::string_view check_id) {
 }
 
 std::string ObservedText(const ObservedAnswer& observed) {
-  std::string text(ToString(observed.channel));
-  if (observed.code) text += " " + std::to_string(*observed.code);
-  if (observed.http_status != 0) {
-    text += " (HTTP ";
-    text += std::to_string(observed.http_status);
-    text += ")";
-  }
+  std::string text = DescribeObserved(observed);
   if (observed.outcome != Outcome::kOk) {
     text += " ";
     text += ToString(observed.outcome);

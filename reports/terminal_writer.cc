@@ -80,9 +80,7 @@ void Findings(const TargetSection& target, std::ostream& out) {
         << ToString(verdict.kind) << "  " << item.id << "  " << item.revision << "/"
         << item.transport << "  (" << ToString(verdict.strength) << ")\n";
     out << "  expected: " << EscapeForTerminal(verdict.expected.text, 160) << "\n";
-    out << "  observed: " << ToString(verdict.observed.channel);
-    if (verdict.observed.code) out << " " << *verdict.observed.code;
-    if (verdict.observed.http_status != 0) out << " (HTTP " << verdict.observed.http_status << ")";
+    out << "  observed: " << DescribeObserved(verdict.observed);
     if (!verdict.observed.excerpt.empty()) {
       out << "  \"" << EscapeForTerminal(verdict.observed.excerpt, 100) << "\"";
     }

@@ -11,17 +11,6 @@ const boost::json::object* ResultObject(const Reply& reply) {
 
 }  // namespace
 
-std::string DescribeReply(const Reply& reply, const Observation& observation) {
-  std::string text(ToString(reply.channel));
-  if (reply.error_code) text += " " + std::to_string(*reply.error_code);
-  if (reply.channel == Channel::kTransportFailure && !observation.detail.empty()) {
-    text += " (" + observation.detail + ")";
-  } else if (observation.http_status != 0) {
-    text += " (HTTP " + std::to_string(observation.http_status) + ")";
-  }
-  return text;
-}
-
 McpClient::McpClient(Transport& transport, Revision revision, ClientInfo client)
     : transport_(transport), revision_(revision), client_(std::move(client)) {}
 

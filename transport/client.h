@@ -90,7 +90,4 @@ struct ListedFeatures {
 /// declared its capability, and keeps the names (and tools' inputSchema) of successful replies.
 ListedFeatures ListFeatures(McpClient& client);
 
-/// A short description of a reply for messages: "protocol_error -32602 (HTTP 200)".
-std::string DescribeReply(const Reply& reply, const Observation& observation);
-
 }  // namespace mcpfuzz

@@ -16,11 +16,6 @@
 
 namespace mcpfuzz {
 
-/// Opens a fresh connection to the same target (for stdio: starts the server again). DetectEras
-/// calls it from several threads, one call at a time; the transports it returns are used at
-/// the same time.
-using TransportFactory = std::function<Result<std::unique_ptr<Transport>>()>;
-
 /// One question asked and what came back.
 struct EraAttempt {
   Revision asked = kLatestRevision;

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -99,6 +100,11 @@ class Transport {
   virtual void set_session_id(std::string id) { static_cast<void>(id); }
   virtual std::string session_id() const { return {}; }
 };
+
+/// Opens a fresh connection to the same target (for stdio: starts the server again). DetectEras
+/// calls it from several threads, one call at a time; the transports it returns are used at
+/// the same time.
+using TransportFactory = std::function<Result<std::unique_ptr<Transport>>()>;
 
 /// A transport wrapping another to count, limit or record its exchanges. What the wrapped one
 /// is stays the wrapped one's: its kind, where it sends and its session id are read from and

@@ -102,9 +102,7 @@ RevisionRun::RevisionRun(const TransportFactory& connect, const CheckOptions& op
       out_(out),
       progress_(progress),
       incidents_(plan_.revision, responsiveness, out.notes),
-      connections_(connect, plan_.revision, incidents_),
-      kind_(connections_.kind()),
-      main_failure_(connections_.MainFailure()) {}
+      connections_(connect, plan_.revision, incidents_) {}
 
 JudgeContext RevisionRun::Context(bool capability_declared) const {
   JudgeContext context;
@@ -136,7 +134,7 @@ bool RevisionRun::Wants(std::string_view check_id) const {
 
 bool RevisionRun::HasRow(std::string_view check_id) const {
   for (const Expectation* row : ExpectationsFor(check_id)) {
-    if (row->revisions.Contains(revision()) && Covers(row->transports, kind_)) return true;
+    if (row->revisions.Contains(revision()) && Covers(row->transports, kind())) return true;
   }
   return false;
 }
@@ -153,17 +151,17 @@ void RevisionRun::Report(ResultBuilder&& builder) { Report(std::move(builder).Fi
 void RevisionRun::ReportNotApplicable(std::string_view check_id, std::string reason) {
   CheckResult result;
   result.revision = revision();
-  result.transport = kind_;
-  result.verdict = NotApplicableVerdict(check_id, revision(), kind_, std::move(reason));
+  result.transport = kind();
+  result.verdict = NotApplicableVerdict(check_id, revision(), kind(), std::move(reason));
   Report(std::move(result));
 }
 
 void RevisionRun::ReportUnreachable(std::string_view check_id) {
   CheckResult result;
   result.revision = revision();
-  result.transport = kind_;
-  result.verdict = UnreachableVerdict(check_id, revision(), kind_, era_spoken(),
-                                      gave_up() ? GaveUpReason() : main_failure_);
+  result.transport = kind();
+  result.verdict = UnreachableVerdict(check_id, revision(), kind(), era_spoken(),
+                                      gave_up() ? GaveUpReason() : MainFailure());
   Report(std::move(result));
 }
 

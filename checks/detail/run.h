@@ -88,9 +88,9 @@ class RevisionRun {
   Era era() const { return EraOf(plan_.revision); }
   bool stateless() const { return era() == Era::kStateless; }
   /// Known once the first connection was made; kHttp before.
-  TransportKind kind() const { return kind_; }
-  bool http() const { return kind_ == TransportKind::kHttp; }
-  bool stdio() const { return kind_ == TransportKind::kStdio; }
+  TransportKind kind() const { return connections_.kind(); }
+  bool http() const { return kind() == TransportKind::kHttp; }
+  bool stdio() const { return kind() == TransportKind::kStdio; }
   bool era_spoken() const { return out_.eras.Speaks(plan_.revision); }
   const CheckOptions& options() const { return options_; }
 
@@ -155,9 +155,6 @@ class RevisionRun {
   /// Declared before the connections, which record into it until they are closed.
   IncidentLog incidents_;
   Connections connections_;
-  /// The connections' transport kind and failure, under the names reporting reads them by.
-  const TransportKind& kind_;
-  const std::string& main_failure_;
   std::set<std::string_view> pending_;
 };
 

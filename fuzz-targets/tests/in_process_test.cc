@@ -59,8 +59,7 @@ std::vector<Input> Inputs() {
     EXPECT_TRUE(stored.ok()) << path << ": " << stored.error().message;
     if (!stored.ok()) continue;
     inputs.push_back({path.parent_path().filename().string() + "/" + path.filename().string(),
-                      std::nullopt,
-                      FuzzCase{{stored->request, stored->check_id, stored->context}, ""}});
+                      std::nullopt, FuzzCase{*stored, ""}});
   }
   return inputs;
 }
