@@ -3,32 +3,22 @@
 #include <cstdint>
 #include <optional>
 
+#include "model/json_build.h"
+
 namespace mcpfuzz {
 namespace {
 
 namespace json = boost::json;
 
-template <typename T>
-json::array Array(const std::vector<T>& values) {
-  return json::array(values.begin(), values.end());
-}
-
-template <typename T>
-json::array Named(const std::vector<T>& values) {
-  json::array out;
-  for (const auto& value : values) out.emplace_back(ToString(value));
-  return out;
-}
-
 json::value ExpectedJson(const ExpectedAnswer& expected) {
   return {{"text", expected.text},
-          {"channels", Named(expected.channels)},
-          {"tolerated_channels", Named(expected.tolerated)},
-          {"codes", Array(expected.codes)},
-          {"forbidden_codes", Array(expected.forbidden_codes)},
-          {"http_statuses", Named(expected.http_statuses)},
-          {"tolerated_http_statuses", Named(expected.tolerated_http_statuses)},
-          {"data_members", Array(expected.data_members)}};
+          {"channels", JsonNames(expected.channels)},
+          {"tolerated_channels", JsonNames(expected.tolerated)},
+          {"codes", JsonArray(expected.codes)},
+          {"forbidden_codes", JsonArray(expected.forbidden_codes)},
+          {"http_statuses", JsonNames(expected.http_statuses)},
+          {"tolerated_http_statuses", JsonNames(expected.tolerated_http_statuses)},
+          {"data_members", JsonArray(expected.data_members)}};
 }
 
 json::value ObservedJson(const ObservedAnswer& observed) {
@@ -49,7 +39,7 @@ void AddVerdictJson(const Verdict& verdict, json::object& out) {
   out["expected"] = ExpectedJson(verdict.expected);
   out["observed"] = ObservedJson(verdict.observed);
   out["spec_ref"] = verdict.spec_reference;
-  out["notes"] = Array(verdict.notes);
+  out["notes"] = JsonArray(verdict.notes);
   if (verdict.unverified_reason != UnverifiedReason::kNone) {
     out["unverified_reason"] = ToString(verdict.unverified_reason);
   }

@@ -4,6 +4,7 @@
 #include <boost/json/serialize.hpp>
 #include <cstdint>
 
+#include "model/json_build.h"
 #include "model/pretty_json.h"
 #include "oracles/verdict_json.h"
 #include "reports/escape.h"
@@ -14,18 +15,6 @@ namespace mcpfuzz::reports {
 namespace {
 
 namespace json = boost::json;
-
-template <typename T>
-json::array Array(const std::vector<T>& values) {
-  return json::array(values.begin(), values.end());
-}
-
-template <typename T>
-json::array Named(const std::vector<T>& values) {
-  json::array out;
-  for (const auto& value : values) out.emplace_back(ToString(value));
-  return out;
-}
 
 json::value Nullable(std::optional<std::int64_t> value) {
   return value ? json::value(*value) : json::value(nullptr);
@@ -51,13 +40,13 @@ json::value ErasJson(const EraReport& eras) {
         {{"asked", ToString(attempt.asked)},
          {"method", attempt.method},
          {"channel", ToString(attempt.channel)},
-         {"supported_versions", Array(attempt.supported_versions)},
+         {"supported_versions", JsonArray(attempt.supported_versions)},
          {"note", attempt.note},
          {"error_code", Nullable(attempt.error_code)},
          {"http_status", Status(attempt.http_status)},
          {"answered", attempt.answered ? json::value(ToString(*attempt.answered)) : nullptr}});
   }
-  return {{"speaks", Named(eras.speaks)}, {"attempts", std::move(attempts)}};
+  return {{"speaks", JsonNames(eras.speaks)}, {"attempts", std::move(attempts)}};
 }
 
 json::value CountsJson(const VerdictCounts& counts) {
@@ -95,10 +84,10 @@ void AddCheckMembers(const TargetSection& target, json::object& out) {
   }
   out["handshake_controls"] = std::move(controls);
   if (target.baseline) {
-    out["baseline"] = {{"new_failures", Named(target.baseline->new_failures)},
-                       {"no_longer_failing", Named(target.baseline->no_longer_failing)},
-                       {"still_failing", Named(target.baseline->still_failing)},
-                       {"not_run", Named(target.baseline->not_run)}};
+    out["baseline"] = {{"new_failures", JsonNames(target.baseline->new_failures)},
+                       {"no_longer_failing", JsonNames(target.baseline->no_longer_failing)},
+                       {"still_failing", JsonNames(target.baseline->still_failing)},
+                       {"not_run", JsonNames(target.baseline->not_run)}};
   }
 }
 
@@ -121,7 +110,7 @@ json::object FuzzJson(const Report& report) {
   out["cases_per_second"] = report.duration_seconds > 0
                                 ? static_cast<double>(figures.cases) / report.duration_seconds
                                 : 0.0;
-  out["speaks"] = Named(target.eras.speaks);
+  out["speaks"] = JsonNames(target.eras.speaks);
   // Whole milliseconds: the figures are for people and benchmarks, not for arithmetic.
   auto ms = [](double value) { return static_cast<std::int64_t>(value + 0.5); };
   out["timing"] = {{"startup_ms", ms(figures.startup_ms)},
@@ -132,7 +121,7 @@ json::object FuzzJson(const Report& report) {
   json::array findings;
   for (const auto& item : target.items) findings.push_back(item.record);
   out["findings"] = std::move(findings);
-  out["notes"] = Array(target.notes);
+  out["notes"] = JsonArray(target.notes);
   return out;
 }
 
