@@ -268,6 +268,11 @@ TEST(HostileHttp, DripCheckEndsWithinThirtySeconds) {
   EXPECT_NE(bounded.run.output.find("note: gave up on the target"), std::string::npos)
       << bounded.run.output;
   ASSERT_TRUE(bounded.report.has_value());
+  bool noted = false;
+  for (const json::value& note : bounded.report->at("notes").as_array()) {
+    noted = noted || note.as_string().starts_with("gave up on the target");
+  }
+  EXPECT_TRUE(noted) << "the give-up note is not in the JSON report";
   int not_sent = 0;
   for (const json::value& check : bounded.report->at("checks").as_array()) {
     for (const json::value& note : check.at("notes").as_array()) {
