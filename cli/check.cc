@@ -7,6 +7,8 @@
 #include <chrono>
 #include <fstream>
 #include <sstream>
+#include <string_view>
+#include <vector>
 
 #include "checks/checks.h"
 #include "cli/report_files.h"
@@ -67,8 +69,8 @@ bool Unreachable(const EraReport& eras) {
   });
 }
 
-std::optional<std::string> WhyNothingWasJudged(const checks::CheckRun& run,
-                                               const std::string& target) {
+std::optional<NothingJudged> WhyNothingWasJudged(const checks::CheckRun& run,
+                                                 const std::string& target) {
   std::size_t unverified = 0;
   const Verdict* first_unverified = nullptr;
   for (const auto& result : run.results) {
@@ -79,8 +81,12 @@ std::optional<std::string> WhyNothingWasJudged(const checks::CheckRun& run,
     if (kind == VerdictKind::kUnverified && ++unverified == 1) first_unverified = &result.verdict;
   }
   const std::vector<EraAttempt>& attempts = run.eras.attempts;
-  if (attempts.empty()) return "no check was selected";
-  if (Unreachable(run.eras)) return "the target could not be reached: " + attempts.front().note;
+  if (attempts.empty()) return NothingJudged{"no check was selected", ""};
+  if (Unreachable(run.eras)) {
+    // The first question's own server: its stderr goes with the reason given.
+    return NothingJudged{"the target could not be reached: " + attempts.front().note,
+                         attempts.front().stderr_tail};
+  }
   if (run.eras.speaks.empty()) {
     auto all_status = [&](int low, int high) {
       return std::all_of(attempts.begin(), attempts.end(), [&](const EraAttempt& attempt) {
@@ -89,17 +95,42 @@ std::optional<std::string> WhyNothingWasJudged(const checks::CheckRun& run,
     };
     const int status = attempts.front().http_status;
     if (all_status(401, 403)) {
-      return "every request was answered HTTP " + std::to_string(status) +
-             ": the server wants credentials; pass them with --header 'Authorization: …'";
+      return NothingJudged{"every request was answered HTTP " + std::to_string(status) +
+                               ": the server wants credentials; pass them with --header "
+                               "'Authorization: …'",
+                           ""};
     }
-    if (all_status(404, 404)) return "no MCP endpoint at " + target + ": HTTP 404";
-    return "the target speaks no MCP revision mcpfuzz knows: " + attempts.front().note;
+    if (all_status(404, 404))
+      return NothingJudged{"no MCP endpoint at " + target + ": HTTP 404", ""};
+    return NothingJudged{
+        "the target speaks no MCP revision mcpfuzz knows: " + attempts.front().note, ""};
   }
   std::string why = "no check could be judged (" + std::to_string(unverified) + " unverified)";
   if (first_unverified != nullptr && !first_unverified->notes.empty()) {
     why += ": " + first_unverified->notes.front();
   }
-  return why;
+  return NothingJudged{why, ""};
+}
+
+void PrintNothingJudged(const NothingJudged& why, std::ostream& err) {
+  err << "mcpfuzz: " << reports::EscapeForTerminal(why.reason, 400) << "\n";
+  // Its last lines, blank ones left out; the first may be cut (the tail is bytes), the last
+  // may lack its '\n'.
+  std::vector<std::string_view> lines;
+  std::string_view rest = why.stderr_tail;
+  while (!rest.empty()) {
+    const std::size_t end = rest.find('\n');
+    std::string_view line = rest.substr(0, end);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!line.empty()) lines.push_back(line);
+    rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+  }
+  if (lines.empty()) return;
+  const std::size_t first = lines.size() > kStderrLinesShown ? lines.size() - kStderrLinesShown : 0;
+  err << "  its stderr ended with:\n";
+  for (std::size_t i = first; i < lines.size(); ++i) {
+    err << "    " << reports::EscapeForTerminal(lines[i], 200) << "\n";
+  }
 }
 
 void ListChecks(std::ostream& out) {
@@ -161,7 +192,7 @@ int RunCheck(const CheckSettings& settings, Target& target, std::ostream& out, s
   }
   // A run that judged nothing is no pass: a green CI must not mean "the URL was wrong".
   if (auto why = WhyNothingWasJudged(run, info.target)) {
-    err << "mcpfuzz: " << reports::EscapeForTerminal(*why, 400) << "\n";
+    PrintNothingJudged(*why, err);
     return 2;
   }
   if (!written) return 2;

@@ -2,6 +2,7 @@
 // `mcpfuzz check`: the checklist against one target, the terminal report, the JSON report and
 // the baseline comparison.
 
+#include <cstddef>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -21,11 +22,26 @@ Result<checks::CheckOptions> ToCheckOptions(const CheckSettings& settings);
 /// True when every era probe failed in the transport: nothing answered at all.
 bool Unreachable(const EraReport& eras);
 
+/// Why a run judged nothing.
+struct NothingJudged {
+  /// One line: "the target could not be reached: … (the server exited with code 3)".
+  std::string reason;
+  /// What a stdio server that could not be reached wrote last to stderr, as it wrote it.
+  std::string stderr_tail;
+};
+
 /// Why `run` judged nothing (no PASS, WARN or FAIL): the target could not be reached (and
 /// why), no MCP endpoint (HTTP 404), credentials wanted (401/403), no revision spoken, or
 /// every check UNVERIFIED. Nothing when at least one check was judged.
-std::optional<std::string> WhyNothingWasJudged(const checks::CheckRun& run,
-                                               const std::string& target);
+std::optional<NothingJudged> WhyNothingWasJudged(const checks::CheckRun& run,
+                                                 const std::string& target);
+
+/// The last lines of stderr that `why` shows on the terminal, at most.
+inline constexpr std::size_t kStderrLinesShown = 5;
+
+/// "mcpfuzz: REASON", then the last lines of the stderr tail, each escaped and capped as all
+/// server text is on the terminal.
+void PrintNothingJudged(const NothingJudged& why, std::ostream& err);
 
 /// Prints every check id with its title (`check --list`).
 void ListChecks(std::ostream& out);

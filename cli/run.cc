@@ -44,6 +44,15 @@ int RunOnTarget(const Options& options, const std::string& self_executable, std:
   return 0;
 }
 
+// A run a signal stopped says so and exits 128 + the signal, whatever it found: what was
+// judged before it is in the summary and the reports all the same.
+int UnlessStopped(int code, std::ostream& err) {
+  if (!StopOnSignals::requested()) return code;
+  err << "mcpfuzz: stopped by signal " << StopOnSignals::signal_number()
+      << "; what was judged before it is reported\n";
+  return StopOnSignals::exit_code();
+}
+
 }  // namespace
 
 int Run(const std::vector<std::string>& args, const std::string& self_executable, std::ostream& out,
@@ -71,7 +80,9 @@ int Run(const std::vector<std::string>& args, const std::string& self_executable
         return 0;
       }
       if (options->check.targets_file) {
-        return RunSurvey(options->check, options->target, self_executable, out, err);
+        const StopOnSignals stop_on_signals;  // As for one target below.
+        return UnlessStopped(RunSurvey(options->check, options->target, self_executable, out, err),
+                             err);
       }
       break;
     case Command::kFuzz:
@@ -88,13 +99,7 @@ int Run(const std::vector<std::string>& args, const std::string& self_executable
   // From here on a signal stops the run politely first (reports written, children stopped)
   // and at once the second time: see cli/signals.h.
   const StopOnSignals stop_on_signals;
-  const int code = RunOnTarget(*options, self_executable, out, err);
-  if (StopOnSignals::requested()) {
-    err << "mcpfuzz: stopped by signal " << StopOnSignals::signal_number()
-        << "; what was judged before it is reported\n";
-    return StopOnSignals::exit_code();
-  }
-  return code;
+  return UnlessStopped(RunOnTarget(*options, self_executable, out, err), err);
 }
 
 }  // namespace mcpfuzz::cli

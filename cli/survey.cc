@@ -5,7 +5,10 @@
 #include <fstream>
 #include <mutex>
 #include <sstream>
+#include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "checks/checks.h"
 #include "cli/check.h"
@@ -13,6 +16,7 @@
 #include "cli/report_files.h"
 #include "cli/run_info.h"
 #include "cli/run_reports.h"
+#include "cli/signals.h"
 #include "cli/target.h"
 #include "cli/targets_file.h"
 #include "reports/terminal.h"
@@ -21,17 +25,20 @@
 namespace mcpfuzz::cli {
 namespace {
 
+// A target that was not checked at all, and why.
+reports::TargetSection NotChecked(const TargetSpec& spec, std::string why) {
+  reports::TargetSection section;
+  section.description = spec.kind == TargetSpec::Kind::kHttpUrl ? spec.url : spec.argv.at(0);
+  section.transport = spec.kind == TargetSpec::Kind::kHttpUrl ? "http" : "stdio";
+  section.error = std::move(why);
+  return section;
+}
+
 // Checks one target; never throws, so one bad target cannot end the survey.
 reports::TargetSection CheckOne(const TargetSpec& spec, const checks::CheckOptions& options,
                                 HostLimiter& limiter, const std::string& self_executable) {
   auto target = OpenTarget(spec, self_executable);
-  if (!target) {
-    reports::TargetSection section;
-    section.description = spec.kind == TargetSpec::Kind::kHttpUrl ? spec.url : spec.argv.at(0);
-    section.transport = spec.kind == TargetSpec::Kind::kHttpUrl ? "http" : "stdio";
-    section.error = target.error().message;
-    return section;
-  }
+  if (!target) return NotChecked(spec, target.error().message);
   reports::RunInfo info = StartRunInfo(**target);
   TransportFactory connect = (*target)->Factory();
   if (spec.kind == TargetSpec::Kind::kHttpUrl) {
@@ -48,6 +55,11 @@ reports::TargetSection CheckOne(const TargetSpec& spec, const checks::CheckOptio
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   reports::TargetSection section = CheckSection(info, run, nullptr);
   if (Unreachable(run.eras)) section.error = "could not be reached";
+  if (StopOnSignals::requested()) {
+    section.notes.push_back("the survey was stopped by signal " +
+                            std::to_string(StopOnSignals::signal_number()) +
+                            " while this target was checked; the checks not reached are left out");
+  }
   return section;
 }
 
@@ -83,8 +95,14 @@ int RunSurvey(const CheckSettings& settings, const TargetSpec& defaults,
   HostLimiter limiter(settings.host_budget, std::chrono::milliseconds(settings.host_spacing_ms));
   std::atomic<std::size_t> next{0};
   std::mutex print_mutex;
+  // Each index is started by one worker and read only after every worker is joined.
+  std::vector<char> started(specs->size(), 0);
   auto worker = [&] {
     for (std::size_t i = next++; i < specs->size(); i = next++) {
+      // After a signal no target is started; the running ones stop after their exchange in
+      // flight (options->stop), so the report below covers what was done.
+      if (StopOnSignals::requested()) return;
+      started[i] = 1;
       report.targets[i] = CheckOne((*specs)[i], *options, limiter, self_executable);
       std::lock_guard lock(print_mutex);
       err << "[" << i + 1 << "/" << specs->size() << "] "
@@ -95,6 +113,13 @@ int RunSurvey(const CheckSettings& settings, const TargetSpec& defaults,
   const std::size_t count = std::min(settings.parallel, specs->size());
   for (std::size_t i = 0; i < count; ++i) workers.emplace_back(worker);
   for (auto& thread : workers) thread.join();
+  for (std::size_t i = 0; i < specs->size(); ++i) {
+    if (started[i] == 0) {
+      report.targets[i] = NotChecked(
+          (*specs)[i], "the survey was stopped by signal " +
+                           std::to_string(StopOnSignals::signal_number()) + " before it started");
+    }
+  }
   report.duration_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -102,7 +127,8 @@ int RunSurvey(const CheckSettings& settings, const TargetSpec& defaults,
   const bool written = WriteReportFiles(report, settings.reports, out, err);
   bool any_reached = false;
   for (const auto& target : report.targets) any_reached = any_reached || target.error.empty();
-  if (!any_reached) {
+  // A survey a signal stopped is reported as stopped (cli/run.cc), not as unreachable.
+  if (!any_reached && !StopOnSignals::requested()) {
     err << "mcpfuzz: no target could be reached\n";
     return 2;
   }

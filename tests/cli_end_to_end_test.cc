@@ -142,6 +142,25 @@ TEST(CheckCommand, ATargetThatCouldNotBeReachedSaysWhy) {
   }
 }
 
+// Why a stdio server exited is usually on its stderr: the reason line is followed by its last
+// lines, escaped (a server's text never drives the terminal) and capped.
+TEST(CheckCommand, AServerThatExitedShowsTheEndOfItsStderr) {
+  ProcessRun run = Mcpfuzz(
+      "check -- sh -c 'for i in $(seq 1 20); do echo \"line $i\" >&2; done; "
+      "printf \"boom \\033[2J %0500d\\n\" 7 >&2; exit 3'");
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  const std::size_t reason = run.output.find("exited with code 3)\n");
+  ASSERT_NE(reason, std::string::npos) << run.output;
+  const std::string after = run.output.substr(reason);
+  EXPECT_NE(after.find("\n    boom \\x1B[2J 000"), std::string::npos) << run.output;
+  EXPECT_EQ(run.output.find('\x1b'), std::string::npos) << "raw ESC reached the terminal";
+  EXPECT_EQ(run.output.find(std::string(300, '0')), std::string::npos) << "a line was not capped";
+  // The last few lines only.
+  EXPECT_NE(after.find("    line 20\n"), std::string::npos) << run.output;
+  EXPECT_EQ(run.output.find("line 1\n"), std::string::npos) << run.output;
+  EXPECT_EQ(run.output.find("line 10\n"), std::string::npos) << run.output;
+}
+
 // A wrong path or a server that wants credentials judges nothing: that is no pass for CI.
 TEST(CheckCommand, NothingJudgedIsExitTwoNotAGreenRun) {
   const std::string script = std::string(MCPFUZZ_SOURCE_DIR) + "/tests/fixtures/status_server.py";

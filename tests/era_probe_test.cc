@@ -124,6 +124,26 @@ TEST(EraProbe, AnUnreachableTargetSpeaksNothing) {
   }
 }
 
+// Each attempt keeps what its own server wrote to stderr: why it exited, for the terminal.
+TEST(EraProbe, AServerThatExitsLeavesItsStderrWithEachAttempt) {
+  const TransportFactory connect = []() -> Result<std::unique_ptr<Transport>> {
+    StdioTarget stdio;
+    stdio.argv = {"sh", "-c", "echo 'cannot open config' >&2; exit 3"};
+    stdio.limits.timeout = 5000ms;
+    stdio.shutdown_grace = 300ms;
+    auto spawned = SpawnStdio(std::move(stdio));
+    if (!spawned) return spawned.error();
+    return std::unique_ptr<Transport>(std::move(*spawned));
+  };
+  const EraReport report = DetectEras(connect);
+  EXPECT_TRUE(report.speaks.empty());
+  for (const EraAttempt& attempt : report.attempts) {
+    EXPECT_EQ(attempt.channel, Channel::kTransportFailure) << ToString(attempt.asked);
+    EXPECT_NE(attempt.note.find("exited with code 3"), std::string::npos) << attempt.note;
+    EXPECT_EQ(attempt.stderr_tail, "cannot open config\n") << ToString(attempt.asked);
+  }
+}
+
 // check and fuzz cover the same revisions: the newest of each era, plus 2025-03-26 for the
 // batches only it processes, unless it is the newest handshake revision anyway.
 std::vector<std::pair<Revision, bool>> Planned(std::vector<Revision> speaks,

@@ -229,6 +229,55 @@ TEST(HostileStdio, SecondSignalExitsAtOnceAndLeavesNoSurvivor) {
   ExpectNoSurvivorAfterSignals("int-int", "INT INT");
 }
 
+// A survey (`check --targets`) that a signal stops: no target is started after it, the one
+// being checked stops after its exchange in flight with its servers stopped the usual way
+// (this one ignores SIGTERM and stdin's EOF), the report covers what was done, and the exit
+// code is 128 + the signal.
+void ExpectSurveyStoppedBy(const std::string& signal, int exit_code) {
+  ScratchDirectory scratch("hostile-survey-" + signal);
+  std::filesystem::create_directories(scratch.path());
+  const std::filesystem::path pids = scratch.path() / "pids";
+  const std::filesystem::path never = scratch.path() / "never-started";
+  const std::filesystem::path targets = scratch.path() / "targets.txt";
+  const std::filesystem::path report = scratch.path() / "survey.json";
+  std::ofstream(targets) << "stdio: python3 -S " << kStdioFixture << " ignore-term "
+                         << pids.string() << "\n"
+                         << "stdio: python3 -S " << kStdioFixture << " ignore-term "
+                         << never.string() << "\n";
+  const std::string script =
+      "env --default-signal=INT,TERM " + ShellQuote(test_support::McpfuzzBinary()) +
+      " check --targets " + ShellQuote(targets.string()) + " --parallel 1 " + kTimeout +
+      " --report json=" + ShellQuote(report.string()) + " </dev/null 2>&1 & run=$!; " +
+      // Waiting for the pid file is no timing assumption: any moment after it is mid-target.
+      "for i in $(seq 600); do [ -s " + ShellQuote(pids.string()) +
+      " ] && break; sleep 0.1; done; kill -" + signal + " $run; " +
+      "timeout 60 tail --pid=$run -f /dev/null || kill -KILL $run; wait $run; echo \"exit=$?\"";
+  const ProcessRun run = RunShell(script);
+  EXPECT_NE(run.output.find("exit=" + std::to_string(exit_code)), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("stopped by signal " + std::to_string(exit_code - 128)),
+            std::string::npos)
+      << run.output;
+  ExpectNoSurvivor(pids, "survey stopped by " + signal);
+  EXPECT_FALSE(std::filesystem::exists(never)) << "a target was started after the signal";
+  ASSERT_TRUE(std::filesystem::exists(report)) << "no survey report\n" << run.output;
+  const json::value written = json::parse(ReadFile(report));
+  EXPECT_EQ(written.at("format"), "mcpfuzz-survey-report");
+  const json::array& sections = written.at("targets").as_array();
+  ASSERT_EQ(sections.size(), 2U);
+  EXPECT_FALSE(sections[0].as_object().contains("error")) << sections[0].at("description");
+  bool stopped_note = false;
+  for (const json::value& note : sections[0].at("notes").as_array()) {
+    stopped_note = stopped_note || note.as_string().starts_with("the survey was stopped");
+  }
+  EXPECT_TRUE(stopped_note) << json::serialize(sections[0].at("notes"));
+  ASSERT_TRUE(sections[1].as_object().contains("error"));
+  EXPECT_NE(std::string(sections[1].at("error").as_string()).find("before it started"),
+            std::string::npos);
+}
+
+TEST(HostileStdio, SigintStopsASurveyWithItsReportWritten) { ExpectSurveyStoppedBy("INT", 130); }
+TEST(HostileStdio, SigtermStopsASurveyWithItsReportWritten) { ExpectSurveyStoppedBy("TERM", 143); }
+
 // `check` and a short `fuzz` against the HTTP fixture in `mode`, started here.
 void ExpectBoundedAgainstHttp(const std::string& mode) {
   ScratchDirectory scratch("hostile-http-" + mode);
@@ -268,6 +317,11 @@ TEST(HostileHttp, DripCheckEndsWithinThirtySeconds) {
   EXPECT_NE(bounded.run.output.find("note: gave up on the target"), std::string::npos)
       << bounded.run.output;
   ASSERT_TRUE(bounded.report.has_value());
+  bool noted = false;
+  for (const json::value& note : bounded.report->at("notes").as_array()) {
+    noted = noted || note.as_string().starts_with("gave up on the target");
+  }
+  EXPECT_TRUE(noted) << "the give-up note is not in the JSON report";
   int not_sent = 0;
   for (const json::value& check : bounded.report->at("checks").as_array()) {
     for (const json::value& note : check.at("notes").as_array()) {

@@ -80,6 +80,20 @@ TEST(CheckReportJson, IsVersionedCountsVerdictsAndCarriesAReproducer) {
   EXPECT_NE(std::string(check.at("reproducer").as_string()).find("curl"), std::string::npos);
 }
 
+// What happened to the run as a whole (a target given up on) is in the JSON report too, not
+// only in the terminal, Markdown, JUnit and HTML ones.
+TEST(CheckReportJson, CarriesTheRunNotes) {
+  checks::CheckRun run = HostileRun();
+  run.notes.push_back("gave up on the target in 2025-11-25: 3 requests in a row went unanswered");
+  const json::value report = ReportToJson(BuildCheckReport(Info(), run, nullptr));
+  ASSERT_TRUE(report.as_object().contains("notes")) << json::serialize(report);
+  const json::array& notes = report.at("notes").as_array();
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes.at(0).as_string(), run.notes.front());
+  EXPECT_TRUE(
+      ReportToJson(BuildCheckReport(Info(), HostileRun(), nullptr)).at("notes").as_array().empty());
+}
+
 TEST(CheckReportJson, RedactsCredentialsBothWays) {
   std::string text = json::serialize(ReportToJson(BuildCheckReport(Info(), HostileRun(), nullptr)));
   EXPECT_EQ(text.find("hunter2"), std::string::npos);

@@ -30,6 +30,7 @@ EraAttempt Describe(Revision asked, std::string method, const Result<OpenOutcome
   attempt.channel = outcome.reply.channel;
   attempt.error_code = outcome.reply.error_code;
   attempt.http_status = outcome.observation.http_status;
+  attempt.stderr_tail = outcome.observation.stderr_tail;
   if (!opened.ok()) attempt.note = opened.error().message;
   return attempt;
 }

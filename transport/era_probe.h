@@ -29,6 +29,9 @@ struct EraAttempt {
   /// supportedVersions of a discover result, as the server spelled them.
   std::vector<std::string> supported_versions;
   std::string note;
+  /// The last bytes a stdio server wrote to stderr during the attempt, as it wrote them: why
+  /// a server that exited did so is usually there.
+  std::string stderr_tail;
 };
 
 struct EraReport {
