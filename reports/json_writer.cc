@@ -83,7 +83,7 @@ void AddCheckMembers(const TargetSection& target, json::object& out) {
                         {"reason", control.pre_init.reason}});
   }
   out["handshake_controls"] = std::move(controls);
-  out["notes"] = Array(target.notes);
+  out["notes"] = JsonArray(target.notes);
   if (target.baseline) {
     out["baseline"] = {{"new_failures", JsonNames(target.baseline->new_failures)},
                        {"no_longer_failing", JsonNames(target.baseline->no_longer_failing)},
