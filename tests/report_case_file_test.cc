@@ -61,7 +61,7 @@ JudgeContext Context() {
 
 json::object HarnessFile() {
   fuzzing::Judged judged;
-  judged.fuzz_case = {CaseRequest(), std::string(check::kUnknownTool), Context(), "tools"};
+  judged.fuzz_case = {{CaseRequest(), std::string(check::kUnknownTool), Context()}, "tools"};
   judged.verdict = RichVerdict();
   return fuzzing::FindingJson(judged).as_object();
 }
