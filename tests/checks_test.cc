@@ -434,6 +434,27 @@ TEST(StdioDrops, AreJudgedAsSilenceInOneRoundTripNotAfterATimeout) {
 
 // --- rate limiting ---
 
+// Hands a request that a test front let through to the reference server, and its reply back.
+void PassToReferenceServer(refserver::ReferenceServer& server, const httplib::Request& request,
+                           httplib::Response& response) {
+  refserver::HttpRequest received;
+  received.method = request.method;
+  received.path = request.path;
+  for (const auto& [name, value] : request.headers) received.headers.push_back({name, value});
+  received.body = request.body;
+  refserver::HttpReply reply = server.HandleHttp(received);
+  response.status = reply.status;
+  std::string content_type = "application/json";
+  for (const Header& header : reply.headers) {
+    if (header.name == "Content-Type") {
+      content_type = header.value;
+    } else {
+      response.set_header(header.name, header.value);
+    }
+  }
+  response.set_content(reply.body, content_type);
+}
+
 // The reference server behind a front that answers each distinct tools/call body 429 the first
 // `refusals` times, as a rate-limiting gateway would.
 class RateLimitedServer {
@@ -471,22 +492,7 @@ class RateLimitedServer {
         return;
       }
     }
-    refserver::HttpRequest exchange;
-    exchange.method = request.method;
-    exchange.path = request.path;
-    for (const auto& [name, value] : request.headers) exchange.headers.push_back({name, value});
-    exchange.body = request.body;
-    refserver::HttpReply reply = server_.HandleHttp(exchange);
-    response.status = reply.status;
-    std::string content_type = "application/json";
-    for (const Header& header : reply.headers) {
-      if (header.name == "Content-Type") {
-        content_type = header.value;
-      } else {
-        response.set_header(header.name, header.value);
-      }
-    }
-    response.set_content(reply.body, content_type);
+    PassToReferenceServer(server_, request, response);
   }
 
   const int refusals_;
@@ -588,22 +594,7 @@ class DeafAfterOpeningServer {
       for (int i = 0; i < 500 && !stopping_; ++i) std::this_thread::sleep_for(10ms);
       return;
     }
-    refserver::HttpRequest exchange;
-    exchange.method = request.method;
-    exchange.path = request.path;
-    for (const auto& [name, value] : request.headers) exchange.headers.push_back({name, value});
-    exchange.body = request.body;
-    refserver::HttpReply reply = server_.HandleHttp(exchange);
-    response.status = reply.status;
-    std::string content_type = "application/json";
-    for (const Header& header : reply.headers) {
-      if (header.name == "Content-Type") {
-        content_type = header.value;
-      } else {
-        response.set_header(header.name, header.value);
-      }
-    }
-    response.set_content(reply.body, content_type);
+    PassToReferenceServer(server_, request, response);
   }
 
   refserver::ReferenceServer server_;
