@@ -42,7 +42,10 @@ Variant MetaVariant(std::string label, std::string_view method, Change change,
 void MetaMissing(RevisionRun& run) {
   std::vector<Variant> variants = {{"no _meta", WithoutMeta}};
   if (run.http()) {
-    // Without the header too, the tables accept -32602, -32020 or -32022 (§12.6).
+    // Without the header the request carries no modern marker: a legacy request, which a
+    // dual-era server may serve as 2025-03-26 (tables §10 X6), judged by the handshake-era
+    // rows. The variant above keeps MCP-Protocol-Version 2026-07-28, so its missing envelope
+    // is unambiguous. Over stdio the main connection is locked to 2026-07-28 (§4b V16).
     variants.push_back({"no _meta and no MCP-Protocol-Version", [](Connection& connection) {
                           Request request = WithoutMeta(connection);
                           RemoveHeader(request.headers, kHeaderProtocolVersion);

@@ -57,7 +57,9 @@ rc::Gen<Change> MetaMissing(bool http) {
                       detail::DropEmptyParams(request);
                     }};
     }
-    // Without the header as well: -32602, -32020 and -32022 are all conformant (§12.6).
+    // Without the header as well: no modern marker is left, so this is a legacy request
+    // (tables §10 X6, §12.6), judged by the handshake-era rows: served or refused, any
+    // JSON-RPC answer. The "no _meta" case keeps MCP-Protocol-Version 2026-07-28.
     return Change{"no _meta and no MCP-Protocol-Version", [](Request& request) {
                     Params(request).erase("_meta");
                     detail::DropEmptyParams(request);

@@ -96,15 +96,22 @@ std::string StdioReproducer(const Request& request, const std::vector<std::strin
              "\n";
   } else if (EraOf(request.revision) == Era::kStateless &&
              request.session == SessionBinding::kAttach) {
-    // mcpfuzz opens a 2026-07-28 stdio connection with server/discover and waits for its answer
-    // before the next request; a server may pin the connection's era on its first message and
-    // handle the lines after it concurrently (SDK v2 checks the version of a first message
-    // only). The line does the same: discover, a pause, then the request.
+    // mcpfuzz opens a 2026-07-28 stdio connection with server/discover, then a served tools/list
+    // that locks a dual-era server's connection to 2026-07-28 (server/discover does not; tables
+    // §4b V16), each answered before the next request; a server may pin the connection's era
+    // on its first message and handle the lines after it concurrently (SDK v2 checks the
+    // version of a first message only). The line does the same, with a pause after each.
     const std::string discover =
         MakeRequest(request.revision, TransportKind::kStdio, "server/discover", {}, 0).WireBody() +
         "\n";
+    const std::string lock =
+        MakeRequest(request.revision, TransportKind::kStdio, "tools/list", {}, "mcpfuzz-lock")
+            .WireBody() +
+        "\n";
     std::string command = "{ printf ";
     command += ShellQuote(PrintfFormat(discover));
+    command += "; sleep 1; printf ";
+    command += ShellQuote(PrintfFormat(lock));
     command += "; sleep 1; printf ";
     command += ShellQuote(PrintfFormat(request.WireBody() + "\n"));
     command += "; } |";

@@ -52,6 +52,10 @@ enum class HttpRejection {
   kNotAnAnswer,  ///< Judged like any other wrong channel.
   kTolerated,    ///< WARN: the server refused at the HTTP level instead of answering in JSON-RPC.
   kConformant,   ///< PASS: the spec lets the server refuse with any 4xx here.
+  /// PASS for any 4xx, whatever its body, and the body's envelope is not judged either: the
+  /// refusal is an HTTP-level one whose body the spec leaves open (tables §12.16), such as the
+  /// 400 a server with sessions sends a request without one (§9b H12).
+  kStatusOnly,
 };
 
 /// Which channels answer the check, and how strongly the spec asks for them.
@@ -131,6 +135,10 @@ struct Expectation {
   /// The check is about the process or the connection itself (a crash, silence), so a
   /// failed exchange is the server's answer, not an UNVERIFIED.
   bool judges_transport_failure = false;
+  /// The request carries no modern marker, so it is a legacy request whatever revision mcpfuzz
+  /// built it in: a reply is judged by 2025-03-26's envelope rules, the revision a server that
+  /// supports older clients may read it as (tables §10 X6).
+  bool legacy_request = false;
   ChannelRule channel{};
   CodeRule code{};
   StatusRule http_status{};

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <boost/json.hpp>
+#include <optional>
 
 #include "model/channel.h"
 #include "oracles/check_ids.h"
@@ -206,13 +207,21 @@ Verdict Judge(std::string_view check_id, const Request& request, const Observati
   // Rows that assert no channel judge HTTP-level rejections by their status alone: the body of
   // such a 4xx is unspecified and MAY be an error without id (tables §9b H5, H17, §10 X18,
   // §12.16), so its envelope is not the server's answer to the request.
-  const bool status_only_rejection = row->channel.conformant.empty() && c.Http4xx();
+  const bool status_only_rejection = (row->channel.conformant.empty() ||
+                                      row->channel.http_rejection == HttpRejection::kStatusOnly) &&
+                                     c.Http4xx();
   const bool judges_reply = !batch_judged && !status_only_rejection &&
                             row->shape != ShapeCheck::kStdoutOnlyJsonRpc &&
                             row->shape != ShapeCheck::kProcessAlive;
   if (judges_reply) {
-    std::vector<Finding> envelope =
-        oracles_detail::CheckReplyEnvelope(request, body, observation, reply);
+    // Copied only for the rare legacy row: Judge is on the fuzz loop's hot path.
+    std::optional<Request> as_legacy;
+    if (row->legacy_request) {
+      as_legacy = request;
+      as_legacy->revision = Revision::k2025_03_26;
+    }
+    std::vector<Finding> envelope = oracles_detail::CheckReplyEnvelope(
+        as_legacy ? *as_legacy : request, body, observation, reply);
     findings.insert(findings.end(), envelope.begin(), envelope.end());
   }
 

@@ -75,42 +75,76 @@ void AddLifecycleRows(std::vector<Expectation>& rows) {
   });
 
   // 2026-07-28: every request carries its own protocol fields (tables §4b).
-  // §12.6: with neither _meta nor MCP-Protocol-Version, -32602 (missing _meta), -32020 (missing
-  // header) and -32022 (TSSDK: no envelope) are all conformant, with 400.
+  // Over HTTP a request with neither _meta nor MCP-Protocol-Version carries no modern marker:
+  // it is a legacy request (§10 X6: a server that supports older clients MAY treat it as
+  // 2025-03-26), so the handshake-era rows judge it. Before initialize no reaction or code is
+  // defined (§4a L4, §12.4), a server with sessions SHOULD refuse it with 400 (§9b H12), and a
+  // modern-only server refuses it (§4b V7, §12.6: 400 with -32602, -32020 or -32022). Any
+  // JSON-RPC answer passes, and so does any 4xx: the body of an HTTP-level refusal is
+  // unspecified (§12.16; SDK v2's legacy leg sends -32000 "Server not initialized" with id
+  // null). A crash, a hang, a 5xx or a 2xx reply that is not JSON-RPC does not pass.
   rows.push_back({
       .id = check::kMetaMissing,
       .revisions = kStatelessEra,
       .transports = TransportScope::kHttp,
       .condition = RequestCondition::kNoProtocolVersionHeader,
-      .channel = {.conformant = {kProtocolError}, .strength = Strength::kMust},
-      .code = {.conformant = {kInvalidParamsCode, kHeaderMismatchCode,
-                              kUnsupportedProtocolVersionCode},
-               .strength = Strength::kMust},
-      .http_status = {.conformant = {kHttp400}, .strength = Strength::kMust},
-      .reference = "R5:basic/index.mdx \"Per-request protocol fields\"; R5 streamable-http "
-                   "\"Protocol Version Header\"; tables §4b V1, §10 X6, §12.6",
-      .summary = "A request with neither _meta nor MCP-Protocol-Version gets 400 with -32602, "
-                 "-32020 or -32022",
+      .judges_transport_failure = true,
+      .legacy_request = true,
+      .channel = {.conformant = {kProtocolError, kSuccess, kExecutionError},
+                  .tolerated = {kNoReply},
+                  .strength = Strength::kMust,
+                  .http_rejection = HttpRejection::kStatusOnly},
+      .reference = "R5 streamable-http \"Protocol Version Header\"; R3/R4:basic/transports.mdx "
+                   "\"Protocol Version Header\"; R5:basic/versioning.mdx; tables §10 X6, §9b H12, "
+                   "H16, §4a L4, §4b V7, §12.4, §12.6, §12.16",
+      .summary = "A request with neither _meta nor MCP-Protocol-Version is a legacy request: any "
+                 "JSON-RPC answer (served as 2025-03-26, or refused) passes",
   });
   struct MetaCheck {
     std::string_view id;
     std::string_view summary;
+    std::string_view stdio_summary;
   };
   for (const MetaCheck& check : {
-           MetaCheck{check::kMetaMissing, "A request without params._meta gets -32602 (HTTP 400)"},
+           MetaCheck{check::kMetaMissing, "A request without params._meta gets -32602 (HTTP 400)",
+                     "On a stdio connection locked to 2026-07-28, a request without "
+                     "params._meta is refused (-32602, -32600 or -32022)"},
            MetaCheck{check::kMetaPartial,
                      "A request whose _meta lacks clientCapabilities (or protocolVersion) gets "
-                     "-32602 (HTTP 400)"},
+                     "-32602 (HTTP 400)",
+                     "On a stdio connection locked to 2026-07-28, a request whose _meta lacks "
+                     "clientCapabilities (or protocolVersion) is refused (-32602, -32600 or "
+                     "-32022)"},
        }) {
+    // Over HTTP the request carries MCP-Protocol-Version 2026-07-28, so it claims the modern
+    // era unambiguously and lacks a field that era requires.
     rows.push_back({
         .id = check.id,
         .revisions = kStatelessEra,
+        .transports = TransportScope::kHttp,
         .channel = {.conformant = {kProtocolError}, .strength = Strength::kMust},
         .code = {.conformant = {kInvalidParamsCode}, .strength = Strength::kMust},
         .http_status = {.conformant = {kHttp400}, .strength = Strength::kMust},
         .reference = "R5:basic/index.mdx \"Per-request protocol fields\"; CONF server-stateless "
                      "(ids 101, 102, 104); tables §4b V1, §10 X16",
         .summary = check.summary,
+    });
+    // Over stdio mcpfuzz sends it on a connection a served enveloped request has locked to
+    // 2026-07-28 (§4b V16): the era is the connection's, and the request makes a conflicting
+    // (or incomplete) claim. V1 names -32602; the dual-era SDKs refuse the conflict as an
+    // invalid request (-32600) or as an unsupported version (-32022). Any of the three passes.
+    rows.push_back({
+        .id = check.id,
+        .revisions = kStatelessEra,
+        .transports = TransportScope::kStdio,
+        .channel = {.conformant = {kProtocolError}, .strength = Strength::kMust},
+        .code = {.conformant = {kInvalidParamsCode, kInvalidRequestCode,
+                                kUnsupportedProtocolVersionCode},
+                 .strength = Strength::kMust},
+        .reference = "R5:basic/index.mdx \"Per-request protocol fields\"; R5:basic/transports/"
+                     "stdio.mdx \"Backward Compatibility\"; python-sdk #3038, #3040, #3152; "
+                     "ruby-sdk #478; TS serveStdio; tables §4b V1, V16",
+        .summary = check.stdio_summary,
     });
   }
   rows.push_back({

@@ -30,14 +30,18 @@ exactly as mcpfuzz's oracle tables say. Fault switches make it break one rule ea
 watch an oracle fail on a deviating server and pass on a conformant one.
 
 Usage:
-  mcpfuzz-refserver [--stdio] [--fault NAME]...
-  mcpfuzz-refserver --http [--port N] [--fault NAME]...
+  mcpfuzz-refserver [--stdio] [--dual-era] [--fault NAME]...
+  mcpfuzz-refserver --http [--port N] [--dual-era] [--fault NAME]...
   mcpfuzz-refserver --list-faults
 
 Flags:
   --stdio         Serve newline-delimited JSON-RPC on stdin/stdout (the default).
   --http          Serve Streamable HTTP at http://127.0.0.1:PORT/mcp until SIGINT/SIGTERM.
   --port N        HTTP port (default 0: any free port; the URL is printed on stdout).
+  --dual-era      Be one front for both eras, as the dual-era SDKs are: over HTTP a request
+                  with neither MCP-Protocol-Version nor a 2026-07-28 _meta is served on the
+                  legacy leg (2025-03-26 rules); over stdio the first request served locks the
+                  connection's era (server/discover does not). Still conformant.
   --fault NAME    Turn on one fault switch; repeat for several.
   --list-faults   Print every fault name with the deviation it makes, then exit.
   --help          Print this help.
@@ -84,6 +88,8 @@ std::optional<int> ParseFlags(const std::vector<std::string>& args, Flags& flags
       flags.http = false;
     } else if (arg == "--http") {
       flags.http = true;
+    } else if (arg == "--dual-era") {
+      flags.options.dual_era = true;
     } else if (arg == "--port") {
       auto text = value();
       int port = -1;
@@ -140,7 +146,8 @@ int RunCommandLine(const std::vector<std::string>& args, std::istream& in, std::
   Flags flags;
   if (auto exit_code = ParseFlags(args, flags, out, err)) return *exit_code;
   ReferenceServer server(flags.options);
-  err << "mcpfuzz-refserver: serving " << (flags.http ? "HTTP" : "stdio") << ", faults:";
+  err << "mcpfuzz-refserver: serving " << (flags.http ? "HTTP" : "stdio")
+      << (flags.options.DualEra() ? " (dual-era)" : "") << ", faults:";
   if (flags.options.faults.empty()) err << " none (conformant)";
   for (auto fault : flags.options.faults) err << ' ' << ToString(fault);
   err << std::endl;

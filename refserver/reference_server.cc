@@ -56,6 +56,12 @@ void LeakInternals(boost::json::value& message) {
   if (text != nullptr && text->is_string()) text->get_string().append(kLeakedInternals);
 }
 
+// A request the handler served: the era-distinctive request that locks a stdio connection.
+bool Served(const Answer& answer) {
+  const auto* object = answer.message ? answer.message->if_object() : nullptr;
+  return !answer.raw && object != nullptr && object->contains("result");
+}
+
 HttpReply JsonReply(int status, std::int64_t code, std::string message) {
   HttpReply reply;
   reply.status = status;
@@ -81,8 +87,50 @@ struct ReferenceServer::State {
       return (named && EraOf(*named) == Era::kHandshake) ? HttpEra::kHandshake
                                                          : HttpEra::kStateless;
     }
-    return options.faults.contains(Fault::kSessionNotEnforced) ? HttpEra::kHandshake
-                                                               : HttpEra::kStateless;
+    // No modern marker: a dual-era front serves it on its legacy leg, as 2025-03-26 (§10 X6).
+    return options.faults.contains(Fault::kSessionNotEnforced) || options.DualEra()
+               ? HttpEra::kHandshake
+               : HttpEra::kStateless;
+  }
+
+  // The dual-era stdio front (refserver.h): the connection's era, locked by the first
+  // era-distinctive request served; server/discover never locks.
+  enum class StdioEra { kUnlocked, kHandshake, kStateless };
+  Answer DualEraStdio(const boost::json::value& json) {
+    const FaultSet& faults = options.faults;
+    const bool enveloped = HasStatelessMeta(json) && !IsMethod(json, "initialize");
+    switch (stdio_era) {
+      case StdioEra::kStateless:
+        if (!enveloped && json.is_object() && faults.contains(Fault::kEraLockIgnored)) {
+          return handshake.HandleStdio(json);
+        }
+        // Envelope-less or partial-envelope requests are refused for the missing fields (V1).
+        return HandleStatelessStdio(faults, json);
+      case StdioEra::kHandshake:
+        return enveloped ? EraConflict(json) : handshake.HandleStdio(json);
+      case StdioEra::kUnlocked:
+        break;
+    }
+    if (IsMethod(json, "server/discover")) return HandleStatelessStdio(faults, json);
+    if (json.is_array()) return handshake.HandleStdio(json);
+    Answer answer = enveloped ? HandleStatelessStdio(faults, json) : handshake.HandleStdio(json);
+    if (Served(answer)) stdio_era = enveloped ? StdioEra::kStateless : StdioEra::kHandshake;
+    return answer;
+  }
+
+  // An enveloped message on a connection locked to the handshake era, as the dual-era SDKs
+  // answer it: -32600 for a request, nothing for a notification.
+  Answer EraConflict(const boost::json::value& json) const {
+    Framed framed = Frame(json, options.faults.contains(Fault::kInvalidRequestAccepted));
+    if (framed.kind == Framed::Kind::kInvalid) return MessageAnswer(framed.error_reply, 400);
+    if (framed.kind != Framed::Kind::kCall || framed.call.is_notification()) return {};
+    return MessageAnswer(
+        ErrorReply(*framed.call.id,
+                   RpcError{-32600,
+                            "Invalid Request: this connection serves the handshake era; "
+                            "2026-07-28 envelope requests are not accepted on it",
+                            std::nullopt}),
+        200);
   }
 
   std::string Serialize(boost::json::value message) const {
@@ -110,6 +158,8 @@ struct ReferenceServer::State {
   std::mutex mutex;
   HandshakeEra handshake{options.faults};
   HandshakeEra::Sessions checkpoint;
+  StdioEra stdio_era = StdioEra::kUnlocked;
+  StdioEra checkpoint_era = StdioEra::kUnlocked;
 };
 
 ReferenceServer::ReferenceServer(ServerOptions options)
@@ -122,6 +172,7 @@ const ServerOptions& ReferenceServer::options() const { return state_->options; 
 void ReferenceServer::Checkpoint() {
   std::lock_guard lock(state_->mutex);
   state_->checkpoint = state_->handshake.sessions();
+  state_->checkpoint_era = state_->stdio_era;
 }
 
 void ReferenceServer::Rewind() {
@@ -130,6 +181,7 @@ void ReferenceServer::Rewind() {
   if (state_->handshake.sessions() != state_->checkpoint) {
     state_->handshake.set_sessions(state_->checkpoint);
   }
+  state_->stdio_era = state_->checkpoint_era;
 }
 
 HttpReply ReferenceServer::HandleHttp(const HttpRequest& received) {
@@ -181,6 +233,8 @@ StdioReply ReferenceServer::HandleStdioLine(std::string_view line) {
   Answer answer;
   if (std::optional<boost::json::value> json = ParseMessage(line); !json) {
     answer = MessageAnswer(ParseErrorReply(faults, "Invalid JSON"), 400);
+  } else if (state_->options.DualEra()) {
+    answer = state_->DualEraStdio(*json);
   } else if (HasStatelessMeta(*json)) {
     answer = HandleStatelessStdio(faults, *json);
   } else if (json->is_array() || state_->handshake.stdio_initialized() ||

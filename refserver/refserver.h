@@ -12,6 +12,16 @@
 // - anything else is judged by the stateless rules, so it is rejected for lacking `_meta`
 //   (-32602, HTTP 400), which is also an acceptable answer to a session-less handshake-era
 //   request (400) or to a request sent before `initialize` (no code is defined for that).
+//
+// With `dual_era` (--dual-era) it is a front for both eras as the dual-era SDKs are
+// (oracle tables §10 X6, §4b V16):
+// - HTTP: a request with no modern marker (no stateless _meta, no MCP-Protocol-Version) goes to
+//   the legacy leg and is served as the handshake era (2025-03-26 rules: sessions);
+// - stdio: the first era-distinctive request locks the connection's era for good. An enveloped
+//   request locks 2026-07-28 once it is served, and so does `initialize` or any other
+//   envelope-less request for the handshake era; server/discover is answered without locking. On a
+//   connection locked to 2026-07-28 an envelope-less request is refused (-32602); on one locked to
+//   the handshake era an enveloped request gets -32600.
 
 #include <cstdint>
 #include <iosfwd>
@@ -28,6 +38,10 @@ namespace mcpfuzz::refserver {
 
 struct ServerOptions {
   FaultSet faults;
+  /// Serve both eras as one dual-era front (see above). Fault era-lock-ignored implies it.
+  bool dual_era = false;
+
+  bool DualEra() const { return dual_era || faults.contains(Fault::kEraLockIgnored); }
 };
 
 /// What the front must do at the I/O level after writing the reply (if any).
@@ -76,10 +90,11 @@ class ReferenceServer {
 
   const ServerOptions& options() const;
 
-  /// Remembers the server's state as it is now: the HTTP sessions and whether (and in which
-  /// revision) stdio was initialized, which is all a message can change. An in-process harness
-  /// opens a session once, checkpoints, and rewinds before each input, so each input meets the
-  /// server as a fresh server with that session open would be, without a handshake per input.
+  /// Remembers the server's state as it is now: the HTTP sessions, whether (and in which
+  /// revision) stdio was initialized and the stdio era lock, which is all a message can change. An
+  /// in-process harness opens a session once, checkpoints, and rewinds before each input, so each
+  /// input meets the server as a fresh server with that session open would be, without a handshake
+  /// per input.
   void Checkpoint();
   /// Returns to the state of the last Checkpoint(), or of a new server when there was none.
   void Rewind();

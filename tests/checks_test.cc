@@ -666,6 +666,52 @@ TEST(GivingUp, TimeoutsBetweenAnsweredExchangesNeverGiveUp) {
 
 TEST_P(Conformant, NeverGivesUp) { EXPECT_TRUE(ConformantRun(GetParam()).notes.empty()); }
 
+// --- the dual-era reference server (--dual-era) ---
+
+// A front for both eras as the dual-era SDKs are: unmarked HTTP requests on its legacy leg,
+// stdio connections locked by their first served era-distinctive request (tables §10 X6, §4b
+// V16). It is conformant too, so nothing fails or warns.
+const CheckRun& DualEraRun(TransportKind kind) {
+  static std::mutex mutex;
+  static std::map<TransportKind, CheckRun> runs;
+  std::lock_guard lock(mutex);
+  auto found = runs.find(kind);
+  if (found == runs.end()) {
+    test_support::RefTarget target =
+        test_support::StartRefServer(kind, {}, TestLimits(), 300ms, {"--dual-era"});
+    found = runs.emplace(kind, RunChecks(target.connect, {})).first;
+  }
+  return found->second;
+}
+
+class DualEra : public testing::TestWithParam<TransportKind> {};
+
+TEST_P(DualEra, NoFailAndNoWarnAnywhere) {
+  const CheckRun& run = DualEraRun(GetParam());
+  ASSERT_FALSE(run.results.empty());
+  EXPECT_TRUE(run.notes.empty());
+  for (const CheckResult& result : run.results) {
+    EXPECT_TRUE(result.verdict.kind == VerdictKind::kPass ||
+                result.verdict.kind == VerdictKind::kNotApplicable)
+        << Describe(result);
+  }
+}
+
+// The checks a dual-era server used to fail falsely ran and passed in 2026-07-28.
+TEST_P(DualEra, TheEnvelopeChecksRanAndPassed) {
+  for (std::string_view id : {check::kMetaMissing, check::kMetaPartial}) {
+    const CheckRun& run = DualEraRun(GetParam());
+    const auto found = std::find_if(run.results.begin(), run.results.end(), [&](const auto& r) {
+      return r.verdict.check_id == id && r.revision == Revision::k2026_07_28;
+    });
+    ASSERT_NE(found, run.results.end()) << id;
+    EXPECT_EQ(found->verdict.kind, VerdictKind::kPass) << Describe(*found);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Transports, DualEra, testing::Values(kHttp, kStdio),
+                         [](const auto& param) { return std::string(ToString(param.param)); });
+
 // --- every fault switch ---
 
 // The check(s) that name each fault's deviation, and the transport it shows on. Every listed
@@ -711,6 +757,7 @@ const std::vector<FaultExpectation>& FaultTable() {
       {Fault::kUnknownMethod200, kHttp, {check::kUnknownMethod}},
       {Fault::kMissingResultType, kStdio, {check::kDiscoverResult}},
       {Fault::kResourceNotFoundLegacyCode, kHttp, {check::kUnknownResource}},
+      {Fault::kEraLockIgnored, kStdio, {check::kMetaMissing}},
   };
   return table;
 }

@@ -85,6 +85,7 @@ constexpr SweepRow kRows[] = {
     {.fault = "unknown-method-200", .check = check::kUnknownMethod},
     {.fault = "missing-result-type", .aspect = Aspect::kEnvelope},
     {.fault = "resource-not-found-legacy-code", .check = check::kUnknownResource},
+    {.fault = "era-lock-ignored", .transport = kStdio, .check = check::kMetaMissing},
 };
 
 const SweepRow* RowFor(std::string_view fault) {
@@ -194,8 +195,9 @@ TEST_P(FaultSweep, WhatFuzzingCannotReachTheChecklistFinds) {
 // take a few seconds. Over stdio every notification waits out the quiet window, and a reply
 // that comes later than the window is taken for the next request's, so on a loaded machine a
 // short window shows up as false findings: stdio gets a 100 ms window and 1,000 cases.
-void ExpectNoFinding(TransportKind transport, std::size_t cases, Limits limits) {
-  const RefTarget target = StartRefServer(transport, {}, limits, 200ms);
+void ExpectNoFinding(TransportKind transport, std::size_t cases, Limits limits,
+                     const std::vector<std::string>& flags = {}) {
+  const RefTarget target = StartRefServer(transport, {}, limits, 200ms, flags);
   CampaignOptions options;  // the default seed
   options.max_cases = cases;
   const CampaignResult result = RunCampaign(target.connect, options);
@@ -214,6 +216,18 @@ TEST(ConformantReferenceServer, NoFindingIn1000StdioCases) {
   Limits limits = SweepLimits(3000ms);
   limits.quiet_window = 100ms;
   ExpectNoFinding(kStdio, 1000, limits);
+}
+
+// The dual-era front (--dual-era) is conformant as well. Bounded here; the 20,000-case run per
+// transport is a measurement (docs/real-servers.md, "Dual-era servers").
+TEST(DualEraReferenceServer, NoFindingIn2000HttpCases) {
+  ExpectNoFinding(kHttp, 2000, SweepLimits(3000ms), {"--dual-era"});
+}
+
+TEST(DualEraReferenceServer, NoFindingIn500StdioCases) {
+  Limits limits = SweepLimits(3000ms);
+  limits.quiet_window = 100ms;
+  ExpectNoFinding(kStdio, 500, limits, {"--dual-era"});
 }
 
 INSTANTIATE_TEST_SUITE_P(AllFaults, FaultSweep,

@@ -289,20 +289,55 @@ TEST(InitializeUnsupportedVersion, SuccessWithAnotherVersionPassesTheErrorExampl
 
 // --- 2026-07-28 metadata and headers ----------------------------------------------------------
 
-TEST(MetaMissing, WithoutTheVersionHeaderAnyOfTheThreeCodesWith400Passes) {
+// No _meta and no MCP-Protocol-Version: no modern marker, so a legacy request (tables §10 X6).
+// A dual-era server serves it as 2025-03-26, a modern-only one refuses it; both are fine.
+TEST(MetaMissing, WithoutTheVersionHeaderItIsALegacyRequestAndAnyJsonRpcAnswerPasses) {
   Request request = MakeRequest(kR5, kHttp, "tools/list", {}, 1);
   request.body = json::parse(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
   RemoveHeader(request.headers, kHeaderProtocolVersion);
-  for (int code : {-32602, -32020, -32022}) {
+  for (int code : {-32602, -32020, -32022, -32000}) {
     EXPECT_EQ(KindOf(check::kMetaMissing, request, Replied(request, ErrorReply(1, code), 400)),
               VerdictKind::kPass)
         << code;
   }
+  // The legacy leg's refusal for want of a session (H12): its body is unspecified (§12.16).
+  EXPECT_EQ(KindOf(check::kMetaMissing, request,
+                   Replied(request, ErrorReply(nullptr, -32000, "Server not initialized"), 400)),
+            VerdictKind::kPass);
+  const json::value served = ResultReply(1, {{"tools", json::array{}}});
+  EXPECT_EQ(KindOf(check::kMetaMissing, request, Replied(request, served)), VerdictKind::kPass);
+  // Served, the reply is the server's answer and must echo the id.
+  EXPECT_EQ(KindOf(check::kMetaMissing, request,
+                   Replied(request, ResultReply(2, {{"tools", json::array{}}}))),
+            VerdictKind::kFail);
+  EXPECT_EQ(KindOf(check::kMetaMissing, request, NotJson(request, "<html>boom</html>", 500)),
+            VerdictKind::kFail);
+
+  // With the header the request claims 2026-07-28 unambiguously: V1 asks -32602 with 400.
   SetHeader(request.headers, kHeaderProtocolVersion, "2026-07-28");
+  EXPECT_EQ(KindOf(check::kMetaMissing, request, Replied(request, served)), VerdictKind::kFail);
   EXPECT_EQ(KindOf(check::kMetaMissing, request, Replied(request, ErrorReply(1, -32020), 400)),
             VerdictKind::kFail);
   EXPECT_EQ(KindOf(check::kMetaMissing, request, Replied(request, ErrorReply(1, -32602), 400)),
             VerdictKind::kPass);
+}
+
+// Over stdio the request goes on a connection locked to 2026-07-28 (tables §4b V16): -32602,
+// -32600 and -32022 are the refusals the tables allow; serving it, or another code, fails.
+TEST(MetaMissing, OnALockedStdioConnectionTheThreeRefusalsPass) {
+  for (std::string_view id : {check::kMetaMissing, check::kMetaPartial}) {
+    Request request = MakeRequest(kR5, kStdio, "tools/list", {}, 1);
+    request.body = json::parse(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
+    for (int code : {-32602, -32600, -32022}) {
+      EXPECT_EQ(KindOf(id, request, Replied(request, ErrorReply(1, code))), VerdictKind::kPass)
+          << id << " " << code;
+    }
+    EXPECT_EQ(KindOf(id, request, Replied(request, ErrorReply(1, -32601))), VerdictKind::kFail)
+        << id;
+    EXPECT_EQ(KindOf(id, request, Replied(request, ResultReply(1, {{"tools", json::array{}}}))),
+              VerdictKind::kFail)
+        << id;
+  }
 }
 
 TEST(StandardHeaders, A400WithMinus32020PassesABare400WarnsServingFails) {

@@ -160,6 +160,27 @@ TEST_F(RealServers, SdkV2HttpSpeaksBothErasOnOneEndpoint) {
   ExpectToolsListed(connect, Revision::k2025_11_25, "echo");
 }
 
+// SDK v2 serves a request with neither MCP-Protocol-Version nor _meta on its legacy leg, as
+// tables §10 X6 lets a server that supports older clients do: meta.missing judges that variant
+// by the handshake-era rows, and the variant with the header by V1, so no false FAIL.
+TEST_F(RealServers, SdkV2HttpGetsNoMetaMissingFailForItsLegacyLeg) {
+  auto server = ServerProcess::Start(Node("sdk-v2.mjs", {"--http"}), kStartTimeout);
+  ASSERT_TRUE(server.ok()) << server.error().message;
+  checks::CheckOptions options;
+  options.only = {"meta.missing"};
+  const checks::CheckRun run = checks::RunChecks(HttpFactory(server->url()), options);
+  int judged = 0;
+  for (const auto& result : run.results) {
+    if (result.verdict.check_id != "meta.missing" || result.revision != Revision::k2026_07_28) {
+      continue;
+    }
+    ++judged;
+    EXPECT_NE(result.verdict.kind, VerdictKind::kFail) << Summarize(result.verdict);
+    EXPECT_NE(result.verdict.kind, VerdictKind::kUnverified) << Summarize(result.verdict);
+  }
+  EXPECT_EQ(judged, 1);
+}
+
 TEST_F(RealServers, SdkV2StdioSpeaksBothEras) {
   auto connect = StdioFactory(Node("sdk-v2.mjs", {"--stdio"}));
   ExpectToolsListed(connect, Revision::k2026_07_28, "echo");

@@ -45,6 +45,7 @@ std::string FirstText(const json::value& message) {
 class Client {
  public:
   explicit Client(FaultSet faults = {}) : server_(ServerOptions{std::move(faults)}) {}
+  explicit Client(ServerOptions options) : server_(std::move(options)) {}
 
   ReferenceServer& server() { return server_; }
 
@@ -883,6 +884,89 @@ TEST(Fault, MissingResultType) {
 TEST(Fault, ResourceNotFoundLegacyCode) {
   Request request = Stateless(kStdio, "resources/read", {{"uri", "mcpfuzz://nope"}});
   EXPECT_EQ(CodeOf(Client({Fault::kResourceNotFoundLegacyCode}).StdioJson(request)), -32002);
+}
+
+TEST(Fault, EraLockIgnored) {
+  Client faulty({Fault::kEraLockIgnored});
+  ASSERT_TRUE(ResultOf(faulty.StdioJson(Stateless(kStdio, "tools/list"))).contains("tools"));
+  Request bare = Stateless(kStdio, "tools/list");
+  std::get<json::value>(bare.body).as_object().erase("params");
+  // Locked to 2026-07-28, yet served as a legacy request.
+  EXPECT_TRUE(ResultOf(faulty.StdioJson(bare)).contains("tools"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The dual-era front (--dual-era)
+
+ServerOptions DualEra() {
+  ServerOptions options;
+  options.dual_era = true;
+  return options;
+}
+
+Request EnvelopeLess(TransportKind transport, std::string_view method) {
+  Request request = Stateless(transport, method);
+  std::get<json::value>(request.body).as_object().erase("params");
+  return request;
+}
+
+TEST(DualEraStdio, DiscoverDoesNotLockAndAnEnvelopeLessRequestOpensALegacyConnection) {
+  Client client(DualEra());
+  EXPECT_TRUE(ResultOf(client.StdioJson(Stateless(kStdio, "server/discover")))
+                  .contains("supportedVersions"));
+  EXPECT_TRUE(ResultOf(client.StdioJson(EnvelopeLess(kStdio, "tools/list"))).contains("tools"));
+  // Locked to the handshake era now: an enveloped request is a conflicting claim.
+  EXPECT_EQ(CodeOf(client.StdioJson(Stateless(kStdio, "tools/list"))), -32600);
+  EXPECT_TRUE(client.Stdio(MakeNotification(kR5, kStdio, "notifications/cancelled")).lines.empty());
+}
+
+TEST(DualEraStdio, AServedEnvelopedRequestLocksTheModernEra) {
+  Client client(DualEra());
+  // A refused enveloped request locks nothing: the client may still fall back.
+  Request old = WithMeta(Stateless(kStdio, "tools/list"),
+                         [](json::object& meta) { meta[kMetaProtocolVersion] = "1900-01-01"; });
+  EXPECT_EQ(CodeOf(client.StdioJson(old)), -32022);
+  ASSERT_TRUE(ResultOf(client.StdioJson(Stateless(kStdio, "tools/list"))).contains("tools"));
+  EXPECT_EQ(CodeOf(client.StdioJson(EnvelopeLess(kStdio, "tools/list"))), -32602);
+  Request partial = WithMeta(Stateless(kStdio, "tools/list"),
+                             [](json::object& meta) { meta.erase(kMetaClientCapabilities); });
+  EXPECT_EQ(CodeOf(client.StdioJson(partial)), -32602);
+  // initialize is no 2026-07-28 method (V6), and without an envelope it lacks _meta first (V1).
+  EXPECT_EQ(CodeOf(client.StdioJson(Stateless(kStdio, "initialize"))), -32601);
+  EXPECT_EQ(CodeOf(client.StdioJson(MakeInitialize(kR4, kStdio, 3))), -32602);
+}
+
+TEST(DualEraStdio, InitializeLocksTheHandshakeEraAndRewindUnlocks) {
+  Client client(DualEra());
+  client.server().Checkpoint();
+  ASSERT_EQ(ResultOf(client.StdioJson(MakeInitialize(kR4, kStdio, 1))).at("protocolVersion"),
+            json::value("2025-11-25"));
+  EXPECT_EQ(CodeOf(client.StdioJson(Stateless(kStdio, "tools/list"))), -32600);
+  client.server().Rewind();
+  EXPECT_TRUE(ResultOf(client.StdioJson(Stateless(kStdio, "tools/list"))).contains("tools"));
+}
+
+TEST(DualEraHttp, AnUnmarkedRequestGoesToTheLegacyLeg) {
+  Request unmarked = EnvelopeLess(kHttp, "tools/list");
+  RemoveHeader(unmarked.headers, kHeaderProtocolVersion);
+  // Modern-only: refused for the missing envelope. Dual-era: the legacy leg, which wants a
+  // session (H12).
+  HttpReply modern_only = Client().Http(unmarked);
+  EXPECT_EQ(modern_only.status, 400);
+  EXPECT_EQ(CodeOf(BodyOf(modern_only)), -32602);
+  HttpReply legacy = Client(DualEra()).Http(unmarked);
+  EXPECT_EQ(legacy.status, 400);
+  EXPECT_EQ(CodeOf(BodyOf(legacy)), -32000);
+  Client session(DualEra());
+  session.OpenSession(Revision::k2025_03_26);
+  Request in_session = Handshake(Revision::k2025_03_26, kHttp, "tools/list");
+  EXPECT_EQ(session.Http(in_session).status, 200);
+  // A modern marker still decides: the header, or the envelope (then the header is missing).
+  Request marked = EnvelopeLess(kHttp, "tools/list");
+  EXPECT_EQ(CodeOf(BodyOf(Client(DualEra()).Http(marked))), -32602);
+  Request enveloped = Stateless(kHttp, "tools/list");
+  RemoveHeader(enveloped.headers, kHeaderProtocolVersion);
+  EXPECT_EQ(CodeOf(BodyOf(Client(DualEra()).Http(enveloped))), -32020);
 }
 
 // ---------------------------------------------------------------------------------------------

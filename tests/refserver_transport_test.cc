@@ -908,6 +908,18 @@ std::map<Fault, FaultScenario> MakeFaultScenarios() {
         ExpectHttpStatus(target, observation, 200);
       }};
 
+  // Opening a 2026-07-28 client over stdio locks the connection (server/discover, then a served
+  // tools/list); the dual-era front with the fault then serves an envelope-less request.
+  table[Fault::kEraLockIgnored] = ServedInsteadOfRejected(
+      kStdioOnly,
+      [](McpClient& client) {
+        EXPECT_TRUE(client.era_locked());
+        Request request = client.Make("tools/list");
+        std::get<json::value>(request.body).as_object().erase("params");
+        return request;
+      },
+      400, -32602);
+
   return table;
 }
 

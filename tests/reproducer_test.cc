@@ -66,16 +66,34 @@ TEST(Reproducer, StdioBytesArriveExactlyEvenWhenNotUtf8) {
   EXPECT_EQ(RunShell(line), bytes + "\n");
 }
 
-TEST(Reproducer, StdioStatelessRequestOnAnOpenConnectionFollowsServerDiscover) {
-  // As the campaign's connection began, and after its answer: some servers pin the era on
-  // the first message.
+TEST(Reproducer, StdioStatelessRequestOnAnOpenConnectionFollowsServerDiscoverAndTheLock) {
+  // As the campaign's connection began, and after each answer: some servers pin the era on
+  // the first message, and a dual-era server locks the connection with the served tools/list.
   Request request = UnknownTool(Revision::k2026_07_28, TransportKind::kStdio);
   const std::string output =
       RunShell(Reproducer(request, {TransportKind::kStdio, "", {"cat"}, {}}));
   const std::string discover =
       MakeRequest(Revision::k2026_07_28, TransportKind::kStdio, "server/discover", {}, 0)
           .WireBody();
-  EXPECT_EQ(output, discover + "\n" + request.WireBody() + "\n");
+  const std::string lock =
+      MakeRequest(Revision::k2026_07_28, TransportKind::kStdio, "tools/list", {}, "mcpfuzz-lock")
+          .WireBody();
+  EXPECT_EQ(output, discover + "\n" + lock + "\n" + request.WireBody() + "\n");
+}
+
+// Without the lock line, an envelope-less request after server/discover would open a legacy
+// connection on a dual-era server and be served whatever the fault.
+TEST(Reproducer, StdioEnvelopeLessRequestReproducesTheEraLockFaultOnly) {
+  Request request = MakeRequest(Revision::k2026_07_28, TransportKind::kStdio, "tools/list", {}, 9);
+  std::get<boost::json::value>(request.body).as_object().erase("params");
+  const std::string faulty = RunShell(Reproducer(
+      request,
+      {TransportKind::kStdio, "", {kRefserver, "--stdio", "--fault", "era-lock-ignored"}, {}}));
+  EXPECT_NE(faulty.find("\"id\":9,\"result\""), std::string::npos) << faulty;
+  const std::string conformant = RunShell(
+      Reproducer(request, {TransportKind::kStdio, "", {kRefserver, "--stdio", "--dual-era"}, {}}));
+  EXPECT_NE(conformant.find("\"id\":9,\"error\":{\"code\":-32602"), std::string::npos)
+      << conformant;
 }
 
 TEST(Reproducer, StdioHandshakeRequestIsSentInsideASessionAndReproduces) {

@@ -73,7 +73,23 @@ Result<OpenOutcome> McpClient::OpenStateless() {
       capabilities != nullptr && capabilities->is_object()) {
     capabilities_ = capabilities->as_object();
   }
+  if (transport_.kind() == TransportKind::kStdio) LockStatelessEra();
   return outcome;
+}
+
+void McpClient::LockStatelessEra() {
+  // A stdio server speaking both eras locks the connection's era with the first
+  // era-distinctive request it serves, and answers server/discover without locking (tables §4b
+  // V16). Unlocked, an envelope-less request would open a legacy connection and be served as
+  // legacy; locked, it must be refused, which is what V1 asks. A list method the server
+  // declared is served by any 2026-07-28 server, so it locks without side effects.
+  for (std::string_view capability : {"tools", "prompts", "resources"}) {
+    if (!Declares(capability)) continue;
+    const Request request = Make(std::string(capability) + "/list");
+    const Observation observation = transport_.Send(request);
+    era_locked_ = ClassifyReply(request, observation).channel == Channel::kSuccess;
+    return;
+  }
 }
 
 Request McpClient::Make(std::string_view method, boost::json::object params) {

@@ -32,7 +32,9 @@ class McpClient {
 
   /// Handshake era: `initialize` asking for the revision, then `notifications/initialized`;
   /// the negotiated revision, the session id and the server's capabilities are kept.
-  /// Stateless era: `server/discover`; capabilities are kept when it succeeds.
+  /// Stateless era: `server/discover`; capabilities are kept when it succeeds. Over stdio one
+  /// list request the server declared follows, so that a server speaking both eras locks the
+  /// connection to 2026-07-28 (era_locked()).
   /// An error says why the target did not open, with the outcome still readable through
   /// last_open().
   Result<OpenOutcome> Open();
@@ -62,10 +64,14 @@ class McpClient {
   /// The server assigned an Mcp-Session-Id when it opened (handshake era over HTTP), and the
   /// session has not been closed since.
   bool session_assigned() const { return !transport_.session_id().empty(); }
+  /// Stateless era over stdio: a well-formed enveloped request was served after
+  /// server/discover, so the connection's era is 2026-07-28 even at a dual-era server.
+  bool era_locked() const { return era_locked_; }
 
  private:
   Result<OpenOutcome> OpenHandshake();
   Result<OpenOutcome> OpenStateless();
+  void LockStatelessEra();
 
   Transport& transport_;
   Revision revision_;
@@ -73,6 +79,7 @@ class McpClient {
   std::int64_t next_id_ = 1;
   boost::json::object capabilities_;
   std::optional<OpenOutcome> last_open_;
+  bool era_locked_ = false;
 };
 
 /// What a server's list methods named on an open session (first page only).

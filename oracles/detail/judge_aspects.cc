@@ -93,6 +93,11 @@ bool JudgeChannel(const Judging& c, std::vector<Finding>& findings,
   const Channel channel = c.reply.channel;
   if (rule.conformant.empty()) return false;
   const bool is_error = channel == Channel::kProtocolError;
+  if (c.Http4xx() && rule.http_rejection == HttpRejection::kStatusOnly) {
+    notes.push_back("refused with HTTP " + std::to_string(c.observation.http_status) +
+                    ", which the spec allows here whatever the body");
+    return false;
+  }
   if (Has(rule.conformant, channel)) return is_error;
   const std::string observed = std::string(ToString(channel)) + " (" + c.reply.reason + ")";
   if (Has(rule.tolerated, channel)) {

@@ -35,10 +35,13 @@ inline std::vector<std::string> FaultNames(const refserver::FaultSet& faults) {
 
 inline std::string RefServerPath() { return MCPFUZZ_BINARY_DIR "/refserver/mcpfuzz-refserver"; }
 
+/// `flags` are other command-line flags, such as "--dual-era".
 inline std::vector<std::string> RefServerArgv(TransportKind kind,
-                                              const std::vector<std::string>& faults) {
+                                              const std::vector<std::string>& faults,
+                                              const std::vector<std::string>& flags = {}) {
   std::vector<std::string> argv = {RefServerPath(),
                                    kind == TransportKind::kHttp ? "--http" : "--stdio"};
+  argv.insert(argv.end(), flags.begin(), flags.end());
   for (const std::string& fault : faults) {
     argv.emplace_back("--fault");
     argv.push_back(fault);
@@ -55,11 +58,12 @@ struct RefTarget {
 
 inline RefTarget StartRefServer(
     TransportKind kind, const std::vector<std::string>& faults, Limits limits,
-    std::chrono::milliseconds shutdown_grace = std::chrono::milliseconds(300)) {
+    std::chrono::milliseconds shutdown_grace = std::chrono::milliseconds(300),
+    const std::vector<std::string>& flags = {}) {
   RefTarget target;
   if (kind == TransportKind::kHttp) {
-    auto started =
-        HttpServerProcess::Start(RefServerArgv(kind, faults), std::chrono::milliseconds(5000));
+    auto started = HttpServerProcess::Start(RefServerArgv(kind, faults, flags),
+                                            std::chrono::milliseconds(5000));
     if (!started) {
       ADD_FAILURE() << "cannot start the HTTP reference server: " << started.error().message;
       target.connect = [] { return Result<std::unique_ptr<Transport>>(Error{"not started"}); };
@@ -71,7 +75,7 @@ inline RefTarget StartRefServer(
     };
     return target;
   }
-  target.connect = [argv = RefServerArgv(kind, faults), limits,
+  target.connect = [argv = RefServerArgv(kind, faults, flags), limits,
                     shutdown_grace]() -> Result<std::unique_ptr<Transport>> {
     StdioTarget stdio;
     stdio.argv = argv;
