@@ -5,7 +5,7 @@
 namespace mcpfuzz::refserver {
 namespace {
 
-constexpr std::array<FaultInfo, 26> kFaults = {{
+constexpr std::array<FaultInfo, 28> kFaults = {{
     {Fault::kUnknownToolIsError, "unknown-tool-is-error",
      "an unknown tool gets an isError:true result instead of JSON-RPC error -32602"},
     {Fault::kUnknownToolPlainSuccess, "unknown-tool-plain-success",
@@ -62,6 +62,13 @@ constexpr std::array<FaultInfo, 26> kFaults = {{
     {Fault::kMissingResultType, "missing-result-type", "2026-07-28 results carry no resultType"},
     {Fault::kResourceNotFoundLegacyCode, "resource-not-found-legacy-code",
      "2026-07-28: an unknown resource gets -32002 instead of -32602"},
+    {Fault::kValidatorDumpInErrors, "validator-dump-in-errors",
+     "a tools/call without a string name, or with arguments failing the input schema, gets "
+     "-32603 whose message is the validator's raw issue list (zod's \"code\": \"invalid_type\", "
+     "\"path\": [...])"},
+    {Fault::kRemovedMethodsServed, "removed-methods-served",
+     "2026-07-28: initialize, ping, logging/setLevel and resources/subscribe/unsubscribe are "
+     "served instead of -32601 (HTTP 404)"},
 }};
 
 }  // namespace

@@ -37,6 +37,8 @@ enum class Fault {
   kUnknownMethod200,
   kMissingResultType,
   kResourceNotFoundLegacyCode,
+  kValidatorDumpInErrors,
+  kRemovedMethodsServed,
 };
 
 /// The switches a server runs with; empty means conformant.

@@ -711,8 +711,42 @@ const std::vector<FaultExpectation>& FaultTable() {
       {Fault::kUnknownMethod200, kHttp, {check::kUnknownMethod}},
       {Fault::kMissingResultType, kStdio, {check::kDiscoverResult}},
       {Fault::kResourceNotFoundLegacyCode, kHttp, {check::kUnknownResource}},
+      {Fault::kValidatorDumpInErrors, kHttp, {check::kToolMissingName}},
+      {Fault::kRemovedMethodsServed, kStdio, {check::kRemovedMethod}},
   };
   return table;
+}
+
+// Tables V6: every method 2026-07-28 removed must be refused as unknown. A server that still
+// serves them FAILs (a MUST), over both transports; the conformant one passes every variant.
+TEST(RemovedMethods, ServingThemFailsRefusingThemWith404Passes) {
+  CheckOptions options;
+  options.only = {std::string(check::kRemovedMethod)};
+  for (TransportKind kind : {kHttp, kStdio}) {
+    for (bool faulty : {true, false}) {
+      SCOPED_TRACE(std::string(ToString(kind)) + (faulty ? " with the fault" : " conformant"));
+      const CheckRun run =
+          RunAgainst(kind, faulty ? FaultSet{Fault::kRemovedMethodsServed} : FaultSet{}, options);
+      int judged = 0;
+      for (const CheckResult& result : run.results) {
+        if (result.verdict.check_id != check::kRemovedMethod) continue;
+        if (result.revision != Revision::k2026_07_28) {
+          EXPECT_EQ(result.verdict.kind, VerdictKind::kNotApplicable) << Describe(result);
+          continue;
+        }
+        ++judged;
+        EXPECT_EQ(result.verdict.kind, faulty ? VerdictKind::kFail : VerdictKind::kPass)
+            << Describe(result);
+        std::set<std::string> methods;
+        for (const Exchange& exchange : result.exchanges) {
+          methods.insert(exchange.request.RpcMethod().value_or(""));
+        }
+        EXPECT_EQ(methods, (std::set<std::string>{"initialize", "ping", "logging/setLevel",
+                                                  "resources/subscribe", "resources/unsubscribe"}));
+      }
+      EXPECT_EQ(judged, 1) << DescribeAll(run);
+    }
+  }
 }
 
 TEST(Faults, TheTableCoversEveryFaultSwitch) {
