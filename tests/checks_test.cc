@@ -23,7 +23,9 @@
 #include <vector>
 
 #include "model/model.h"
+#include "model/text.h"
 #include "oracles/check_ids.h"
+#include "oracles/expectations.h"
 #include "refserver/faults.h"
 #include "refserver/refserver.h"
 #include "support/dropping_stdio.h"
@@ -665,6 +667,26 @@ TEST(GivingUp, TimeoutsBetweenAnsweredExchangesNeverGiveUp) {
 }
 
 TEST_P(Conformant, NeverGivesUp) { EXPECT_TRUE(ConformantRun(GetParam()).notes.empty()); }
+
+// Tables F1a: the parse-error check's invalid-UTF-8 variant is JSON once its bad bytes are
+// read as U+FFFD, so the row that tolerates serving it judges it; the other variants keep the
+// strict row.
+TEST_P(Conformant, TheInvalidUtf8VariantIsJudgedByItsOwnRow) {
+  const CheckRun& run = ConformantRun(GetParam());
+  int invalid_utf8 = 0;
+  for (const CheckResult& result : run.results) {
+    if (result.verdict.check_id != check::kParseError) continue;
+    for (const Exchange& exchange : result.exchanges) {
+      const Expectation* row = FindExpectation(check::kParseError, exchange.request);
+      ASSERT_NE(row, nullptr);
+      const bool utf8 = !IsValidUtf8(exchange.request.WireBody());
+      invalid_utf8 += utf8 ? 1 : 0;
+      EXPECT_EQ(row->condition == RequestCondition::kInvalidUtf8InString, utf8)
+          << exchange.request.WireBody();
+    }
+  }
+  EXPECT_EQ(invalid_utf8, 2) << "one in each era:\n" << DescribeAll(run);
+}
 
 // --- every fault switch ---
 
