@@ -446,6 +446,17 @@ TEST(ParseError, ServingInvalidUtf8InAStringIsToleratedNotFailed) {
   }
 }
 
+TEST(ParseError, ServingInvalidUtf8AfterABomEchoesTheIdItRead) {
+  // A lenient decoder skips the BOM too (RFC 8259 §8.1), so echoing the id is no envelope error.
+  Request request = InvalidUtf8InString(kR5, kHttp, "\xFF");
+  request.body = RawBody{"\xEF\xBB\xBF" + request.WireBody()};
+  json::object result{
+      {"resultType", "complete"}, {"tools", json::array{}}, {"ttlMs", 0}, {"cacheScope", "public"}};
+  const Verdict served =
+      Judge(check::kParseError, request, Replied(request, ResultReply(3, result)));
+  EXPECT_EQ(served.kind, VerdictKind::kWarn) << Summarize(served);
+}
+
 TEST(ParseError, InvalidUtf8BesideABrokenGrammarIsStillAParseError) {
   // Only bytes that leave valid JSON once decoded leniently get the tolerant row: with the
   // grammar broken as well, serving the request still fails.
