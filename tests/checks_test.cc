@@ -760,9 +760,17 @@ TEST(RemovedMethods, ServingThemFailsRefusingThemWith404Passes) {
         EXPECT_EQ(result.verdict.kind, faulty ? VerdictKind::kFail : VerdictKind::kPass)
             << Describe(result);
         std::set<std::string> methods;
+        int locks = 0;
         for (const Exchange& exchange : result.exchanges) {
-          methods.insert(exchange.request.RpcMethod().value_or(""));
+          const std::string method = exchange.request.RpcMethod().value_or("");
+          // Over stdio an enveloped tools/list fixes the connection's era before each one.
+          if (method == "tools/list") {
+            ++locks;
+          } else {
+            methods.insert(method);
+          }
         }
+        EXPECT_EQ(locks, kind == kStdio ? 5 : 0) << Describe(result);
         EXPECT_EQ(methods, (std::set<std::string>{"initialize", "ping", "logging/setLevel",
                                                   "resources/subscribe", "resources/unsubscribe"}));
       }
