@@ -1,13 +1,14 @@
-// Every case breaks exactly one rule (issue #13, item 4). For every request the checklist sends
-// and every generator family's cases (fixed seed, bounded count), the rule the case names
-// (its check id) is repaired, and nothing else; the conformant reference server must then
-// serve the repaired request. A case whose repaired form is still refused broke a second rule,
-// and a server answering that second rule would be misjudged as answering the first.
+// Every case breaks exactly one rule (issue #13, item 4). For every request the checklist sends,
+// every generator family's cases (fixed seed, bounded count) and the libFuzzer case spec's
+// rules, the rule the case names (its check id) is repaired, and nothing else; the conformant
+// reference server must then serve the repaired request, which must carry only JSON-RPC's
+// members. A case whose repaired form is still refused broke a second rule, and a server
+// answering that second rule would be misjudged as answering the first.
 //
 // Header rule of the repair: a header that mirrors a body member (Mcp-Method, Mcp-Name) is
 // updated only when the case sent it; a case that left it out broke that rule too. The one
-// exception is a tools/call without a string name in 2026-07-28 over HTTP: Mcp-Name mirrors the
-// name, so no value of it could have been right (tables X11) and the repair adds it.
+// exception is a tools/call whose name has no text (absent, null, an array, an object) in
+// 2026-07-28 over HTTP: no Mcp-Name could have mirrored it (tables X11), so the repair adds it.
 
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
@@ -73,12 +74,12 @@ const std::map<std::string_view, std::string_view>& Unrepairable() {
   return reasons;
 }
 
-// A parse-error case is repaired only when its bytes are JSON once the bytes that are not
-// UTF-8 are read as U+FFFD; any other syntax break (a truncation, garbage, an open string, a
-// raw control character) has no one way back, and is counted here.
 constexpr std::string_view kBodiless =
     "a GET or DELETE a check sends (the event stream, ending a session): no request body, "
     "and the HTTP method is its subject";
+// A parse-error case is repaired only when its bytes are JSON once the bytes that are not
+// UTF-8 are read as U+FFFD; any other syntax break (a truncation, garbage, an open string, a
+// raw control character) has no one way back, and is counted here.
 constexpr std::string_view kUnrepairableSyntax =
     "a syntax break other than invalid UTF-8 has no mechanical inverse";
 
@@ -182,6 +183,7 @@ Repair RepairRule(std::string_view id, Request request) {
     SetMethod(request, HarmlessMethod(request));
     ResetParams(request);
   } else if (id == check::kUnknownTool) {
+    // The arguments were meant for no tool: the real one takes {}.
     SetNamed(request, "name", kRealTool);
     Params(request)["arguments"] = json::object{};
   } else if (id == check::kToolMissingName) {
@@ -254,7 +256,7 @@ Repair RepairRule(std::string_view id, Request request) {
     SetHeader(request.headers, "Content-Type", "application/json");
   }
   // The rest name a rule the request keeps (meta.client-info-optional, discover.result,
-  // headers.name-base64, headers.name-whitespace, notifications.no-reply): served as it is.
+  // notifications.no-reply): served as it is.
   return {request, {}, {}};
 }
 
