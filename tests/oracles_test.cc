@@ -141,6 +141,23 @@ TEST(UnknownTool, ALeakyErrorMessageWarns) {
   EXPECT_TRUE(HasFinding(verdict, Aspect::kLeak, Strength::kShould));
 }
 
+TEST(ToolMissingName, Over20260728HttpAHeaderRefusalIsConformant) {
+  // Mcp-Name mirrors params.name (X11): no header can mirror a missing name, so a server that
+  // checks the standard headers first (§10 step 6) answers 400/-32020. Over stdio there are no
+  // headers, and -32020 is only another code.
+  const Request http = MakeRequest(kR5, kHttp, "tools/call", {{"arguments", json::object{}}}, 3);
+  EXPECT_EQ(KindOf(check::kToolMissingName, http, Replied(http, ErrorReply(3, -32020), 400)),
+            VerdictKind::kPass);
+  EXPECT_EQ(KindOf(check::kToolMissingName, http, Replied(http, ErrorReply(3, -32602))),
+            VerdictKind::kPass);
+  const Request stdio = MakeRequest(kR5, kStdio, "tools/call", {{"arguments", json::object{}}}, 3);
+  EXPECT_EQ(KindOf(check::kToolMissingName, stdio, Replied(stdio, ErrorReply(3, -32020))),
+            VerdictKind::kWarn);
+  const Request legacy = MakeRequest(kR4, kHttp, "tools/call", {{"arguments", json::object{}}}, 3);
+  EXPECT_EQ(KindOf(check::kToolMissingName, legacy, Replied(legacy, ErrorReply(3, -32020))),
+            VerdictKind::kWarn);
+}
+
 // --- tools.bad-arguments ----------------------------------------------------------------------
 
 Observation ToolError(const Request& request, std::string text) {
