@@ -69,8 +69,6 @@ std::string FormatSum(const boost::json::value& a, const boost::json::value& b) 
   return std::string(buffer, end);
 }
 
-// Input validation failures of a known tool (SEP-1303): an execution error the model can read,
-// naming the argument; -32602 only under the input-validation-as-protocol-error fault.
 // What a server that hands its schema validator's output to the client sends
 // (validator-dump-in-errors): zod's issue list, as the TypeScript SDK v1 stacks do.
 RpcError ValidatorDump(std::string_view expected, std::string_view received,
@@ -84,6 +82,8 @@ RpcError ValidatorDump(std::string_view expected, std::string_view received,
       std::nullopt};
 }
 
+// Input validation failures of a known tool (SEP-1303): an execution error the model can read,
+// naming the argument; -32602 only under the input-validation-as-protocol-error fault.
 MethodReply ArgumentProblem(const FaultSet& faults, std::string_view tool,
                             std::string_view problem) {
   if (faults.contains(Fault::kValidatorDumpInErrors)) {
