@@ -131,8 +131,8 @@ constexpr std::string_view kImpossibleCarrier =
     "request must pass the header step and reach dispatch, whose in-band -32602 (HTTP 200) "
     "cannot be taken for the header rule's 400/-32020";
 constexpr std::string_view kNoVersionHeader =
-    "meta.missing without MCP-Protocol-Version also lacks X6's header: its row (tables §12.6) "
-    "accepts the answer of either rule, and the repair restores both";
+    "meta.missing without MCP-Protocol-Version lacks X6's header too, on purpose: its row "
+    "accepts the answer of either reading (tables §10 X6, §12.6), and the repair restores both";
 
 // The request with the one rule of `check_id` repaired, or the reason it cannot be.
 struct Repair {
