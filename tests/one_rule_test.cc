@@ -437,6 +437,7 @@ TEST(OneRule, EveryCaseSpecRuleIsServedOnceRepaired) {
     }
   }
   EXPECT_GT(tally.repaired, 100);
+  Print(tally);
 }
 
 // --- the checklist ---------------------------------------------------------------------------
