@@ -40,10 +40,15 @@ std::string Truncated(const Request& well_formed) {
   return bytes;
 }
 
-// A member whose string holds 0xC3 0x28, a lead byte followed by no continuation byte.
+// 0xC3 0x28 (a lead byte followed by no continuation byte) inside a params._meta string, which
+// every revision leaves open to extra keys: read leniently (as U+FFFD) the body is the
+// well-formed request with one harmless _meta member, so the UTF-8 is the one rule broken.
 std::string InvalidUtf8(const Request& well_formed) {
-  std::string bytes = well_formed.WireBody();
-  bytes.insert(bytes.size() - 1, ",\"mcpfuzz\":\"\xC3\x28\"");
+  constexpr std::string_view kSlot = "mcpfuzz-utf8-slot";
+  Request request = well_formed;
+  Meta(request)["mcpfuzz/utf8"] = kSlot;
+  std::string bytes = request.WireBody();
+  bytes.replace(bytes.find(kSlot), kSlot.size(), "mcpfuzz\xC3\x28");
   return bytes;
 }
 

@@ -87,6 +87,8 @@ rc::Gen<Broken> Truncated(const Wire& decorated) {
   });
 }
 
+// In the _meta slot the body is JSON once the bad bytes are read as U+FFFD, so the oracles judge
+// it by tables F1a: -32700 preferred, serving it tolerated (the UTF-8 MUST binds the sender).
 rc::Gen<Broken> InvalidUtf8(const Wire& wire) {
   static const std::vector<std::pair<std::string, std::string>> kSequences = {
       {"\xC3\x28", "a lead byte without continuation"},

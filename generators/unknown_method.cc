@@ -105,7 +105,7 @@ rc::Gen<GeneratedCase> MadeUpMethod(const GenContext& context) {
       UnknownName(context), detail::RequestIdValue(), detail::SmallObject());
 }
 
-// 2026-07-28 removed these; a stateless request for them is a request for an unknown method.
+// 2026-07-28 removed these (tables V6): a stateless request for one gets -32601 (HTTP 404).
 rc::Gen<GeneratedCase> RemovedMethod(const GenContext& context) {
   static const std::vector<std::string> kRemoved = {"ping", "initialize", "logging/setLevel",
                                                     "resources/subscribe", "resources/unsubscribe"};
@@ -116,7 +116,7 @@ rc::Gen<GeneratedCase> RemovedMethod(const GenContext& context) {
         if (method == "logging/setLevel") params["level"] = "info";
         if (method.starts_with("resources/")) params["uri"] = "mcpfuzz://no-such-resource";
         Request request = context.Make(method, params, id);
-        return MakeCase(kFamily, check::kUnknownMethod, request,
+        return MakeCase(kFamily, check::kRemovedMethod, request,
                         "a method 2026-07-28 removed: " + method, request);
       },
       rc::gen::inRange(0, static_cast<int>(kRemoved.size())), detail::RequestIdValue());

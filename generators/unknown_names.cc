@@ -270,8 +270,16 @@ rc::Gen<GeneratedCase> MissingName(const GenContext& context) {
         }
         const Request well_formed = context.Make(
             "tools/call", {{"name", "mcpfuzz_tool"}, {"arguments", boost::json::object{}}}, id);
-        return MakeCase(kFamily, check::kToolMissingName, context.Make("tools/call", params, id),
-                        label, well_formed, Declared(context, "tools"));
+        Request request = context.Make("tools/call", params, id);
+        // 2026-07-28 over HTTP, Mcp-Name mirrors params.name (X11): a number or a boolean has
+        // a text the header can carry (X15 compares numbers numerically), so it is sent and
+        // only the name's type is wrong. Absent, null, an array or an object have none.
+        const auto* name = params.if_contains("name");
+        if (HeaderBound(context) && name != nullptr && (name->is_number() || name->is_bool())) {
+          SetHeader(request.headers, kHeaderName, boost::json::serialize(*name));
+        }
+        return MakeCase(kFamily, check::kToolMissingName, std::move(request), label, well_formed,
+                        Declared(context, "tools"));
       },
       rc::gen::inRange(0, static_cast<int>(kNames.size()) + 1), detail::RequestIdValue());
 }

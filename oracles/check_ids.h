@@ -38,6 +38,7 @@ inline constexpr std::string_view kClientCapabilityRequired = "capabilities.clie
 
 // Methods and server features (tables §5–§7).
 inline constexpr std::string_view kUnknownMethod = "methods.unknown";
+inline constexpr std::string_view kRemovedMethod = "methods.removed";
 inline constexpr std::string_view kUnknownTool = "tools.unknown-name";
 inline constexpr std::string_view kToolMissingName = "tools.missing-name";
 inline constexpr std::string_view kToolArgumentsNotObject = "tools.arguments-not-object";
@@ -103,6 +104,7 @@ inline constexpr std::array kAll = {
     kCapabilityUnadvertised,
     kClientCapabilityRequired,
     kUnknownMethod,
+    kRemovedMethod,
     kUnknownTool,
     kToolMissingName,
     kToolArgumentsNotObject,

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <string_view>
 #include <unordered_map>
+#include <variant>
 
+#include "model/text.h"
 #include "oracles/detail/describe.h"
 #include "oracles/detail/table.h"
 
@@ -21,6 +24,16 @@ std::vector<Expectation> BuildTable() {
   return rows;
 }
 
+bool InvalidUtf8InString(const Request& request) {
+  const auto* raw = std::get_if<RawBody>(&request.body);
+  if (raw == nullptr || IsValidUtf8(raw->bytes)) return false;
+  // RFC 8259 §8.1 lets a parser ignore a byte order mark, so one in front changes nothing.
+  constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  std::string_view bytes = raw->bytes;
+  if (bytes.starts_with(kBom)) bytes.remove_prefix(kBom.size());
+  return ParseJson(ToValidUtf8(bytes)).has_value();
+}
+
 bool ConditionHolds(RequestCondition condition, const Request& request) {
   switch (condition) {
     case RequestCondition::kAny:
@@ -28,6 +41,8 @@ bool ConditionHolds(RequestCondition condition, const Request& request) {
     case RequestCondition::kNoProtocolVersionHeader:
       return request.transport == TransportKind::kHttp &&
              !FindHeader(request.headers, "MCP-Protocol-Version");
+    case RequestCondition::kInvalidUtf8InString:
+      return InvalidUtf8InString(request);
   }
   return false;
 }

@@ -44,6 +44,10 @@ enum class RequestCondition {
   kAny,
   /// HTTP request without MCP-Protocol-Version: tables §12.6 widens the accepted codes.
   kNoProtocolVersionHeader,
+  /// A body that is JSON once its bytes that are not UTF-8 (all inside strings) are read as
+  /// U+FFFD, a leading BOM aside: RFC 8259 lets a parser accept it, so the UTF-8 is the one
+  /// thing wrong and parse-error judges it by its own row.
+  kInvalidUtf8InString,
 };
 
 /// How an HTTP 4xx whose body is not one of the row's channels (plain text, an empty body, an

@@ -1,6 +1,8 @@
 // The expectation table, part 3: methods, tools, resources, prompts, pagination and logging
 // (tables §5, §6, §7).
 
+#include <utility>
+
 #include "oracles/detail/table.h"
 
 namespace mcpfuzz::oracles_detail {
@@ -26,6 +28,19 @@ void AddFeatureRows(std::vector<Expectation>& rows) {
       .summary = "An unknown or removed method (initialize, ping, logging/setLevel, "
                  "resources/(un)subscribe) gets -32601 (HTTP 404)",
   });
+  // V6 names the removed methods; its ambiguity is only tasks/*, which stays out of this row
+  // (served when the tasks extension is implemented).
+  rows.push_back({
+      .id = check::kRemovedMethod,
+      .revisions = kStatelessEra,
+      .channel = {.conformant = {kProtocolError}, .strength = Strength::kMust},
+      .code = {.conformant = {kMethodNotFoundCode}, .strength = Strength::kMust},
+      .http_status = {.conformant = {kHttp404}, .strength = Strength::kMust},
+      .reference = "R5:changelog.mdx #4, #5; R5 streamable-http \"Protocol Version Header\"; CONF "
+                   "server-stateless §5; tables §4b V6, §7 G3, §10 X9",
+      .summary = "2026-07-28 removed initialize, ping, logging/setLevel and "
+                 "resources/(un)subscribe: each gets -32601 (HTTP 404)",
+  });
 
   rows.push_back({
       .id = check::kUnknownTool,
@@ -40,21 +55,51 @@ void AddFeatureRows(std::vector<Expectation>& rows) {
                    "EX:InvalidParamsError/unknown-tool; tables §6 T1, §12.8",
       .summary = "tools/call of an unknown tool is a protocol error (-32602), not a result",
   });
-  for (std::string_view id : {check::kToolMissingName, check::kToolArgumentsNotObject}) {
+  // A call that fails the CallToolRequest schema is a protocol error (R4+ names it; R1–R3 list
+  // "Invalid arguments" there): no tool can run, so a result is wrong (MUST); the code is the
+  // schema-violation convention, not spelled out (SHOULD).
+  const ChannelRule schema_violation = {.conformant = {kProtocolError},
+                                        .strength = Strength::kMust};
+  const std::string_view schema_reference =
+      "R4/R5:server/tools.mdx \"Error Handling\"; TS CallToolRequestParams; tables §6 T2, T3";
+  rows.push_back({
+      .id = check::kToolArgumentsNotObject,
+      .revisions = kEveryRevision,
+      .capability = CapabilityRequirement::kDeclared,
+      .channel = schema_violation,
+      .code = {.conformant = {kInvalidParamsCode}, .strength = Strength::kShould},
+      .reference = schema_reference,
+      .summary = "tools/call with non-object arguments gets -32602",
+  });
+  for (auto [revisions, transports] : {std::pair{kHandshakeEra, TransportScope::kBoth},
+                                       std::pair{kStatelessEra, TransportScope::kStdio}}) {
     rows.push_back({
-        .id = id,
-        .revisions = kEveryRevision,
+        .id = check::kToolMissingName,
+        .revisions = revisions,
+        .transports = transports,
         .capability = CapabilityRequirement::kDeclared,
-        // A call that fails the CallToolRequest schema is a protocol error (R4+ names it; R1–R3
-        // list "Invalid arguments" there): no tool can run, so a result is wrong (MUST); the
-        // code is the schema-violation convention, not spelled out (SHOULD).
-        .channel = {.conformant = {kProtocolError}, .strength = Strength::kMust},
+        .channel = schema_violation,
         .code = {.conformant = {kInvalidParamsCode}, .strength = Strength::kShould},
-        .reference = "R4/R5:server/tools.mdx \"Error Handling\"; TS CallToolRequestParams; tables "
-                     "§6 T2, T3",
-        .summary = "tools/call without a string name, or with non-object arguments, gets -32602",
+        .reference = schema_reference,
+        .summary = "tools/call without a string name gets -32602",
     });
   }
+  // 2026-07-28 over HTTP, Mcp-Name mirrors params.name (X11). A name that is absent, null or a
+  // container has no value the header could carry, so the request cannot keep X11 either, and
+  // a server that validates headers before dispatch (§10 step 6) answers 400/-32020.
+  rows.push_back({
+      .id = check::kToolMissingName,
+      .revisions = kStatelessEra,
+      .transports = TransportScope::kHttp,
+      .capability = CapabilityRequirement::kDeclared,
+      .channel = schema_violation,
+      .code = {.conformant = {kInvalidParamsCode, kHeaderMismatchCode},
+               .strength = Strength::kShould},
+      .reference = "R5:server/tools.mdx \"Error Handling\"; R5 streamable-http \"Server "
+                   "Validation\"; TS CallToolRequestParams; tables §6 T2, §10 X11, step 6",
+      .summary = "tools/call without a string name gets -32602, or -32020 when the server checks "
+                 "Mcp-Name (which cannot mirror a missing name) first",
+  });
   // Tool input validation (§12.1). Every revision's tools page says servers MUST validate all
   // tool inputs, so a success result for invalid arguments fails. The error text SHOULD be
   // actionable, which for a bad argument means naming it.

@@ -38,6 +38,22 @@ void AddJsonRpcRows(std::vector<Expectation>& rows) {
       .reference = "JRPC §5.1; R4/R5:basic/index.mdx (id may be omitted); tables §3 F1, §12.3",
       .summary = "Invalid JSON gets a -32700 error whose id is null (or absent from 2025-11-25)",
   });
+  // Bytes that are not UTF-8 inside a string of otherwise valid JSON. RFC 8259 §8.1's UTF-8
+  // MUST binds the sender (so does the tables' S4), §8.2 calls a receiver's behaviour
+  // "unpredictable" and §9 lets a parser accept extensions: decoders that read such bytes as
+  // U+FFFD (JavaScript's, so every SDK stack) then serve the request. No text names the
+  // server's reaction, so -32700 is preferred and serving it is only tolerated (WARN).
+  rows.push_back({
+      .id = check::kParseError,
+      .revisions = kEveryRevision,
+      .condition = RequestCondition::kInvalidUtf8InString,
+      .channel = RejectedAsMalformed({kSuccess, kExecutionError}),
+      .code = {.conformant = {kParseErrorCode}, .strength = Strength::kShould},
+      .reference = "RFC 8259 §8.1 (UTF-8 MUST, on the sender), §8.2, §9 (parsers MAY accept "
+                   "extensions); R4:basic/transports.mdx (UTF-8); tables §3 F1a, §8 S4",
+      .summary = "Invalid UTF-8 inside a string of otherwise valid JSON is best refused with "
+                 "-32700; serving it as the request it decodes to is tolerated",
+  });
   rows.push_back({
       .id = check::kNotAnObject,
       .revisions = kEveryRevision,

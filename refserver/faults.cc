@@ -5,7 +5,7 @@
 namespace mcpfuzz::refserver {
 namespace {
 
-constexpr std::array<FaultInfo, 27> kFaults = {{
+constexpr std::array<FaultInfo, 29> kFaults = {{
     {Fault::kUnknownToolIsError, "unknown-tool-is-error",
      "an unknown tool gets an isError:true result instead of JSON-RPC error -32602"},
     {Fault::kUnknownToolPlainSuccess, "unknown-tool-plain-success",
@@ -65,6 +65,13 @@ constexpr std::array<FaultInfo, 27> kFaults = {{
     {Fault::kEraLockIgnored, "era-lock-ignored",
      "dual-era (implies --dual-era), stdio: after an enveloped request locked the connection to "
      "2026-07-28, an envelope-less request is served as legacy instead of refused"},
+    {Fault::kValidatorDumpInErrors, "validator-dump-in-errors",
+     "a tools/call without a string name, or with arguments failing the input schema, gets "
+     "-32603 whose message is the validator's raw issue list (zod's \"code\": \"invalid_type\", "
+     "\"path\": [...])"},
+    {Fault::kRemovedMethodsServed, "removed-methods-served",
+     "2026-07-28: initialize, ping, logging/setLevel and resources/subscribe/unsubscribe are "
+     "served instead of -32601 (HTTP 404)"},
 }};
 
 }  // namespace

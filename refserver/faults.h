@@ -38,6 +38,8 @@ enum class Fault {
   kMissingResultType,
   kResourceNotFoundLegacyCode,
   kEraLockIgnored,
+  kValidatorDumpInErrors,
+  kRemovedMethodsServed,
 };
 
 /// The switches a server runs with; empty means conformant.

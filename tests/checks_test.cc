@@ -23,7 +23,9 @@
 #include <vector>
 
 #include "model/model.h"
+#include "model/text.h"
 #include "oracles/check_ids.h"
+#include "oracles/expectations.h"
 #include "refserver/faults.h"
 #include "refserver/refserver.h"
 #include "support/dropping_stdio.h"
@@ -712,6 +714,26 @@ TEST_P(DualEra, TheEnvelopeChecksRanAndPassed) {
 INSTANTIATE_TEST_SUITE_P(Transports, DualEra, testing::Values(kHttp, kStdio),
                          [](const auto& param) { return std::string(ToString(param.param)); });
 
+// Tables F1a: the parse-error check's invalid-UTF-8 variant is JSON once its bad bytes are
+// read as U+FFFD, so the row that tolerates serving it judges it; the other variants keep the
+// strict row.
+TEST_P(Conformant, TheInvalidUtf8VariantIsJudgedByItsOwnRow) {
+  const CheckRun& run = ConformantRun(GetParam());
+  int invalid_utf8 = 0;
+  for (const CheckResult& result : run.results) {
+    if (result.verdict.check_id != check::kParseError) continue;
+    for (const Exchange& exchange : result.exchanges) {
+      const Expectation* row = FindExpectation(check::kParseError, exchange.request);
+      ASSERT_NE(row, nullptr);
+      const bool utf8 = !IsValidUtf8(exchange.request.WireBody());
+      invalid_utf8 += utf8 ? 1 : 0;
+      EXPECT_EQ(row->condition == RequestCondition::kInvalidUtf8InString, utf8)
+          << exchange.request.WireBody();
+    }
+  }
+  EXPECT_EQ(invalid_utf8, 2) << "one in each era:\n" << DescribeAll(run);
+}
+
 // --- every fault switch ---
 
 // The check(s) that name each fault's deviation, and the transport it shows on. Every listed
@@ -758,8 +780,50 @@ const std::vector<FaultExpectation>& FaultTable() {
       {Fault::kMissingResultType, kStdio, {check::kDiscoverResult}},
       {Fault::kResourceNotFoundLegacyCode, kHttp, {check::kUnknownResource}},
       {Fault::kEraLockIgnored, kStdio, {check::kMetaMissing}},
+      {Fault::kValidatorDumpInErrors, kHttp, {check::kToolMissingName}},
+      {Fault::kRemovedMethodsServed, kStdio, {check::kRemovedMethod}},
   };
   return table;
+}
+
+// Tables V6: every method 2026-07-28 removed must be refused as unknown. A server that still
+// serves them FAILs (a MUST), over both transports; the conformant one passes every variant.
+TEST(RemovedMethods, ServingThemFailsRefusingThemWith404Passes) {
+  CheckOptions options;
+  options.only = {std::string(check::kRemovedMethod)};
+  for (TransportKind kind : {kHttp, kStdio}) {
+    for (bool faulty : {true, false}) {
+      SCOPED_TRACE(std::string(ToString(kind)) + (faulty ? " with the fault" : " conformant"));
+      const CheckRun run =
+          RunAgainst(kind, faulty ? FaultSet{Fault::kRemovedMethodsServed} : FaultSet{}, options);
+      int judged = 0;
+      for (const CheckResult& result : run.results) {
+        if (result.verdict.check_id != check::kRemovedMethod) continue;
+        if (result.revision != Revision::k2026_07_28) {
+          EXPECT_EQ(result.verdict.kind, VerdictKind::kNotApplicable) << Describe(result);
+          continue;
+        }
+        ++judged;
+        EXPECT_EQ(result.verdict.kind, faulty ? VerdictKind::kFail : VerdictKind::kPass)
+            << Describe(result);
+        std::set<std::string> methods;
+        int locks = 0;
+        for (const Exchange& exchange : result.exchanges) {
+          const std::string method = exchange.request.RpcMethod().value_or("");
+          // Over stdio an enveloped tools/list fixes the connection's era before each one.
+          if (method == "tools/list") {
+            ++locks;
+          } else {
+            methods.insert(method);
+          }
+        }
+        EXPECT_EQ(locks, kind == kStdio ? 5 : 0) << Describe(result);
+        EXPECT_EQ(methods, (std::set<std::string>{"initialize", "ping", "logging/setLevel",
+                                                  "resources/subscribe", "resources/unsubscribe"}));
+      }
+      EXPECT_EQ(judged, 1) << DescribeAll(run);
+    }
+  }
 }
 
 TEST(Faults, TheTableCoversEveryFaultSwitch) {

@@ -82,10 +82,13 @@ constexpr SweepRow kRows[] = {
     {.fault = "header-mismatch-served", .check = "headers."},
     {.fault = "method-header-case-insensitive", .check = check::kMethodHeaderCase},
     {.fault = "unsupported-version-no-data", .check = check::kVersionUnsupported},
-    {.fault = "unknown-method-200", .check = check::kUnknownMethod},
+    // methods.unknown, or methods.removed: a removed method is unknown in 2026-07-28 too.
+    {.fault = "unknown-method-200", .check = "methods."},
     {.fault = "missing-result-type", .aspect = Aspect::kEnvelope},
     {.fault = "resource-not-found-legacy-code", .check = check::kUnknownResource},
     {.fault = "era-lock-ignored", .transport = kStdio, .check = check::kMetaMissing},
+    {.fault = "validator-dump-in-errors", .aspect = Aspect::kLeak},
+    {.fault = "removed-methods-served", .check = check::kRemovedMethod},
 };
 
 const SweepRow* RowFor(std::string_view fault) {

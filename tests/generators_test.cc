@@ -328,6 +328,25 @@ TEST(MalformedJson, ParseErrorBodiesAreNeverJson) {
   EXPECT_GT(checked, 1500);
 }
 
+// Tables F1a: the invalid-UTF-8 cases (a BOM or a duplicate jsonrpc member on top or not) are
+// JSON once their bad bytes are read as U+FFFD, so they are judged by the row that tolerates
+// serving them; every other parse-error case by the strict row.
+TEST(MalformedJson, InvalidUtf8CasesAreJudgedByTheirOwnRow) {
+  int invalid_utf8 = 0;
+  for (const GenContext& context : AllContexts()) {
+    for (const GeneratedCase& generated : SampleFamily(context, "malformed-json", 400)) {
+      if (generated.check_id != check::kParseError) continue;
+      const Expectation* row = FindExpectation(generated.check_id, generated.request);
+      ASSERT_NE(row, nullptr) << Show(generated);
+      const bool utf8_case = generated.variant.find("invalid UTF-8") != std::string::npos;
+      invalid_utf8 += utf8_case ? 1 : 0;
+      EXPECT_EQ(row->condition == RequestCondition::kInvalidUtf8InString, utf8_case)
+          << Show(generated);
+    }
+  }
+  EXPECT_GT(invalid_utf8, 50);
+}
+
 TEST(MalformedJson, OtherBodiesAreJsonAParserMayStillRefuse) {
   std::set<std::string> variants;
   for (const GenContext& context : AllContexts()) {

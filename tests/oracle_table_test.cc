@@ -78,6 +78,11 @@ Request ProbeFor(const Expectation& row, Revision revision, TransportKind transp
   }
   if (id == check::kParseError) {
     request.body = RawBody{"{\"jsonrpc\":\"2.0\",\"id\":"};
+    if (row.condition == RequestCondition::kInvalidUtf8InString) {
+      request.body = RawBody{
+          "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\",\"params\":{"
+          "\"_meta\":{\"x/y\":\"\xC3\x28\"}}}"};
+    }
     return request;
   }
   if (id == check::kNotAnObject) {

@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "model/request_edit.h"
 #include "oracles/detail/envelope.h"
 #include "oracles/detail/leaks.h"
 #include "support/deterministic_property.h"
@@ -138,6 +139,23 @@ TEST(UnknownTool, ALeakyErrorMessageWarns) {
                                   "\"/srv/app/server.py\", line 12, in call\nKeyError: 'x'")));
   EXPECT_EQ(verdict.kind, VerdictKind::kWarn);
   EXPECT_TRUE(HasFinding(verdict, Aspect::kLeak, Strength::kShould));
+}
+
+TEST(ToolMissingName, Over20260728HttpAHeaderRefusalIsConformant) {
+  // Mcp-Name mirrors params.name (X11): no header can mirror a missing name, so a server that
+  // checks the standard headers first (§10 step 6) answers 400/-32020. Over stdio there are no
+  // headers, and -32020 is only another code.
+  const Request http = MakeRequest(kR5, kHttp, "tools/call", {{"arguments", json::object{}}}, 3);
+  EXPECT_EQ(KindOf(check::kToolMissingName, http, Replied(http, ErrorReply(3, -32020), 400)),
+            VerdictKind::kPass);
+  EXPECT_EQ(KindOf(check::kToolMissingName, http, Replied(http, ErrorReply(3, -32602))),
+            VerdictKind::kPass);
+  const Request stdio = MakeRequest(kR5, kStdio, "tools/call", {{"arguments", json::object{}}}, 3);
+  EXPECT_EQ(KindOf(check::kToolMissingName, stdio, Replied(stdio, ErrorReply(3, -32020))),
+            VerdictKind::kWarn);
+  const Request legacy = MakeRequest(kR4, kHttp, "tools/call", {{"arguments", json::object{}}}, 3);
+  EXPECT_EQ(KindOf(check::kToolMissingName, legacy, Replied(legacy, ErrorReply(3, -32020))),
+            VerdictKind::kWarn);
 }
 
 // --- tools.bad-arguments ----------------------------------------------------------------------
@@ -443,6 +461,66 @@ TEST(ParseError, EchoingAnIdReadThroughInvalidUtf8IsNotAnEnvelopeError) {
   EXPECT_TRUE(HasFinding(invented, Aspect::kEnvelope, Strength::kMust)) << Summarize(invented);
 }
 
+// tools/list whose params._meta holds a string with bytes that are not UTF-8: JSON apart from
+// them, as the check and the malformed-json family send it.
+Request InvalidUtf8InString(Revision revision, TransportKind transport, std::string_view bad) {
+  Request request = MakeRequest(revision, transport, "tools/list", {}, 3);
+  Meta(request)["x/y"] = "SLOT";
+  std::string bytes = request.WireBody();
+  bytes.replace(bytes.find("SLOT"), 4, bad);
+  request.body = RawBody{bytes};
+  return request;
+}
+
+TEST(ParseError, ServingInvalidUtf8InAStringIsToleratedNotFailed) {
+  // RFC 8259 §8.1's UTF-8 MUST binds the sender and §9 lets a parser accept extensions, so a
+  // server that decodes the bytes as U+FFFD and serves the request breaks no MUST (tables F1a).
+  for (Revision revision : {kR1, kR4, kR5}) {
+    for (TransportKind transport : {kHttp, kStdio}) {
+      for (std::string_view bad : {"\xC3\x28", "\xFF", "\xED\xA0\x80", "\xEF\xBB\xBF\x80"}) {
+        const Request request = InvalidUtf8InString(revision, transport, bad);
+        json::object result{{"tools", json::array{}}};
+        if (revision == kR5) {
+          result["resultType"] = "complete";
+          result["ttlMs"] = 0;
+          result["cacheScope"] = "public";
+        }
+        const Verdict served =
+            Judge(check::kParseError, request, Replied(request, ResultReply(3, result)));
+        EXPECT_EQ(served.kind, VerdictKind::kWarn)
+            << ToString(revision) << " " << ToString(transport) << ": " << Summarize(served);
+        EXPECT_TRUE(HasFinding(served, Aspect::kChannel, Strength::kShould)) << Summarize(served);
+        const Verdict refused =
+            Judge(check::kParseError, request, Replied(request, ErrorReply(nullptr, -32700)));
+        EXPECT_EQ(refused.kind, VerdictKind::kPass) << Summarize(refused);
+      }
+    }
+  }
+}
+
+TEST(ParseError, ServingInvalidUtf8AfterABomEchoesTheIdItRead) {
+  // A lenient decoder skips the BOM too (RFC 8259 §8.1), so echoing the id is no envelope error.
+  Request request = InvalidUtf8InString(kR5, kHttp, "\xFF");
+  request.body = RawBody{"\xEF\xBB\xBF" + request.WireBody()};
+  json::object result{
+      {"resultType", "complete"}, {"tools", json::array{}}, {"ttlMs", 0}, {"cacheScope", "public"}};
+  const Verdict served =
+      Judge(check::kParseError, request, Replied(request, ResultReply(3, result)));
+  EXPECT_EQ(served.kind, VerdictKind::kWarn) << Summarize(served);
+}
+
+TEST(ParseError, InvalidUtf8BesideABrokenGrammarIsStillAParseError) {
+  // Only bytes that leave valid JSON once decoded leniently get the tolerant row: with the
+  // grammar broken as well, serving the request still fails.
+  Request request = InvalidUtf8InString(kR4, kStdio, "\xC3\x28");
+  std::string bytes = request.WireBody();
+  request.body = RawBody{bytes.substr(0, bytes.size() - 1)};
+  const Verdict served =
+      Judge(check::kParseError, request,
+            Replied(request, ResultReply(3, json::object{{"tools", json::array{}}})));
+  EXPECT_EQ(served.kind, VerdictKind::kFail) << Summarize(served);
+}
+
 TEST(ParseError, NullOrAbsentIdAsTheRevisionAllows) {
   const Request r3 = Unparseable(kR3, kStdio);
   const Request r4 = Unparseable(kR4, kStdio);
@@ -658,6 +736,63 @@ TEST(Leaks, FindsStackTracesPathsAndInternalHosts) {
   EXPECT_EQ(kinds("upstream 10.1.2.3 refused"), std::vector<K>{K::kInternalHost});
   EXPECT_EQ(kinds("upstream 172.20.0.4 refused"), std::vector<K>{K::kInternalHost});
   EXPECT_EQ(kinds("upstream 192.168.1.10 refused"), std::vector<K>{K::kInternalHost});
+}
+
+TEST(Leaks, FindsValidatorDumpsAndEngineMessages) {
+  auto kinds = [](std::string_view text) {
+    std::vector<LeakKind> found;
+    for (const Leak& leak : FindLeaks(text)) found.push_back(leak.kind);
+    return found;
+  };
+  using K = LeakKind;
+  // What the TypeScript SDK v1 answers a nameless tools/call with (zod's issue list).
+  const std::string_view sdk_v1 =
+      "MCP error -32603: [\n  {\n    \"code\": \"invalid_type\",\n    \"expected\": \"string\",\n"
+      "    \"received\": \"undefined\",\n    \"path\": [\n      \"name\"\n    ],\n"
+      "    \"message\": \"Required\"\n  }\n]";
+  EXPECT_EQ(kinds(sdk_v1), std::vector<K>{K::kValidatorDump});
+  EXPECT_EQ(kinds(R"([{"code":"too_big","maximum":3,"path":["a"],"message":"x"}])"),
+            std::vector<K>{K::kValidatorDump});
+  EXPECT_EQ(kinds(R"({"expected":"number","received":"string","path": ["b", 0]})"),
+            std::vector<K>{K::kValidatorDump});
+  EXPECT_EQ(kinds("RangeError: Maximum call stack size exceeded"),
+            std::vector<K>{K::kEngineMessage});
+  EXPECT_EQ(kinds("Internal error: Maximum call stack size exceeded"),
+            std::vector<K>{K::kEngineMessage});
+  EXPECT_EQ(kinds("RangeError: Invalid array length"), std::vector<K>{K::kEngineMessage});
+  EXPECT_EQ(kinds("TypeError: Cannot read properties of undefined (reading 'name')"),
+            std::vector<K>{K::kEngineMessage});
+}
+
+TEST(Leaks, ValidatorWordsAndErrorClassNamesAloneAreNotDumps) {
+  for (std::string_view text : {
+           "Invalid arguments",
+           "Invalid arguments for tool echo: missing required property 'message'",
+           "Unknown tool: TypeError",
+           "Unknown tool: RangeError",
+           "Tool TypeError not found",
+           "expected a string, received a number",
+           R"(invalid_type: "name" must be a string)",
+           R"({"path": ["name"], "message": "Required"})",
+           R"({"code": "invalid_type"})",
+           "MyTypeError: Cannot read properties of nothing",
+       }) {
+    EXPECT_TRUE(FindLeaks(text).empty()) << text;
+  }
+}
+
+TEST(Leaks, AValidatorDumpInAnErrorWarns) {
+  const Request request = MakeRequest(kR4, kHttp, "tools/call", {{"arguments", json::object{}}}, 3);
+  const Verdict verdict =
+      Judge(check::kToolMissingName, request,
+            Replied(request, ErrorReply(3, -32602,
+                                        R"([{"code":"invalid_type","expected":"string",)"
+                                        R"("received":"undefined","path":["name"]}])")));
+  EXPECT_EQ(verdict.kind, VerdictKind::kWarn) << Summarize(verdict);
+  EXPECT_TRUE(HasFinding(verdict, Aspect::kLeak, Strength::kShould)) << Summarize(verdict);
+  const Verdict plain = Judge(check::kToolMissingName, request,
+                              Replied(request, ErrorReply(3, -32602, "Invalid arguments")));
+  EXPECT_EQ(plain.kind, VerdictKind::kPass) << Summarize(plain);
 }
 
 TEST(Leaks, LeavesOrdinaryTextAlone) {

@@ -919,6 +919,31 @@ std::map<Fault, FaultScenario> MakeFaultScenarios() {
         return request;
       },
       400, -32602);
+  table[Fault::kValidatorDumpInErrors] = {
+      kBoth, kReplyTimeout, [](Target& target, bool faulty) {
+        auto client = OpenClient(target, kStateless);
+        auto [request, observation] =
+            SendOne(*client, client->Make("tools/call", {{"arguments", json::object{}}}));
+        Reply reply = ExpectProtocolError(request, observation, faulty ? -32603 : -32602);
+        ASSERT_TRUE(reply.message.has_value());
+        const std::string message(ErrorOf(reply).at("message").as_string());
+        EXPECT_EQ(message.find("\"code\": \"invalid_type\"") != std::string::npos, faulty)
+            << message;
+        ExpectHttpStatus(target, observation, 200);
+      }};
+
+  table[Fault::kRemovedMethodsServed] = {kBoth, kReplyTimeout, [](Target& target, bool faulty) {
+                                           auto client = OpenClient(target, kStateless);
+                                           auto [request, observation] =
+                                               SendOne(*client, client->Make("ping"));
+                                           if (faulty) {
+                                             ExpectChannel(request, observation, Channel::kSuccess);
+                                             ExpectHttpStatus(target, observation, 200);
+                                           } else {
+                                             ExpectProtocolError(request, observation, -32601);
+                                             ExpectHttpStatus(target, observation, 404);
+                                           }
+                                         }};
 
   return table;
 }

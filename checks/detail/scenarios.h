@@ -45,6 +45,9 @@ void PromptMissingArguments(RevisionRun& run);
 void InvalidCursor(RevisionRun& run);
 void InvalidLogLevel(RevisionRun& run);
 
+// checks_removed.cc: the methods 2026-07-28 removed.
+void RemovedMethods(RevisionRun& run);
+
 // checks_http.cc: Streamable HTTP headers, sessions and endpoint rules.
 void ProtocolVersionHeaders(RevisionRun& run);
 void MethodHeaders(RevisionRun& run);

@@ -27,8 +27,8 @@ rc::Gen<GeneratedCase> MalformedJson(const GenContext& context);
 rc::Gen<GeneratedCase> InvalidRequest(const GenContext& context);
 
 /// A request for a method no MCP revision defines (random, case variants of real methods,
-/// unicode, very long), or one 2026-07-28 removed → methods.unknown. The method of a capability
-/// the target did not declare → capabilities.unadvertised.
+/// unicode, very long) → methods.unknown; one 2026-07-28 removed → methods.removed. The method
+/// of a capability the target did not declare → capabilities.unadvertised.
 rc::Gen<GeneratedCase> UnknownMethod(const GenContext& context);
 
 /// tools/call, prompts/get and resources/read naming nothing the target has (__proto__,

@@ -3,6 +3,7 @@
 #include <array>
 #include <optional>
 #include <span>
+#include <string>
 
 #include "oracles/verdict.h"
 
@@ -155,6 +156,73 @@ std::optional<Leak> FindInternalHost(std::string_view text) {
   return std::nullopt;
 }
 
+// Where the value of the JSON member "key" starts (after the colon and any blanks), searching
+// from `from`; npos when there is none.
+std::size_t MemberValue(std::string_view text, std::string_view key, std::size_t from = 0) {
+  const std::string quoted = "\"" + std::string(key) + "\"";
+  for (std::size_t at = text.find(quoted, from); at != std::string_view::npos;
+       at = text.find(quoted, at + 1)) {
+    std::size_t i = at + quoted.size();
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n')) ++i;
+    if (i >= text.size() || text[i] != ':') continue;
+    ++i;
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n')) ++i;
+    return i;
+  }
+  return std::string_view::npos;
+}
+
+// A validator's issue list: what zod (and so the TypeScript SDK v1) puts in an error message
+// when a request fails its schema. One marker alone is ordinary text ("expected a string"); a
+// "path" array beside an issue code, or beside both "expected" and "received", is the dump.
+std::optional<Leak> FindValidatorDump(std::string_view text) {
+  const std::size_t path = MemberValue(text, "path");
+  if (path == std::string_view::npos || path >= text.size() || text[path] != '[') {
+    return std::nullopt;
+  }
+  static constexpr std::array<std::string_view, 12> kIssueCodes = {
+      "\"invalid_type\"",      "\"invalid_literal\"",
+      "\"invalid_union\"",     "\"invalid_enum_value\"",
+      "\"unrecognized_keys\"", "\"invalid_string\"",
+      "\"invalid_value\"",     "\"invalid_format\"",
+      "\"too_small\"",         "\"too_big\"",
+      "\"invalid_arguments\"", "\"invalid_union_discriminator\""};
+  for (std::size_t code = MemberValue(text, "code"); code != std::string_view::npos;
+       code = MemberValue(text, "code", code)) {
+    for (std::string_view issue : kIssueCodes) {
+      if (text.substr(code).starts_with(issue)) {
+        return MakeLeak(LeakKind::kValidatorDump, LineAround(text, code));
+      }
+    }
+  }
+  const std::size_t expected = MemberValue(text, "expected");
+  if (expected != std::string_view::npos &&
+      MemberValue(text, "received") != std::string_view::npos) {
+    return MakeLeak(LeakKind::kValidatorDump, LineAround(text, expected));
+  }
+  return std::nullopt;
+}
+
+// JavaScript engine errors that only a bug in the server produces. The error class must stand
+// as a word and be followed by its colon, so a tool named "TypeError" is not one.
+std::optional<Leak> FindEngineMessage(std::string_view text) {
+  if (const std::size_t at = text.find("Maximum call stack size exceeded");
+      at != std::string_view::npos) {
+    return MakeLeak(LeakKind::kEngineMessage, LineAround(text, at));
+  }
+  for (std::string_view marker :
+       {std::string_view("RangeError: "), std::string_view("TypeError: Cannot read propert"),
+        std::string_view("TypeError: Cannot set propert"),
+        std::string_view("TypeError: Cannot destructure"), std::string_view("ReferenceError: ")}) {
+    for (std::size_t at = text.find(marker); at != std::string_view::npos;
+         at = text.find(marker, at + 1)) {
+      if (at > 0 && (IsHostChar(text[at - 1]) || text[at - 1] == '_')) continue;
+      return MakeLeak(LeakKind::kEngineMessage, LineAround(text, at));
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string_view ToString(LeakKind kind) {
@@ -165,6 +233,10 @@ std::string_view ToString(LeakKind kind) {
       return "file_path";
     case LeakKind::kInternalHost:
       return "internal_host";
+    case LeakKind::kValidatorDump:
+      return "validator_dump";
+    case LeakKind::kEngineMessage:
+      return "engine_message";
   }
   return "unknown";
 }
@@ -172,7 +244,8 @@ std::string_view ToString(LeakKind kind) {
 std::vector<Leak> FindLeaks(std::string_view text) {
   text = text.substr(0, kScanLimit);
   std::vector<Leak> leaks;
-  for (auto* finder : {&FindStackTrace, &FindFilePath, &FindInternalHost}) {
+  for (auto* finder : {&FindStackTrace, &FindFilePath, &FindInternalHost, &FindValidatorDump,
+                       &FindEngineMessage}) {
     if (std::optional<Leak> leak = finder(text)) leaks.push_back(std::move(*leak));
   }
   return leaks;

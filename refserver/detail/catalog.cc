@@ -69,10 +69,26 @@ std::string FormatSum(const boost::json::value& a, const boost::json::value& b) 
   return std::string(buffer, end);
 }
 
+// What a server that hands its schema validator's output to the client sends
+// (validator-dump-in-errors): zod's issue list, as the TypeScript SDK v1 stacks do.
+RpcError ValidatorDump(std::string_view expected, std::string_view received,
+                       std::string_view path) {
+  return RpcError{
+      -32603,
+      "MCP error -32603: [\n  {\n    \"code\": \"invalid_type\",\n    \"expected\": \"" +
+          std::string(expected) + "\",\n    \"received\": \"" + std::string(received) +
+          "\",\n    \"path\": [\n      \"" + std::string(path) +
+          "\"\n    ],\n    \"message\": \"Required\"\n  }\n]",
+      std::nullopt};
+}
+
 // Input validation failures of a known tool (SEP-1303): an execution error the model can read,
 // naming the argument; -32602 only under the input-validation-as-protocol-error fault.
 MethodReply ArgumentProblem(const FaultSet& faults, std::string_view tool,
                             std::string_view problem) {
+  if (faults.contains(Fault::kValidatorDumpInErrors)) {
+    return {ValidatorDump("string", "undefined", "arguments")};
+  }
   std::string text =
       "Invalid arguments for tool " + std::string(tool) + ": " + std::string(problem);
   if (faults.contains(Fault::kInputValidationAsProtocolError)) return {InvalidParams(text)};
@@ -117,6 +133,9 @@ MethodReply UnknownTool(const FaultSet& faults, std::string_view name) {
 MethodReply CallTool(const FaultSet& faults, const boost::json::object& params) {
   const boost::json::value* name = params.if_contains("name");
   if (name == nullptr || !name->is_string()) {
+    if (faults.contains(Fault::kValidatorDumpInErrors)) {
+      return {ValidatorDump("string", name == nullptr ? "undefined" : "other", "name")};
+    }
     return {InvalidParams("Invalid params: tools/call needs a string 'name'")};
   }
   boost::json::object arguments;

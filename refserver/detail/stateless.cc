@@ -173,6 +173,20 @@ boost::json::object Decorate(const FaultSet& faults, std::string_view method,
   return decorated;
 }
 
+// Methods 2026-07-28 removed (tables §4b V6); removed-methods-served still answers them the
+// way the handshake era did.
+bool IsRemovedMethod(std::string_view method) {
+  return method == "initialize" || method == "ping" || method == "logging/setLevel" ||
+         method == "resources/subscribe" || method == "resources/unsubscribe";
+}
+
+MethodReply ServeRemoved(std::string_view method) {
+  if (method != "initialize") return {boost::json::object{}};
+  return {boost::json::object{{"protocolVersion", ToString(Revision::k2026_07_28)},
+                              {"capabilities", ServerCapabilities(Era::kStateless)},
+                              {"serverInfo", ServerInfo()}}};
+}
+
 MethodReply Discover() {
   return {boost::json::object{{"supportedVersions", SupportedVersions()},
                               {"capabilities", ServerCapabilities(Era::kStateless)},
@@ -215,6 +229,8 @@ Answer Run(const FaultSet& faults, const Headers* headers, const boost::json::va
     reply = Discover();
   } else if (IsCatalogMethod(call.method)) {
     reply = CallCatalog(faults, Revision::k2026_07_28, call.method, call.params);
+  } else if (faults.contains(Fault::kRemovedMethodsServed) && IsRemovedMethod(call.method)) {
+    reply = ServeRemoved(call.method);
   } else {
     int status = faults.contains(Fault::kUnknownMethod200) ? 200 : 404;
     Answer answer = ladder.Fail(status, -32601, "Method not found: " + call.method);
