@@ -147,6 +147,7 @@ std::optional<CheckResult> StdoutWithoutRevision(const EraReport& eras) {
     stdout_seen.stdout_lines = opening.observation.stdout_lines;
     stdout_seen.messages = opening.observation.messages;
     stdout_seen.non_json = opening.observation.non_json;
+    stdout_seen.multi_line_messages = opening.observation.multi_line_messages;
     Verdict verdict = Judge(id, opening.request, stdout_seen, context);
     // The first offender is the one kept: the others are the same server started again for
     // another revision, counted in a note.

@@ -62,6 +62,24 @@ std::vector<Finding> CheckStdout(const Observation& observation, Revision revisi
                                             Excerpt(boost::json::serialize(message))));
     }
   }
+  // Pretty-printed: the message is the server's answer, but its framing breaks the MUST NOT
+  // on embedded newlines; the excerpt shows where the lines broke.
+  std::size_t multi_line = 0;
+  for (const std::string& excerpt : observation.multi_line_messages) {
+    if (multi_line++ >= kQuoted) continue;
+    std::string shown;
+    for (const char c : excerpt) shown += c == '\n' ? std::string("\\n") : std::string(1, c);
+    findings.push_back(
+        ShapeFinding(Strength::kMust,
+                     "stdout carries a message spread over several lines (a message MUST "
+                     "NOT contain embedded newlines): " +
+                         Excerpt(shown)));
+  }
+  if (multi_line > kQuoted) {
+    findings.push_back(
+        ShapeFinding(Strength::kMust, "stdout carries " + std::to_string(multi_line) +
+                                          " messages spread over several lines in all"));
+  }
   if (blank > 1) {
     findings.push_back(ShapeFinding(
         Strength::kShould, "stdout carries " + std::to_string(blank) + " blank lines in all"));

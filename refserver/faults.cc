@@ -5,7 +5,7 @@
 namespace mcpfuzz::refserver {
 namespace {
 
-constexpr std::array<FaultInfo, 26> kFaults = {{
+constexpr std::array<FaultInfo, 27> kFaults = {{
     {Fault::kUnknownToolIsError, "unknown-tool-is-error",
      "an unknown tool gets an isError:true result instead of JSON-RPC error -32602"},
     {Fault::kUnknownToolPlainSuccess, "unknown-tool-plain-success",
@@ -62,6 +62,9 @@ constexpr std::array<FaultInfo, 26> kFaults = {{
     {Fault::kMissingResultType, "missing-result-type", "2026-07-28 results carry no resultType"},
     {Fault::kResourceNotFoundLegacyCode, "resource-not-found-legacy-code",
      "2026-07-28: an unknown resource gets -32002 instead of -32602"},
+    {Fault::kPrettyPrintedStdio, "pretty-printed-stdio",
+     "stdio: each reply is written indented across several lines (as json.dumps(indent=2) "
+     "does) instead of one line"},
 }};
 
 }  // namespace

@@ -37,6 +37,7 @@ enum class Fault {
   kUnknownMethod200,
   kMissingResultType,
   kResourceNotFoundLegacyCode,
+  kPrettyPrintedStdio,
 };
 
 /// The switches a server runs with; empty means conformant.

@@ -711,6 +711,7 @@ const std::vector<FaultExpectation>& FaultTable() {
       {Fault::kUnknownMethod200, kHttp, {check::kUnknownMethod}},
       {Fault::kMissingResultType, kStdio, {check::kDiscoverResult}},
       {Fault::kResourceNotFoundLegacyCode, kHttp, {check::kUnknownResource}},
+      {Fault::kPrettyPrintedStdio, kStdio, {check::kStdoutOnlyJsonRpc}},
   };
   return table;
 }

@@ -85,6 +85,7 @@ constexpr SweepRow kRows[] = {
     {.fault = "unknown-method-200", .check = check::kUnknownMethod},
     {.fault = "missing-result-type", .aspect = Aspect::kEnvelope},
     {.fault = "resource-not-found-legacy-code", .check = check::kUnknownResource},
+    {.fault = "pretty-printed-stdio", .transport = kStdio, .check = check::kStdoutOnlyJsonRpc},
 };
 
 const SweepRow* RowFor(std::string_view fault) {

@@ -10,10 +10,16 @@
 #include <sstream>
 #include <string>
 
+#include "checks/checks.h"
+#include "model/channel.h"
 #include "model/request_builder.h"
 #include "oracles/check_ids.h"
 #include "oracles/oracle.h"
 #include "support/processes.h"
+#include "support/reference_server.h"
+#include "transport/client.h"
+#include "transport/era_probe.h"
+#include "transport/transport.h"
 
 namespace mcpfuzz {
 namespace {
@@ -161,6 +167,124 @@ TEST(EraAttemptsInJson, AQuietServerHasAnEmptyStderrTail) {
     ASSERT_TRUE(attempt.as_object().contains("stderr_tail")) << json::serialize(attempt);
     EXPECT_TRUE(attempt.at("stderr_tail").as_array().empty()) << json::serialize(attempt);
   }
+}
+
+// --- the transport: a reply pretty-printed across lines is still the reply (issue #13) ----------
+
+std::unique_ptr<StdioTransport> SpawnShell(const std::string& script) {
+  StdioTarget target;
+  target.argv = {"sh", "-c", script};
+  target.limits.timeout = std::chrono::milliseconds(5000);
+  target.shutdown_grace = std::chrono::milliseconds(200);
+  auto spawned = SpawnStdio(std::move(target));
+  EXPECT_TRUE(spawned.ok()) << spawned.error().message;
+  return spawned.ok() ? std::move(*spawned) : nullptr;
+}
+
+TEST(PrettyPrintedReplies, TheLinesOfOneJsonTextAreOneReplyMarkedMultiLine) {
+  auto transport = SpawnShell(
+      "read line; printf '{\\n  \"jsonrpc\": \"2.0\",\\n  \"id\": 1,\\n  "
+      "\"result\": {}\\n}\\n'; cat >/dev/null");
+  ASSERT_NE(transport, nullptr);
+  const Request request = StdioDiscover();
+  const Observation observation = transport->Send(request);
+  EXPECT_EQ(observation.outcome, Outcome::kOk) << observation.detail;
+  ASSERT_EQ(observation.messages.size(), 1U);
+  EXPECT_EQ(observation.stdout_lines.size(), 5U);
+  EXPECT_TRUE(observation.non_json.empty());
+  ASSERT_EQ(observation.multi_line_messages.size(), 1U);
+  EXPECT_EQ(observation.multi_line_messages[0].substr(0, 4), "{\n  ");
+  EXPECT_EQ(ClassifyReply(request, observation).channel, Channel::kSuccess);
+  // The answer is judged as an answer, and its framing fails S1.
+  EXPECT_EQ(Judge(check::kStdoutOnlyJsonRpc, request, observation).kind, VerdictKind::kFail);
+}
+
+TEST(PrettyPrintedReplies, LinesThatStopBeingJsonAreNotJsonAndTheNextLineStandsAlone) {
+  // "{ starting" is no JSON prefix at all; "{" then "  oops" starts one and breaks it; the
+  // one-line reply after them is read as always.
+  auto transport = SpawnShell(
+      "read line; printf '{ starting\\n{\\n  oops\\n"
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\\n'; cat >/dev/null");
+  ASSERT_NE(transport, nullptr);
+  const Observation observation = transport->Send(StdioDiscover());
+  EXPECT_EQ(observation.outcome, Outcome::kOk) << observation.detail;
+  EXPECT_EQ(observation.non_json, (std::vector<std::string>{"{ starting", "{", "  oops"}));
+  EXPECT_EQ(observation.messages.size(), 1U);
+  EXPECT_TRUE(observation.multi_line_messages.empty());
+  EXPECT_EQ(observation.stdout_lines.size(), 4U);
+}
+
+TEST(PrettyPrintedReplies, AnUnfinishedTextEndsAsLinesThatAreNotJson) {
+  // The server exits in the middle of its pretty-printed reply.
+  auto transport = SpawnShell("read line; printf '{\\n  \"jsonrpc\": \"2.0\",\\n'");
+  ASSERT_NE(transport, nullptr);
+  const Observation observation = transport->Send(StdioDiscover());
+  EXPECT_EQ(observation.outcome, Outcome::kExited) << observation.detail;
+  EXPECT_TRUE(observation.messages.empty());
+  EXPECT_EQ(observation.non_json, (std::vector<std::string>{"{", "  \"jsonrpc\": \"2.0\","}));
+}
+
+std::unique_ptr<Transport> PrettyRefServer() {
+  StdioTarget target;
+  target.argv = test_support::RefServerArgv(TransportKind::kStdio, {"pretty-printed-stdio"});
+  target.limits = test_support::ReferenceServerLimits(std::chrono::milliseconds(5000),
+                                                      std::chrono::milliseconds(50));
+  target.shutdown_grace = std::chrono::milliseconds(200);
+  auto spawned = SpawnStdio(std::move(target));
+  EXPECT_TRUE(spawned.ok()) << spawned.error().message;
+  return spawned.ok() ? std::unique_ptr<Transport>(std::move(*spawned)) : nullptr;
+}
+
+TEST(PrettyPrintedReplies, APipelineAttributesEachPrettyReplyToItsRequest) {
+  auto transport = PrettyRefServer();
+  ASSERT_NE(transport, nullptr);
+  McpClient client(*transport, Revision::k2026_07_28);
+  Pipeline pipeline;
+  pipeline.requests = {client.Make("server/discover"), client.Make("tools/list")};
+  pipeline.sentinel = client.Make("server/discover");
+  const PipelineResult result = transport->SendPipelined(pipeline);
+  EXPECT_FALSE(result.ambiguous);
+  ASSERT_EQ(result.observations.size(), 2U);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const Observation& observation = result.observations[i];
+    EXPECT_EQ(observation.outcome, Outcome::kOk) << observation.detail;
+    EXPECT_EQ(ClassifyReply(pipeline.requests[i], observation).channel, Channel::kSuccess);
+    EXPECT_EQ(observation.multi_line_messages.size(), 1U);
+    EXPECT_TRUE(observation.non_json.empty());
+  }
+  EXPECT_EQ(result.sentinel.outcome, Outcome::kOk) << result.sentinel.detail;
+}
+
+TEST(PrettyPrintedReplies, DetectionStillSeesEveryRevisionTheServerSpeaks) {
+  const EraReport eras =
+      DetectEras([] { return Result<std::unique_ptr<Transport>>(PrettyRefServer()); });
+  EXPECT_TRUE(eras.Speaks(Revision::k2026_07_28));
+  EXPECT_TRUE(eras.Speaks(Revision::k2025_11_25));
+  EXPECT_TRUE(eras.Speaks(Revision::k2024_11_05));
+}
+
+// --- check: the fault fails S1 only, the conformant server passes it ---------------------------
+
+TEST(PrettyPrintedReplies, CheckFailsStdoutFramingAndJudgesTheAnswersOtherwise) {
+  const ProcessRun faulty = Mcpfuzz(
+      "check --builtin-stdio --fault pretty-printed-stdio --only "
+      "stdio,tools.unknown-name,methods.unknown,lifecycle.initialize </dev/null");
+  EXPECT_EQ(faulty.exit_code, 1) << faulty.output;
+  EXPECT_NE(faulty.output.find("FAIL  stdio.stdout-only-jsonrpc"), std::string::npos)
+      << faulty.output;
+  EXPECT_NE(faulty.output.find("a message spread over several lines"), std::string::npos)
+      << faulty.output;
+  // The other checks judged the server's answers: nothing else failed or went unverified.
+  EXPECT_EQ(faulty.output.find("FAIL  tools."), std::string::npos) << faulty.output;
+  EXPECT_EQ(faulty.output.find("FAIL  methods."), std::string::npos) << faulty.output;
+  EXPECT_EQ(faulty.output.find("FAIL  lifecycle."), std::string::npos) << faulty.output;
+  EXPECT_NE(faulty.output.find(" 0 unverified"), std::string::npos) << faulty.output;
+
+  const ProcessRun conformant = Mcpfuzz(
+      "check --builtin-stdio --only stdio,tools.unknown-name,methods.unknown,lifecycle.initialize "
+      "</dev/null");
+  EXPECT_EQ(conformant.exit_code, 0) << conformant.output;
+  EXPECT_EQ(conformant.output.find("FAIL"), std::string::npos) << conformant.output;
 }
 
 }  // namespace
