@@ -96,7 +96,9 @@ bool Selected(std::string_view id, const CheckOptions& options);
 /// Detects the eras `connect` speaks, then runs every selected check in the newest revision of
 /// each era spoken (and in 2025-03-26 for the batch checks, when spoken). `progress` is called
 /// after each result, for progress lines on long runs. A target that speaks no revision (and no
-/// options.revision) gets no results: CheckRun::eras says what was asked.
+/// options.revision) gets no results, CheckRun::eras saying what was asked, but for a FAIL of
+/// stdio.stdout-only-jsonrpc when a stdio server's stdout carried more than JSON-RPC messages
+/// (stdout framing binds every revision).
 CheckRun RunChecks(const TransportFactory& connect, const CheckOptions& options,
                    const std::function<void(const CheckResult&)>& progress = {});
 

@@ -11,6 +11,7 @@
 #include "checks/detail/run.h"
 #include "checks/detail/scenarios.h"
 #include "oracles/check_ids.h"
+#include "oracles/stdio_checks.h"
 
 namespace mcpfuzz::checks::detail {
 namespace {
@@ -123,6 +124,48 @@ void StdoutOnlyJsonRpc(RevisionRun& run) {
               " stdout lines from " + std::to_string(run.incidents().stdout_exchanges()) +
               " exchanges");
   run.Report(std::move(result));
+}
+
+std::optional<CheckResult> StdoutWithoutRevision(const EraReport& eras) {
+  const std::string_view id = check::kStdoutOnlyJsonRpc;
+  // The exchanges are judged one by one, each in the revision it asked: what is allowed on
+  // stdout differs (2025-03-26's batches), and no revision was spoken to pick one for all.
+  JudgeContext context;
+  context.era_spoken = false;
+  std::optional<CheckResult> result;
+  std::size_t stdio_exchanges = 0;
+  std::size_t offenders = 0;
+  for (const EraAttempt& attempt : eras.attempts) {
+    if (!attempt.stdio_opening) continue;
+    ++stdio_exchanges;
+    const OpenOutcome& opening = *attempt.stdio_opening;
+    if (CheckStdout(opening.observation, opening.request.revision).empty()) continue;
+    ++offenders;
+    // Judged as the run's own check judges it: on what stdout carried, whatever ended the
+    // exchange (a flood ends it at the window cap).
+    Observation stdout_seen;
+    stdout_seen.stdout_lines = opening.observation.stdout_lines;
+    stdout_seen.messages = opening.observation.messages;
+    stdout_seen.non_json = opening.observation.non_json;
+    stdout_seen.multi_line_messages = opening.observation.multi_line_messages;
+    Verdict verdict = Judge(id, opening.request, stdout_seen, context);
+    // The first offender is the one kept: the others are the same server started again for
+    // another revision, counted in a note.
+    if (!result && verdict.kind == VerdictKind::kFail) {
+      result.emplace();
+      result->verdict = std::move(verdict);
+      result->revision = opening.request.revision;
+      result->transport = TransportKind::kStdio;
+      result->exchanges.push_back({opening.request, opening.observation, {}});
+    }
+  }
+  if (result) {
+    result->verdict.notes.push_back(
+        "no revision is spoken: judged from the era probe's exchanges, " +
+        std::to_string(offenders) + " of " + std::to_string(stdio_exchanges) +
+        " of which carried stdout that is not newline-delimited JSON-RPC");
+  }
+  return result;
 }
 
 }  // namespace mcpfuzz::checks::detail

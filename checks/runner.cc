@@ -227,7 +227,19 @@ CheckRun RunChecks(const TransportFactory& connect, const CheckOptions& options,
   CheckRun out;
   out.eras = DetectEras(connect);
   d::Responsiveness responsiveness;
-  for (d::RevisionPlan& plan : PlanRevisions(out.eras, options)) {
+  std::vector<d::RevisionPlan> plans = PlanRevisions(out.eras, options);
+  if (plans.empty() && Selected(check::kStdoutOnlyJsonRpc, options)) {
+    // Nothing else can be judged without a revision; stdout framing binds them all.
+    if (auto stdout_only = d::StdoutWithoutRevision(out.eras)) {
+      out.notes.push_back("the target speaks no revision mcpfuzz knows: only " +
+                          std::string(check::kStdoutOnlyJsonRpc) +
+                          ", which binds every revision, was judged (from the era probe's "
+                          "exchanges); no other check ran");
+      out.results.push_back(std::move(*stdout_only));
+      if (progress) progress(out.results.back());
+    }
+  }
+  for (d::RevisionPlan& plan : plans) {
     if (Interrupted(options)) break;
     RunRevision(connect, options, std::move(plan), out, progress, responsiveness);
   }

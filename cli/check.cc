@@ -16,6 +16,7 @@
 #include "cli/run_reports.h"
 #include "cli/signals.h"
 #include "reports/baseline.h"
+#include "reports/escape.h"
 #include "reports/terminal.h"
 #include "reports/writers.h"
 
@@ -114,22 +115,12 @@ std::optional<NothingJudged> WhyNothingWasJudged(const checks::CheckRun& run,
 
 void PrintNothingJudged(const NothingJudged& why, std::ostream& err) {
   err << "mcpfuzz: " << reports::EscapeForTerminal(why.reason, 400) << "\n";
-  // Its last lines, blank ones left out; the first may be cut (the tail is bytes), the last
-  // may lack its '\n'.
-  std::vector<std::string_view> lines;
-  std::string_view rest = why.stderr_tail;
-  while (!rest.empty()) {
-    const std::size_t end = rest.find('\n');
-    std::string_view line = rest.substr(0, end);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (!line.empty()) lines.push_back(line);
-    rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
-  }
+  const std::vector<std::string_view> lines =
+      reports::LastLines(why.stderr_tail, kStderrLinesShown);
   if (lines.empty()) return;
-  const std::size_t first = lines.size() > kStderrLinesShown ? lines.size() - kStderrLinesShown : 0;
   err << "  its stderr ended with:\n";
-  for (std::size_t i = first; i < lines.size(); ++i) {
-    err << "    " << reports::EscapeForTerminal(lines[i], 200) << "\n";
+  for (const std::string_view line : lines) {
+    err << "    " << reports::EscapeForTerminal(line, 200) << "\n";
   }
 }
 

@@ -11,6 +11,7 @@
 #include "cli/options.h"
 #include "cli/target.h"
 #include "model/result.h"
+#include "reports/escape.h"
 #include "transport/era_probe.h"
 
 namespace mcpfuzz::cli {
@@ -37,7 +38,7 @@ std::optional<NothingJudged> WhyNothingWasJudged(const checks::CheckRun& run,
                                                  const std::string& target);
 
 /// The last lines of stderr that `why` shows on the terminal, at most.
-inline constexpr std::size_t kStderrLinesShown = 5;
+inline constexpr std::size_t kStderrLinesShown = reports::kStderrTailLines;
 
 /// "mcpfuzz: REASON", then the last lines of the stderr tail, each escaped and capped as all
 /// server text is on the terminal.

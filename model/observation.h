@@ -71,6 +71,11 @@ struct Observation {
   /// Send keeps them in `messages` too; a pipeline reports them on its sentinel's observation
   /// only. From the first one on, the transport no longer concludes kDropped.
   std::vector<boost::json::value> late_replies;
+  /// Stdio: the start of each message that arrived spread over several stdout lines (JSON
+  /// pretty-printed across lines), its lines joined by '\n' and cut to a few hundred bytes.
+  /// Framing forbids it (one message per line, no embedded newline), yet the message is the
+  /// server's answer: it is in `messages`, its lines in `stdout_lines` (not in `non_json`).
+  std::vector<std::string> multi_line_messages;
 
   std::chrono::microseconds elapsed{0};
 };

@@ -13,6 +13,7 @@
 #include "oracles/detail/table.h"
 #include "oracles/expectations.h"
 #include "oracles/judgement.h"
+#include "oracles/stdio_checks.h"
 
 namespace mcpfuzz {
 namespace {
@@ -121,6 +122,19 @@ struct Describer {
   }
 };
 
+// S1 (stdout carries only JSON-RPC messages, one per line) binds a stdio server in every
+// revision, so what its stdout carried breaks it whether or not a revision was spoken: a
+// server that floods stdout with "y" or pretty-prints its replies may never complete a
+// handshake mcpfuzz recognises. Only a MUST broken stands without a revision; clean stdout,
+// or a blank line (a SHOULD), says nothing about a target that speaks no revision.
+bool BreaksStdoutWithoutEra(const Expectation& row, const Request& request,
+                            const Observation& observation) {
+  if (row.shape != ShapeCheck::kStdoutOnlyJsonRpc) return false;
+  const std::vector<Finding> found = CheckStdout(observation, request.revision);
+  return std::any_of(found.begin(), found.end(),
+                     [](const Finding& finding) { return finding.strength == Strength::kMust; });
+}
+
 Verdict Finish(const Describer& describe, Verdict verdict, VerdictKind kind,
                UnverifiedReason reason, std::string note) {
   verdict.kind = kind;
@@ -154,7 +168,13 @@ Verdict Judge(std::string_view check_id, const Request& request, const Observati
   verdict.strength = oracles_detail::PrimaryStrength(*row);
   verdict.expected = Expect(*row, request.transport);
 
-  if (!context.era_spoken) {
+  const bool judged_without_era =
+      !context.era_spoken && BreaksStdoutWithoutEra(*row, request, observation);
+  if (judged_without_era) {
+    verdict.notes.push_back("the target does not speak " + std::string(ToString(request.revision)) +
+                            ", but stdout framing binds every revision: judged from what "
+                            "stdout carried");
+  } else if (!context.era_spoken) {
     return Finish(describe, std::move(verdict), VerdictKind::kUnverified,
                   UnverifiedReason::kEraNotSpoken,
                   "the target does not speak " + std::string(ToString(request.revision)));

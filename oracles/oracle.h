@@ -18,7 +18,8 @@ struct JudgeContext {
   /// that need nothing.
   bool capability_declared = true;
   /// The target speaks the request's revision (from the era probe). When false, every verdict
-  /// is UNVERIFIED era_not_spoken.
+  /// is UNVERIFIED era_not_spoken, but for stdio.stdout-only-jsonrpc on stdout that breaks
+  /// its MUST: stdout framing binds every revision, so that FAIL stands without one.
   bool era_spoken = true;
   /// tools.bad-arguments: the argument the request got wrong, which the error should name.
   std::string argument_name;
@@ -38,11 +39,12 @@ enum class VerdictText {
 /// Judges `observation`, the answer to `request`, as the check `check_id` (check_ids.h).
 ///
 /// Looks up the row for (check_id, revision, transport); none gives NOT_APPLICABLE. Then, in
-/// order: era not spoken → UNVERIFIED; capability not declared → NOT_APPLICABLE; a failed
-/// exchange → UNVERIFIED transport_error (except checks about the process itself); HTTP
-/// 401/403 → UNVERIFIED credential_required and 429/503 → rate_limited, unless the row expects
-/// exactly that status. Otherwise channel, code, HTTP status, error data, the check's shape
-/// check, the reply envelope and leaks are judged; the verdict is the worst finding.
+/// order: era not spoken → UNVERIFIED (unless stdout broke its framing MUST); capability not
+/// declared → NOT_APPLICABLE; a failed exchange → UNVERIFIED transport_error (except checks about
+/// the process itself); HTTP 401/403 → UNVERIFIED credential_required and 429/503 → rate_limited,
+/// unless the row expects exactly that status. Otherwise channel, code, HTTP status, error data,
+/// the check's shape check, the reply envelope and leaks are judged; the verdict is the worst
+/// finding.
 Verdict Judge(std::string_view check_id, const Request& request, const Observation& observation,
               const JudgeContext& context = {}, VerdictText text = VerdictText::kAlways);
 

@@ -36,11 +36,19 @@ bool IsBatchOfMessages(const boost::json::value& value) {
 }  // namespace
 
 std::vector<Finding> CheckStdout(const Observation& observation, Revision revision) {
+  // A few of each kind are quoted; the rest are counted in one finding, so a flood of
+  // thousands of "y" lines is one verdict a person can read, not thousands of findings.
+  constexpr std::size_t kQuoted = 3;
   std::vector<Finding> findings;
+  std::size_t blank = 0;
+  std::size_t not_json = 0;
+  std::size_t not_jsonrpc = 0;
   for (const std::string& line : observation.non_json) {
     if (IsBlank(line)) {
-      findings.push_back(ShapeFinding(Strength::kShould, "stdout carries a blank line"));
-    } else {
+      if (blank++ == 0) {
+        findings.push_back(ShapeFinding(Strength::kShould, "stdout carries a blank line"));
+      }
+    } else if (not_json++ < kQuoted) {
       findings.push_back(ShapeFinding(Strength::kMust,
                                       "stdout carries a line that is not JSON: " + Excerpt(line)));
     }
@@ -48,9 +56,42 @@ std::vector<Finding> CheckStdout(const Observation& observation, Revision revisi
   for (const auto& message : observation.messages) {
     if (IsJsonRpcMessage(message)) continue;
     if (revision == Revision::k2025_03_26 && IsBatchOfMessages(message)) continue;
+    if (not_jsonrpc++ < kQuoted) {
+      findings.push_back(
+          ShapeFinding(Strength::kMust, "stdout carries JSON that is not a JSON-RPC message: " +
+                                            Excerpt(boost::json::serialize(message))));
+    }
+  }
+  // Pretty-printed: the message is the server's answer, but its framing breaks the MUST NOT
+  // on embedded newlines; the excerpt shows where the lines broke.
+  std::size_t multi_line = 0;
+  for (const std::string& excerpt : observation.multi_line_messages) {
+    if (multi_line++ >= kQuoted) continue;
+    std::string shown;
+    for (const char c : excerpt) shown += c == '\n' ? std::string("\\n") : std::string(1, c);
     findings.push_back(
-        ShapeFinding(Strength::kMust, "stdout carries JSON that is not a JSON-RPC message: " +
-                                          Excerpt(boost::json::serialize(message))));
+        ShapeFinding(Strength::kMust,
+                     "stdout carries a message spread over several lines (a message MUST "
+                     "NOT contain embedded newlines): " +
+                         Excerpt(shown)));
+  }
+  if (multi_line > kQuoted) {
+    findings.push_back(
+        ShapeFinding(Strength::kMust, "stdout carries " + std::to_string(multi_line) +
+                                          " messages spread over several lines in all"));
+  }
+  if (blank > 1) {
+    findings.push_back(ShapeFinding(
+        Strength::kShould, "stdout carries " + std::to_string(blank) + " blank lines in all"));
+  }
+  if (not_json > kQuoted) {
+    findings.push_back(ShapeFinding(Strength::kMust, "stdout carries " + std::to_string(not_json) +
+                                                         " lines that are not JSON in all"));
+  }
+  if (not_jsonrpc > kQuoted) {
+    findings.push_back(
+        ShapeFinding(Strength::kMust, "stdout carries " + std::to_string(not_jsonrpc) +
+                                          " JSON values that are not JSON-RPC messages in all"));
   }
   return findings;
 }

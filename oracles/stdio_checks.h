@@ -10,7 +10,8 @@
 namespace mcpfuzz {
 
 /// Every stdout line is one JSON-RPC message (tables §8 S1, S3, S4): non-JSON lines (logs,
-/// invalid UTF-8, a message split by an embedded newline) and JSON that is not a JSON-RPC
+/// invalid UTF-8, a message split by an embedded newline), a message pretty-printed across
+/// several lines (Observation::multi_line_messages) and JSON that is not a JSON-RPC
 /// message break a MUST NOT; an array line is a message only in 2025-03-26 (S2). A blank line
 /// carries nothing but is still not a message: a SHOULD-level finding.
 std::vector<Finding> CheckStdout(const Observation& observation, Revision revision);

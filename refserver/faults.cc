@@ -5,7 +5,7 @@
 namespace mcpfuzz::refserver {
 namespace {
 
-constexpr std::array<FaultInfo, 29> kFaults = {{
+constexpr std::array<FaultInfo, 30> kFaults = {{
     {Fault::kUnknownToolIsError, "unknown-tool-is-error",
      "an unknown tool gets an isError:true result instead of JSON-RPC error -32602"},
     {Fault::kUnknownToolPlainSuccess, "unknown-tool-plain-success",
@@ -72,6 +72,9 @@ constexpr std::array<FaultInfo, 29> kFaults = {{
     {Fault::kRemovedMethodsServed, "removed-methods-served",
      "2026-07-28: initialize, ping, logging/setLevel and resources/subscribe/unsubscribe are "
      "served instead of -32601 (HTTP 404)"},
+    {Fault::kPrettyPrintedStdio, "pretty-printed-stdio",
+     "stdio: each reply is written indented across several lines (as json.dumps(indent=2) "
+     "does) instead of one line"},
 }};
 
 }  // namespace

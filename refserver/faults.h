@@ -40,6 +40,7 @@ enum class Fault {
   kEraLockIgnored,
   kValidatorDumpInErrors,
   kRemovedMethodsServed,
+  kPrettyPrintedStdio,
 };
 
 /// The switches a server runs with; empty means conformant.

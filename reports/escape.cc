@@ -119,4 +119,18 @@ void MakeJsonStringsValidUtf8(boost::json::value& value) {
   }
 }
 
+std::vector<std::string_view> LastLines(std::string_view tail, std::size_t count) {
+  std::vector<std::string_view> lines;
+  while (!tail.empty()) {
+    const std::size_t end = tail.find('\n');
+    std::string_view line = tail.substr(0, end);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!line.empty()) lines.push_back(line);
+    tail = end == std::string_view::npos ? std::string_view() : tail.substr(end + 1);
+  }
+  if (lines.size() > count)
+    lines.erase(lines.begin(), lines.end() - static_cast<std::ptrdiff_t>(count));
+  return lines;
+}
+
 }  // namespace mcpfuzz::reports

@@ -4,8 +4,10 @@
 // markup, break out of a table or a code block, or produce a file a parser rejects.
 
 #include <boost/json/value.hpp>
+#include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mcpfuzz::reports {
 
@@ -28,5 +30,14 @@ std::string MarkdownCodeBlock(std::string_view text, std::string_view language =
 /// Replaces bytes that are not UTF-8 in every string of `value` (in place): Boost.JSON would
 /// write them raw and produce a document no JSON parser accepts.
 void MakeJsonStringsValidUtf8(boost::json::value& value);
+
+/// How many lines of a stdio server's stderr tail the reports show: the terminal under a run's
+/// exit reason, the JSON report in each era attempt.
+inline constexpr std::size_t kStderrTailLines = 5;
+
+/// The last `count` non-blank lines of `tail`, as written (a '\r' before each '\n' dropped; the
+/// first may be cut, since a tail is bytes, and the last may lack its '\n'). Callers escape
+/// them for their format.
+std::vector<std::string_view> LastLines(std::string_view tail, std::size_t count);
 
 }  // namespace mcpfuzz::reports

@@ -33,6 +33,15 @@ json::object ItemJson(const ReportItem& item) {
   return out;
 }
 
+// What a stdio server wrote last to stderr, as the terminal shows it under the exit reason:
+// why a server that could not be reached exited is usually there.
+json::array StderrTailJson(std::string_view tail) {
+  json::array lines;
+  for (const std::string_view line : LastLines(tail, kStderrTailLines))
+    lines.push_back(json::value(Visible(line)));
+  return lines;
+}
+
 json::value ErasJson(const EraReport& eras) {
   json::array attempts;
   for (const EraAttempt& attempt : eras.attempts) {
@@ -44,7 +53,8 @@ json::value ErasJson(const EraReport& eras) {
          {"note", attempt.note},
          {"error_code", Nullable(attempt.error_code)},
          {"http_status", Status(attempt.http_status)},
-         {"answered", attempt.answered ? json::value(ToString(*attempt.answered)) : nullptr}});
+         {"answered", attempt.answered ? json::value(ToString(*attempt.answered)) : nullptr},
+         {"stderr_tail", StderrTailJson(attempt.stderr_tail)}});
   }
   return {{"speaks", JsonNames(eras.speaks)}, {"attempts", std::move(attempts)}};
 }

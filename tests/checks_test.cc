@@ -782,6 +782,7 @@ const std::vector<FaultExpectation>& FaultTable() {
       {Fault::kEraLockIgnored, kStdio, {check::kMetaMissing}},
       {Fault::kValidatorDumpInErrors, kHttp, {check::kToolMissingName}},
       {Fault::kRemovedMethodsServed, kStdio, {check::kRemovedMethod}},
+      {Fault::kPrettyPrintedStdio, kStdio, {check::kStdoutOnlyJsonRpc}},
   };
   return table;
 }

@@ -89,6 +89,7 @@ constexpr SweepRow kRows[] = {
     {.fault = "era-lock-ignored", .transport = kStdio, .check = check::kMetaMissing},
     {.fault = "validator-dump-in-errors", .aspect = Aspect::kLeak},
     {.fault = "removed-methods-served", .check = check::kRemovedMethod},
+    {.fault = "pretty-printed-stdio", .transport = kStdio, .check = check::kStdoutOnlyJsonRpc},
 };
 
 const SweepRow* RowFor(std::string_view fault) {

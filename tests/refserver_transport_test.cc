@@ -945,6 +945,22 @@ std::map<Fault, FaultScenario> MakeFaultScenarios() {
                                            }
                                          }};
 
+  table[Fault::kPrettyPrintedStdio] = {
+      kStdioOnly, kReplyTimeout, [](Target& target, bool faulty) {
+        auto client = OpenClient(target, kStateless);
+        auto [request, observation] = SendOne(*client, client->Make("tools/list"));
+        // The reply spans several lines; the transport still reads it as the reply.
+        ExpectChannel(request, observation, Channel::kSuccess);
+        EXPECT_TRUE(observation.non_json.empty()) << Show(observation);
+        if (faulty) {
+          EXPECT_GT(observation.stdout_lines.size(), 1U) << Show(observation);
+          EXPECT_EQ(observation.multi_line_messages.size(), 1U) << Show(observation);
+        } else {
+          EXPECT_EQ(observation.stdout_lines.size(), 1U) << Show(observation);
+          EXPECT_TRUE(observation.multi_line_messages.empty()) << Show(observation);
+        }
+      }};
+
   return table;
 }
 

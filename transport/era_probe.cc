@@ -31,6 +31,7 @@ EraAttempt Describe(Revision asked, std::string method, const Result<OpenOutcome
   attempt.error_code = outcome.reply.error_code;
   attempt.http_status = outcome.observation.http_status;
   attempt.stderr_tail = outcome.observation.stderr_tail;
+  if (outcome.request.transport == TransportKind::kStdio) attempt.stdio_opening = outcome;
   if (!opened.ok()) attempt.note = opened.error().message;
   return attempt;
 }

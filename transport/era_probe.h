@@ -12,6 +12,7 @@
 
 #include "model/channel.h"
 #include "model/result.h"
+#include "transport/client.h"
 #include "transport/transport.h"
 
 namespace mcpfuzz {
@@ -32,6 +33,10 @@ struct EraAttempt {
   /// The last bytes a stdio server wrote to stderr during the attempt, as it wrote them: why
   /// a server that exited did so is usually there.
   std::string stderr_tail;
+  /// Over stdio, the request that opened the attempt and everything the server wrote back
+  /// (bounded by the transport's caps): stdout framing binds every revision, so what stdout
+  /// carried can be judged even when no revision is spoken. Nothing over HTTP.
+  std::optional<OpenOutcome> stdio_opening;
 };
 
 struct EraReport {

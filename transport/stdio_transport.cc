@@ -72,6 +72,8 @@ class Exchange {
   // reply is among them.
   bool TakeLines();
   bool TakeRemainder();
+  // Records what the framer completed; true once the awaited reply is among it.
+  bool Record(std::vector<transport_detail::StdoutFramer::Framed> framed);
   void WriteSome();
   std::string TimeoutDetail() const;
   // Stdout bytes this reply window may still read, kept or dropped.
@@ -102,6 +104,8 @@ class Exchange {
   Clock::time_point quiet_since_ = start_;
   // The first over-long line of the window: its excerpt and size, not its bytes.
   std::optional<transport_detail::LinePiece> too_long_;
+  // Pretty-printed replies: the lines of a JSON text spread over several.
+  transport_detail::StdoutFramer framer_;
 };
 
 Observation Exchange::Run() {
@@ -165,11 +169,19 @@ bool Exchange::TakeLines() {
     ++lines_;
     kept_bytes_ += piece->line.size();
     quiet_since_ = Clock::now();
-    const boost::json::value* message =
-        transport_detail::RecordLine(observation_, std::move(piece->line));
-    if (message != nullptr && transport_detail::EndsExchange(rule_, *message)) return true;
+    if (Record(framer_.Feed(std::move(piece->line)))) return true;
   }
   return false;
+}
+
+bool Exchange::Record(std::vector<transport_detail::StdoutFramer::Framed> framed) {
+  bool ends = false;
+  for (auto& piece : framed) {
+    const boost::json::value* message =
+        transport_detail::RecordFramed(observation_, std::move(piece));
+    ends = ends || (message != nullptr && transport_detail::EndsExchange(rule_, *message));
+  }
+  return ends;
 }
 
 bool Exchange::TakeRemainder() {
@@ -180,8 +192,7 @@ bool Exchange::TakeRemainder() {
   if (!rest) return false;
   ++lines_;
   kept_bytes_ += rest->size();
-  const boost::json::value* message = transport_detail::RecordLine(observation_, std::move(*rest));
-  return message != nullptr && transport_detail::EndsExchange(rule_, *message);
+  return Record(framer_.Feed(std::move(*rest)));
 }
 
 void Exchange::WriteSome() {
@@ -226,6 +237,8 @@ std::string Exchange::TimeoutDetail() const {
 }
 
 Observation Exchange::Finish(Outcome outcome, std::string detail) {
+  // A text still open when the exchange ends never became a message: its lines were not JSON.
+  if (auto open = framer_.Flush()) transport_detail::RecordFramed(observation_, std::move(*open));
   observation_.outcome = outcome;
   observation_.detail = std::move(detail);
   observation_.stderr_tail = pipes_.exchange_stderr_tail();

@@ -58,6 +58,7 @@ void IncidentLog::RecordStdio(const Exchange& exchange, ProcessRecord& process, 
   append(stdout_seen_.stdout_lines, observation.stdout_lines);
   append(stdout_seen_.messages, observation.messages);
   append(stdout_seen_.non_json, observation.non_json);
+  append(stdout_seen_.multi_line_messages, observation.multi_line_messages);
   if (!CheckStdout(observation, revision_).empty() &&
       stdout_offenders_.size() < kMaxStdoutOffenders) {
     stdout_offenders_.push_back(exchange);

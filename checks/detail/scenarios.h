@@ -59,5 +59,9 @@ void HttpEndpoint(RevisionRun& run);
 void KeepsAnswering(RevisionRun& run);
 void NoEarlyExit(RevisionRun& run);
 void StdoutOnlyJsonRpc(RevisionRun& run);
+/// stdio.stdout-only-jsonrpc for a stdio target that speaks no revision, judged from what the
+/// era probe's exchanges saw: its FAIL, or nothing when stdout broke no MUST (the run then
+/// judged nothing, and says why).
+std::optional<CheckResult> StdoutWithoutRevision(const EraReport& eras);
 
 }  // namespace mcpfuzz::checks::detail

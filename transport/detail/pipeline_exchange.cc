@@ -127,6 +127,9 @@ PipelineResult PipelineExchange::Run() {
     if (pipes_.Pump(wake - now, want_write).stdin_ready) WriteSome();
   }
 
+  // A text still open at the end never became a message: its lines go where output without
+  // an id goes.
+  if (auto open = framer_.Flush()) TakeFramed(std::move(*open));
   result.observations.reserve(slots_.size() - 1);
   for (std::size_t i = 0; i + 1 < slots_.size(); ++i) {
     result.observations.push_back(std::move(slots_[i].observation));
@@ -148,16 +151,21 @@ void PipelineExchange::TakeLine(LinePiece piece) {
   }
   ++window_lines_;
   window_kept_bytes_ += piece.line.size();
-  std::optional<boost::json::value> parsed = ParseLine(piece.line);
-  if (parsed) {
-    if (Slot* slot = SlotAnsweredBy(*parsed)) {
+  for (StdoutFramer::Framed& framed : framer_.Feed(std::move(piece.line))) {
+    TakeFramed(std::move(framed));
+  }
+}
+
+void PipelineExchange::TakeFramed(StdoutFramer::Framed framed) {
+  if (framed.value) {
+    if (Slot* slot = SlotAnsweredBy(*framed.value)) {
       const bool was_pending = !slot->concluded;
-      RecordLine(slot->observation, std::move(piece.line), std::move(parsed));
+      RecordFramed(slot->observation, std::move(framed));
       if (was_pending) Conclude(*slot, Outcome::kOk, "");
       return;
     }
-    if (dropped_.TakeLateReply(*parsed)) {
-      late_replies_.push_back(std::move(*parsed));
+    if (dropped_.TakeLateReply(*framed.value)) {
+      late_replies_.push_back(std::move(*framed.value));
       return;
     }
   }
@@ -165,8 +173,7 @@ void PipelineExchange::TakeLine(LinePiece piece) {
   Slot& slot = CurrentSlot(certain);
   ambiguous_ = ambiguous_ || !certain;
   slot.quiet_since = Clock::now();
-  const boost::json::value* message =
-      RecordLine(slot.observation, std::move(piece.line), std::move(parsed));
+  const boost::json::value* message = RecordFramed(slot.observation, std::move(framed));
   if (certain && message != nullptr && EndsExchange(slot.rule, *message)) {
     Conclude(slot, Outcome::kOk, "");
   }

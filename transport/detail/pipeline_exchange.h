@@ -11,6 +11,7 @@
 #include "transport/detail/dropped_ids.h"
 #include "transport/detail/reply_rule.h"
 #include "transport/detail/server_pipes.h"
+#include "transport/detail/stdio_record.h"
 #include "transport/transport.h"
 
 namespace mcpfuzz::transport_detail {
@@ -44,6 +45,8 @@ class PipelineExchange {
   };
 
   void TakeLine(LinePiece piece);
+  // Attributes one framed piece (a line, or a message pretty-printed across lines).
+  void TakeFramed(StdoutFramer::Framed framed);
   // The slot that output no id attributes goes to; `certain` is false when that may not be
   // the message Send, one message at a time, would have given it to.
   Slot& CurrentSlot(bool& certain);
@@ -86,6 +89,7 @@ class PipelineExchange {
   std::size_t window_kept_bytes_ = 0;
   bool ambiguous_ = false;
   std::vector<boost::json::value> late_replies_;
+  StdoutFramer framer_;
 };
 
 }  // namespace mcpfuzz::transport_detail

@@ -35,6 +35,82 @@ const boost::json::value* RecordLine(Observation& observation, std::string line)
   return RecordLine(observation, std::move(line), std::move(parsed));
 }
 
+namespace {
+
+// How much of a multi-line message an observation keeps to show it: enough for a person to
+// see the indentation, a constant whatever the message's size.
+constexpr std::size_t kMultiLineExcerptBytes = 240;
+
+// The line opens a JSON object or array: the start of a pretty-printed message, maybe.
+bool OpensContainer(std::string_view line) {
+  const std::size_t first = line.find_first_not_of(" \t\r");
+  return first != std::string_view::npos && (line[first] == '{' || line[first] == '[');
+}
+
+}  // namespace
+
+std::vector<StdoutFramer::Framed> StdoutFramer::Feed(std::string line) {
+  std::vector<Framed> done;
+  if (parser_) {
+    boost::system::error_code error;
+    parser_->write("\n", 1, error);
+    if (!error) parser_->write(line.data(), line.size(), error);
+    if (!error) {
+      open_lines_.push_back(std::move(line));
+      if (parser_->done()) {
+        Framed framed{std::exchange(open_lines_, {}), parser_->release()};
+        parser_.reset();
+        done.push_back(std::move(framed));
+      }
+      return done;
+    }
+    // This line breaks the text: what came before it was not JSON, and the line starts over.
+    done.push_back(*Flush());
+  }
+  if (std::optional<boost::json::value> parsed = ParseLine(line)) {
+    done.push_back({{std::move(line)}, std::move(parsed)});
+    return done;
+  }
+  if (OpensContainer(line)) {
+    parser_.emplace();
+    boost::system::error_code error;
+    parser_->write(line.data(), line.size(), error);
+    if (!error && !parser_->done()) {
+      open_lines_.push_back(std::move(line));
+      return done;
+    }
+    parser_.reset();
+  }
+  done.push_back({{std::move(line)}, std::nullopt});
+  return done;
+}
+
+std::optional<StdoutFramer::Framed> StdoutFramer::Flush() {
+  if (!parser_) return std::nullopt;
+  parser_.reset();
+  return Framed{std::exchange(open_lines_, {}), std::nullopt};
+}
+
+const boost::json::value* RecordFramed(Observation& observation, StdoutFramer::Framed framed) {
+  if (framed.lines.size() == 1) {
+    return RecordLine(observation, std::move(framed.lines.front()), std::move(framed.value));
+  }
+  if (!framed.value) {
+    for (std::string& line : framed.lines) RecordLine(observation, std::move(line), std::nullopt);
+    return nullptr;
+  }
+  std::string excerpt;
+  for (const std::string& line : framed.lines) {
+    if (excerpt.size() >= kMultiLineExcerptBytes) break;
+    if (!excerpt.empty()) excerpt += '\n';
+    excerpt += line.substr(0, kMultiLineExcerptBytes - excerpt.size());
+  }
+  observation.multi_line_messages.push_back(std::move(excerpt));
+  for (std::string& line : framed.lines) observation.stdout_lines.push_back(std::move(line));
+  observation.messages.push_back(std::move(*framed.value));
+  return &observation.messages.back();
+}
+
 std::string DescribeExit(const ExitStatus& exit) {
   if (exit.code) return "the server exited with code " + std::to_string(*exit.code);
   if (exit.signal) return "the server was killed by signal " + std::to_string(*exit.signal);

@@ -2,10 +2,12 @@
 // How stdout lines and exits become parts of an Observation, shared by the one-request
 // exchange and the pipeline of the stdio transport.
 
+#include <boost/json/stream_parser.hpp>
 #include <boost/json/value.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "model/observation.h"
 #include "transport/detail/child_process.h"
@@ -23,6 +25,37 @@ const boost::json::value* RecordLine(Observation& observation, std::string line,
                                      std::optional<boost::json::value> parsed);
 /// The same, parsing the line itself.
 const boost::json::value* RecordLine(Observation& observation, std::string line);
+
+/// Stdout lines as the framing of one exchange gives them: each line on its own, or the lines
+/// of one JSON text a server spread over several (pretty-printed), which newline-delimited
+/// framing forbids but which is still the server's answer. A line that does not parse but
+/// opens an object or array starts such a text; the lines after it are added while they keep
+/// it a valid prefix, until it is complete. A line that breaks it ends it: its lines were
+/// not JSON after all. What it may cost is bounded by the caller's caps on the lines and
+/// bytes of a reply window, since every line still counts against them.
+class StdoutFramer {
+ public:
+  /// One framed piece: the lines, and the JSON value they form, if they form one.
+  struct Framed {
+    std::vector<std::string> lines;
+    std::optional<boost::json::value> value;
+  };
+
+  /// Takes the next line; returns what it completes, oldest first: nothing while a text is
+  /// open, the line alone, or (when it breaks an open text) that text's lines, then what the
+  /// line itself completes.
+  std::vector<Framed> Feed(std::string line);
+  /// Ends a text still open (the exchange is over): its lines, with no value.
+  std::optional<Framed> Flush();
+
+ private:
+  std::optional<boost::json::stream_parser> parser_;
+  std::vector<std::string> open_lines_;
+};
+
+/// Appends `framed` to `observation` as RecordLine does for a line; a value framed from several
+/// lines is noted in multi_line_messages as well. Returns the value as stored, if any.
+const boost::json::value* RecordFramed(Observation& observation, StdoutFramer::Framed framed);
 
 /// "the server exited with code 3", for an observation's detail.
 std::string DescribeExit(const ExitStatus& exit);
