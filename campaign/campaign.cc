@@ -105,6 +105,7 @@ void Campaign::OpenLanes() {
       continue;
     }
     lane.session->mutable_context().call_real_tools = options_.call_real_tools;
+    lane.session->mutable_context().max_request_bytes = options_.max_request_bytes;
     if (gen::ApplicableFamilies(lane.session->context(), families).empty()) {
       result_.notes.push_back("no selected family applies in " + std::string(ToString(revision)));
       continue;

@@ -162,6 +162,49 @@ void UnknownTool(RevisionRun& run) {
   run.Report(std::move(result));
 }
 
+void UnknownNameConsistent(RevisionRun& run) {
+  const std::string_view id = check::kUnknownNameConsistent;
+  if (!run.Pending(id)) return;
+  const std::pair<std::string_view, std::string_view> kMethods[] = {
+      {"tools", "tools/call"}, {"prompts", "prompts/get"}, {"resources", "resources/read"}};
+  // Property names every JavaScript object has: a lookup through a plain object finds them.
+  const std::string_view kPrototypeNames[] = {"__proto__", "constructor", "toString",
+                                              "hasOwnProperty"};
+  run.set_current_check(id);
+  ResultBuilder result(run, id);
+  bool declared_any = false;
+  for (const auto& [capability, method] : kMethods) {
+    if (!run.Declares(capability)) continue;
+    declared_any = true;
+    Connection* main = run.Main();
+    if (main == nullptr) break;
+    const Request random = main->client().Make(method, NameParams(method, RandomNameFor(method)));
+    Exchange reference = main->Send(random);
+    if (reference.observation.outcome != Outcome::kOk) {
+      result.Note(std::string(method) + " of a random name got no answer (" +
+                  std::string(ToString(reference.observation.outcome)) + "): nothing to compare");
+      result.Add(std::move(reference));
+      continue;
+    }
+    JudgeContext context = run.Context();
+    context.random_name_answer = ReadNameAnswer(reference.request, reference.observation);
+    result.Note(std::string(method) + " of the random \"" + std::string(RandomNameFor(method)) +
+                "\": " + DescribeAnswer(reference));
+    result.Add(std::move(reference));
+    for (std::string_view name : kPrototypeNames) {
+      Connection* connection = run.Main();
+      if (connection == nullptr) break;
+      result.Judge(connection->Send(connection->client().Make(method, NameParams(method, name))),
+                   context, std::string(method) + " " + std::string(name));
+    }
+  }
+  if (!declared_any) {
+    return run.ReportNotApplicable(id, "the target declared no tools, prompts or resources");
+  }
+  if (!result.judged_any()) return run.ReportUnreachable(id);
+  run.Report(std::move(result));
+}
+
 void ToolMissingName(RevisionRun& run) {
   if (!RequireTools(run, check::kToolMissingName)) return;
   ReportVariants(

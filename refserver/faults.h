@@ -37,6 +37,9 @@ enum class Fault {
   kUnknownMethod200,
   kMissingResultType,
   kResourceNotFoundLegacyCode,
+  kPrototypeNameLookup,
+  kDeafAfterBigLine,
+  k500OnDeepNesting,
 };
 
 /// The switches a server runs with; empty means conformant.
