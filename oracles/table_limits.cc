@@ -41,7 +41,9 @@ void AddLimitRows(std::vector<Expectation>& rows) {
                               : std::vector<Channel>{kProtocolError, kExecutionError, kSuccess},
                     .strength = Strength::kMust,
                     .http_rejection = HttpRejection::kConformant},
-        .http_status = {.conformant = {kHttp2xx, kHttp4xx}, .strength = Strength::kShould},
+        .http_status =
+            stdio ? StatusRule{}
+                  : StatusRule{.conformant = {kHttp2xx, kHttp4xx}, .strength = Strength::kShould},
         .reference = "RFC 8259 §9; JRPC §5; RFC 9110 §15.6.1; tables §3 F1, §15 Z1",
         .summary = "Valid JSON nested 10,000-100,000 deep is answered or refused, never "
                    "failed with a 5xx or a crash",
@@ -59,7 +61,9 @@ void AddLimitRows(std::vector<Expectation>& rows) {
                               : std::vector<Channel>{kProtocolError, kExecutionError, kSuccess},
                     .strength = Strength::kMust,
                     .http_rejection = HttpRejection::kConformant},
-        .http_status = {.conformant = {kHttp2xx, kHttp4xx}, .strength = Strength::kShould},
+        .http_status =
+            stdio ? StatusRule{}
+                  : StatusRule{.conformant = {kHttp2xx, kHttp4xx}, .strength = Strength::kShould},
         .reference = "RFC 8259 §9; RFC 9110 §15.5.14 (413), §15.6.1; JRPC §5; tables §8 S1, "
                      "§15 Z2",
         .summary = "A request of 1 to 16 MiB is served or refused (HTTP 413 or a JSON-RPC "

@@ -711,6 +711,10 @@ const std::vector<FaultExpectation>& FaultTable() {
       {Fault::kUnknownMethod200, kHttp, {check::kUnknownMethod}},
       {Fault::kMissingResultType, kStdio, {check::kDiscoverResult}},
       {Fault::kResourceNotFoundLegacyCode, kHttp, {check::kUnknownResource}},
+      {Fault::kPrototypeNameLookup, kStdio, {check::kUnknownNameConsistent}},
+      // Deaf after limits.oversized-request's line of 10 MiB and one byte.
+      {Fault::kDeafAfterBigLine, kStdio, {check::kKeepsAnswering}},
+      {Fault::k500OnDeepNesting, kHttp, {check::kDeepNesting}},
   };
   return table;
 }

@@ -85,6 +85,9 @@ constexpr SweepRow kRows[] = {
     {.fault = "unknown-method-200", .check = check::kUnknownMethod},
     {.fault = "missing-result-type", .aspect = Aspect::kEnvelope},
     {.fault = "resource-not-found-legacy-code", .check = check::kUnknownResource},
+    {.fault = "prototype-name-lookup", .check = check::kUnknownNameConsistent},
+    {.fault = "deaf-after-big-line", .transport = kStdio, .check = check::kKeepsAnswering},
+    {.fault = "500-on-deep-nesting", .check = check::kDeepNesting},
 };
 
 const SweepRow* RowFor(std::string_view fault) {
