@@ -213,8 +213,10 @@ void RunRevision(const TransportFactory& connect, const CheckOptions& options, d
 std::span<const CheckInfo> AllChecks() { return kInfos; }
 
 std::span<const std::string_view> ImpossibleToolNames() {
-  static constexpr std::array kNames = {d::kImpossibleTool, d::kSecondImpossibleTool,
-                                        d::kImpossibleToolNeedingBase64};
+  static constexpr std::array kNames = {
+      d::kImpossibleTool,    d::kSecondImpossibleTool, d::kImpossibleToolNeedingBase64,
+      d::kPrototypeNames[0], d::kPrototypeNames[1],    d::kPrototypeNames[2],
+      d::kPrototypeNames[3]};
   return kNames;
 }
 
