@@ -7,8 +7,6 @@
 #include <utility>
 #include <variant>
 
-#include "campaign/detail/random_names.h"
-
 namespace mcpfuzz::campaign_detail {
 namespace {
 
@@ -155,7 +153,6 @@ void Session::ListFeatures() {
   }
   context_.prompts = std::move(listed.prompts);
   context_.resource_uris = std::move(listed.resource_uris);
-  context_.random_name_answers = AskRandomNames(*client_);
 }
 
 bool Session::Ready(Observation& failure) {
