@@ -10,6 +10,7 @@
 
 #include "campaign/detail/campaign_loop.h"
 #include "campaign/detail/judging.h"
+#include "campaign/detail/random_names.h"
 #include "campaign/detail/session.h"
 #include "campaign/detail/shrink.h"
 #include "campaign/finding_file.h"
@@ -105,6 +106,19 @@ void Campaign::OpenLanes() {
       continue;
     }
     lane.session->mutable_context().call_real_tools = options_.call_real_tools;
+    lane.session->mutable_context().max_request_bytes = options_.max_request_bytes;
+    if (options_.ask_random_names) {
+      // Behind a sentinel: a server that never answers an unknown name costs one round trip
+      // over stdio, not a timeout per session.
+      Session& session = *lane.session;
+      session.mutable_context().random_name_answers =
+          campaign_detail::AskRandomNames(session.context(), [&session](const Request& request) {
+            Pipeline pipeline;
+            pipeline.requests.push_back(request);
+            pipeline.sentinel = session.Sentinel();
+            return session.SendPipelined(pipeline).observations.front();
+          });
+    }
     if (gen::ApplicableFamilies(lane.session->context(), families).empty()) {
       result_.notes.push_back("no selected family applies in " + std::string(ToString(revision)));
       continue;

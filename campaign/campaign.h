@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "generators/generated_case.h"
 #include "model/reproducer.h"
 #include "model/request.h"
 #include "oracles/oracle.h"
@@ -46,6 +47,12 @@ struct CampaignOptions {
   /// Allow cases that run the target's real tools (the tool-arguments family, and unknown
   /// names derived from real tool names).
   bool call_real_tools = false;
+  /// Ask tools/call, prompts/get and resources/read of a random name when a session opens
+  /// (one exchange each, for the capabilities declared): names.unknown-consistent compares
+  /// impossible names with those answers, and draws none without them.
+  bool ask_random_names = true;
+  /// The largest request body the limits family sends (`--max-request-bytes`).
+  std::size_t max_request_bytes = kDefaultMaxRequestBytes;
   /// Fuzz this revision only, instead of the newest revision of each era the target speaks
   /// (and 2025-03-26, the one revision whose batch rules differ).
   std::optional<Revision> revision;

@@ -80,8 +80,9 @@ struct CheckInfo {
 /// Every check the runner knows, in the order it runs them.
 std::span<const CheckInfo> AllChecks();
 
-/// Tool names no server has. Unless CheckOptions::call_real_tools is set, every tools/call the
-/// checks send names one of these, so no real tool ever runs.
+/// Tool names no server has, and the names of Object.prototype that names.unknown-consistent
+/// sends only when tools/list did not name them. Unless CheckOptions::call_real_tools is set,
+/// every tools/call the checks send names one of these, so no real tool ever runs.
 std::span<const std::string_view> ImpossibleToolNames();
 
 /// True when the --only / --skip selector `selector` names check `id`: the id itself, or a

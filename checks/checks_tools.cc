@@ -105,6 +105,23 @@ std::optional<ProbeTarget> FindProbeTarget(const Exchange& tools_list) {
   return std::nullopt;
 }
 
+// The `member` strings of result[key] in a successful */list reply (first page only).
+std::vector<std::string> ListedNames(const Exchange& list, std::string_view key,
+                                     std::string_view member) {
+  std::vector<std::string> names;
+  const Reply reply = ClassifyReply(list.request, list.observation);
+  if (reply.channel != Channel::kSuccess) return names;
+  const auto* result = reply.message->as_object().if_contains("result");
+  const auto* items =
+      result != nullptr && result->is_object() ? result->as_object().if_contains(key) : nullptr;
+  if (items == nullptr || !items->is_array()) return names;
+  for (const auto& item : items->as_array()) {
+    const auto* value = item.is_object() ? item.as_object().if_contains(member) : nullptr;
+    if (value != nullptr && value->is_string()) names.emplace_back(value->as_string());
+  }
+  return names;
+}
+
 }  // namespace
 
 void UnknownTool(RevisionRun& run) {
@@ -159,6 +176,60 @@ void UnknownTool(RevisionRun& run) {
     note.pop_back();
     result.Note(note);
   }
+  run.Report(std::move(result));
+}
+
+void UnknownNameConsistent(RevisionRun& run) {
+  const std::string_view id = check::kUnknownNameConsistent;
+  if (!run.Pending(id)) return;
+  const std::pair<std::string_view, std::string_view> kMethods[] = {
+      {"tools", "tools/call"}, {"prompts", "prompts/get"}, {"resources", "resources/read"}};
+  run.set_current_check(id);
+  ResultBuilder result(run, id);
+  bool declared_any = false;
+  for (const auto& [capability, method] : kMethods) {
+    if (!run.Declares(capability)) continue;
+    declared_any = true;
+    Connection* main = run.Main();
+    if (main == nullptr) break;
+    // A name the server has is a real tool, prompt or resource: never asked for.
+    std::vector<std::string> listed;
+    const std::string_view list_method = capability == "tools"     ? "tools/list"
+                                         : capability == "prompts" ? "prompts/list"
+                                                                   : "resources/list";
+    Exchange list = main->Send(main->client().Make(list_method));
+    listed = ListedNames(list, capability == "resources" ? "resources" : capability,
+                         capability == "resources" ? "uri" : "name");
+    result.Add(std::move(list));
+    const Request random = main->client().Make(method, NameParams(method, RandomNameFor(method)));
+    Exchange reference = main->Send(random);
+    if (reference.observation.outcome != Outcome::kOk) {
+      // tools.unknown-name, prompts.unknown and resources.unknown judge that silence.
+      result.Note(std::string(method) + " of a random name got no answer (" +
+                  std::string(ToString(reference.observation.outcome)) + "): nothing to compare");
+      continue;
+    }
+    JudgeContext context = run.Context();
+    context.random_name_answer = ReadNameAnswer(reference.request, reference.observation);
+    result.Note(std::string(method) + " of the random \"" + std::string(RandomNameFor(method)) +
+                "\": " + DescribeAnswer(reference));
+    result.Add(std::move(reference));
+    for (std::string_view name : kPrototypeNames) {
+      if (std::find(listed.begin(), listed.end(), name) != listed.end()) {
+        result.Note(std::string(name) + " is listed by " + std::string(list_method) +
+                    ", so it was not asked for");
+        continue;
+      }
+      Connection* connection = run.Main();
+      if (connection == nullptr) break;
+      result.Judge(connection->Send(connection->client().Make(method, NameParams(method, name))),
+                   context, std::string(method) + " " + std::string(name));
+    }
+  }
+  if (!declared_any) {
+    return run.ReportNotApplicable(id, "the target declared no tools, prompts or resources");
+  }
+  if (!result.judged_any()) return run.ReportUnreachable(id);
   run.Report(std::move(result));
 }
 

@@ -116,6 +116,15 @@ constexpr std::array kEntries = {
           d::HttpEndpoint},
     Entry{{check::kHttpGet, "GET opens an event stream or gets 405"}, d::HttpEndpoint},
     Entry{{check::kOriginInvalid, "a foreign Origin gets HTTP 403"}, d::HttpEndpoint},
+    Entry{{check::kUnknownNameConsistent,
+           "__proto__, constructor and toString get the answer a random unknown name gets"},
+          d::UnknownNameConsistent},
+    Entry{{check::kDeepNesting,
+           "valid JSON nested 100,000 deep is answered or refused, not "
+           "failed"},
+          d::DeepNesting},
+    Entry{{check::kOversizedRequest, "a body over 10 MiB is served or refused, not failed"},
+          d::OversizedRequest},
     Entry{{check::kKeepsAnswering, "after hostile input the server still answers"},
           d::KeepsAnswering},
     Entry{{check::kNoEarlyExit, "the server process survives every input"}, d::NoEarlyExit},
@@ -207,8 +216,10 @@ void RunRevision(const TransportFactory& connect, const CheckOptions& options, d
 std::span<const CheckInfo> AllChecks() { return kInfos; }
 
 std::span<const std::string_view> ImpossibleToolNames() {
-  static constexpr std::array kNames = {d::kImpossibleTool, d::kSecondImpossibleTool,
-                                        d::kImpossibleToolNeedingBase64};
+  static constexpr std::array kNames = {
+      d::kImpossibleTool,    d::kSecondImpossibleTool, d::kImpossibleToolNeedingBase64,
+      d::kPrototypeNames[0], d::kPrototypeNames[1],    d::kPrototypeNames[2],
+      d::kPrototypeNames[3]};
   return kNames;
 }
 

@@ -276,6 +276,16 @@ constexpr std::array kFlags = {
              [](ParseState& state, std::string_view, const std::string& value) {
                return AddNames(value, state.options.fuzz.families);
              }},
+    Flag{.name = "--max-request-bytes",
+         .value = ValueKind::kNumber,
+         .value_name = "N",
+         .commands = kFuzz,
+         .help = "largest body the limits family sends: 1, 4, 10 and 16 MiB and one byte\n"
+                 "more, up to N (default 16777216; below 1048576 none)",
+         .set =
+             [](ParseState& state, std::string_view flag, const std::string& value) {
+               return SetNumber(flag, value, 1, state.options.fuzz.max_request_bytes);
+             }},
     Flag{.name = "--corpus",
          .value = ValueKind::kPath,
          .value_name = "DIR",

@@ -33,6 +33,7 @@ CampaignOptions ToCampaignOptions(const FuzzSettings& settings, ReproducerTarget
   if (settings.corpus_dir) options.corpus_dir = *settings.corpus_dir;
   options.revision = settings.revision;
   options.call_real_tools = settings.call_real_tools;
+  if (settings.max_request_bytes) options.max_request_bytes = *settings.max_request_bytes;
   if (settings.concurrency) options.concurrency = *settings.concurrency;
   options.reproducer = std::move(reproducer);
   options.stop = &StopOnSignals::requested();

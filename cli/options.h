@@ -80,6 +80,8 @@ struct FuzzSettings {
   std::optional<Revision> revision;
   /// `--call-real-tools`: the tool-arguments family too, which calls real tools.
   bool call_real_tools = false;
+  /// `--max-request-bytes N`: the largest body the limits family sends.
+  std::optional<std::size_t> max_request_bytes;
   /// `--concurrency N`: connections sending cases at once (HTTP targets only).
   std::optional<std::size_t> concurrency;
   /// `--list-families`: print the generator families and exit.

@@ -5,6 +5,7 @@
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
+#include <cstddef>
 #include <functional>
 #include <iosfwd>
 #include <optional>
@@ -18,6 +19,9 @@
 #include "oracles/oracle.h"
 
 namespace mcpfuzz {
+
+/// 16 MiB: at and above the common limits of MCP stacks (1, 4 and 10 MiB).
+inline constexpr std::size_t kDefaultMaxRequestBytes = std::size_t{16} << 20;
 
 /// A tool the target listed: its name and its inputSchema.
 struct ToolInfo {
@@ -51,6 +55,11 @@ struct GenContext {
   /// from real ones (a case variant, a suffix), which a lenient server could resolve to the
   /// real tool. Off unless the user asked for it.
   bool call_real_tools = false;
+  /// The largest request body the limits family sends (`--max-request-bytes`).
+  std::size_t max_request_bytes = kDefaultMaxRequestBytes;
+  /// What the target answered to a random name of tools/call, prompts/get and resources/read
+  /// (the ones it declared): names.unknown-consistent compares impossible names with them.
+  std::vector<NameAnswer> random_name_answers;
 
   /// A well-formed request with `id`.
   Request Make(std::string_view method, boost::json::object params, boost::json::value id) const;

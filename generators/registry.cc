@@ -31,7 +31,7 @@ bool HasNamedFeature(const GenContext& context) {
 bool HasTools(const GenContext& context) { return !context.tools.empty(); }
 bool DeclaresLogging(const GenContext& context) { return context.Declares("logging"); }
 
-constexpr std::array<FamilyInfo, 14> kFamilies = {{
+constexpr std::array<FamilyInfo, 15> kFamilies = {{
     {"malformed-json", "bytes that are not JSON, and JSON at a parser's limits", false, 4, Always,
      MalformedJson},
     {"invalid-request", "JSON that is not a valid JSON-RPC request", false, 3, Always,
@@ -54,6 +54,8 @@ constexpr std::array<FamilyInfo, 14> kFamilies = {{
     {"batches", "JSON-RPC batches", false, 1, Always, Batches},
     {"pagination", "*/list with garbage cursors", false, 1, HasNamedFeature, PaginationCursors},
     {"log-levels", "log levels that are not levels", false, 1, DeclaresLogging, LogLevels},
+    {"limits", "valid JSON 10,000-100,000 levels deep, and bodies of 1-16 MiB", false, 1, Always,
+     Limits},
 }};
 
 }  // namespace

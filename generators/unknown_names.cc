@@ -304,6 +304,52 @@ rc::Gen<GeneratedCase> ArgumentsNotObject(const GenContext& context) {
       detail::RequestIdValue());
 }
 
+// Property names every JavaScript object has: a server that looks names up in a plain object
+// finds a function there instead of nothing, and answers as if the name existed.
+const std::vector<std::string>& PrototypeNames() {
+  static const std::vector<std::string> kNames = {
+      "__proto__",
+      "constructor",
+      "toString",
+      "valueOf",
+      "hasOwnProperty",
+      "isPrototypeOf",
+      "propertyIsEnumerable",
+      "toLocaleString",
+      "__defineGetter__",
+      "__lookupGetter__",
+  };
+  return kNames;
+}
+
+std::vector<std::string> KnownNames(const GenContext& context, const std::string& method) {
+  if (method == "tools/call") return ToolNames(context);
+  if (method == "prompts/get") return context.prompts;
+  return context.resource_uris;
+}
+
+// An impossible name answered as a random one was (GenContext::random_name_answers), judged by
+// names.unknown-consistent: its own finding, apart from the row the answer itself breaks.
+rc::Gen<GeneratedCase> PrototypeName(const GenContext& context) {
+  const std::vector<NameAnswer> references = context.random_name_answers;
+  return rc::gen::apply(
+      [context, references](int which, int index, const boost::json::value& id) {
+        const NameAnswer& reference = references[static_cast<std::size_t>(which)];
+        const std::string name = Unknown(PrototypeNames()[static_cast<std::size_t>(index)],
+                                         KnownNames(context, reference.method));
+        Request request = context.Make(reference.method, NameParams(reference.method, name), id);
+        const Request well_formed =
+            context.Make(reference.method, NameParams(reference.method, reference.name), id);
+        JudgeContext judge;
+        judge.random_name_answer = reference;
+        return MakeCase(kFamily, check::kUnknownNameConsistent, std::move(request),
+                        "a prototype name " + detail::Quote(name) + " in " + reference.method,
+                        well_formed, std::move(judge));
+      },
+      rc::gen::inRange(0, static_cast<int>(std::max<std::size_t>(references.size(), 1))),
+      rc::gen::inRange(0, static_cast<int>(PrototypeNames().size())), detail::RequestIdValue());
+}
+
 }  // namespace
 
 rc::Gen<GeneratedCase> UnknownNames(const GenContext& context) {
@@ -317,6 +363,7 @@ rc::Gen<GeneratedCase> UnknownNames(const GenContext& context) {
       {resources ? 3 : 0, UnknownResource(context)},
       {tools ? 1 : 0, MissingName(context)},
       {tools ? 1 : 0, ArgumentsNotObject(context)},
+      {context.random_name_answers.empty() ? 0 : 2, PrototypeName(context)},
   };
   return detail::Pick(std::move(variants));
 }

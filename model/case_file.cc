@@ -1,5 +1,8 @@
 #include "model/case_file.h"
 
+#include <cstdint>
+
+#include "model/body_runs.h"
 #include "model/text.h"
 
 namespace mcpfuzz {
@@ -10,6 +13,52 @@ Error Invalid(std::string what) { return Error{"invalid request case: " + std::m
 const boost::json::string* StringMember(const boost::json::object& object, std::string_view key) {
   const auto* member = object.if_contains(key);
   return member != nullptr && member->is_string() ? &member->as_string() : nullptr;
+}
+
+// A case file expands at most this much: 16 times --max-request-bytes' default.
+constexpr std::size_t kMaxExpandedBody = std::size_t{256} << 20;
+
+boost::json::array RunsToJson(std::string_view bytes) {
+  boost::json::array runs;
+  for (const BodyRun& run : SplitRuns(bytes)) {
+    if (run.count == 0) {
+      runs.emplace_back(run.literal);
+    } else {
+      runs.push_back(
+          boost::json::object{{"repeat", std::string(1, run.repeated)}, {"count", run.count}});
+    }
+  }
+  return runs;
+}
+
+Result<std::string> RunsFromJson(const boost::json::value& json) {
+  if (!json.is_array()) return Invalid("\"body_runs\" must be an array");
+  std::vector<BodyRun> runs;
+  std::size_t size = 0;
+  for (const auto& item : json.as_array()) {
+    if (item.is_string()) {
+      runs.push_back({std::string(item.as_string())});
+      size += item.as_string().size();
+      continue;
+    }
+    const auto* run = item.if_object();
+    const auto* repeat = run != nullptr ? StringMember(*run, "repeat") : nullptr;
+    const auto* count = run != nullptr ? run->if_contains("count") : nullptr;
+    if (repeat == nullptr || repeat->size() != 1 || count == nullptr || !count->is_number()) {
+      return Invalid("each of \"body_runs\" is a string or {\"repeat\": one byte, \"count\": n}");
+    }
+    boost::system::error_code error;
+    const auto copies = count->to_number<std::uint64_t>(error);
+    if (error || copies == 0 || copies > kMaxExpandedBody) {
+      return Invalid("a \"count\" of \"body_runs\" must be 1 … 268435456");
+    }
+    runs.push_back({std::string(), repeat->front(), static_cast<std::size_t>(copies)});
+    size += static_cast<std::size_t>(copies);
+  }
+  if (size > kMaxExpandedBody) return Invalid("\"body_runs\" expands past 256 MiB");
+  std::string bytes = JoinRuns(runs);
+  if (!IsValidUtf8(bytes)) return Invalid("\"body_runs\" must expand to valid UTF-8");
+  return bytes;
 }
 
 }  // namespace
@@ -25,7 +74,10 @@ boost::json::value RequestToJson(const Request& request) {
   if (const auto* json = std::get_if<boost::json::value>(&request.body)) {
     out["body"] = *json;
   } else if (const auto* raw = std::get_if<RawBody>(&request.body)) {
-    if (IsValidUtf8(raw->bytes)) {
+    if (IsValidUtf8(raw->bytes) && HasLongRun(raw->bytes)) {
+      // Megabytes of padding or brackets: the file stays small, and replay expands it.
+      out["body_runs"] = RunsToJson(raw->bytes);
+    } else if (IsValidUtf8(raw->bytes)) {
       out["body_text"] = raw->bytes;
     } else {
       out["body_base64"] = Base64Encode(raw->bytes);
@@ -68,14 +120,21 @@ Result<Request> RequestFromJson(const boost::json::value& json) {
 
   const int body_forms = static_cast<int>(object.contains("body")) +
                          static_cast<int>(object.contains("body_text")) +
-                         static_cast<int>(object.contains("body_base64"));
-  if (body_forms > 1) return Invalid("give at most one of body, body_text, body_base64");
+                         static_cast<int>(object.contains("body_base64")) +
+                         static_cast<int>(object.contains("body_runs"));
+  if (body_forms > 1) {
+    return Invalid("give at most one of body, body_text, body_base64, body_runs");
+  }
   if (const auto* body = object.if_contains("body")) {
     request.body = *body;
   } else if (object.contains("body_text")) {
     const auto* text = StringMember(object, "body_text");
     if (text == nullptr) return Invalid("\"body_text\" must be a string");
     request.body = RawBody{std::string(*text)};
+  } else if (const auto* runs = object.if_contains("body_runs")) {
+    Result<std::string> bytes = RunsFromJson(*runs);
+    if (!bytes.ok()) return bytes.error();
+    request.body = RawBody{std::move(*bytes)};
   } else if (object.contains("body_base64")) {
     const auto* text = StringMember(object, "body_base64");
     auto bytes = text ? Base64Decode(*text) : std::nullopt;

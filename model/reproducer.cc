@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 
+#include "model/body_runs.h"
 #include "model/request_builder.h"
 #include "model/text.h"
 
@@ -40,6 +41,23 @@ bool IsPlainText(std::string_view bytes) {
          });
 }
 
+// A command writing `bytes` exactly to stdout. Long runs of one byte (megabytes of padding,
+// 100,000 brackets) come from head and tr, so the reproducer stays a line a person can read.
+std::string PrintBytes(std::string_view bytes) {
+  if (!HasLongRun(bytes)) return "printf " + ShellQuote(PrintfFormat(bytes));
+  std::string command = "{";
+  for (const BodyRun& run : SplitRuns(bytes)) {
+    if (run.count == 0) {
+      command += " printf " + ShellQuote(PrintfFormat(run.literal)) + ";";
+      continue;
+    }
+    char octal[8];
+    std::snprintf(octal, sizeof octal, "\\%03o", static_cast<unsigned char>(run.repeated));
+    command += " head -c " + std::to_string(run.count) + " /dev/zero | tr '\\000' '" + octal + "';";
+  }
+  return command + " }";
+}
+
 bool NeedsSession(const Request& request) {
   return EraOf(request.revision) == Era::kHandshake && request.session == SessionBinding::kAttach;
 }
@@ -60,14 +78,15 @@ std::string CurlRequest(const Request& request, const std::string& url, bool wit
   std::string body = request.WireBody();
   const bool has_body = !std::holds_alternative<NoBody>(request.body);
   std::string command;
-  if (has_body && !IsPlainText(body)) command += "printf " + ShellQuote(PrintfFormat(body)) + " | ";
+  const bool piped = has_body && (!IsPlainText(body) || HasLongRun(body));
+  if (piped) command += PrintBytes(body) + " | ";
   command += "curl -sS -i --max-redirs 0 -X " + ShellQuote(request.http_method) + " " +
              ShellQuote(url) + HeaderArguments(request.headers);
   if (with_session && !FindHeader(request.headers, kHeaderSessionId)) {
     command += " -H \"Mcp-Session-Id: $sid\"";
   }
   if (has_body) {
-    command += IsPlainText(body) ? " --data-binary " + ShellQuote(body) : " --data-binary @-";
+    command += piped ? " --data-binary @-" : " --data-binary " + ShellQuote(body);
   }
   return command;
 }
@@ -112,16 +131,15 @@ std::string StdioReproducer(const Request& request, const std::vector<std::strin
     command += ShellQuote(PrintfFormat(discover));
     command += "; sleep 1; printf ";
     command += ShellQuote(PrintfFormat(lock));
-    command += "; sleep 1; printf ";
-    command += ShellQuote(PrintfFormat(request.WireBody() + "\n"));
+    command += "; sleep 1; ";
+    command += PrintBytes(request.WireBody() + "\n");
     command += "; } |";
     for (const auto& word : argv) command += " " + ShellQuote(word);
     return command;
   }
   lines += request.WireBody() + "\n";
   // Built by appending: g++ 12 at -O3 warns (-Wrestrict) on "literal" + string + "literal".
-  std::string command = "printf ";
-  command += ShellQuote(PrintfFormat(lines));
+  std::string command = PrintBytes(lines);
   command += " |";
   for (const auto& word : argv) command += " " + ShellQuote(word);
   return command;

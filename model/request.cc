@@ -4,6 +4,8 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include "model/json_depth.h"
+
 namespace mcpfuzz {
 namespace {
 
@@ -69,7 +71,8 @@ const boost::json::object* BodyObject(const Request& request,
                                       std::optional<boost::json::value>& parsed) {
   if (const auto* json = std::get_if<boost::json::value>(&request.body)) return json->if_object();
   if (const auto* raw = std::get_if<RawBody>(&request.body)) {
-    parsed = ParseJson(raw->bytes);
+    // Its id and method, also for a valid body nested deeper than the parser goes.
+    parsed = ParseJsonEnvelope(raw->bytes);
     return parsed ? parsed->if_object() : nullptr;
   }
   return nullptr;

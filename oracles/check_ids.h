@@ -71,6 +71,12 @@ inline constexpr std::string_view kContentTypeWrong = "http.content-type-wrong";
 inline constexpr std::string_view kHttpGet = "http.get";
 inline constexpr std::string_view kOriginInvalid = "http.origin-invalid";
 
+// mcpfuzz's own rows (tables §15): names that reach an object's prototype, and requests at
+// the size and depth limits of parsers.
+inline constexpr std::string_view kUnknownNameConsistent = "names.unknown-consistent";
+inline constexpr std::string_view kDeepNesting = "limits.deep-nesting";
+inline constexpr std::string_view kOversizedRequest = "limits.oversized-request";
+
 // stdio (tables §8). These judge the process and its stdout, not one reply.
 inline constexpr std::string_view kStdoutOnlyJsonRpc = "stdio.stdout-only-jsonrpc";
 inline constexpr std::string_view kNoEarlyExit = "stdio.no-early-exit";
@@ -134,6 +140,9 @@ inline constexpr std::array kAll = {
     kStdoutOnlyJsonRpc,
     kNoEarlyExit,
     kKeepsAnswering,
+    kUnknownNameConsistent,
+    kDeepNesting,
+    kOversizedRequest,
 };
 
 /// True when `id` is one of kAll.

@@ -21,6 +21,7 @@ std::vector<Expectation> BuildTable() {
   oracles_detail::AddFeatureRows(rows);
   oracles_detail::AddHttpRows(rows);
   oracles_detail::AddStdioRows(rows);
+  oracles_detail::AddLimitRows(rows);
   return rows;
 }
 
@@ -134,6 +135,8 @@ std::string_view ToString(ShapeCheck shape) {
       return "stdout_only_jsonrpc";
     case ShapeCheck::kProcessAlive:
       return "process_alive";
+    case ShapeCheck::kSameAnswerAsRandomName:
+      return "same_answer_as_a_random_name";
   }
   return "unknown";
 }

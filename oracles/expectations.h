@@ -126,6 +126,8 @@ enum class ShapeCheck {
   kEventStreamOn200,          ///< GET answered 200 carries Content-Type text/event-stream.
   kStdoutOnlyJsonRpc,         ///< Every stdout line is one JSON-RPC message.
   kProcessAlive,              ///< The process did not exit on its own.
+  /// Channel, code and message as JudgeContext::random_name_answer, up to the name.
+  kSameAnswerAsRandomName,
 };
 std::string_view ToString(ShapeCheck shape);
 

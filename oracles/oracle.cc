@@ -188,6 +188,10 @@ Verdict Judge(std::string_view check_id, const Request& request, const Observati
                   UnverifiedReason::kNone,
                   "the target declared the capability, so nothing unadvertised was probed");
   }
+  if (row->shape == ShapeCheck::kSameAnswerAsRandomName && !context.random_name_answer) {
+    return Finish(describe, std::move(verdict), VerdictKind::kNotApplicable,
+                  UnverifiedReason::kNone, "no answer to a random name to compare with");
+  }
   const bool batch_row = row->shape == ShapeCheck::kBatchResponses ||
                          row->shape == ShapeCheck::kBatchProcessingTolerated;
   const BatchAnswer batch = batch_row ? AnalyzeBatch(request, observation) : BatchAnswer{};

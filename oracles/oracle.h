@@ -1,11 +1,13 @@
 #pragma once
 // The oracle: a pure function from (check, request, observation) to a verdict.
 
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "model/observation.h"
 #include "model/request.h"
+#include "oracles/name_answer.h"
 #include "oracles/verdict.h"
 
 namespace mcpfuzz {
@@ -23,6 +25,9 @@ struct JudgeContext {
   bool era_spoken = true;
   /// tools.bad-arguments: the argument the request got wrong, which the error should name.
   std::string argument_name;
+  /// names.unknown-consistent: what the target answered to a random name of the same method,
+  /// which the answer to an impossible one must match up to the name.
+  std::optional<NameAnswer> random_name_answer;
 };
 
 /// How much of a verdict Judge writes for people.

@@ -5,7 +5,7 @@
 namespace mcpfuzz::refserver {
 namespace {
 
-constexpr std::array<FaultInfo, 30> kFaults = {{
+constexpr std::array<FaultInfo, 33> kFaults = {{
     {Fault::kUnknownToolIsError, "unknown-tool-is-error",
      "an unknown tool gets an isError:true result instead of JSON-RPC error -32602"},
     {Fault::kUnknownToolPlainSuccess, "unknown-tool-plain-success",
@@ -75,6 +75,15 @@ constexpr std::array<FaultInfo, 30> kFaults = {{
     {Fault::kPrettyPrintedStdio, "pretty-printed-stdio",
      "stdio: each reply is written indented across several lines (as json.dumps(indent=2) "
      "does) instead of one line"},
+    {Fault::kPrototypeNameLookup, "prototype-name-lookup",
+     "tools and prompts are looked up through a plain object: a name of Object.prototype "
+     "(__proto__, constructor, toString) gets -32602 \"Tool NAME disabled\" instead of the "
+     "unknown-name message"},
+    {Fault::kDeafAfterBigLine, "deaf-after-big-line",
+     "stdio: after a line over 10 MiB the server reads on but never answers again"},
+    {Fault::k500OnDeepNesting, "500-on-deep-nesting",
+     "HTTP: valid JSON nested deeper than 1024 levels gets HTTP 500 with -32603 instead of a "
+     "parse error"},
 }};
 
 }  // namespace

@@ -41,6 +41,9 @@ enum class Fault {
   kValidatorDumpInErrors,
   kRemovedMethodsServed,
   kPrettyPrintedStdio,
+  kPrototypeNameLookup,
+  kDeafAfterBigLine,
+  k500OnDeepNesting,
 };
 
 /// The switches a server runs with; empty means conformant.

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <utility>
 
+#include "model/json_depth.h"
 #include "model/request_builder.h"
 #include "refserver/detail/handshake.h"
 #include "refserver/detail/http_rules.h"
@@ -18,6 +19,8 @@ using namespace detail;
 namespace {
 
 constexpr std::size_t kCrashDepth = 64;
+// Over 10 MiB: the line length past which the stdio stacks measured stop answering.
+constexpr std::size_t kBigLine = std::size_t{10} << 20;
 constexpr std::string_view kLeakedInternals =
     "\n    at ToolRouter.dispatch (/srv/app/src/router.js:88:11)"
     "\n    at McpServer.handle (/srv/app/node_modules/mcp-core/dist/server.js:412:23)"
@@ -160,6 +163,8 @@ struct ReferenceServer::State {
   HandshakeEra::Sessions checkpoint;
   StdioEra stdio_era = StdioEra::kUnlocked;
   StdioEra checkpoint_era = StdioEra::kUnlocked;
+  /// deaf-after-big-line: a line over kBigLine was read; nothing is answered any more.
+  bool deaf = false;
 };
 
 ReferenceServer::ReferenceServer(ServerOptions options)
@@ -177,6 +182,7 @@ void ReferenceServer::Checkpoint() {
 
 void ReferenceServer::Rewind() {
   std::lock_guard lock(state_->mutex);
+  state_->deaf = false;
   // Most inputs change nothing; comparing is cheaper than copying the sessions back.
   if (state_->handshake.sessions() != state_->checkpoint) {
     state_->handshake.set_sessions(state_->checkpoint);
@@ -196,6 +202,11 @@ HttpReply ReferenceServer::HandleHttp(const HttpRequest& received) {
   }
   if (faults.contains(Fault::kCrashOnDeepNesting) && NestingDepth(received.body) > kCrashDepth) {
     return HttpReply{500, {}, "", Action::kCrash};
+  }
+  if (faults.contains(Fault::k500OnDeepNesting) && NestingDepth(received.body) > kMaxJsonDepth &&
+      IsJsonText(received.body)) {
+    // A recursive parser out of stack, caught by a generic handler.
+    return JsonReply(500, -32603, "Internal error");
   }
   std::optional<boost::json::value> json = ParseMessage(received.body);
   const auto era = state_->DetectHttpEra(headers, json);
@@ -227,6 +238,11 @@ StdioReply ReferenceServer::HandleStdioLine(std::string_view line) {
   std::lock_guard lock(state_->mutex);
   const FaultSet& faults = state_->options.faults;
   if (line.find_first_not_of(" \t\r") == std::string_view::npos) return {};
+  if (faults.contains(Fault::kDeafAfterBigLine) && (state_->deaf || line.size() > kBigLine)) {
+    // Every stdio stack measured stops answering after such a line (issue #13).
+    state_->deaf = true;
+    return {};
+  }
   if (faults.contains(Fault::kCrashOnDeepNesting) && NestingDepth(line) > kCrashDepth) {
     return {{}, Action::kCrash};
   }

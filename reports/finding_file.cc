@@ -20,6 +20,48 @@ Error Invalid(const std::filesystem::path& path, std::string what) {
   return Error{path.string() + ": not an mcpfuzz case file: " + std::move(what)};
 }
 
+// names.unknown-consistent judges against the random name's answer the campaign saw, so replay
+// compares with the same answer.
+boost::json::object NameAnswerToJson(const NameAnswer& answer) {
+  boost::json::object out{{"method", answer.method},
+                          {"name", answer.name},
+                          {"channel", ToString(answer.channel)},
+                          {"message", answer.message}};
+  if (answer.code) out["code"] = *answer.code;
+  return out;
+}
+
+std::optional<NameAnswer> NameAnswerFromJson(const boost::json::value& json) {
+  const auto* object = json.if_object();
+  if (object == nullptr) return std::nullopt;
+  auto text = [object](std::string_view key) -> const boost::json::string* {
+    const auto* member = object->if_contains(key);
+    return member != nullptr && member->is_string() ? &member->as_string() : nullptr;
+  };
+  const auto* method = text("method");
+  const auto* name = text("name");
+  const auto* channel = text("channel");
+  const auto* message = text("message");
+  if (method == nullptr || name == nullptr || channel == nullptr || message == nullptr) {
+    return std::nullopt;
+  }
+  NameAnswer answer{std::string(*method), std::string(*name), Channel::kNoReply, std::nullopt,
+                    std::string(*message)};
+  bool known = false;
+  for (Channel candidate : {Channel::kProtocolError, Channel::kExecutionError, Channel::kSuccess,
+                            Channel::kNoReply, Channel::kNotJsonRpc, Channel::kTransportFailure}) {
+    if (ToString(candidate) == *channel) {
+      answer.channel = candidate;
+      known = true;
+    }
+  }
+  if (!known) return std::nullopt;
+  if (const auto* code = object->if_contains("code"); code != nullptr && code->is_int64()) {
+    answer.code = code->as_int64();
+  }
+  return answer;
+}
+
 }  // namespace
 
 std::string FindingFileName(const std::string& check_id, const std::string& signature_hash) {
@@ -41,6 +83,10 @@ boost::json::value FindingToJson(const FindingRecord& record) {
   if (facts != nullptr) out["variant"] = facts->variant;
   out["context"] = {{"capability_declared", record.context.capability_declared},
                     {"argument_name", record.context.argument_name}};
+  if (record.context.random_name_answer) {
+    out["context"].as_object()["random_name_answer"] =
+        NameAnswerToJson(*record.context.random_name_answer);
+  }
   out["request"] = RequestToJson(record.request);
   if (facts != nullptr && facts->original) {
     // The case before shrinking, unless it is too big to read (megabyte strings, deep nesting).
@@ -130,6 +176,9 @@ Result<StoredCase> ReadCaseFile(const std::filesystem::path& path) {
     if (const auto* argument = context->if_contains("argument_name");
         argument != nullptr && argument->is_string()) {
       stored.context.argument_name = std::string(argument->as_string());
+    }
+    if (const auto* random = context->if_contains("random_name_answer")) {
+      stored.context.random_name_answer = NameAnswerFromJson(*random);
     }
   }
   if (const auto* signature = object->if_contains("signature");

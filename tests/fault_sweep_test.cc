@@ -90,6 +90,9 @@ constexpr SweepRow kRows[] = {
     {.fault = "validator-dump-in-errors", .aspect = Aspect::kLeak},
     {.fault = "removed-methods-served", .check = check::kRemovedMethod},
     {.fault = "pretty-printed-stdio", .transport = kStdio, .check = check::kStdoutOnlyJsonRpc},
+    {.fault = "prototype-name-lookup", .check = check::kUnknownNameConsistent},
+    {.fault = "deaf-after-big-line", .transport = kStdio, .check = check::kKeepsAnswering},
+    {.fault = "500-on-deep-nesting", .check = check::kDeepNesting},
 };
 
 const SweepRow* RowFor(std::string_view fault) {

@@ -213,7 +213,7 @@ TEST(GeneratorRegistry, NamesEveryFamilyOnceAndLeavesRealToolsOut) {
     EXPECT_EQ(FindFamily(family.name), &family);
     EXPECT_EQ(DefaultFamilies().contains(std::string(family.name)), !family.calls_real_tools);
   }
-  EXPECT_EQ(names.size(), 14U);
+  EXPECT_EQ(names.size(), 15U);
   EXPECT_EQ(FindFamily("no-such-family"), nullptr);
   EXPECT_FALSE(DefaultFamilies().contains("tool-arguments"));
 }

@@ -125,6 +125,12 @@ JudgeContext ContextFor(const Expectation& row) {
   JudgeContext context;
   context.capability_declared = row.capability != CapabilityRequirement::kUndeclared;
   context.argument_name = std::string(kArgument);
+  if (row.shape == ShapeCheck::kSameAnswerAsRandomName) {
+    // A random name answered as Conformant() answers the probe: -32602, the same message.
+    context.random_name_answer =
+        NameAnswer{"tools/call", "mcpfuzz_random_name", Channel::kProtocolError, kInvalidParamsCode,
+                   "Invalid arguments: '" + std::string(kArgument) + "' is required"};
+  }
   return context;
 }
 
@@ -221,6 +227,9 @@ Observation Conformant(const Expectation& row, const Request& request) {
     for (int id : {1, 2})
       replies.push_back(ResultReply(id, ToolResult(request.revision, "ok", {})));
     return Replied(request, json::value(std::move(replies)));
+  }
+  if (row.shape == ShapeCheck::kSameAnswerAsRandomName) {
+    return AnswerOn(row, request, Channel::kProtocolError, 200, kInvalidParamsCode);
   }
   if (row.channel.conformant.empty()) {
     if (row.shape == ShapeCheck::kStdoutOnlyJsonRpc || row.shape == ShapeCheck::kProcessAlive) {
@@ -582,6 +591,9 @@ TEST(EveryRow, ABrokenShapeIsJudgedAtTheRowsStrength) {
         break;
       case ShapeCheck::kProcessAlive:
         observation.exit_signal = 11;
+        break;
+      case ShapeCheck::kSameAnswerAsRandomName:
+        observation.messages.front().at("error").as_object()["message"] = "Tool probe disabled";
         break;
     }
     const Verdict verdict = Judge(row.id, request, observation, ContextFor(row));

@@ -7,7 +7,10 @@
 
 #include <filesystem>
 
+#include "campaign/campaign.h"
 #include "checks/checks.h"
+#include "model/json_depth.h"
+#include "oracles/check_ids.h"
 #include "transport/client.h"
 #include "transport/era_probe.h"
 #include "transport/server_process.h"
@@ -217,6 +220,69 @@ TEST_F(RealServers, CheckRunsOverStdio) {
   ExpectCheckRunJudges(StdioFactory(Node("sdk-v2.mjs", {"--stdio"})),
                        {Revision::k2026_07_28, Revision::k2025_11_25});
   ExpectCheckRunJudges(StdioFactory(Node("sdk-v1.mjs", {"--stdio"})), {Revision::k2025_11_25});
+}
+
+// Issue #13 items 5-7 against the servers that showed them, each run bounded: one family, a
+// fixed seed, a few hundred cases at most, and the run stops at its first matching finding.
+class RealServerFindings : public RealServers {
+ protected:
+  static CampaignResult Fuzz(const TransportFactory& connect, std::string family, std::size_t cases,
+                             std::size_t max_request_bytes = 0) {
+    CampaignOptions options;
+    options.seed = 1;
+    options.max_cases = cases;
+    options.families = {std::move(family)};
+    options.max_request_bytes = max_request_bytes;
+    options.resends = 1;
+    return RunCampaign(connect, options);
+  }
+  static const CampaignFinding* Find(const CampaignResult& result, std::string_view check_id) {
+    for (const CampaignFinding& finding : result.findings) {
+      if (finding.check_id == check_id) return &finding;
+    }
+    return nullptr;
+  }
+  static std::string Describe(const CampaignResult& result) {
+    std::string text = std::to_string(result.cases) + " cases;";
+    for (const CampaignFinding& finding : result.findings) text += " " + finding.signature + ";";
+    return text;
+  }
+};
+
+// SDK v1 and v2 look tools up through a plain object: __proto__ is "disabled", not unknown.
+TEST_F(RealServerFindings, FuzzFindsThePrototypeNameAnswerOnSdkV1AndV2) {
+  for (const char* script : {"sdk-v1.mjs", "sdk-v2.mjs"}) {
+    SCOPED_TRACE(script);
+    const CampaignResult result =
+        Fuzz(StdioFactory(Node(script, {"--stdio"})), "unknown-names", 300);
+    const CampaignFinding* found = Find(result, check::kUnknownNameConsistent);
+    ASSERT_NE(found, nullptr) << Describe(result);
+    EXPECT_EQ(found->verdict.kind, VerdictKind::kWarn) << Summarize(found->verdict);
+    EXPECT_NE(found->verdict.observed.excerpt.find("disabled"), std::string::npos)
+        << Summarize(found->verdict);
+  }
+}
+
+// fastmcp 4.20.16 answers valid JSON nested 10,000 deep with HTTP 500 -32603.
+TEST_F(RealServerFindings, FuzzExercisesDeepNestingOnFastmcp) {
+  auto server = ServerProcess::Start(Node("fastmcp.mjs", {"--http"}), kStartTimeout);
+  ASSERT_TRUE(server.ok()) << server.error().message;
+  const CampaignResult result = Fuzz(HttpFactory(server->url()), "limits", 20);
+  const CampaignFinding* found = Find(result, check::kDeepNesting);
+  ASSERT_NE(found, nullptr) << Describe(result);
+  EXPECT_EQ(found->verdict.observed.http_status, 500) << Summarize(found->verdict);
+  EXPECT_GE(JsonNestingDepth(found->minimal.WireBody()), 10000U);
+}
+
+// SDK v1 over stdio stops answering after a line over 10 MiB (and answers one of exactly
+// 10 MiB): the shrunk case is the smallest size that shows it.
+TEST_F(RealServerFindings, FuzzFindsTheBigLineDeafnessOnSdkV1Stdio) {
+  const CampaignResult result = Fuzz(StdioFactory(Node("sdk-v1.mjs", {"--stdio"})), "limits", 20,
+                                     (std::size_t{10} << 20) + 1);
+  const CampaignFinding* found = Find(result, check::kKeepsAnswering);
+  ASSERT_NE(found, nullptr) << Describe(result);
+  EXPECT_EQ(found->case_check_id, check::kOversizedRequest);
+  EXPECT_GT(found->minimal.WireBody().size(), std::size_t{10} << 20);
 }
 
 }  // namespace

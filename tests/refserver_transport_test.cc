@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "model/model.h"
+#include "model/request_edit.h"
 #include "refserver/faults.h"
 #include "support/reference_server.h"
 #include "transport/client.h"
@@ -959,6 +960,64 @@ std::map<Fault, FaultScenario> MakeFaultScenarios() {
           EXPECT_EQ(observation.stdout_lines.size(), 1U) << Show(observation);
           EXPECT_TRUE(observation.multi_line_messages.empty()) << Show(observation);
         }
+      }};
+
+  table[Fault::kPrototypeNameLookup] = {
+      kBoth, kReplyTimeout, [](Target& target, bool faulty) {
+        auto client = OpenClient(target, kStateless);
+        for (std::string_view name : {"__proto__", "constructor"}) {
+          Exchange call = CallTool(*client, name);
+          ExpectUnknownToolRejected(target, call);
+          Reply reply = ClassifyReply(call.request, call.observation);
+          ASSERT_TRUE(reply.message.has_value());
+          EXPECT_EQ(ErrorOf(reply).at("message"),
+                    json::value(faulty ? "Tool " + std::string(name) + " disabled"
+                                       : "Unknown tool: " + std::string(name)));
+        }
+        // A name Object.prototype does not have is unknown either way.
+        Exchange other = CallTool(*client, kUnknownTool);
+        ExpectUnknownToolRejected(target, other);
+        EXPECT_EQ(ErrorOf(ClassifyReply(other.request, other.observation)).at("message"),
+                  json::value("Unknown tool: " + std::string(kUnknownTool)));
+      }};
+
+  table[Fault::kDeafAfterBigLine] = {
+      kStdioOnly, kReplyTimeout, [](Target& target, bool faulty) {
+        auto client = OpenClient(target, kStateless);
+        Request big = client->Make("server/discover");
+        Meta(big)["mcpfuzz/padding"] = "placeholder";
+        std::string body = big.WireBody();
+        body.replace(body.find("\"placeholder\""), 13,
+                     "\"" + std::string((std::size_t{10} << 20) + 1, 'a') + "\"");
+        big.body = RawBody{std::move(body)};
+        const Observation answered = client->Send(big);
+        auto [request, after] = SendOne(*client, client->Make("tools/list"));
+        if (faulty) {
+          EXPECT_EQ(answered.outcome, Outcome::kAliveButDeaf) << Show(answered);
+          EXPECT_EQ(after.outcome, Outcome::kAliveButDeaf) << Show(after);
+          EXPECT_TRUE(target.ServerAlive());
+        } else {
+          ExpectChannel(big, answered, Channel::kSuccess);
+          ExpectChannel(request, after, Channel::kSuccess);
+        }
+      }};
+
+  table[Fault::k500OnDeepNesting] = {
+      kHttpOnly, kReplyTimeout, [](Target& target, bool faulty) {
+        auto client = OpenClient(target, kStateless);
+        Request deep = client->Make(
+            "tools/call", {{"name", kUnknownTool}, {"arguments", {{"x", "placeholder"}}}});
+        std::string body = deep.WireBody();
+        body.replace(body.find("\"placeholder\""), 13,
+                     std::string(5000, '[') + std::string(5000, ']'));
+        deep.body = RawBody{std::move(body)};
+        const Observation observation = client->Send(deep);
+        // Past the server's parser depth (1024): refused as unreadable, or failed with a 500.
+        ExpectProtocolError(deep, observation, faulty ? -32603 : -32700);
+        EXPECT_EQ(observation.http_status, faulty ? 500 : 400) << Show(observation);
+        // Nesting the parser reads is unaffected.
+        Exchange shallow = CallTool(*client, kUnknownTool, {{"x", json::array{json::array{}}}});
+        ExpectUnknownToolRejected(target, shallow);
       }};
 
   return table;

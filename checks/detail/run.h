@@ -5,6 +5,7 @@
 // that died or went deaf); its IncidentLog keeps what every exchange showed beyond its own
 // answer, so stdio output and incidents can be judged as a whole.
 
+#include <array>
 #include <boost/json/object.hpp>
 #include <cstddef>
 #include <functional>
@@ -30,6 +31,10 @@ namespace mcpfuzz::checks::detail {
 /// checks send names one of these, so no real tool ever runs.
 inline constexpr std::string_view kImpossibleTool = "mcpfuzz_no_such_tool_4f1c9a";
 inline constexpr std::string_view kSecondImpossibleTool = "mcpfuzz-impossible-tool-7b2e";
+/// Property names every JavaScript object has: names.unknown-consistent calls them only when
+/// tools/list did not name them.
+inline constexpr std::array<std::string_view, 4> kPrototypeNames = {"__proto__", "constructor",
+                                                                    "toString", "hasOwnProperty"};
 /// Needs the =?base64?…?= form in Mcp-Name: it holds a non-ASCII letter.
 inline constexpr std::string_view kImpossibleToolNeedingBase64 = "mcpfuzz_n\xC3\xB6_such_tool";
 

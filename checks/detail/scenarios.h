@@ -36,6 +36,7 @@ void UnknownTool(RevisionRun& run);
 void ToolMissingName(RevisionRun& run);
 void ToolArgumentsNotObject(RevisionRun& run);
 void ToolBadArguments(RevisionRun& run);
+void UnknownNameConsistent(RevisionRun& run);
 
 // checks_features.cc: unknown methods, resources, prompts, cursors and log levels.
 void UnknownMethod(RevisionRun& run);
@@ -54,6 +55,10 @@ void MethodHeaders(RevisionRun& run);
 void NameHeaders(RevisionRun& run);
 void Sessions(RevisionRun& run);
 void HttpEndpoint(RevisionRun& run);
+
+// checks_limits.cc: valid JSON nested 100,000 deep, a body over 10 MiB.
+void DeepNesting(RevisionRun& run);
+void OversizedRequest(RevisionRun& run);
 
 // checks_stdio.cc: the stdio process and its stdout.
 void KeepsAnswering(RevisionRun& run);

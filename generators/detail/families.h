@@ -20,6 +20,11 @@ namespace mcpfuzz::gen {
 /// rule such a message surely tests is that the process survives it.
 rc::Gen<GeneratedCase> MalformedJson(const GenContext& context);
 
+/// Valid JSON nested 10,000 to 100,000 levels deep in tools/call `arguments` (of a tool that
+/// cannot exist) or in `_meta` → limits.deep-nesting; a harmless request padded to 1, 4, 10 or
+/// 16 MiB, or one byte more, up to GenContext::max_request_bytes → limits.oversized-request.
+rc::Gen<GeneratedCase> Limits(const GenContext& context);
+
 /// Valid JSON that is not a valid request, differing from the template in exactly one member
 /// (or, for jsonrpc.not-an-object, a scalar instead of the object): jsonrpc missing or not
 /// "2.0", method missing or not a string, id null, fractional, boolean, object or array, params

@@ -2,6 +2,7 @@
 
 #include <boost/json.hpp>
 
+#include "model/json_depth.h"
 #include "model/text.h"
 #include "oracles/detail/describe.h"
 #include "oracles/detail/leaks.h"
@@ -48,11 +49,25 @@ bool IdReadable(const RequestJson& body) {
          method != nullptr && method->is_string() && id != nullptr && IsRequestId(*id);
 }
 
+// JSON-RPC §5: an id the server could not detect is answered null. It could not when it says
+// so (-32700), or when the body lies past the limits RFC 8259 §9 lets a parser set (deeper
+// than 1024 levels, over 1 MiB), whatever error it then reports. Whether the error was the
+// right answer is the check's own rule.
+bool NullIdAllowed(const Request& request, const boost::json::object& reply) {
+  const auto* error = reply.if_contains("error");
+  if (error == nullptr || !error->is_object()) return false;
+  const auto* code = error->as_object().if_contains("code");
+  if (code != nullptr && code->is_int64() && code->as_int64() == -32700) return true;
+  const auto* raw = std::get_if<RawBody>(&request.body);
+  return raw != nullptr &&
+         (raw->bytes.size() > (std::size_t{1} << 20) || JsonNestingDepth(raw->bytes) > 1024);
+}
+
 void CheckId(const Request& request, const RequestJson& body, const boost::json::object& reply,
              std::vector<Finding>& findings) {
   const auto* id = reply.if_contains("id");
   const std::optional<boost::json::value> request_id = body.id();
-  if (IdReadable(body)) {
+  if (IdReadable(body) && !(NullIdAllowed(request, reply) && (id == nullptr || id->is_null()))) {
     if (id == nullptr) {
       findings.push_back(EnvelopeFinding(
           Strength::kMust, "the reply has no id; the request's id was " + Show(*request_id)));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <boost/json.hpp>
 
+#include "oracles/detail/consistency.h"
 #include "oracles/detail/describe.h"
 #include "oracles/detail/envelope.h"
 #include "oracles/detail/result_shapes.h"
@@ -220,6 +221,9 @@ void JudgeShape(const Judging& c, std::vector<Finding>& findings, std::vector<st
       break;
     case ShapeCheck::kProcessAlive:
       found = CheckProcessAlive(c.observation);
+      break;
+    case ShapeCheck::kSameAnswerAsRandomName:
+      if (c.context.random_name_answer) found = CompareWithRandomName(c);
       break;
   }
   findings.insert(findings.end(), found.begin(), found.end());

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/channel.h"
+#include "model/json_depth.h"
 #include "model/observation.h"
 #include "model/request.h"
 #include "oracles/verdict.h"
@@ -21,7 +22,7 @@ class RequestJson {
     if (const auto* json = std::get_if<boost::json::value>(&request.body)) {
       json_ = json;
     } else if (const auto* raw = std::get_if<RawBody>(&request.body)) {
-      parsed_ = ParseJson(raw->bytes);
+      parsed_ = ParseJsonEnvelope(raw->bytes);
       if (parsed_) json_ = &*parsed_;
     }
   }

@@ -41,5 +41,6 @@ void AddLifecycleRows(std::vector<Expectation>& rows);
 void AddFeatureRows(std::vector<Expectation>& rows);
 void AddHttpRows(std::vector<Expectation>& rows);
 void AddStdioRows(std::vector<Expectation>& rows);
+void AddLimitRows(std::vector<Expectation>& rows);
 
 }  // namespace mcpfuzz::oracles_detail

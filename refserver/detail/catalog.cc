@@ -105,8 +105,23 @@ std::optional<std::string> MissingOrWrongType(const boost::json::object& argumen
   return std::nullopt;
 }
 
+// What `registry[name]` finds on a plain JavaScript object that has no such own property.
+bool IsObjectPrototypeName(std::string_view name) {
+  for (std::string_view inherited :
+       {"__proto__", "constructor", "toString", "toLocaleString", "valueOf", "hasOwnProperty",
+        "isPrototypeOf", "propertyIsEnumerable", "__defineGetter__", "__defineSetter__",
+        "__lookupGetter__", "__lookupSetter__"}) {
+    if (name == inherited) return true;
+  }
+  return false;
+}
+
 MethodReply UnknownTool(const FaultSet& faults, std::string_view name) {
   std::string text = "Unknown tool: " + std::string(name);
+  if (faults.contains(Fault::kPrototypeNameLookup) && IsObjectPrototypeName(name)) {
+    // The lookup found a function, whose `enabled` is undefined: SDK v1's "disabled".
+    return {InvalidParams("Tool " + std::string(name) + " disabled")};
+  }
   if (faults.contains(Fault::kHangOnUnknownTool)) {
     return {InvalidParams(text), Action::kHang};
   }
@@ -164,10 +179,13 @@ MethodReply CallTool(const FaultSet& faults, const boost::json::object& params) 
   return UnknownTool(faults, tool);
 }
 
-MethodReply GetPrompt(const boost::json::object& params) {
+MethodReply GetPrompt(const FaultSet& faults, const boost::json::object& params) {
   const boost::json::value* name = params.if_contains("name");
   if (name == nullptr || !name->is_string()) {
     return {InvalidParams("Invalid params: prompts/get needs a string 'name'")};
+  }
+  if (faults.contains(Fault::kPrototypeNameLookup) && IsObjectPrototypeName(name->get_string())) {
+    return {InvalidParams("Prompt " + std::string(name->get_string()) + " disabled")};
   }
   if (name->get_string() != "greeting") {
     return {InvalidParams("Unknown prompt: " + std::string(name->get_string()))};
@@ -246,7 +264,7 @@ MethodReply CallCatalog(const FaultSet& faults, Revision revision, std::string_v
                                  {"arguments", boost::json::array{std::move(name_argument)}}};
     return List("prompts", {std::move(greeting)}, params);
   }
-  if (method == "prompts/get") return GetPrompt(params);
+  if (method == "prompts/get") return GetPrompt(faults, params);
   if (method == "resources/list") {
     boost::json::object readme{{"uri", kReadmeUri},
                                {"name", "readme"},
