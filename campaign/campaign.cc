@@ -327,8 +327,16 @@ void Campaign::Report(bool force) {
   progress_(progress);
 }
 
+void Campaign::AddCounts(const Session& session) {
+  result_.restarts += session.reopens();
+  result_.warm_restarts += session.warm_reopens();
+  result_.deaf_timeouts += session.deaf_timeouts();
+  result_.deaf_within_patience += session.deaf_within_patience();
+}
+
 void Campaign::DropLostLane(std::size_t position) {
   const Session& session = *lanes_[position].session;
+  AddCounts(session);
   result_.notes.push_back("the " + std::string(ToString(session.revision())) +
                           " session was lost after " + std::to_string(result_.cases) +
                           " cases: " + session.lost_reason());
@@ -376,10 +384,7 @@ CampaignResult Campaign::Run() {
   } catch (...) {
     result_.notes.emplace_back("the campaign stopped on an unknown error");
   }
-  for (const Lane& lane : lanes_) {
-    result_.restarts += lane.session->reopens();
-    result_.warm_restarts += lane.session->warm_reopens();
-  }
+  for (const Lane& lane : lanes_) AddCounts(*lane.session);
   // Every server ends here, spares included, before the run reports its time.
   lanes_.clear();
   result_.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start_);

@@ -178,6 +178,11 @@ struct CampaignResult {
   /// server started ahead of time.
   std::size_t restarts = 0;
   std::size_t warm_restarts = 0;
+  /// Stdio exchanges on which the server went deaf (nothing answered, the process alive):
+  /// those learnt by waiting out the timeout (the first on each session), and those learnt
+  /// within the shorter patience a session keeps for a server it saw go deaf.
+  std::size_t deaf_timeouts = 0;
+  std::size_t deaf_within_patience = 0;
   /// With CampaignOptions::record_cases: "<revision> <transport> <check id> <wire body>" per
   /// case, in order.
   std::vector<std::string> case_log;

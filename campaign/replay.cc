@@ -77,7 +77,7 @@ ReplayResult Replay(const TransportFactory& connect, const std::filesystem::path
           continue;
         }
       }
-      // A death right after the reply is only seen by watching the process a little longer.
+      // A death right after the reply shows in what the request behind it gets.
       const bool settle = stored->check_id == check::kNoEarlyExit;
       const campaign_detail::Judged judged =
           campaign_detail::SendAndJudge(*session, *stored, settle);

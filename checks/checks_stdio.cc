@@ -120,7 +120,7 @@ void StdoutOnlyJsonRpc(RevisionRun& run) {
     for (const Exchange& offender : run.incidents().stdout_offenders()) result.Add(offender);
     result.Merge(std::move(verdict), 0);
   }
-  result.Note("judged over " + std::to_string(run.incidents().stdout_seen().stdout_lines.size()) +
+  result.Note("judged over " + std::to_string(run.incidents().stdout_lines_seen()) +
               " stdout lines from " + std::to_string(run.incidents().stdout_exchanges()) +
               " exchanges");
   run.Report(std::move(result));

@@ -178,7 +178,9 @@ boost::json::value ObservationToJson(const Observation& observation) {
       headers.push_back({header.name, header.value});
     }
     out["http_headers"] = std::move(headers);
-    PutBytes(out, "body", observation.body);
+    const bool body_cut =
+        !observation.excerpts.empty() && observation.excerpts.front().of == "body";
+    if (!body_cut) PutBytes(out, "body", observation.body);
   }
   boost::json::array messages(observation.messages.begin(), observation.messages.end());
   out["messages"] = std::move(messages);
@@ -190,6 +192,21 @@ boost::json::value ObservationToJson(const Observation& observation) {
       non_json.push_back(std::move(item));
     }
     out["non_json"] = std::move(non_json);
+  }
+  if (!observation.excerpts.empty()) {
+    boost::json::array excerpts;
+    for (const ReplyExcerpt& excerpt : observation.excerpts) {
+      boost::json::object item;
+      item["of"] = excerpt.of;
+      item["bytes"] = excerpt.bytes;
+      // A cut may fall inside a UTF-8 sequence: such an excerpt is written as base64.
+      PutBytes(item, "text", excerpt.text);
+      excerpts.push_back(std::move(item));
+    }
+    out["excerpts"] = std::move(excerpts);
+  }
+  if (observation.left_out > 0) {
+    out["left_out"] = {{"pieces", observation.left_out}, {"bytes", observation.left_out_bytes}};
   }
   if (!observation.stderr_tail.empty()) PutBytes(out, "stderr_tail", observation.stderr_tail);
   if (observation.exit_code) out["exit_code"] = *observation.exit_code;

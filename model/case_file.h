@@ -26,7 +26,9 @@ Result<Request> RequestFromJson(const boost::json::value& json);
 namespace mcpfuzz {
 
 /// An observation as JSON for reports and `mcpfuzz send`. Bytes that are not valid UTF-8
-/// (a body, a stdout line) are written as `<name>_base64` instead of `<name>`.
+/// (a body, a stdout line) are written as `<name>_base64` instead of `<name>`. A kept
+/// observation's excerpts (KeepExcerpts) are written as `excerpts` ({of, bytes, text}) and
+/// `left_out` ({pieces, bytes}); a body cut to an excerpt has no `body` member.
 boost::json::value ObservationToJson(const Observation& observation);
 
 }  // namespace mcpfuzz

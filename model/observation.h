@@ -3,6 +3,7 @@
 
 #include <boost/json/value.hpp>
 #include <chrono>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,6 +37,17 @@ struct SseEvent {
   std::string id;
   std::optional<long> retry_ms;
   bool operator==(const SseEvent&) const = default;
+};
+
+/// What is kept of a piece of a reply too large to keep whole once it was judged (see
+/// KeepExcerpts): its first bytes and its whole size.
+struct ReplyExcerpt {
+  /// Which piece: "body", "message" (a JSON value, cut as its JSON text) or "non_json".
+  std::string of;
+  /// Its first kExcerptBytes bytes.
+  std::string text;
+  /// Its whole size in bytes.
+  std::size_t bytes = 0;
 };
 
 struct Observation {
@@ -78,6 +90,25 @@ struct Observation {
   std::vector<std::string> multi_line_messages;
 
   std::chrono::microseconds elapsed{0};
+
+  /// Only in an observation kept after judgement (KeepExcerpts): the pieces too large to keep
+  /// whole, taken out of `body`, `messages` and `non_json`, in that order.
+  std::vector<ReplyExcerpt> excerpts;
+  /// Pieces past the kKeptPieces kept of each list, left out entirely, and their bytes.
+  std::size_t left_out = 0;
+  std::size_t left_out_bytes = 0;
 };
+
+/// A piece of a kept observation larger than this is kept as a ReplyExcerpt of this size.
+inline constexpr std::size_t kExcerptBytes = 4096;
+/// Messages, non-JSON pieces, SSE events and stdout lines kept of each kept observation.
+inline constexpr std::size_t kKeptPieces = 64;
+
+/// Cuts `observation` to what is kept once it was judged (in check results, incidents and
+/// reports): every piece over kExcerptBytes becomes a ReplyExcerpt, each list keeps its first
+/// kKeptPieces, and stdout lines and SSE data (read as `messages` and `non_json` already) are
+/// cut to kExcerptBytes. So a run keeps a constant per exchange, however large the replies;
+/// the judgement itself always reads the whole observation.
+void KeepExcerpts(Observation& observation);
 
 }  // namespace mcpfuzz

@@ -201,6 +201,9 @@ class CountingStdio final : public StdioTransport {
   ReproducerTarget ReproduceAt() const override { return inner_->ReproduceAt(); }
   bool Alive() override { return inner_->Alive(); }
   ProcessExit Shutdown() override { return inner_->Shutdown(); }
+  void LimitPatience(std::chrono::milliseconds patience) override {
+    inner_->LimitPatience(patience);
+  }
 
  private:
   void Count(const Request& request) {
@@ -349,6 +352,47 @@ TEST(StdioRestarts, TakeTheSpareServerAndNoServerOutlivesTheRun) {
   EXPECT_GT(result.restarts, 0U);
   EXPECT_GT(result.warm_restarts, 0U) << result.restarts << " restarts";
   EXPECT_LE(result.warm_restarts, result.restarts);
+  EXPECT_EQ(Children(), 0U) << "a server (or a spare) outlived the run";
+}
+
+// A server that goes deaf again after every restart: its deafness is one finding (the later
+// cases are repeats), each later deafness is learnt within the session's patience instead of a
+// timeout, and the run stops within its restart budget, long before its cases are spent.
+TEST(StdioRestarts, AServerDeafAfterEveryRestartIsOneFindingWithinTheRestartBudget) {
+  ASSERT_EQ(Children(), 0U);
+  const TransportFactory connect = []() -> Result<std::unique_ptr<Transport>> {
+    StdioTarget stdio;
+    stdio.argv = {"python3", "-S", MCPFUZZ_SOURCE_DIR "/tests/fixtures/deaf_after_initialize.py"};
+    // Long enough for python to start on a loaded machine: it also bounds initialize.
+    stdio.limits = test_support::ReferenceServerLimits(3000ms, 20ms);
+    stdio.shutdown_grace = 200ms;
+    auto spawned = SpawnStdio(std::move(stdio));
+    if (!spawned) return spawned.error();
+    return std::unique_ptr<Transport>(std::move(*spawned));
+  };
+  CampaignOptions options;
+  options.revision = Revision::k2025_11_25;
+  options.max_cases = 2000;
+  const CampaignResult result = RunCampaign(connect, options);
+  // Silence is a tolerated answer to some cases (a notification, a batch): those are findings
+  // of their own checks. Deafness is one finding, however many cases met it.
+  std::vector<const CampaignFinding*> deafness;
+  for (const CampaignFinding& finding : result.findings) {
+    if (finding.check_id == check::kKeepsAnswering) deafness.push_back(&finding);
+  }
+  ASSERT_EQ(deafness.size(), 1U) << Describe(result);
+  EXPECT_TRUE(deafness[0]->stable) << Describe(result);
+  EXPECT_GT(deafness[0]->repeats, 0U) << Describe(result);
+  // One timeout teaches the session that this server goes deaf; every later deafness costs
+  // the patience only.
+  EXPECT_EQ(result.deaf_timeouts, 1U) << Describe(result);
+  EXPECT_GT(result.deaf_within_patience, 0U) << Describe(result);
+  // The restart budget, not the cases, ended the run.
+  EXPECT_LT(result.cases, 50U) << Describe(result);
+  EXPECT_LE(result.restarts, 16U) << Describe(result);
+  EXPECT_TRUE(std::any_of(result.notes.begin(), result.notes.end(), [](const std::string& note) {
+    return note.find("restart budget") != std::string::npos;
+  })) << Describe(result);
   EXPECT_EQ(Children(), 0U) << "a server (or a spare) outlived the run";
 }
 

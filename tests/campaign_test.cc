@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "campaign/finding_file.h"
+#include "model/request_builder.h"
 #include "oracles/check_ids.h"
 #include "support/processes.h"
 #include "support/reference_server.h"
@@ -308,6 +309,37 @@ TEST(Campaign, ReplayReportsWhatItCannotRead) {
     EXPECT_FALSE(replayed.still_fails);
   }
   EXPECT_FALSE(Replay(target.connect, directory / "missing.json").cases.at(0).error.empty());
+}
+
+// A server that dies a while after answering a request sent alone, without reading the next
+// one: replaying a stdio.no-early-exit case learns the death from what the probe behind the
+// reply gets (the end of the process), never from watching the process for a fixed time, so
+// the verdict is the same however the scheduler orders the reply and the exit.
+TEST(Campaign, ReplaySeesADeathRightAfterTheReplyWithoutTiming) {
+  const ScratchDirectory scratch("exit-after-reply");
+  FindingRecord record;
+  record.check_id = std::string(check::kNoEarlyExit);
+  record.request = MakeRequest(Revision::k2025_11_25, TransportKind::kStdio, "ping", {}, 1);
+  record.origin = "test";
+  auto written = WriteCaseFile(scratch.path(), "death.json", FindingToJson(record));
+  ASSERT_TRUE(written.ok()) << written.error().message;
+  const TransportFactory connect = []() -> Result<std::unique_ptr<Transport>> {
+    StdioTarget stdio;
+    stdio.argv = {"python3", "-S", MCPFUZZ_SOURCE_DIR "/tests/fixtures/exit_after_reply.py"};
+    stdio.limits = TestLimits(3000ms);
+    stdio.shutdown_grace = 200ms;
+    auto spawned = SpawnStdio(std::move(stdio));
+    if (!spawned) return spawned.error();
+    return std::unique_ptr<Transport>(std::move(*spawned));
+  };
+  const ReplayResult result = Replay(connect, *written);
+  ASSERT_EQ(result.cases.size(), 1U);
+  const ReplayedCase& replayed = result.cases[0];
+  EXPECT_TRUE(replayed.error.empty()) << replayed.error;
+  EXPECT_TRUE(replayed.still_fails) << "the death after the reply was not seen";
+  ASSERT_TRUE(replayed.verdict.has_value());
+  EXPECT_EQ(replayed.verdict->check_id, check::kNoEarlyExit);
+  EXPECT_EQ(replayed.verdict->kind, VerdictKind::kFail) << "exit code 3 breaks a MUST";
 }
 
 TEST(Campaign, ReportsATargetThatCannotBeReached) {

@@ -194,11 +194,10 @@ TEST(HostileStdio, ExitsLeavingAGrandchildOnStdout) {
 }
 TEST(HostileStdio, KillsItselfMidReply) { ExpectBoundedAgainstStdio("suicide"); }
 TEST(HostileStdio, SendsARequestMidReply) { ExpectBoundedAgainstStdio("request-mid-reply"); }
-// Waits for the check runner and the reports (checks/, reports/) to keep a verdict and an
-// excerpt of each observation rather than every observation whole: each reply is a valid line
-// just under the cap, so memory grows as checks x cap (peak RSS about 650 MiB for `check`
-// today; `fuzz` stays near 60 MiB).
-TEST(HostileStdio, DISABLED_RepliesJustUnderTheCap) { ExpectBoundedAgainstStdio("big-replies"); }
+// Each reply is a valid line just under the cap, so a run that kept every observation whole
+// would grow as checks x cap (about 650 MiB for `check`); a judged observation keeps
+// excerpts and sizes instead (model/observation.h, KeepExcerpts).
+TEST(HostileStdio, RepliesJustUnderTheCap) { ExpectBoundedAgainstStdio("big-replies"); }
 
 // A run ended by `signals` (sent to mcpfuzz once its server is up, a second apart) against a
 // server that ignores SIGTERM and stdin's EOF: whichever signal ends it, no child survives.

@@ -154,5 +154,60 @@ TEST(Channel, EmptyReplyIsNoReplyAndTransportFailuresStayApart) {
   EXPECT_EQ(ClassifyReply(request, timed_out).channel, Channel::kTransportFailure);
 }
 
+// A judged observation is kept at a constant cost: what is over the excerpt size is kept as its
+// first bytes and its size, and each list keeps its first pieces.
+TEST(KeptObservation, KeepsAnExcerptAndTheSizeOfWhatIsTooLarge) {
+  Observation observation;
+  observation.http_status = 200;
+  observation.body = std::string(kExcerptBytes * 3, 'b');
+  observation.messages.push_back(json::parse(R"({"jsonrpc":"2.0","id":1,"result":{}})"));
+  json::object big{{"jsonrpc", "2.0"},
+                   {"id", 2},
+                   {"result", {{"padding", std::string(kExcerptBytes * 2, 'x')}}}};
+  const std::size_t big_bytes = json::serialize(big).size();
+  observation.messages.emplace_back(std::move(big));
+  for (std::size_t i = 0; i < kKeptPieces + 5; ++i) observation.non_json.push_back("log line");
+  observation.stdout_lines.assign(kKeptPieces + 1, std::string(kExcerptBytes + 10, 'l'));
+
+  KeepExcerpts(observation);
+  EXPECT_TRUE(observation.body.empty());
+  ASSERT_EQ(observation.excerpts.size(), 2U);
+  EXPECT_EQ(observation.excerpts[0].of, "body");
+  EXPECT_EQ(observation.excerpts[0].bytes, kExcerptBytes * 3);
+  EXPECT_EQ(observation.excerpts[0].text, std::string(kExcerptBytes, 'b'));
+  EXPECT_EQ(observation.excerpts[1].of, "message");
+  EXPECT_EQ(observation.excerpts[1].bytes, big_bytes);
+  EXPECT_TRUE(observation.excerpts[1].text.starts_with(R"({"jsonrpc":"2.0","id":2,)"));
+  ASSERT_EQ(observation.messages.size(), 1U);
+  EXPECT_EQ(observation.non_json.size(), kKeptPieces);
+  EXPECT_EQ(observation.left_out, 5U);
+  EXPECT_EQ(observation.left_out_bytes, 5 * std::string("log line").size());
+  EXPECT_EQ(observation.stdout_lines.size(), kKeptPieces);
+  EXPECT_EQ(observation.stdout_lines.front().size(), kExcerptBytes);
+
+  const json::object written = ObservationToJson(observation).as_object();
+  EXPECT_FALSE(written.contains("body")) << "a body cut to an excerpt is not written as whole";
+  EXPECT_EQ(written.at("excerpts").as_array().size(), 2U);
+  EXPECT_EQ(written.at("excerpts").as_array()[0].at("bytes").to_number<std::size_t>(),
+            kExcerptBytes * 3);
+  EXPECT_EQ(written.at("left_out").at("pieces").to_number<std::size_t>(), 5U);
+}
+
+TEST(KeptObservation, CutsTextBeforeASplitCharacterAndKeepsSmallRepliesWhole) {
+  Observation observation;
+  // "é" is two bytes: placed across the cut, the excerpt ends before it.
+  observation.non_json.push_back(std::string(kExcerptBytes - 1, 'a') + "\xC3\xA9" + "tail");
+  observation.messages.push_back(json::parse(R"({"jsonrpc":"2.0","id":1,"result":{}})"));
+  KeepExcerpts(observation);
+  ASSERT_EQ(observation.excerpts.size(), 1U);
+  EXPECT_EQ(observation.excerpts[0].text, std::string(kExcerptBytes - 1, 'a'));
+  EXPECT_EQ(observation.excerpts[0].bytes, kExcerptBytes + 5);
+  EXPECT_EQ(observation.messages.size(), 1U);
+  EXPECT_EQ(observation.left_out, 0U);
+  const json::object written = ObservationToJson(observation).as_object();
+  EXPECT_TRUE(written.at("excerpts").as_array()[0].as_object().contains("text"))
+      << "an excerpt cut at a character boundary stays text, not base64";
+}
+
 }  // namespace
 }  // namespace mcpfuzz

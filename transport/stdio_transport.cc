@@ -44,6 +44,9 @@ class StdioProcessTransport final : public StdioTransport {
   }
   bool Alive() override { return !shutdown_ && !pipes_.process().PollExit(); }
   ProcessExit Shutdown() override;
+  void LimitPatience(std::chrono::milliseconds patience) override {
+    target_.limits.timeout = std::min(target_.limits.timeout, patience);
+  }
 
  private:
   StdioTarget target_;

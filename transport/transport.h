@@ -169,6 +169,11 @@ class StdioTransport : public Transport {
   /// Ends the server as the spec's stdio shutdown says: close stdin, wait, SIGTERM the process
   /// group, wait, SIGKILL. Idempotent.
   virtual ProcessExit Shutdown() = 0;
+  /// From now on, waits at most `patience` (when shorter than the timeout) for the server
+  /// before an exchange ends unanswered: for a caller that saw this server go deaf before, so
+  /// that learning it again costs a short wait instead of a timeout per exchange. A transport
+  /// that waits on nothing (a test double) ignores it.
+  virtual void LimitPatience(std::chrono::milliseconds patience) { static_cast<void>(patience); }
 };
 
 /// Spawns `target.argv` in its own process group (so `npx`/`node` grandchildren die with it).

@@ -117,6 +117,8 @@ class Campaign {
   /// Writes the window of cases starting at `index` on `lane` (those of its next cases whose
   /// replies can be told apart) into lane.ahead; marks them `alone` when it went wrong.
   void SendAhead(Lane& lane, std::size_t index, std::size_t depth, std::set<std::size_t>& alone);
+  /// Adds what `session` counted (restarts, deafness) to the result.
+  void AddCounts(const Session& session);
   /// Removes the lane at `position`, noting why.
   void DropLostLane(std::size_t position);
   /// Generates, sends and decides case `index`; what was sent, unless it was not.

@@ -3,13 +3,6 @@
 #include <utility>
 
 namespace mcpfuzz::campaign_detail {
-namespace {
-
-// How long a stdio server is watched after answering, when a death right after the reply is
-// what is being re-checked.
-constexpr std::chrono::milliseconds kSettleTime{150};
-
-}  // namespace
 
 Observation ExitObservation(const ProcessExit& exit) {
   Observation observation;
@@ -61,12 +54,13 @@ Judged JudgeExchange(Session& session, const Case& sent, Observation observation
   }
   if (!settle) return JudgeCase(sent, std::move(observation), process);
   Judged judged = JudgeCase(sent, observation, process);
-  // A death right after the reply is only seen by watching the process a little longer; not
-  // needed when the server already stopped answering or the observation shows the end.
+  // A death right after the reply shows in what the next request gets: the sentinel behind
+  // this one, or a probe sent now. Not needed when the server already stopped answering or
+  // the observation shows the end.
   if (judged.judged_by == JudgedBy::kKeepsAnswering || ProcessEnded(judged.observation)) {
     return judged;
   }
-  if (auto exit = session.AwaitDeath(kSettleTime)) {
+  if (auto exit = session.EndedAfterReply(sentinel ? &sentinel->observation : nullptr)) {
     process.ended_after_reply = ExitObservation(*exit);
     judged = JudgeCase(sent, std::move(observation), process);
   }

@@ -16,9 +16,10 @@ namespace mcpfuzz::campaign_detail {
 using Judged = Judgement;
 
 /// Sends `sent` on `session` and judges it. Over stdio a sentinel follows it, so a request the
-/// server drops is known in one round trip. With `settle`, a stdio server is watched briefly
-/// after answering, so a death right after the reply is seen (used when re-checking a death
-/// found between two exchanges).
+/// server drops is known in one round trip. With `settle`, what the next request on the same
+/// process got (that sentinel, or a probe) shows whether a stdio server ended right after
+/// answering, however the scheduler ordered its reply and its exit (used when re-checking a
+/// death found between two exchanges).
 Judged SendAndJudge(Session& session, const Case& sent, bool settle);
 
 /// The sentinel written behind a stdio request, and what it got.

@@ -7,10 +7,39 @@
 #include <utility>
 #include <variant>
 
+#include "oracles/judgement.h"
+
 namespace mcpfuzz::campaign_detail {
 namespace {
 
 constexpr int kReconnectAttempts = 3;
+
+// The restart budget: a stdio server that died or went deaf before answering anything after
+// this many restarts in a row is given up on (the session is lost), so a server that does so
+// after every restart costs a bounded number of restarts. Above the restarts one finding
+// costs (its re-sends and the few shrink steps of a timed-out finding), so that finding is
+// still judged stable.
+constexpr std::size_t kFruitlessRestarts = 16;
+
+// Once a server went deaf, a later pipeline waits this fraction of the timeout that silence
+// took the first time, and no less than the floor: a server that answers at all answers a
+// ping far sooner, and one that goes deaf again is known at a fraction of a timeout.
+constexpr int kPatienceDivisor = 4;
+constexpr std::chrono::milliseconds kPatienceFloor{250};
+
+// The server said something: a reply, output that is not one, or a drop its answer to the
+// sentinel proved. A quiet window's silence is not an answer.
+bool Answered(const Observation& observation) {
+  switch (observation.outcome) {
+    case Outcome::kOk:
+      return !observation.messages.empty() || !observation.non_json.empty();
+    case Outcome::kDropped:
+    case Outcome::kTooLarge:
+      return true;
+    default:
+      return false;
+  }
+}
 
 // Outcomes after which the connection (or the stdio process) cannot be trusted for the next
 // request: it is reopened first. A stdio server that stayed silent is not among them: it may
@@ -86,6 +115,7 @@ bool Session::Connect(std::string& why) {
   }
   revision_ = client_->revision();
   ++generation_;
+  ApplyPatience();
   return true;
 }
 
@@ -119,6 +149,7 @@ bool Session::TakeSpare(std::string& why) {
   transport_ = std::move(spare->transport);
   client_ = std::move(spare->client);
   ++generation_;
+  ApplyPatience();
   return true;
 }
 
@@ -164,6 +195,12 @@ bool Session::Ready(Observation& failure) {
   const bool died_quietly = !broken_ && process != nullptr && !process->Alive();
   if (!broken_ && !died_quietly) return true;
   if (died_quietly) death_between_ = process->Shutdown();
+  if (SpendsTheRestartBudget()) {
+    failure = Failed("the session was lost: " + lost_reason_);
+    return false;
+  }
+  fruitless_restarts_ = answered_since_open_ ? 0 : fruitless_restarts_ + 1;
+  answered_since_open_ = false;
   std::string why;
   const bool reconnected = Reopen(why);
   ++reopens_;
@@ -181,9 +218,11 @@ Observation Session::Send(const Request& request) {
   Observation failure;
   if (!Ready(failure)) return failure;
   Observation observation = transport_->Send(request);
+  Count(observation);
+  CountDeafness(observation);
   if (LeavesSessionBroken(observation.outcome) || observation.exit_code ||
       observation.exit_signal) {
-    broken_ = true;
+    MarkBroken();
   }
   return observation;
 }
@@ -197,6 +236,10 @@ PipelineResult Session::SendPipelined(const Pipeline& pipeline) {
     return result;
   }
   result = transport_->SendPipelined(pipeline);
+  for (const Observation& observation : result.observations) Count(observation);
+  Count(result.sentinel);
+  // Once per pipeline: the sentinel is unanswered whenever the server went deaf in it.
+  CountDeafness(result.sentinel);
   if (!result.sentinel.late_replies.empty() && RawBodyMayOwn(pipeline, result.sentinel)) {
     // The transport cannot read a raw body's id, so the reply to a raw request of this very
     // pipeline can look like a late reply to an earlier request that used the same id: no
@@ -218,8 +261,51 @@ PipelineResult Session::SendPipelined(const Pipeline& pipeline) {
   };
   // The sentinel's own end breaks nothing: a server found dead is restarted by the next
   // exchange as one that died between exchanges, and a deaf one is the caller's to judge.
-  if (std::any_of(result.observations.begin(), result.observations.end(), breaks)) broken_ = true;
+  if (std::any_of(result.observations.begin(), result.observations.end(), breaks)) MarkBroken();
   return result;
+}
+
+bool Session::SpendsTheRestartBudget() {
+  if (!lost_ && !answered_since_open_ && fruitless_restarts_ + 1 >= kFruitlessRestarts) {
+    lost_ = true;
+    lost_reason_ =
+        "the server died or stopped answering before answering anything after each of "
+        "the last " +
+        std::to_string(kFruitlessRestarts) +
+        " restarts (the restart budget); nothing more was sent to it";
+  }
+  return lost_;
+}
+
+void Session::MarkBroken() {
+  broken_ = true;
+  // Known now rather than at the next exchange, so that no case is counted that is not sent.
+  SpendsTheRestartBudget();
+}
+
+void Session::Count(const Observation& observation) {
+  if (Answered(observation)) {
+    answered_since_open_ = true;
+    fruitless_restarts_ = 0;
+  }
+}
+
+void Session::CountDeafness(const Observation& observation) {
+  if (observation.outcome != Outcome::kAliveButDeaf) return;
+  if (patience_) {
+    ++deaf_within_patience_;
+    return;
+  }
+  ++deaf_timeouts_;
+  const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(observation.elapsed);
+  patience_ = std::max(kPatienceFloor, waited / kPatienceDivisor);
+  ApplyPatience();
+}
+
+void Session::ApplyPatience() {
+  if (StdioTransport* process = stdio(); process != nullptr && patience_) {
+    process->LimitPatience(*patience_);
+  }
 }
 
 Request Session::Probe() const {
@@ -238,13 +324,18 @@ std::optional<ProcessExit> Session::TakeDeathBetweenExchanges() {
   return std::exchange(death_between_, std::nullopt);
 }
 
-std::optional<ProcessExit> Session::AwaitDeath(std::chrono::milliseconds wait) {
+std::optional<ProcessExit> Session::EndedAfterReply(const Observation* sentinel) {
   StdioTransport* process = stdio();
   if (process == nullptr || broken_ || lost_) return std::nullopt;
-  const auto deadline = std::chrono::steady_clock::now() + wait;
-  while (process->Alive()) {
-    if (std::chrono::steady_clock::now() >= deadline) return std::nullopt;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  Observation probed;
+  if (sentinel == nullptr) {
+    // On the process itself, not through Send: Send would restart a dead server first.
+    probed = transport_->Send(Sentinel());
+    sentinel = &probed;
+  }
+  if (sentinel->outcome != Outcome::kExited && !ProcessEnded(*sentinel)) {
+    if (sentinel->outcome != Outcome::kOk) broken_ = true;
+    return std::nullopt;
   }
   broken_ = true;
   return process->Shutdown();

@@ -4,6 +4,7 @@
 // opened again (with a new session in the handshake era). A stdio session keeps one spare
 // server started and opened ahead of time, so a restart costs no start-up on the critical path.
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -38,8 +39,12 @@ class Session {
   /// A stdio server found ended before a Send, after answering the exchange before it: the
   /// exit, once. The session was restarted for the Send.
   std::optional<ProcessExit> TakeDeathBetweenExchanges();
-  /// Waits up to `wait` for a stdio server to end after its last exchange; the exit if it did.
-  std::optional<ProcessExit> AwaitDeath(std::chrono::milliseconds wait);
+  /// Whether a stdio server ended right after answering its last exchange, learnt without
+  /// timing: `sentinel`, the observation of a sentinel written behind that exchange, or else
+  /// a probe sent now on the same process. An answer proves the server alive; its end (EOF,
+  /// exit) proves it dead, and the exit is returned. Silence proves neither: the server is
+  /// alive but deaf, which the next exchange finds (the session is left broken).
+  std::optional<ProcessExit> EndedAfterReply(const Observation* sentinel);
 
   /// A well-formed request every server of the revision answers (ping, or server/discover).
   Request Probe() const;
@@ -47,7 +52,7 @@ class Session {
   /// shows that the server read past the case, so a case still unanswered was dropped.
   Request Sentinel();
   /// The next Send reopens the session first (a stdio server that stopped answering).
-  void MarkBroken() { broken_ = true; }
+  void MarkBroken();
   bool broken() const { return broken_; }
   /// The server answered a request after the sentinel written behind it (a late reply to a
   /// request taken for dropped): sentinels prove nothing here, so from then on every case
@@ -69,6 +74,11 @@ class Session {
   const GenContext& context() const { return context_; }
   GenContext& mutable_context() { return context_; }
   std::size_t reopens() const { return reopens_; }
+  /// Exchanges whose server went deaf (nothing answered, the process alive): learnt by
+  /// waiting out the timeout, the first time; within the patience of a server known to go
+  /// deaf, every later time.
+  std::size_t deaf_timeouts() const { return deaf_timeouts_; }
+  std::size_t deaf_within_patience() const { return deaf_within_patience_; }
   /// Reopens that took the spare instead of starting a server.
   std::size_t warm_reopens() const { return warm_reopens_; }
 
@@ -90,6 +100,15 @@ class Session {
   /// Makes the session usable for the next exchange; false (and `failure`) when it is lost.
   bool Ready(Observation& failure);
   bool Reopen(std::string& why);
+  /// True (and the session lost) when the restart the session needs would spend the restart
+  /// budget (kFruitlessRestarts).
+  bool SpendsTheRestartBudget();
+  /// Counts what `observation` (of a case or a sentinel) shows for the restart budget.
+  void Count(const Observation& observation);
+  /// Counts one exchange on which the server went deaf, and learns its patience the first time.
+  void CountDeafness(const Observation& observation);
+  /// Limits the stdio server's patience, once one of this session went deaf.
+  void ApplyPatience();
   /// Starts the spare (stdio only, at most one); `retired` is shut down on its thread.
   void PrepareSpare(std::unique_ptr<Transport> retired);
   /// Takes the spare as the session's connection; false when there was none or it failed.
@@ -112,6 +131,15 @@ class Session {
   std::string lost_reason_;
   std::optional<ProcessExit> death_between_;
   std::size_t reopens_ = 0;
+  /// The restart budget (kFruitlessRestarts): whether the server answered anything since the
+  /// session was last (re)opened, and how many restarts in a row bought no answer.
+  bool answered_since_open_ = false;
+  std::size_t fruitless_restarts_ = 0;
+  /// Set once a server of this session went deaf: later exchanges wait this long, not the
+  /// timeout.
+  std::optional<std::chrono::milliseconds> patience_;
+  std::size_t deaf_timeouts_ = 0;
+  std::size_t deaf_within_patience_ = 0;
   std::size_t warm_reopens_ = 0;
   std::size_t generation_ = 0;
   std::size_t sentinels_ = 0;

@@ -1,5 +1,7 @@
 #include "checks/detail/incidents.h"
 
+#include <boost/json/value.hpp>
+#include <string>
 #include <utility>
 
 #include "oracles/judgement.h"
@@ -11,10 +13,22 @@ namespace {
 // Bounds what a run keeps of a server that dies or misbehaves on every request.
 constexpr std::size_t kMaxIncidents = 10;
 constexpr std::size_t kMaxStdoutOffenders = 10;
+// Offending stdout kept for the verdict: non-JSON lines (each cut), and JSON that is not
+// JSON-RPC, kept whole since a finding quotes its JSON text (so fewer: each may be a cap).
+constexpr std::size_t kMaxOffendingLines = 32;
+constexpr std::size_t kMaxOffendingMessages = 4;
 
 // A complete reply, or a drop the sentinel behind it proved: the server still reads and answers.
 bool AnsweredInTime(Outcome outcome) {
   return outcome == Outcome::kOk || outcome == Outcome::kDropped || outcome == Outcome::kTooLarge;
+}
+
+// A non-JSON stdout line as the stdout verdict needs it: whole when short; else its first
+// bytes, and a mark that keeps a line that is not blank from looking blank.
+std::string CutNonJson(const std::string& piece) {
+  if (piece.size() <= kExcerptBytes) return piece;
+  const bool blank = piece.find_first_not_of(" \t\r") == std::string::npos;
+  return piece.substr(0, kExcerptBytes) + (blank ? "" : "\xE2\x80\xA6");
 }
 
 bool TimedOut(Outcome outcome) {
@@ -49,18 +63,17 @@ void IncidentLog::CountTimeouts(Outcome outcome) {
   }
 }
 
-void IncidentLog::RecordStdio(const Exchange& exchange, ProcessRecord& process, Owed owed) {
-  const Observation& observation = exchange.observation;
+void IncidentLog::RecordStdio(const Exchange& whole, ProcessRecord& process, Owed owed) {
+  const Observation& observation = whole.observation;
   if (!observation.stdout_lines.empty()) ++stdout_exchanges_;
-  auto append = [](auto& into, const auto& from) {
-    into.insert(into.end(), from.begin(), from.end());
-  };
-  append(stdout_seen_.stdout_lines, observation.stdout_lines);
-  append(stdout_seen_.messages, observation.messages);
-  append(stdout_seen_.non_json, observation.non_json);
-  append(stdout_seen_.multi_line_messages, observation.multi_line_messages);
-  if (!CheckStdout(observation, revision_).empty() &&
-      stdout_offenders_.size() < kMaxStdoutOffenders) {
+  stdout_lines_seen_ += observation.stdout_lines.size();
+  const bool offends = !CheckStdout(observation, revision_).empty();
+  if (offends) KeepOffendingStdout(observation);
+  // What is kept of the exchange is cut once judged (the stdout verdict above read it whole;
+  // the process verdicts read only its outcome and the process's end).
+  Exchange exchange = whole;
+  KeepExcerpts(exchange.observation);
+  if (offends && stdout_offenders_.size() < kMaxStdoutOffenders) {
     stdout_offenders_.push_back(exchange);
   }
 
@@ -79,8 +92,27 @@ void IncidentLog::RecordStdio(const Exchange& exchange, ProcessRecord& process, 
              deafness_.size() < kMaxIncidents) {
     deafness_.push_back({std::string(current_check_), std::move(previous), exchange});
   }
-  last_stdio_exchange_ = exchange;
+  last_stdio_exchange_ = std::move(exchange);
   last_stdio_serial_ = process.serial;
+}
+
+void IncidentLog::KeepOffendingStdout(const Observation& observation) {
+  // Only what breaks the rules changes the stdout verdict: a JSON-RPC message never does, so
+  // none is kept, and of the rest a bounded number, each piece no larger than a finding quotes.
+  for (const boost::json::value& message : observation.messages) {
+    if (stdout_seen_.messages.size() >= kMaxOffendingMessages) break;
+    Observation alone;
+    alone.messages.push_back(message);
+    if (!CheckStdout(alone, revision_).empty()) stdout_seen_.messages.push_back(message);
+  }
+  for (const std::string& piece : observation.non_json) {
+    if (stdout_seen_.non_json.size() >= kMaxOffendingLines) break;
+    stdout_seen_.non_json.push_back(CutNonJson(piece));
+  }
+  for (const std::string& excerpt : observation.multi_line_messages) {
+    if (stdout_seen_.multi_line_messages.size() >= kMaxOffendingMessages) break;
+    stdout_seen_.multi_line_messages.push_back(excerpt);  // already cut by the transport
+  }
 }
 
 }  // namespace mcpfuzz::checks::detail

@@ -80,8 +80,12 @@ class IncidentLog {
   const std::vector<Incident>& deaths() const { return deaths_; }
   const std::vector<Incident>& deafness() const { return deafness_; }
   std::size_t deaths_seen() const { return deaths_seen_; }
-  /// Every stdout line seen over stdio in this revision, as one observation.
+  /// What the stdout verdict needs of every stdout line seen over stdio in this revision, as
+  /// one observation: the pieces that break the rules (capped, each cut to a finding's
+  /// needs), never a JSON-RPC message, so it costs a constant however much the server wrote.
   const Observation& stdout_seen() const { return stdout_seen_; }
+  /// How many stdout lines were seen over stdio in this revision.
+  std::size_t stdout_lines_seen() const { return stdout_lines_seen_; }
   /// The exchanges whose stdout broke the stdio framing rules (capped), and how many had stdout.
   const std::vector<Exchange>& stdout_offenders() const { return stdout_offenders_; }
   std::size_t stdout_exchanges() const { return stdout_exchanges_; }
@@ -90,7 +94,8 @@ class IncidentLog {
 
  private:
   void CountTimeouts(Outcome outcome);
-  void RecordStdio(const Exchange& exchange, ProcessRecord& process, Owed owed);
+  void RecordStdio(const Exchange& whole, ProcessRecord& process, Owed owed);
+  void KeepOffendingStdout(const Observation& observation);
 
   Revision revision_;
   Responsiveness& responsiveness_;
@@ -102,6 +107,7 @@ class IncidentLog {
   std::vector<Incident> deafness_;
   std::size_t deaths_seen_ = 0;
   Observation stdout_seen_;
+  std::size_t stdout_lines_seen_ = 0;
   std::vector<Exchange> stdout_offenders_;
   std::size_t stdout_exchanges_ = 0;
   std::optional<Exchange> last_stdio_exchange_;

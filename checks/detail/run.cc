@@ -142,6 +142,8 @@ bool RevisionRun::HasRow(std::string_view check_id) const {
 void RevisionRun::Report(CheckResult result) {
   if (!Pending(result.verdict.check_id)) return;
   pending_.erase(result.verdict.check_id);
+  // Judged: the run keeps a constant per exchange, however large the replies were.
+  for (Exchange& exchange : result.exchanges) KeepExcerpts(exchange.observation);
   out_.results.push_back(std::move(result));
   if (progress_) progress_(out_.results.back());
 }
