@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "campaign/detail/campaign_loop.h"
@@ -9,11 +10,31 @@
 namespace mcpfuzz::campaign_detail {
 namespace {
 
-// Cases drawn ahead. A full queue wakes the drawing thread again only once half of it was
-// taken: each wake-up is a context switch on a machine the target shares.
+// Cases drawn ahead, in number and in bytes: a few cases of the limits family are 16 MiB
+// each, and 64 of those would hold a gigabyte. A full queue wakes the drawing thread again
+// only once half of it was taken: each wake-up is a context switch on a machine the target
+// shares.
 constexpr std::size_t kAhead = 64;
+constexpr std::size_t kAheadBytes = std::size_t{8} << 20;
+
+// The bytes a drawn case holds beyond its small fixed part: raw bodies are where the size is
+// (the limits family builds its big cases as raw text).
+std::size_t HeldBytes(const std::optional<GeneratedCase>& generated) {
+  if (!generated) return 0;
+  auto raw = [](const Request& request) {
+    const auto* body = std::get_if<RawBody>(&request.body);
+    return body != nullptr ? body->bytes.size() : 0;
+  };
+  return raw(generated->request) + (generated->well_formed ? raw(*generated->well_formed) : 0);
+}
 
 }  // namespace
+
+bool CasePrefetcher::Full() const { return drawn_.size() >= kAhead || drawn_bytes_ >= kAheadBytes; }
+
+bool CasePrefetcher::HasRoom() const {
+  return drawn_.size() <= kAhead / 2 && drawn_bytes_ <= kAheadBytes / 2;
+}
 
 CasePrefetcher::CasePrefetcher(Draw draw, std::size_t first, std::size_t end)
     : draw_(std::move(draw)), next_(first), thread_([this, first, end] { DrawAll(first, end); }) {}
@@ -31,9 +52,9 @@ void CasePrefetcher::DrawAll(std::size_t first, std::size_t end) {
   for (std::size_t index = first; index < end; ++index) {
     {
       std::unique_lock lock(mutex_);
-      if (drawn_.size() >= kAhead) {
+      if (Full()) {
         drawer_waiting_ = true;
-        room_.wait(lock, [&] { return stop_ || drawn_.size() <= kAhead / 2; });
+        room_.wait(lock, [&] { return stop_ || HasRoom(); });
         drawer_waiting_ = false;
       }
       if (stop_) return;
@@ -47,6 +68,7 @@ void CasePrefetcher::DrawAll(std::size_t first, std::size_t end) {
     bool wake = false;
     {
       const std::lock_guard lock(mutex_);
+      drawn_bytes_ += drawn.bytes = HeldBytes(drawn.generated);
       drawn_.push_back(std::move(drawn));
       wake = taker_waiting_;
     }
@@ -63,8 +85,9 @@ std::optional<GeneratedCase> CasePrefetcher::Take() {
   }
   Drawn drawn = std::move(drawn_.front());
   drawn_.pop_front();
+  drawn_bytes_ -= drawn.bytes;
   ++next_;
-  const bool wake = drawer_waiting_ && drawn_.size() <= kAhead / 2;
+  const bool wake = drawer_waiting_ && HasRoom();
   lock.unlock();
   if (wake) room_.notify_one();
   if (drawn.error) std::rethrow_exception(drawn.error);

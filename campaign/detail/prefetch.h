@@ -36,8 +36,13 @@ class CasePrefetcher {
   struct Drawn {
     std::optional<GeneratedCase> generated;
     std::exception_ptr error;
+    std::size_t bytes = 0;
   };
   void DrawAll(std::size_t first, std::size_t end);
+  // Under mutex_: the drawing thread stops at Full and starts again at HasRoom (an empty
+  // queue always has room, so one case of any size is drawn).
+  bool Full() const;
+  bool HasRoom() const;
 
   Draw draw_;
   std::size_t next_;
@@ -45,6 +50,7 @@ class CasePrefetcher {
   std::condition_variable room_;   // the drawing thread waits on it
   std::condition_variable ready_;  // Take waits on it
   std::deque<Drawn> drawn_;
+  std::size_t drawn_bytes_ = 0;
   bool drawer_waiting_ = false;
   bool taker_waiting_ = false;
   bool stop_ = false;
