@@ -30,20 +30,23 @@ void AddLimitRows(std::vector<Expectation>& rows) {
   // by stdio.no-early-exit and stdio.keeps-answering).
   for (TransportScope scope : {TransportScope::kHttp, TransportScope::kStdio}) {
     const bool stdio = scope == TransportScope::kStdio;
+    // Both rows: answered or refused, never failed. Over stdio a line the parser refused may
+    // be dropped like any unreadable line (F1 "silent").
+    const ChannelRule channel{
+        .conformant =
+            stdio ? std::vector<Channel>{kProtocolError, kExecutionError, kSuccess, kNoReply}
+                  : std::vector<Channel>{kProtocolError, kExecutionError, kSuccess},
+        .strength = Strength::kMust,
+        .http_rejection = HttpRejection::kConformant};
+    const StatusRule http_status =
+        stdio ? StatusRule{}
+              : StatusRule{.conformant = {kHttp2xx, kHttp4xx}, .strength = Strength::kShould};
     rows.push_back({
         .id = check::kDeepNesting,
         .revisions = kEveryRevision,
         .transports = scope,
-        // Over stdio a line the parser refused is dropped like any unreadable line (F1 "silent").
-        .channel = {.conformant =
-                        stdio ? std::vector<Channel>{kProtocolError, kExecutionError, kSuccess,
-                                                     kNoReply}
-                              : std::vector<Channel>{kProtocolError, kExecutionError, kSuccess},
-                    .strength = Strength::kMust,
-                    .http_rejection = HttpRejection::kConformant},
-        .http_status =
-            stdio ? StatusRule{}
-                  : StatusRule{.conformant = {kHttp2xx, kHttp4xx}, .strength = Strength::kShould},
+        .channel = channel,
+        .http_status = http_status,
         .reference = "RFC 8259 §9; JRPC §5; RFC 9110 §15.6.1; tables §3 F1, §15 Z1",
         .summary = "Valid JSON nested 10,000-100,000 deep is answered or refused, never "
                    "failed with a 5xx or a crash",
@@ -55,15 +58,8 @@ void AddLimitRows(std::vector<Expectation>& rows) {
         // A body at or above a common limit (1, 4, 10, 16 MiB): served, or refused with a
         // JSON-RPC error or an HTTP 4xx (413 is RFC 9110's); over stdio also dropped. The
         // server must keep answering afterwards: stdio.keeps-answering judges the sentinel.
-        .channel = {.conformant =
-                        stdio ? std::vector<Channel>{kProtocolError, kExecutionError, kSuccess,
-                                                     kNoReply}
-                              : std::vector<Channel>{kProtocolError, kExecutionError, kSuccess},
-                    .strength = Strength::kMust,
-                    .http_rejection = HttpRejection::kConformant},
-        .http_status =
-            stdio ? StatusRule{}
-                  : StatusRule{.conformant = {kHttp2xx, kHttp4xx}, .strength = Strength::kShould},
+        .channel = channel,
+        .http_status = http_status,
         .reference = "RFC 8259 §9; RFC 9110 §15.5.14 (413), §15.6.1; JRPC §5; tables §8 S1, "
                      "§15 Z2",
         .summary = "A request of 1 to 16 MiB is served or refused (HTTP 413 or a JSON-RPC "

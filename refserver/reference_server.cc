@@ -200,11 +200,12 @@ HttpReply ReferenceServer::HandleHttp(const HttpRequest& received) {
   if (!faults.contains(Fault::kOriginNotChecked) && !OriginAndHostAllowed(headers)) {
     return JsonReply(403, -32600, "Forbidden: Origin or Host is not a loopback address");
   }
-  if (faults.contains(Fault::kCrashOnDeepNesting) && NestingDepth(received.body) > kCrashDepth) {
+  if (faults.contains(Fault::kCrashOnDeepNesting) &&
+      JsonNestingDepth(received.body) > kCrashDepth) {
     return HttpReply{500, {}, "", Action::kCrash};
   }
-  if (faults.contains(Fault::k500OnDeepNesting) && NestingDepth(received.body) > kMaxJsonDepth &&
-      IsJsonText(received.body)) {
+  if (faults.contains(Fault::k500OnDeepNesting) &&
+      JsonNestingDepth(received.body) > kMaxJsonDepth && IsJsonText(received.body)) {
     // A recursive parser out of stack, caught by a generic handler.
     return JsonReply(500, -32603, "Internal error");
   }
@@ -243,7 +244,7 @@ StdioReply ReferenceServer::HandleStdioLine(std::string_view line) {
     state_->deaf = true;
     return {};
   }
-  if (faults.contains(Fault::kCrashOnDeepNesting) && NestingDepth(line) > kCrashDepth) {
+  if (faults.contains(Fault::kCrashOnDeepNesting) && JsonNestingDepth(line) > kCrashDepth) {
     return {{}, Action::kCrash};
   }
   Answer answer;

@@ -37,33 +37,6 @@ std::optional<boost::json::value> ParseMessage(std::string_view text) {
   return value;
 }
 
-std::size_t NestingDepth(std::string_view text) {
-  std::size_t depth = 0;
-  std::size_t deepest = 0;
-  bool in_string = false;
-  bool escaped = false;
-  for (char c : text) {
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      deepest = std::max(deepest, ++depth);
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-  }
-  return deepest;
-}
-
 Framed Frame(const boost::json::value& message, bool lenient_jsonrpc) {
   const boost::json::value null_id;
   const auto* object = message.if_object();

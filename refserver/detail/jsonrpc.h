@@ -23,10 +23,6 @@ inline constexpr std::size_t kMaxJsonDepth = 1024;
 /// Parses a body or line. Nothing for invalid JSON, invalid UTF-8 or nesting past kMaxJsonDepth.
 std::optional<boost::json::value> ParseMessage(std::string_view text);
 
-/// The deepest array/object nesting in `text`, found by scanning (string contents are skipped),
-/// so it works on documents too deep or too broken to parse.
-std::size_t NestingDepth(std::string_view text);
-
 /// A JSON-RPC error as a handler reports it.
 struct RpcError {
   std::int64_t code = 0;
