@@ -185,6 +185,10 @@ class HttpTransport final : public Transport {
   int sends_ = 0;
 };
 
+namespace {
+constexpr std::size_t kExpectContinueBytes = std::size_t{1} << 20;
+}  // namespace
+
 HeaderList HttpTransport::BuildHeaders(const Request& request) const {
   std::vector<std::string> entries;
   for (const Header& header : request.headers) entries.push_back(HeaderEntry(header));
@@ -194,8 +198,15 @@ HeaderList HttpTransport::BuildHeaders(const Request& request) const {
     entries.push_back(HeaderEntry({"Mcp-Session-Id", session_id_}));
   }
   // Headers curl would add on its own; a request that carries them still sends its own.
-  for (const char* suppressed : {"Accept:", "Expect:", "Content-Type:"}) {
-    entries.emplace_back(suppressed);
+  for (const char* suppressed : {"Accept:", "Content-Type:"}) entries.emplace_back(suppressed);
+  // A server that refuses a body of megabytes (413) answers before reading it and closes the
+  // connection: sent without waiting, the body meets a reset or not depending on the
+  // scheduler, and a refusal would look like a dead connection. Asking first (RFC 9110
+  // §10.1.1) lets the refusal arrive before the body; small bodies are sent at once.
+  const auto* raw = std::get_if<RawBody>(&request.body);
+  const bool large = raw != nullptr && raw->bytes.size() > kExpectContinueBytes;
+  if (!FindHeader(request.headers, "Expect")) {
+    entries.emplace_back(large ? "Expect: 100-continue" : "Expect:");
   }
   HeaderList list;
   for (const std::string& entry : entries) {
