@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(
-  g++ make cmake pkgconf git ca-certificates curl python3
+  g++ make cmake pkgconf git ca-certificates curl python3 ccache
   clang-14 llvm-14 libclang-rt-14-dev clang-format
   googletest libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
   # Boost.JSON exists only as the 1.81 package in bookworm; it conflicts with the 1.74 -dev

@@ -5,6 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
+# Compiler-cache keys relative to this checkout, so another clone on this machine hits the same
+# entries (paths inside debug info are relative to it too).
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 
 step() { printf '\n== %s\n' "$*"; }
 
