@@ -15,7 +15,11 @@ constexpr Commands kSend = Bit(Command::kSend);
 constexpr Commands kCheck = Bit(Command::kCheck);
 constexpr Commands kFuzz = Bit(Command::kFuzz);
 constexpr Commands kReplay = Bit(Command::kReplay);
-constexpr Commands kEvery = kProbe | kSend | kCheck | kFuzz | kReplay;
+constexpr Commands kDiff = Bit(Command::kDiff);
+constexpr Commands kMerge = Bit(Command::kMerge);
+constexpr Commands kEvery = kProbe | kSend | kCheck | kFuzz | kReplay | kDiff;
+// The flags that name or switch one target; diff names its targets as words.
+constexpr Commands kOneTarget = kEvery & ~kDiff;
 
 constexpr std::uint64_t kMaxConcurrency = 64;
 constexpr std::uint64_t kMaxResends = 100;
@@ -127,10 +131,26 @@ Problem SetRevision(const std::string& value, std::optional<Revision>& revision)
   return std::nullopt;
 }
 
+Problem SetShard(std::string_view flag, const std::string& value, std::optional<Shard>& shard) {
+  const auto slash = value.find('/');
+  std::uint64_t index = 0;
+  std::uint64_t count = 0;
+  const std::string bad = std::string(flag) + " takes K/N with 1 <= K <= N, not '" + value + "'";
+  if (slash == std::string::npos || ParseNumber(flag, value.substr(0, slash), 1, index) ||
+      ParseNumber(flag, value.substr(slash + 1), 1, count) || index > count) {
+    return bad;
+  }
+  shard = Shard{static_cast<std::size_t>(index), static_cast<std::size_t>(count)};
+  return std::nullopt;
+}
+
 // The flags shared by commands keep their values in each command's own settings.
 std::vector<ReportFile>& ReportsOf(Options& options) {
   if (options.command == Command::kCheck) return options.check.reports;
-  if (options.command == Command::kFuzz) return options.fuzz.reports;
+  if (options.command == Command::kFuzz || options.command == Command::kDiff ||
+      options.command == Command::kMerge) {
+    return options.fuzz.reports;
+  }
   return options.replay_reports;
 }
 std::optional<Revision>& RevisionOf(Options& options) {
@@ -145,13 +165,13 @@ bool& CallRealToolsOf(Options& options) {
 constexpr std::array kFlags = {
     // --- TARGET (an http:// URL and `-- COMMAND` are not flags) ---
     Flag{.name = "--builtin",
-         .commands = kEvery,
+         .commands = kOneTarget,
          .group = FlagGroup::kTarget,
          .help = "the built-in reference server over HTTP on 127.0.0.1",
          .set = [](ParseState& state, std::string_view,
                    const std::string&) { return SetTargetKind(state, Kind::kBuiltinHttp); }},
     Flag{.name = "--builtin-stdio",
-         .commands = kEvery,
+         .commands = kOneTarget,
          .group = FlagGroup::kTarget,
          .help = "the built-in reference server over stdio",
          .set = [](ParseState& state, std::string_view,
@@ -214,7 +234,7 @@ constexpr std::array kFlags = {
     Flag{.name = "--fault",
          .value = ValueKind::kText,
          .value_name = "NAME",
-         .commands = kEvery,
+         .commands = kOneTarget,
          .group = FlagGroup::kTargetOption,
          .help = "with --builtin: switch on a reference-server fault\n"
                  "(repeatable; `mcpfuzz refserver --list-faults` lists them)",
@@ -241,7 +261,7 @@ constexpr std::array kFlags = {
     Flag{.name = "--seed",
          .value = ValueKind::kNumber,
          .value_name = "N",
-         .commands = kFuzz,
+         .commands = kFuzz | kDiff,
          .help = "the run's seed (default: a new random seed each run, printed first\n"
                  "and recorded in every case file and report; give it to replay a run)",
          .set =
@@ -251,7 +271,7 @@ constexpr std::array kFlags = {
     Flag{.name = "--cases",
          .value = ValueKind::kNumber,
          .value_name = "N",
-         .commands = kFuzz,
+         .commands = kFuzz | kDiff,
          .help = "generated cases to send (default 1000, or no limit with --time)",
          .set =
              [](ParseState& state, std::string_view flag, const std::string& value) {
@@ -260,7 +280,7 @@ constexpr std::array kFlags = {
     Flag{.name = "--time",
          .value = ValueKind::kNumber,
          .value_name = "SECONDS",
-         .commands = kFuzz,
+         .commands = kFuzz | kDiff,
          .help = "stop after this long; with --cases too, whichever comes first",
          .set =
              [](ParseState& state, std::string_view flag, const std::string& value) {
@@ -269,7 +289,7 @@ constexpr std::array kFlags = {
     Flag{.name = "--families",
          .value = ValueKind::kList,
          .value_name = "A[,B...]",
-         .commands = kFuzz,
+         .commands = kFuzz | kDiff,
          .help = "generator families (`mcpfuzz fuzz --list-families`); default: all that\n"
                  "call no real tool",
          .set =
@@ -311,7 +331,7 @@ constexpr std::array kFlags = {
     Flag{.name = "--revision",
          .value = ValueKind::kRevision,
          .value_name = "REV",
-         .commands = kCheck | kFuzz,
+         .commands = kCheck | kFuzz | kDiff,
          .help = "run in this revision only (e.g. 2025-06-18)",
          .set =
              [](ParseState& state, std::string_view, const std::string& value) {
@@ -350,7 +370,7 @@ constexpr std::array kFlags = {
         .name = "--report",
         .value = ValueKind::kReport,
         .value_name = "FORMAT=PATH",
-        .commands = kCheck | kFuzz | kReplay,
+        .commands = kCheck | kFuzz | kReplay | kDiff | kMerge,
         .help = "write a report: json, junit, sarif, markdown or html\n"
                 "(repeatable; formats in docs/report-format.md)",
         .set = [](ParseState& state, std::string_view,
@@ -386,6 +406,31 @@ constexpr std::array kFlags = {
          .help = "list the generator families and exit",
          .set = [](ParseState& state, std::string_view, const std::string&) -> Problem {
            state.options.fuzz.list_families = true;
+           return std::nullopt;
+         }},
+
+    Flag{.name = "--shard",
+         .value = ValueKind::kText,
+         .value_name = "K/N",
+         .commands = kDiff,
+         .help = "run part K of N: only the case indices i with i % N == K-1, so N\n"
+                 "runs (a CI matrix) share one seeded run; `mcpfuzz merge` joins\n"
+                 "their JSON reports",
+         .set =
+             [](ParseState& state, std::string_view flag, const std::string& value) {
+               return SetShard(flag, value, state.options.fuzz.shard);
+             }},
+    Flag{.name = "--baseline-server",
+         .value = ValueKind::kText,
+         .value_name = "URL|stdio:CMD",
+         .commands = kDiff,
+         .help = "a minimal server on the same SDK and version as the targets, sent\n"
+                 "the same cases as the last column: each target's answer is marked\n"
+                 "inherited (the baseline's answer too: an SDK upgrade fixes it) or\n"
+                 "own (the server's to fix); cases where all agree are listed too\n"
+                 "when some side FAILs or WARNs",
+         .set = [](ParseState& state, std::string_view, const std::string& value) -> Problem {
+           state.options.baseline_server = value;
            return std::nullopt;
          }},
 
@@ -438,7 +483,7 @@ constexpr std::array kFlags = {
     // --- every command ---
     Flag{.name = "--help",
          .alias = "-h",
-         .commands = kEvery,
+         .commands = kEvery | kMerge,
          .group = FlagGroup::kUnlisted,
          .help = "this command's help",
          .set = [](ParseState& state, std::string_view, const std::string&) -> Problem {
@@ -449,9 +494,10 @@ constexpr std::array kFlags = {
 };
 
 constexpr std::array kFlagCommands = {
-    CommandWord{Command::kProbe, "probe"}, CommandWord{Command::kSend, "send"},
-    CommandWord{Command::kCheck, "check"}, CommandWord{Command::kFuzz, "fuzz"},
-    CommandWord{Command::kReplay, "replay"}};
+    CommandWord{Command::kProbe, "probe"},   CommandWord{Command::kSend, "send"},
+    CommandWord{Command::kCheck, "check"},   CommandWord{Command::kFuzz, "fuzz"},
+    CommandWord{Command::kReplay, "replay"}, CommandWord{Command::kDiff, "diff"},
+    CommandWord{Command::kMerge, "merge"}};
 
 }  // namespace
 

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "cli/diff.h"
 #include "cli/flags.h"
 #include "cli/minimize.h"
 #include "cli/options.h"
@@ -22,6 +23,10 @@ failure.
 Usage:
   mcpfuzz check TARGET [options]     the spec checklist: every answer judged by the oracles
   mcpfuzz fuzz TARGET [options]      generated request variants, judged, shrunk, kept as cases
+  mcpfuzz diff TARGET TARGET...      the same seeded cases to several targets; the answers
+                                     that differ, as a matrix (`mcpfuzz help diff`)
+  mcpfuzz merge REPORT.json...       join the JSON reports of `diff --shard K/N` runs into the
+                                     report the unsharded run writes, in every format
   mcpfuzz replay CASES TARGET        send fuzz case files again; exit 1 if any still fails
   mcpfuzz probe TARGET [options]     which revisions a server speaks, and how it answers an
                                      unknown tool, an unknown method and a parse error
@@ -181,6 +186,13 @@ std::string FuzzHelp() {
          FlagLines(FlagGroup::kCommand, Command::kFuzz, kFuzzColumn) + kFuzzTail;
 }
 
+std::string DiffHelp() {
+  return DiffHelpIntro() + std::string("\nDiff options:\n") +
+         FlagLines(FlagGroup::kCommand, Command::kDiff, kFuzzColumn) +
+         "\nTarget options (every target):\n" +
+         FlagLines(FlagGroup::kTargetOption, Command::kDiff, kFuzzColumn) + DiffHelpTail();
+}
+
 std::string ReplayHelp() {
   return kReplayIntro + std::string("\nReplay options:\n") +
          FlagLines(FlagGroup::kCommand, Command::kReplay, kFuzzColumn);
@@ -190,7 +202,8 @@ std::string ReplayHelp() {
 
 bool IsHelpTopic(const std::string& topic) {
   return topic.empty() || topic == "probe" || topic == "send" || topic == "check" ||
-         topic == "fuzz" || topic == "replay" || topic == "refserver" || topic == "minimize";
+         topic == "fuzz" || topic == "diff" || topic == "merge" || topic == "replay" ||
+         topic == "refserver" || topic == "minimize";
 }
 
 std::string HelpText(const std::string& topic) {
@@ -199,6 +212,11 @@ std::string HelpText(const std::string& topic) {
   if (topic == "check") return CheckHelp();
   if (topic == "fuzz") return FuzzHelp();
   if (topic == "replay") return ReplayHelp();
+  if (topic == "diff") return DiffHelp();
+  if (topic == "merge") {
+    return MergeHelpIntro() + std::string("\nMerge options:\n") +
+           FlagLines(FlagGroup::kCommand, Command::kMerge, kFuzzColumn);
+  }
   if (topic == "refserver") return kRefserverHelp;
   if (topic == "minimize") return MinimizeHelp();
   return Overview();

@@ -44,7 +44,7 @@ std::optional<Result<Options>> ParseCommandOfItsOwn(const std::vector<std::strin
     options.help_topic = args.size() > 1 ? args[1] : "";
     if (!IsHelpTopic(options.help_topic)) {
       return Bad("no help on '" + options.help_topic +
-                 "'; topics: check, fuzz, replay, probe, send, refserver, minimize");
+                 "'; topics: check, fuzz, diff, merge, replay, probe, send, refserver, minimize");
     }
     return options;
   }
@@ -92,6 +92,14 @@ std::optional<std::string> TakeFlag(const Flag& flag, const std::vector<std::str
 // A word that is no flag: the URL target, a case file of `send`, the path `replay` reads.
 std::optional<std::string> TakeWord(const std::string& arg, ParseState& state) {
   Options& options = state.options;
+  if (options.command == Command::kMerge && !arg.starts_with("-")) {
+    options.merge_inputs.push_back(arg);
+    return std::nullopt;
+  }
+  if (options.command == Command::kDiff && !arg.starts_with("-")) {
+    options.diff_targets.push_back(arg);  // cli/diff.h: URL, stdio:COMMAND, builtin[:FAULTS]
+    return std::nullopt;
+  }
   if (arg.starts_with("http://") || arg.starts_with("https://")) {
     if (options.target.kind != TargetSpec::Kind::kNone) return "give exactly one TARGET";
     options.target.kind = TargetSpec::Kind::kHttpUrl;
@@ -139,6 +147,17 @@ std::optional<std::string> CheckCombination(const Options& options,
   const Command command = options.command;
   if (command == Command::kCheck && options.check.list) return std::nullopt;
   if (command == Command::kFuzz && options.fuzz.list_families) return std::nullopt;
+  if (command == Command::kMerge) {
+    if (options.merge_inputs.empty()) return "merge needs one or more REPORT.json";
+    return std::nullopt;
+  }
+  if (command == Command::kDiff) {
+    if (target.kind != TargetSpec::Kind::kNone) {
+      return "diff takes its targets as words: URLs, stdio:COMMAND, builtin[:FAULT,...]";
+    }
+    if (options.diff_targets.size() < 2) return "diff needs two or more TARGETs";
+    return std::nullopt;
+  }
   if (command == Command::kReplay && options.replay_path.empty()) {
     return "replay needs a case file or a folder of them";
   }
@@ -190,8 +209,9 @@ Result<Options> ParseOptions(const std::vector<std::string>& raw_args) {
 
   // A fuzz campaign sends thousands of notifications; each one waits out the quiet window.
   options.target.limits.quiet_window = state.quiet_window.value_or(
-      options.command == Command::kFuzz ? std::chrono::milliseconds(50)
-                                        : options.target.limits.quiet_window);
+      options.command == Command::kFuzz || options.command == Command::kDiff
+          ? std::chrono::milliseconds(50)
+          : options.target.limits.quiet_window);
   if (auto problem = CheckCombination(options, word)) return Bad(*problem);
   return options;
 }

@@ -44,7 +44,16 @@ enum class Command {
   kFuzz,
   kReplay,
   kRefserver,
-  kMinimize
+  kMinimize,
+  kDiff,
+  kMerge
+};
+
+/// `--shard K/N`: the K-th (1-based) of N deterministic parts of a run.
+struct Shard {
+  std::size_t index = 1;
+  std::size_t count = 1;
+  bool operator==(const Shard&) const = default;
 };
 
 /// `check`: what to run and where the results go.
@@ -86,6 +95,8 @@ struct FuzzSettings {
   std::optional<std::size_t> concurrency;
   /// `--list-families`: print the generator families and exit.
   bool list_families = false;
+  /// `--shard K/N` (fuzz and diff): only the case indices i with i % N == K - 1.
+  std::optional<Shard> shard;
   /// `--report FORMAT=PATH`, repeatable.
   std::vector<ReportFile> reports;
 };
@@ -102,6 +113,13 @@ struct Options {
   /// `replay`: a case file or a folder of them, and its `--report FORMAT=PATH` files.
   std::string replay_path;
   std::vector<ReportFile> replay_reports;
+  /// `diff`: its targets as typed (cli/diff.h reads them); seed, cases, time, families,
+  /// revision, shard and reports are kept in `fuzz`.
+  std::vector<std::string> diff_targets;
+  /// `merge`: the JSON reports to merge.
+  std::vector<std::string> merge_inputs;
+  /// `diff --baseline-server`: a minimal server on the same SDK, as typed.
+  std::optional<std::string> baseline_server;
   /// `refserver` and `minimize`: their own arguments, passed through.
   std::vector<std::string> passthrough;
 };

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/check.h"
+#include "cli/diff.h"
 #include "cli/fuzz.h"
 #include "cli/minimize.h"
 #include "cli/options.h"
@@ -91,6 +92,12 @@ int Run(const std::vector<std::string>& args, const std::string& self_executable
         return 0;
       }
       break;
+    case Command::kMerge:
+      return RunMerge(options->merge_inputs, options->fuzz.reports, out, err);
+    case Command::kDiff: {
+      const StopOnSignals stop_on_signals;
+      return UnlessStopped(RunDiffCommand(*options, self_executable, out, err), err);
+    }
     case Command::kProbe:
     case Command::kSend:
     case Command::kReplay:

@@ -214,6 +214,7 @@ std::string TargetHtml(const TargetSection& target, std::size_t index, std::size
 }  // namespace
 
 void WriteHtml(const Report& report, std::ostream& out) {
+  if (report.kind == ReportKind::kDiff) return WriteDiffHtml(report, out);
   std::string title = "mcpfuzz " + std::string(ToString(report.kind)) + " report";
   if (report.targets.size() == 1) title += ": " + report.targets[0].description;
   char seconds[32];

@@ -203,6 +203,9 @@ json::value ReportToJson(const Report& report) {
     case ReportKind::kSurvey:
       out = SurveyJson(report);
       break;
+    case ReportKind::kDiff:
+      out = DiffToJson(report);
+      break;
   }
   MakeJsonStringsValidUtf8(out);
   return out;

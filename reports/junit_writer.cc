@@ -106,6 +106,7 @@ void WriteCase(const ReportItem& item, std::ostream& out) {
 }  // namespace
 
 void WriteJunit(const Report& report, std::ostream& out) {
+  if (report.kind == ReportKind::kDiff) return WriteDiffJunit(report, out);
   SuiteCounts total;
   for (const auto& target : report.targets) {
     SuiteCounts counts = Tally(target);

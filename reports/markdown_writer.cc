@@ -88,6 +88,7 @@ void FindingMarkdown(const TargetSection& target, const ReportItem& item, bool m
 }  // namespace
 
 void WriteMarkdown(const Report& report, std::ostream& out) {
+  if (report.kind == ReportKind::kDiff) return WriteDiffMarkdown(report, out);
   const VerdictCounts counts = Count(report);
   out << "## mcpfuzz " << ToString(report.kind);
   if (report.targets.size() == 1) out << ": " << Text(report.targets[0].description);

@@ -12,6 +12,8 @@ std::string_view ToString(ReportKind kind) {
       return "replay";
     case ReportKind::kSurvey:
       return "survey";
+    case ReportKind::kDiff:
+      return "diff";
   }
   return "check";
 }
@@ -85,7 +87,7 @@ bool WorthShowing(const ReportItem& item) {
 }
 
 std::size_t FailingCount(const Report& report) {
-  std::size_t count = 0;
+  std::size_t count = report.diff ? report.diff->WrongSideCount() : 0;
   for (const auto& target : report.targets) {
     for (const auto& item : target.items) count += item.failing ? 1 : 0;
   }

@@ -23,6 +23,7 @@
 #include "oracles/pre_init.h"
 #include "oracles/verdict.h"
 #include "reports/baseline.h"
+#include "reports/diff.h"
 #include "transport/era_probe.h"
 
 namespace mcpfuzz::reports {
@@ -43,8 +44,8 @@ struct RunInfo {
   double duration_seconds = 0;
 };
 
-enum class ReportKind { kCheck, kFuzz, kReplay, kSurvey };
-/// "check", "fuzz", "replay", "survey".
+enum class ReportKind { kCheck, kFuzz, kReplay, kSurvey, kDiff };
+/// "check", "fuzz", "replay", "survey", "diff".
 std::string_view ToString(ReportKind kind);
 
 /// One request sent and what came back, in the case-file form of model/case_file.h, with
@@ -131,6 +132,8 @@ struct Report {
   double duration_seconds = 0;
   std::vector<TargetSection> targets;
   std::optional<FuzzFigures> fuzz;
+  /// `mcpfuzz diff`: the disagreement matrix (reports/diff.h); `targets` stays empty.
+  std::optional<DiffSection> diff;
 };
 
 struct VerdictCounts {

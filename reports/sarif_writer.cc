@@ -100,6 +100,7 @@ json::object RuleJson(const ReportItem& item) {
 }  // namespace
 
 void WriteSarif(const Report& report, std::ostream& out) {
+  if (report.kind == ReportKind::kDiff) return WriteDiffSarif(report, out);
   json::array rules;
   json::array results;
   std::map<std::string, std::size_t> rule_index;

@@ -260,6 +260,9 @@ void WriteTerminal(const Report& report, std::ostream& out) {
     case ReportKind::kSurvey:
       SurveyText(report, out);
       return;
+    case ReportKind::kDiff:
+      WriteDiffTerminal(report, out);
+      return;
   }
 }
 

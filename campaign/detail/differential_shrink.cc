@@ -1,0 +1,98 @@
+#include "campaign/detail/differential_shrink.h"
+
+#include <rapidcheck.h>
+
+#include <algorithm>
+#include <chrono>
+
+namespace mcpfuzz::campaign_detail {
+
+bool DiffSides::Disagree() const {
+  return std::any_of(answers.begin(), answers.end(),
+                     [&](const DiffAnswer& answer) { return !(answer == answers.front()); });
+}
+
+std::string DiffSides::Key() const {
+  std::string key;
+  for (const DiffAnswer& answer : answers) key += ToString(answer) + "\n";
+  return key;
+}
+
+DiffAnswer AnswerOf(const Judged& judged, bool with_status) {
+  const ObservedAnswer& observed = judged.verdict.observed;
+  DiffAnswer answer;
+  answer.channel = observed.channel;
+  answer.code = observed.code;
+  if (with_status) answer.http_status = observed.http_status;
+  // A message dropped on purpose is an answer (silence), not a failed exchange.
+  const Outcome outcome = judged.observation.outcome;
+  if (outcome != Outcome::kOk && outcome != Outcome::kDropped && !judged.dropped) {
+    answer.failure = outcome;
+  }
+  return answer;
+}
+
+DiffSides SendToAll(const std::vector<std::unique_ptr<Session>>& sessions,
+                    const std::vector<const GeneratedCase*>& cases, bool mixed_transports) {
+  DiffSides sides;
+  for (std::size_t t = 0; t < sessions.size(); ++t) {
+    Judged judged = SendAndJudge(*sessions[t], *cases[t], /*settle=*/false);
+    sides.answers.push_back(AnswerOf(judged, !mixed_transports));
+    sides.verdicts.push_back(std::move(judged.verdict));
+  }
+  return sides;
+}
+
+DiffShrunk ShrinkDisagreement(const std::vector<std::unique_ptr<Session>>& sessions,
+                              const rc::Shrinkable<GeneratedCase>& root,
+                              const GeneratedCase& original, const DiffSides& original_sides,
+                              const ShrinkBudget& budget) {
+  DiffShrunk shrunk{std::vector<GeneratedCase>(sessions.size(), original), original_sides, 0, 0};
+  const std::string key = original_sides.Key();
+  const auto deadline = std::chrono::steady_clock::now() + budget.max_time;
+  auto spent = [&] {
+    return shrunk.sends >= budget.max_sends || std::chrono::steady_clock::now() >= deadline ||
+           std::any_of(sessions.begin(), sessions.end(),
+                       [](const auto& session) { return session->lost(); });
+  };
+  rc::Shrinkable<GeneratedCase> current = root;
+  bool improved = true;
+  while (improved && !spent()) {
+    improved = false;
+    rc::Seq<rc::Shrinkable<GeneratedCase>> candidates = current.shrinks();
+    for (;;) {
+      rc::Maybe<rc::Shrinkable<GeneratedCase>> candidate;
+      try {
+        candidate = candidates.next();
+      } catch (...) {
+        break;  // The shrink sequence itself failed: keep what was found.
+      }
+      if (!candidate || spent()) break;
+      GeneratedCase generated;
+      try {
+        generated = candidate->value();
+      } catch (...) {
+        continue;
+      }
+      const Request& smallest = shrunk.minimal.front().request;
+      if (generated.family != original.family || generated.check_id != original.check_id ||
+          generated.request == smallest ||
+          generated.request.WireBody().size() > smallest.WireBody().size()) {
+        continue;
+      }
+      const std::vector<const GeneratedCase*> cases(sessions.size(), &generated);
+      DiffSides sides = SendToAll(sessions, cases, /*mixed_transports=*/false);
+      ++shrunk.sends;
+      if (sides.Key() != key) continue;
+      current = *candidate;
+      shrunk.minimal.assign(sessions.size(), generated);
+      shrunk.sides = std::move(sides);
+      ++shrunk.steps;
+      improved = true;
+      break;
+    }
+  }
+  return shrunk;
+}
+
+}  // namespace mcpfuzz::campaign_detail

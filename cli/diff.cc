@@ -1,0 +1,263 @@
+#include "cli/diff.h"
+
+#include <algorithm>
+#include <boost/json/parse.hpp>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <random>
+#include <sstream>
+
+#include "cli/report_files.h"
+#include "cli/run_info.h"
+#include "cli/signals.h"
+#include "cli/target.h"
+#include "model/case_file.h"
+#include "reports/writers.h"
+
+namespace mcpfuzz::cli {
+namespace {
+
+std::vector<std::string> SplitOnBlanks(const std::string& text) {
+  std::vector<std::string> words;
+  std::string word;
+  for (char c : text + ' ') {
+    if (c == ' ' || c == '\t') {
+      if (!word.empty()) words.push_back(std::move(word));
+      word.clear();
+    } else {
+      word += c;
+    }
+  }
+  return words;
+}
+
+std::vector<std::string> SplitOnCommas(const std::string& text) {
+  std::vector<std::string> names;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    if (comma > start) names.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return names;
+}
+
+}  // namespace
+
+Result<TargetSpec> ParseDiffTarget(const std::string& word, const TargetSpec& defaults) {
+  TargetSpec spec = defaults;
+  if (word.starts_with("http://") || word.starts_with("https://")) {
+    spec.kind = TargetSpec::Kind::kHttpUrl;
+    spec.url = word;
+  } else if (word.starts_with("stdio:")) {
+    spec.kind = TargetSpec::Kind::kStdioCommand;
+    spec.argv = SplitOnBlanks(word.substr(6));
+    if (spec.argv.empty()) return Error{"'" + word + "' names no command after stdio:"};
+  } else if (word == "builtin" || word.starts_with("builtin:")) {
+    spec.kind = TargetSpec::Kind::kBuiltinHttp;
+    spec.faults = SplitOnCommas(word.substr(std::min<std::size_t>(word.size(), 8)));
+  } else if (word == "builtin-stdio" || word.starts_with("builtin-stdio:")) {
+    spec.kind = TargetSpec::Kind::kBuiltinStdio;
+    spec.faults = SplitOnCommas(word.substr(std::min<std::size_t>(word.size(), 14)));
+  } else {
+    return Error{"'" + word +
+                 "' is not a diff TARGET (http://URL, stdio:COMMAND, builtin[:FAULTS], "
+                 "builtin-stdio[:FAULTS])"};
+  }
+  return spec;
+}
+
+reports::Report BuildDiffReport(const DiffResult& result, const DiffOptions& options,
+                                const std::vector<std::string>& transports) {
+  reports::Report report;
+  report.kind = reports::ReportKind::kDiff;
+  report.tool_version = kToolVersion;
+  report.started_at = UtcNow();
+  report.duration_seconds = static_cast<double>(result.elapsed.count()) / 1000.0;
+  reports::DiffSection diff;
+  diff.seed = options.seed;
+  if (result.revision) diff.revision = std::string(ToString(*result.revision));
+  diff.cases = result.cases;
+  diff.incomparable = result.incomparable;
+  if (options.shard_count > 1) {
+    diff.shard = std::to_string(options.shard_index) + "/" + std::to_string(options.shard_count);
+  }
+  for (std::size_t t = 0; t < result.targets.size(); ++t) {
+    diff.targets.push_back({result.targets[t], t < transports.size() ? transports[t] : ""});
+  }
+  for (const DiffCheckCount& check : result.checks) {
+    diff.checks.push_back({check.check_id, check.cases, check.disagreeing});
+  }
+  for (const Disagreement& found : result.disagreements) {
+    reports::DiffRow row;
+    row.check_id = found.check_id;
+    row.label = std::string(ToString(found.label));
+    row.family = found.family;
+    row.variant = found.variant;
+    row.revision = std::string(ToString(found.revision));
+    row.case_index = found.case_index;
+    row.repeats = found.repeats;
+    row.shrink_steps = found.shrink_steps;
+    if (!found.original.empty()) row.original_bytes = found.original.front().WireBody().size();
+    if (!found.minimal.empty()) {
+      row.minimal_bytes = found.minimal.front().WireBody().size();
+      Request shown = found.minimal.front();
+      RedactSecrets(shown.headers);
+      row.minimal_request = RequestToJson(shown);
+    }
+    for (const DiffCell& cell : found.cells) {
+      std::string provenance;
+      if (options.last_is_baseline && row.cells.size() + 1 < found.cells.size()) {
+        provenance = cell.inherited ? "inherited" : "own";
+      }
+      row.cells.push_back({ToString(cell.answer), std::string(ToString(cell.verdict.kind)),
+                           cell.accepted, cell.reproducer, std::move(provenance)});
+    }
+    diff.rows.push_back(std::move(row));
+  }
+  diff.notes = result.notes;
+  diff.baseline = options.last_is_baseline;
+  report.diff = std::move(diff);
+  return report;
+}
+
+int RunDiffCommand(const Options& options, const std::string& self_executable, std::ostream& out,
+                   std::ostream& err) {
+  std::vector<std::unique_ptr<Target>> opened;
+  std::vector<DiffTarget> targets;
+  std::vector<std::string> transports;
+  std::vector<std::string> words = options.diff_targets;
+  if (options.baseline_server) words.push_back(*options.baseline_server);
+  for (const std::string& word : words) {
+    auto spec = ParseDiffTarget(word, options.target);
+    if (!spec) {
+      err << "mcpfuzz: " << spec.error().message << "\n";
+      return 2;
+    }
+    auto target = OpenTarget(*spec, self_executable);
+    if (!target) {
+      err << "mcpfuzz: " << word << ": " << target.error().message << "\n";
+      return 2;
+    }
+    opened.push_back(std::move(*target));
+    const bool http =
+        spec->kind == TargetSpec::Kind::kHttpUrl || spec->kind == TargetSpec::Kind::kBuiltinHttp;
+    transports.emplace_back(http ? "http" : "stdio");
+    targets.push_back(DiffTarget{opened.back()->StableName(), opened.back()->Factory(),
+                                 opened.back()->ReproduceAt()});
+  }
+  const FuzzSettings& settings = options.fuzz;
+  DiffOptions diff;
+  diff.seed = settings.seed ? *settings.seed : std::random_device{}();
+  if (settings.cases) diff.max_cases = *settings.cases;
+  if (settings.seconds) {
+    diff.duration = std::chrono::seconds(*settings.seconds);
+    if (!settings.cases) diff.max_cases = std::numeric_limits<std::size_t>::max();
+  }
+  diff.families = settings.families;
+  diff.revision = settings.revision;
+  if (settings.shard) {
+    diff.shard_index = settings.shard->index;
+    diff.shard_count = settings.shard->count;
+  }
+  diff.stop = &StopOnSignals::requested();
+  diff.last_is_baseline = options.baseline_server.has_value();
+  err << "mcpfuzz diff: seed " << diff.seed << "\n" << std::flush;
+
+  const DiffResult result = RunDiff(targets, diff);
+  const reports::Report report = BuildDiffReport(result, diff, transports);
+  reports::WriteTerminal(report, out);
+  const bool written = WriteReportFiles(report, settings.reports, out, err);
+  if (result.unreachable) {
+    for (const auto& note : result.notes) err << "mcpfuzz: " << note << "\n";
+    return 2;
+  }
+  if (!written) return 2;
+  return AnyWrongSide(result) ? 1 : 0;
+}
+
+const char* DiffHelpIntro() {
+  return R"(mcpfuzz diff TARGET TARGET... [target options] [diff options]
+
+Sends the same seeded cases to every target and compares the answers: for each case, each
+target's answer as (channel, JSON-RPC code, HTTP status). A disagreement is a case whose
+answers differ; it is labelled by the oracle's verdict on each side: merely-different (no side
+FAILs), some-wrong, all-wrong. Disagreements are deduplicated by check and tuple of answers,
+shrunk to the smallest case with the same tuple, and reported as a matrix (checks × targets,
+conformant cells marked) with one reproducer per target.
+
+Cases are drawn from what every target shares: the newest revision all of them speak (or
+--revision), the capabilities, tools, prompts and resources all of them declare, and the
+generator families that apply to every one. Read-only: no real tool is called.
+
+TARGET is one of:
+  http://127.0.0.1:PORT/mcp    a Streamable HTTP endpoint
+  stdio:COMMAND ARGS           a stdio server (one word: quote it; split on spaces)
+  builtin[:FAULT,...]          the built-in reference server over HTTP, with faults
+  builtin-stdio[:FAULT,...]    the same over stdio
+)";
+}
+
+const char* DiffHelpTail() {
+  return R"(
+Examples:
+  mcpfuzz diff builtin builtin:unknown-tool-is-error --seed 1 --cases 200
+  mcpfuzz diff 'stdio:node sdk-v1.mjs --stdio' 'stdio:node sdk-v2.mjs --stdio' \
+      --report markdown=differences.md
+
+Exit codes: 0 no disagreement with a wrong side (merely different answers are reported but
+pass), 1 a disagreement where some side is wrong, 2 could not run (a target word not
+understood, a target not started or reached, no revision every target speaks, a report not
+written).
+)";
+}
+
+}  // namespace mcpfuzz::cli
+
+namespace mcpfuzz::cli {
+
+int RunMerge(const std::vector<std::string>& inputs, const std::vector<ReportFile>& reports,
+             std::ostream& out, std::ostream& err) {
+  std::vector<reports::Report> shards;
+  for (const std::string& path : inputs) {
+    std::ifstream file(path, std::ios::binary);
+    std::ostringstream text;
+    text << file.rdbuf();
+    boost::system::error_code error;
+    const boost::json::value value = boost::json::parse(text.str(), error);
+    if (!file || error) {
+      err << "mcpfuzz: cannot read " << path << " as JSON\n";
+      return 2;
+    }
+    auto report = reports::DiffReportFromJson(value);
+    if (!report) {
+      err << "mcpfuzz: " << path << ": " << report.error().message << "\n";
+      return 2;
+    }
+    shards.push_back(std::move(*report));
+  }
+  auto merged = reports::MergeDiffReports(shards);
+  if (!merged) {
+    err << "mcpfuzz: " << merged.error().message << "\n";
+    return 2;
+  }
+  reports::WriteTerminal(*merged, out);
+  if (!WriteReportFiles(*merged, reports, out, err)) return 2;
+  return merged->diff->WrongSideCount() > 0 ? 1 : 0;
+}
+
+const char* MergeHelpIntro() {
+  return R"(mcpfuzz merge REPORT.json... [--report FORMAT=PATH]...
+
+Joins the JSON reports of the shards of one differential run (`mcpfuzz diff --shard K/N`, the
+same seed, revision and targets) into the report the unsharded run writes: cases and per-check
+counts summed, each disagreement kept once from the shard that met it first (lowest case
+index), the others counted as its repeats. The start is the earliest shard's and the duration
+the longest shard's: those two members differ from an unsharded run's report.
+Exit codes: 0 no disagreement with a wrong side, 1 one with a wrong side, 2 a report not read
+or not of the same run.
+)";
+}
+
+}  // namespace mcpfuzz::cli

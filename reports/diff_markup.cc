@@ -1,0 +1,137 @@
+// The disagreement matrix in HTML, JUnit XML and SARIF. JUnit has one test case per distinct
+// disagreement (a failure when some side is wrong); SARIF one result per disagreement, an error
+// when some side is wrong and a note when the answers are merely different.
+
+#include <cstdio>
+#include <set>
+
+#include "model/pretty_json.h"
+#include "reports/diff.h"
+#include "reports/escape.h"
+#include "reports/report.h"
+
+namespace mcpfuzz::reports {
+namespace {
+
+namespace json = boost::json;
+
+const DiffSection& SectionOf(const Report& report) {
+  static const DiffSection kEmpty;
+  return report.diff ? *report.diff : kEmpty;
+}
+
+std::string H(std::string_view text) { return EscapeMarkup(text); }
+
+std::string Seconds(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f", seconds);
+  return text;
+}
+
+std::string Summary(const DiffRow& row, const DiffSection& diff) {
+  std::string text = row.check_id + ": " + row.label + ";";
+  for (std::size_t t = 0; t < row.cells.size(); ++t) {
+    text += " [" + (t < diff.targets.size() ? diff.targets[t].name : "?") + "] " +
+            row.cells[t].answer + " " + row.cells[t].verdict + ";";
+  }
+  return text;
+}
+
+}  // namespace
+
+void WriteDiffHtml(const Report& report, std::ostream& out) {
+  const DiffSection& diff = SectionOf(report);
+  out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+      << "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+         "style-src 'unsafe-inline'\"><title>mcpfuzz diff report</title><style>"
+      << "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+         "td,th{border:1px solid #ccc;padding:4px 8px;vertical-align:top}"
+         ".ok{background:#e6f4ea}.bad{background:#fce8e6}pre{white-space:pre-wrap;"
+         "font-size:12px}</style></head><body>\n<h1>mcpfuzz diff report</h1>"
+      << "<p class=\"meta\">mcpfuzz " << H(report.tool_version) << " · started "
+      << H(report.started_at) << " · seed <span data-figure=\"seed\">" << diff.seed
+      << "</span> · revision " << H(diff.revision) << " · <span data-figure=\"cases\">"
+      << diff.cases << "</span> cases · <span data-figure=\"disagreements\">" << diff.rows.size()
+      << "</span> disagreement(s), " << diff.WrongSideCount() << " with a wrong side</p>\n";
+  out << "<table><tr><th>check</th><th>label</th>";
+  for (const auto& target : diff.targets) out << "<th>" << H(target.name) << "</th>";
+  out << "</tr>\n";
+  for (const auto& row : diff.rows) {
+    out << "<tr><td><code>" << H(row.check_id) << "</code><br>" << H(row.family) << ": "
+        << H(row.variant) << "</td><td>" << H(row.label) << "</td>";
+    for (const auto& cell : row.cells) {
+      out << "<td class=\"" << (cell.accepted ? "ok" : "bad") << "\">" << H(cell.answer)
+          << (cell.accepted ? " ✓" : "") << " <b>" << H(cell.verdict)
+          << "</b><details><summary>reproducer</summary><pre>" << H(cell.reproducer)
+          << "</pre></details></td>";
+    }
+    out << "</tr>\n";
+  }
+  out << "</table>\n";
+  for (const auto& note : diff.notes) out << "<p>note: " << H(note) << "</p>\n";
+  out << "</body></html>\n";
+}
+
+void WriteDiffJunit(const Report& report, std::ostream& out) {
+  const DiffSection& diff = SectionOf(report);
+  auto attr = [](std::string_view name, std::string_view value) {
+    return " " + std::string(name) + "=\"" + EscapeMarkup(value) + "\"";
+  };
+  const std::string tests = std::to_string(diff.rows.size());
+  const std::string failures = std::to_string(diff.WrongSideCount());
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites" << attr("name", "mcpfuzz diff")
+      << attr("tests", tests) << attr("failures", failures) << attr("errors", "0")
+      << attr("skipped", "0") << attr("time", Seconds(report.duration_seconds))
+      << attr("timestamp", report.started_at) << ">\n  <testsuite" << attr("name", "disagreements")
+      << attr("tests", tests) << attr("failures", failures) << attr("errors", "0")
+      << attr("skipped", "0") << attr("time", Seconds(report.duration_seconds)) << ">\n";
+  for (const auto& row : diff.rows) {
+    out << "    <testcase" << attr("name", row.check_id + " (" + row.label + ")")
+        << attr("classname", "mcpfuzz.diff") << attr("time", "0") << ">\n";
+    std::string body;
+    for (std::size_t t = 0; t < row.cells.size(); ++t) {
+      body += "[" + std::to_string(t + 1) + "] " + row.cells[t].answer + " " +
+              row.cells[t].verdict + "\n" + row.cells[t].reproducer + "\n";
+    }
+    if (row.WrongSide()) {
+      out << "      <failure" << attr("message", Summary(row, diff)) << attr("type", row.label)
+          << ">" << EscapeMarkup(body) << "</failure>\n";
+    } else {
+      out << "      <system-out>" << EscapeMarkup(body) << "</system-out>\n";
+    }
+    out << "    </testcase>\n";
+  }
+  out << "  </testsuite>\n</testsuites>\n";
+}
+
+void WriteDiffSarif(const Report& report, std::ostream& out) {
+  const DiffSection& diff = SectionOf(report);
+  json::array results;
+  std::set<std::string> rule_ids;
+  for (const auto& row : diff.rows) {
+    rule_ids.insert(row.check_id);
+    json::object result{
+        {"ruleId", row.check_id},
+        {"level", row.WrongSide() ? "error" : "note"},
+        {"message", {{"text", Summary(row, diff)}}},
+        {"locations", json::array{json::object{{"physicalLocation",
+                                                {{"artifactLocation", {{"uri", "mcpfuzz-diff"}}},
+                                                 {"region", {{"startLine", 1}}}}}}}},
+        {"properties", {{"label", row.label}, {"case_index", row.case_index}}}};
+    results.push_back(std::move(result));
+  }
+  json::array rules;
+  for (const auto& id : rule_ids) rules.push_back(json::object{{"id", id}});
+  json::value log = json::object{
+      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+      {"version", "2.1.0"},
+      {"runs", json::array{json::object{
+                   {"tool",
+                    {{"driver",
+                      {{"name", "mcpfuzz"}, {"version", report.tool_version}, {"rules", rules}}}}},
+                   {"results", results}}}}};
+  MakeJsonStringsValidUtf8(log);
+  out << PrettyJson(log);
+}
+
+}  // namespace mcpfuzz::reports

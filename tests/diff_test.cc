@@ -1,0 +1,246 @@
+// Differential runs (`mcpfuzz diff`) over reference servers with different faults: the same
+// seeded cases reach every server; two conformant servers never disagree; a fault shows as
+// disagreements on its own checks only, labelled by the oracle's verdicts on each side,
+// deduplicated by the tuple of answers, shrunk, with one reproducer per target; the CLI's
+// exit codes and its JSON report.
+
+#include <gtest/gtest.h>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "campaign/differential.h"
+#include "support/processes.h"
+#include "support/reference_server.h"
+
+namespace mcpfuzz {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr std::uint64_t kSeed = 7;
+constexpr std::size_t kCases = 60;
+
+struct Servers {
+  std::vector<test_support::RefTarget> running;
+  std::vector<DiffTarget> targets;
+};
+
+// One HTTP reference server per fault set ("" is conformant).
+Servers Start(const std::vector<std::vector<std::string>>& fault_sets) {
+  Servers servers;
+  for (const auto& faults : fault_sets) {
+    servers.running.push_back(test_support::StartRefServer(
+        TransportKind::kHttp, faults, test_support::ReferenceServerLimits(3000ms, 20ms)));
+    std::string name = "refserver";
+    for (const auto& fault : faults) name += " --fault " + fault;
+    ReproducerTarget reproducer;
+    reproducer.kind = TransportKind::kHttp;
+    reproducer.url = servers.running.back().http_server->url();
+    servers.targets.push_back(DiffTarget{name, servers.running.back().connect, reproducer});
+  }
+  return servers;
+}
+
+DiffOptions Options() {
+  DiffOptions options;
+  options.seed = kSeed;
+  options.max_cases = kCases;
+  options.families = {"unknown-names", "unknown-method", "invalid-request"};
+  options.revision = Revision::k2025_11_25;
+  return options;
+}
+
+std::string Describe(const DiffResult& result) {
+  std::string text;
+  for (const Disagreement& d : result.disagreements) {
+    text += d.check_id + " " + std::string(ToString(d.label)) + " x" +
+            std::to_string(d.repeats + 1) + ":";
+    for (const DiffCell& cell : d.cells) {
+      text += " [" + ToString(cell.answer) + " " + std::string(ToString(cell.verdict.kind)) + "]";
+    }
+    text += "\n";
+  }
+  for (const auto& note : result.notes) text += "note: " + note + "\n";
+  return text;
+}
+
+std::size_t DisagreeingCases(const DiffResult& result) {
+  std::size_t total = 0;
+  for (const DiffCheckCount& check : result.checks) total += check.disagreeing;
+  return total;
+}
+
+TEST(Diff, TwoConformantServersNeverDisagree) {
+  const Servers servers = Start({{}, {}});
+  const DiffResult result = RunDiff(servers.targets, Options());
+  EXPECT_FALSE(result.unreachable) << Describe(result);
+  EXPECT_EQ(result.cases, kCases);
+  EXPECT_EQ(result.incomparable, 0U);
+  EXPECT_TRUE(result.disagreements.empty()) << Describe(result);
+  EXPECT_FALSE(AnyWrongSide(result));
+}
+
+TEST(Diff, OneFaultDisagreesOnItsOwnCheckWithTheFaultySideWrong) {
+  const Servers servers = Start({{}, {"unknown-tool-is-error"}});
+  const DiffResult result = RunDiff(servers.targets, Options());
+  ASSERT_FALSE(result.unreachable) << Describe(result);
+  ASSERT_EQ(result.disagreements.size(), 1U) << Describe(result);
+  const Disagreement& d = result.disagreements.front();
+  EXPECT_EQ(d.check_id, "tools.unknown-name");
+  EXPECT_EQ(d.label, DiffLabel::kSomeWrong);
+  ASSERT_EQ(d.cells.size(), 2U);
+  EXPECT_TRUE(d.cells[0].accepted);
+  EXPECT_EQ(d.cells[0].answer.channel, Channel::kProtocolError);
+  EXPECT_FALSE(d.cells[1].accepted);
+  EXPECT_EQ(d.cells[1].verdict.kind, VerdictKind::kFail);
+  EXPECT_EQ(d.cells[1].answer.channel, Channel::kExecutionError);
+  EXPECT_TRUE(AnyWrongSide(result));
+  // Deduplicated: every disagreeing case is the row or one of its repeats.
+  EXPECT_EQ(d.repeats + 1, DisagreeingCases(result)) << Describe(result);
+  EXPECT_GT(d.repeats, 0U);
+  // Shrunk: the minimal request is no longer than the first, and keeps the tuple (the cells
+  // are the minimal request's answers, still the fault's).
+  ASSERT_EQ(d.minimal.size(), 2U);
+  EXPECT_LE(d.minimal[0].WireBody().size(), d.original[0].WireBody().size());
+  EXPECT_EQ(d.minimal[0], d.minimal[1]);
+  // One reproducer per target, each sending to its own server.
+  EXPECT_NE(d.cells[0].reproducer.find(servers.targets[0].reproducer.url), std::string::npos);
+  EXPECT_NE(d.cells[1].reproducer.find(servers.targets[1].reproducer.url), std::string::npos);
+}
+
+TEST(Diff, ThreeServersTwoFaultsGiveExactCountsAndLabels) {
+  const Servers servers = Start({{}, {"unknown-tool-is-error"}, {"unknown-tool-plain-success"}});
+  const DiffResult result = RunDiff(servers.targets, Options());
+  ASSERT_FALSE(result.unreachable) << Describe(result);
+  ASSERT_EQ(result.disagreements.size(), 1U) << Describe(result);
+  const Disagreement& d = result.disagreements.front();
+  EXPECT_EQ(d.check_id, "tools.unknown-name");
+  EXPECT_EQ(d.label, DiffLabel::kSomeWrong);
+  EXPECT_TRUE(d.cells[0].accepted);
+  EXPECT_FALSE(d.cells[1].accepted);
+  EXPECT_FALSE(d.cells[2].accepted);
+  EXPECT_EQ(d.cells[2].answer.channel, Channel::kSuccess);
+}
+
+TEST(Diff, TwoDifferentFaultsOnOneCheckAreBothWrong) {
+  const Servers servers = Start({{"unknown-tool-is-error"}, {"unknown-tool-plain-success"}});
+  const DiffResult result = RunDiff(servers.targets, Options());
+  ASSERT_FALSE(result.unreachable) << Describe(result);
+  ASSERT_EQ(result.disagreements.size(), 1U) << Describe(result);
+  EXPECT_EQ(result.disagreements.front().label, DiffLabel::kAllWrong);
+}
+
+TEST(Diff, FaultsOfDifferentChecksDisagreeOnEach) {
+  const Servers servers = Start({{}, {"unknown-tool-is-error"}, {"invalid-request-accepted"}});
+  const DiffResult result = RunDiff(servers.targets, Options());
+  ASSERT_FALSE(result.unreachable) << Describe(result);
+  std::set<std::string> checks;
+  for (const Disagreement& d : result.disagreements) {
+    checks.insert(d.check_id);
+    EXPECT_EQ(d.label, DiffLabel::kSomeWrong) << Describe(result);
+    EXPECT_TRUE(d.cells[0].accepted) << Describe(result);  // the conformant server
+  }
+  EXPECT_TRUE(checks.contains("tools.unknown-name")) << Describe(result);
+  EXPECT_EQ(result.disagreements.size(), 3U) << Describe(result);
+  std::size_t rows_and_repeats = 0;
+  for (const Disagreement& d : result.disagreements) rows_and_repeats += d.repeats + 1;
+  EXPECT_EQ(rows_and_repeats, DisagreeingCases(result));
+}
+
+TEST(Diff, SameSeedSameDisagreements) {
+  const Servers servers = Start({{}, {"unknown-tool-is-error"}});
+  const DiffResult first = RunDiff(servers.targets, Options());
+  const DiffResult second = RunDiff(servers.targets, Options());
+  EXPECT_EQ(Describe(first), Describe(second));
+}
+
+// --- the command line ---------------------------------------------------------------------------
+
+TEST(DiffCli, ExitCodesAndJsonReport) {
+  const test_support::ScratchDirectory scratch("diff-cli");
+  std::filesystem::create_directories(scratch.path());
+  const std::string flags =
+      " --seed 7 --cases 40 --revision 2025-11-25 --timeout-ms 3000"
+      " --families unknown-names,unknown-method";
+
+  const auto agree = test_support::Mcpfuzz("diff builtin builtin" + flags);
+  EXPECT_EQ(agree.exit_code, 0) << agree.output;
+
+  const std::string json = (scratch.path() / "diff.json").string();
+  const auto wrong = test_support::Mcpfuzz("diff builtin builtin:unknown-tool-is-error" + flags +
+                                           " --report json=" + ShellQuote(json));
+  EXPECT_EQ(wrong.exit_code, 1) << wrong.output;
+  EXPECT_NE(wrong.output.find("tools.unknown-name"), std::string::npos) << wrong.output;
+  std::ifstream file(json);
+  std::stringstream text;
+  text << file.rdbuf();
+  const boost::json::value report = boost::json::parse(text.str());
+  EXPECT_EQ(report.at("format").as_string(), "mcpfuzz-diff-report");
+  EXPECT_EQ(report.at("seed").as_int64(), 7);
+  EXPECT_EQ(report.at("summary").at("wrong_side").as_int64(), 1);
+  const auto& row = report.at("disagreements").as_array().at(0);
+  EXPECT_EQ(row.at("label").as_string(), "some-wrong");
+  EXPECT_EQ(row.at("answers").as_array().size(), 2U);
+  EXPECT_TRUE(row.at("answers").as_array().at(0).at("accepted").as_bool());
+
+  const auto bad = test_support::Mcpfuzz("diff builtin nonsense" + flags);
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  const auto one = test_support::Mcpfuzz("diff builtin" + flags);
+  EXPECT_EQ(one.exit_code, 2) << one.output;
+}
+
+boost::json::value ReadJson(const std::filesystem::path& path) {
+  std::ifstream file(path);
+  std::stringstream text;
+  text << file.rdbuf();
+  return boost::json::parse(text.str());
+}
+
+// The members that differ between any two runs, sharded or not: when it started and how long
+// it took. Everything else must be identical.
+std::string WithoutRunMembers(boost::json::value report) {
+  report.as_object().erase("started_at");
+  report.as_object().erase("duration_seconds");
+  return boost::json::serialize(report);
+}
+
+TEST(DiffCli, TwoShardsMergedEqualTheUnshardedRun) {
+  const test_support::ScratchDirectory scratch("diff-shards");
+  std::filesystem::create_directories(scratch.path());
+  const std::string run =
+      "diff builtin builtin:unknown-tool-is-error "
+      "builtin:invalid-request-accepted --seed 11 --cases 50 "
+      "--revision 2025-11-25 --timeout-ms 3000 "
+      "--families unknown-names,invalid-request,unknown-method";
+  auto path = [&](const char* name) { return (scratch.path() / name).string(); };
+  EXPECT_EQ(test_support::Mcpfuzz(run + " --report json=" + path("all.json")).exit_code, 1);
+  EXPECT_EQ(test_support::Mcpfuzz(run + " --shard 1/2 --report json=" + path("1.json")).exit_code,
+            1);
+  // A shard may meet no wrong side at all: its exit code is its own business.
+  (void)test_support::Mcpfuzz(run + " --shard 2/2 --report json=" + path("2.json"));
+  const auto merged = test_support::Mcpfuzz("merge " + path("1.json") + " " + path("2.json") +
+                                            " --report json=" + path("merged.json") +
+                                            " --report markdown=" + path("merged.md"));
+  EXPECT_EQ(merged.exit_code, 1) << merged.output;
+  const boost::json::value all = ReadJson(path("all.json"));
+  ASSERT_GE(all.at("disagreements").as_array().size(), 2U);
+  EXPECT_EQ(WithoutRunMembers(ReadJson(path("merged.json"))), WithoutRunMembers(all));
+  EXPECT_TRUE(std::filesystem::exists(path("merged.md")));
+  // Shards of different runs are refused.
+  (void)test_support::Mcpfuzz("diff builtin builtin --seed 12 --cases 4 --report json=" +
+                              path("other.json"));
+  EXPECT_EQ(test_support::Mcpfuzz("merge " + path("1.json") + " " + path("other.json")).exit_code,
+            2);
+}
+
+}  // namespace
+}  // namespace mcpfuzz
