@@ -85,13 +85,17 @@ std::string_view ToString(DiffLabel label) {
       return "some-wrong";
     case DiffLabel::kAllWrong:
       return "all-wrong";
+    case DiffLabel::kAgreeing:
+      return "agreeing";
   }
   return "merely-different";
 }
 
 bool AnyWrongSide(const DiffResult& result) {
   return std::any_of(result.disagreements.begin(), result.disagreements.end(),
-                     [](const Disagreement& d) { return d.label != DiffLabel::kMerelyDifferent; });
+                     [](const Disagreement& d) {
+                       return d.label == DiffLabel::kSomeWrong || d.label == DiffLabel::kAllWrong;
+                     });
 }
 
 DiffResult RunDiff(const std::vector<DiffTarget>& targets, const DiffOptions& options) {
@@ -250,7 +254,8 @@ DiffResult RunDiff(const std::vector<DiffTarget>& targets, const DiffOptions& op
     const auto wrong =
         std::count_if(disagreement.cells.begin(), disagreement.cells.end(),
                       [](const DiffCell& cell) { return cell.verdict.kind == VerdictKind::kFail; });
-    disagreement.label = wrong == 0 ? DiffLabel::kMerelyDifferent
+    disagreement.label = agreed       ? DiffLabel::kAgreeing
+                         : wrong == 0 ? DiffLabel::kMerelyDifferent
                          : static_cast<std::size_t>(wrong) == disagreement.cells.size()
                              ? DiffLabel::kAllWrong
                              : DiffLabel::kSomeWrong;

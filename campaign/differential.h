@@ -86,8 +86,11 @@ enum class DiffLabel {
   kMerelyDifferent,
   kSomeWrong,  ///< At least one FAIL and at least one answer that is not.
   kAllWrong,   ///< Every answer a FAIL.
+  /// Every target gave the same answer; kept only with a baseline (last_is_baseline), because
+  /// some side FAILs or WARNs: a deviation every target inherits.
+  kAgreeing,
 };
-/// "merely-different", "some-wrong", "all-wrong".
+/// "merely-different", "some-wrong", "all-wrong", "agreeing".
 std::string_view ToString(DiffLabel label);
 
 /// One target's side of a disagreement.
@@ -153,7 +156,8 @@ struct DiffResult {
 /// `notes` with `unreachable` set.
 DiffResult RunDiff(const std::vector<DiffTarget>& targets, const DiffOptions& options);
 
-/// True when some disagreement has a wrong side (kSomeWrong or kAllWrong).
+/// True when some disagreement has a wrong side (kSomeWrong or kAllWrong; an agreeing row is
+/// no disagreement).
 bool AnyWrongSide(const DiffResult& result);
 
 }  // namespace mcpfuzz

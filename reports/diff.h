@@ -34,7 +34,7 @@ struct DiffCellReport {
 /// One row of the matrix: one distinct disagreement (a check and a tuple of answers).
 struct DiffRow {
   std::string check_id;
-  /// "merely-different", "some-wrong", "all-wrong".
+  /// "merely-different", "some-wrong", "all-wrong", or with a baseline "agreeing".
   std::string label;
   std::string family;
   std::string variant;
@@ -49,7 +49,7 @@ struct DiffRow {
   boost::json::value minimal_request;
   /// In target order.
   std::vector<DiffCellReport> cells;
-  bool WrongSide() const { return label != "merely-different"; }
+  bool WrongSide() const { return label == "some-wrong" || label == "all-wrong"; }
 };
 
 /// Per check: cases compared and how many disagreed.

@@ -163,6 +163,40 @@ TEST(Diff, SameSeedSameDisagreements) {
   EXPECT_EQ(Describe(first), Describe(second));
 }
 
+// Blame the layer: the baseline (last) stands for the SDK, whose deviation (an unknown tool as
+// an isError result) the target inherits, while accepting invalid requests is its own.
+TEST(Diff, BaselineTellsInheritedDeviationsFromTheServersOwn) {
+  const Servers servers =
+      Start({{"unknown-tool-is-error", "invalid-request-accepted"}, {"unknown-tool-is-error"}});
+  DiffOptions options = Options();
+  options.last_is_baseline = true;
+  const DiffResult result = RunDiff(servers.targets, options);
+  ASSERT_FALSE(result.unreachable) << Describe(result);
+  std::map<std::string, bool> inherited;  // check id → the target's cell inherited
+  for (const Disagreement& d : result.disagreements) {
+    ASSERT_EQ(d.cells.size(), 2U);
+    EXPECT_FALSE(d.cells[1].inherited);  // the baseline's own cell is never marked
+    inherited[d.check_id] = d.cells[0].inherited;
+  }
+  // The answers agree on the unknown tool (both FAIL): kept only because of the baseline.
+  ASSERT_TRUE(inherited.contains("tools.unknown-name")) << Describe(result);
+  EXPECT_TRUE(inherited["tools.unknown-name"]);
+  for (const Disagreement& d : result.disagreements) {
+    if (d.check_id == "tools.unknown-name") {
+      EXPECT_EQ(d.label, DiffLabel::kAgreeing);
+    }
+  }
+  ASSERT_TRUE(inherited.contains("jsonrpc.invalid-request.missing-jsonrpc")) << Describe(result);
+  EXPECT_FALSE(inherited["jsonrpc.invalid-request.missing-jsonrpc"]);
+  EXPECT_EQ(result.disagreements.size(), 3U) << Describe(result);
+
+  // Without the baseline the same two servers only disagree on what is the target's own.
+  const DiffResult plain = RunDiff(servers.targets, Options());
+  for (const Disagreement& d : plain.disagreements) {
+    EXPECT_NE(d.check_id, "tools.unknown-name") << Describe(plain);
+  }
+}
+
 // --- the command line ---------------------------------------------------------------------------
 
 TEST(DiffCli, ExitCodesAndJsonReport) {
