@@ -243,6 +243,7 @@ TEST(FlagTable, NoNameIsListedTwice) {
 
 // A value each kind of flag takes.
 std::string SampleValue(const Flag& flag) {
+  if (flag.name == "--shard") return "1/2";
   switch (flag.value) {
     case ValueKind::kNone:
       return "";
@@ -269,6 +270,15 @@ std::vector<std::string> ArgsWith(const CommandWord& command, std::string_view g
   if (flag.value != ValueKind::kNone) args.push_back(SampleValue(flag));
   if (command.command == Command::kSend) args.emplace_back("case.json");
   if (command.command == Command::kReplay) args.emplace_back("cases");
+  // diff names its targets as words (and takes no --builtin); merge takes reports, no target.
+  if (command.command == Command::kDiff) {
+    args.insert(args.end(), {"builtin", "builtin:unknown-tool-is-error"});
+    return args;
+  }
+  if (command.command == Command::kMerge) {
+    args.emplace_back("shard.json");
+    return args;
+  }
   const bool names_the_targets = flag.group == FlagGroup::kTarget || flag.name == "--targets";
   if (!names_the_targets) args.emplace_back("--builtin");
   return args;

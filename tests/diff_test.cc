@@ -230,6 +230,13 @@ TEST(DiffCli, ExitCodesAndJsonReport) {
   EXPECT_EQ(bad.exit_code, 2) << bad.output;
   const auto one = test_support::Mcpfuzz("diff builtin" + flags);
   EXPECT_EQ(one.exit_code, 2) << one.output;
+  const auto shard = test_support::Mcpfuzz("diff builtin builtin --shard 3/2" + flags);
+  EXPECT_EQ(shard.exit_code, 2) << shard.output;
+  EXPECT_NE(shard.output.find("--shard takes K/N"), std::string::npos) << shard.output;
+  const auto help = test_support::Mcpfuzz("help diff");
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.output.find("--baseline-server"), std::string::npos) << help.output;
+  EXPECT_NE(help.output.find("Exit codes: 0 no disagreement with a wrong side"), std::string::npos);
 }
 
 boost::json::value ReadJson(const std::filesystem::path& path) {
