@@ -4,6 +4,8 @@
 // deduplicated by the tuple of answers, shrunk, with one reproducer per target; the CLI's
 // exit codes and its JSON report.
 
+#include "cli/diff.h"
+
 #include <gtest/gtest.h>
 
 #include <boost/json/parse.hpp>
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "campaign/differential.h"
+#include "reports/writers.h"
 #include "support/processes.h"
 #include "support/reference_server.h"
 
@@ -195,6 +198,52 @@ TEST(Diff, BaselineTellsInheritedDeviationsFromTheServersOwn) {
   for (const Disagreement& d : plain.disagreements) {
     EXPECT_NE(d.check_id, "tools.unknown-name") << Describe(plain);
   }
+}
+
+// --- the reports ---------------------------------------------------------------------------------
+
+std::string Written(reports::Format format, const reports::Report& report) {
+  std::ostringstream out;
+  reports::Write(format, report, out);
+  return out.str();
+}
+
+TEST(DiffReport, EveryFormatShowsTheMatrixAndTheJsonReadsBack) {
+  const Servers servers = Start({{}, {"unknown-tool-is-error"}});
+  const DiffOptions options = Options();
+  const DiffResult result = RunDiff(servers.targets, options);
+  ASSERT_EQ(result.disagreements.size(), 1U) << Describe(result);
+  const reports::Report report = cli::BuildDiffReport(result, options, {"http", "http"});
+
+  const boost::json::value json = boost::json::parse(Written(reports::Format::kJson, report));
+  EXPECT_EQ(json.at("summary").at("wrong_side").as_int64(), 1);
+  const auto& answers = json.at("disagreements").at(0).at("answers").as_array();
+  EXPECT_TRUE(answers.at(0).at("accepted").as_bool());
+  EXPECT_FALSE(answers.at(1).at("accepted").as_bool());
+  EXPECT_EQ(answers.at(1).at("answer").as_string(), "execution_error (HTTP 200)");
+
+  const std::string markdown = Written(reports::Format::kMarkdown, report);
+  EXPECT_NE(
+      markdown.find("| `tools.unknown-name` | some-wrong | protocol\\_error -32602 (HTTP 200) "
+                    "✓ \\[PASS\\] | execution\\_error (HTTP 200) \\[FAIL\\] |"),
+      std::string::npos)
+      << markdown;
+  const std::string junit = Written(reports::Format::kJunit, report);
+  EXPECT_NE(junit.find("tests=\"1\" failures=\"1\""), std::string::npos) << junit;
+  EXPECT_NE(junit.find("<failure"), std::string::npos) << junit;
+  const boost::json::value sarif = boost::json::parse(Written(reports::Format::kSarif, report));
+  EXPECT_EQ(sarif.at("runs").at(0).at("results").at(0).at("level").as_string(), "error");
+  const std::string html = Written(reports::Format::kHtml, report);
+  EXPECT_NE(html.find("<td class=\"ok\">protocol_error -32602 (HTTP 200) ✓"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"bad\">execution_error (HTTP 200) <b>FAIL"), std::string::npos);
+  std::ostringstream terminal;
+  reports::WriteTerminal(report, terminal);
+  EXPECT_NE(terminal.str().find("1 disagreement(s), 1 with a wrong side"), std::string::npos);
+
+  // The JSON reads back into the same report: what `mcpfuzz merge` starts from.
+  auto read = reports::DiffReportFromJson(json);
+  ASSERT_TRUE(read.ok());
+  EXPECT_EQ(boost::json::serialize(reports::ReportToJson(*read)), boost::json::serialize(json));
 }
 
 // --- the command line ---------------------------------------------------------------------------
