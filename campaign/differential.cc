@@ -61,7 +61,7 @@ GenContext CommonContext(GenContext base, const std::vector<std::unique_ptr<Sess
   return base;
 }
 
-// One generator per transport present, and for each target the generator it draws from.
+// The common context and its generator, one per transport present.
 struct Generators {
   std::map<TransportKind, GenContext> contexts;
   std::map<TransportKind, rc::Gen<GeneratedCase>> by_transport;

@@ -46,9 +46,10 @@ struct DiffTarget {
 
 struct DiffOptions {
   std::uint64_t seed = 1;
-  std::size_t max_cases = 200;
+  std::size_t max_cases = 1000;
   std::optional<std::chrono::milliseconds> duration;
-  /// Generator families by name; empty means every family that calls no real tool.
+  /// Generator families by name; empty means every family that calls no real tool. Only those
+  /// that apply to every target are drawn from.
   std::set<std::string> families;
   /// The revision to compare in; nothing means the newest revision every target speaks.
   std::optional<Revision> revision;

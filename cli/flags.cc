@@ -422,13 +422,13 @@ constexpr std::array kFlags = {
              }},
     Flag{.name = "--baseline-server",
          .value = ValueKind::kText,
-         .value_name = "URL|stdio:CMD",
+         .value_name = "TARGET",
          .commands = kDiff,
-         .help = "a minimal server on the same SDK and version as the targets, sent\n"
-                 "the same cases as the last column: each target's answer is marked\n"
-                 "inherited (the baseline's answer too: an SDK upgrade fixes it) or\n"
-                 "own (the server's to fix); cases where all agree are listed too\n"
-                 "when some side FAILs or WARNs",
+         .help = "a minimal server on the same SDK and version as the targets (a\n"
+                 "TARGET word as above), sent the same cases as the last column:\n"
+                 "each target's answer is marked inherited (the baseline's answer\n"
+                 "too: an SDK upgrade fixes it) or own (the server's to fix); cases\n"
+                 "where all agree are listed too when some side FAILs or WARNs",
          .set = [](ParseState& state, std::string_view, const std::string& value) -> Problem {
            state.options.baseline_server = value;
            return std::nullopt;
