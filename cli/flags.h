@@ -1,8 +1,8 @@
 #pragma once
-// The flags of `mcpfuzz probe|send|check|fuzz|replay`, each spelled once in one table: its
-// name, the value it takes, the commands it applies to, its help line and what it sets. The
-// parser (cli/options.cc) and the help text (cli/help.cc) read this table, and so can shell
-// completion. `refserver` and `minimize` read their own arguments.
+// The flags of `mcpfuzz probe|send|check|fuzz|replay|diff|merge`, each spelled once in one
+// table: its name, the value it takes, the commands it applies to, its help line and what it
+// sets. The parser (cli/options.cc) and the help text (cli/help.cc) read this table, and so can
+// shell completion. `refserver` and `minimize` read their own arguments.
 
 #include <chrono>
 #include <optional>

@@ -95,7 +95,7 @@ struct FuzzSettings {
   std::optional<std::size_t> concurrency;
   /// `--list-families`: print the generator families and exit.
   bool list_families = false;
-  /// `--shard K/N` (fuzz and diff): only the case indices i with i % N == K - 1.
+  /// `--shard K/N` (diff only, for now): only the case indices i with i % N == K - 1.
   std::optional<Shard> shard;
   /// `--report FORMAT=PATH`, repeatable.
   std::vector<ReportFile> reports;
