@@ -4,6 +4,9 @@
 
 namespace mcpfuzz::cli {
 
+// MCPFUZZ_GIT_COMMIT is set on this one file, so a new commit recompiles nothing else.
+const char* BuildCommit() { return MCPFUZZ_GIT_COMMIT; }
+
 std::string UtcNow() {
   std::time_t now = std::time(nullptr);
   std::tm utc{};
