@@ -2,9 +2,12 @@
 
 #include <ctime>
 
+// Written by the build (cmake/GitCommit.cmake), not by people.
+#include "git_commit.h"
+
 namespace mcpfuzz::cli {
 
-// MCPFUZZ_GIT_COMMIT is set on this one file, so a new commit recompiles nothing else.
+// Only this file includes git_commit.h, so a new commit recompiles nothing else.
 const char* BuildCommit() { return MCPFUZZ_GIT_COMMIT; }
 
 std::string UtcNow() {

@@ -140,7 +140,12 @@ TEST_F(ReportBrowser, RendersTheReportWithItsKeyFigures) {
 // event handlers.
 constexpr const char* kProbe = R"(<script>
 (function () {
-  function shown(row) { return !row.hidden && row.getClientRects().length > 0; }
+  // Hidden by the page's script, or folded in a closed <details>.
+  function shown(row) {
+    var fold = row.closest('details');
+    return !row.hidden && row.getClientRects().length > 0 && (!fold || fold.open) &&
+        !(fold && fold.hidden);
+  }
   function names(rows) {
     return rows.filter(shown).map(function (row) { return row.dataset.check + ':' + row.dataset.state; });
   }
@@ -224,11 +229,12 @@ TEST_F(ReportBrowser, FindingsComeFirstAndTheMatrixLinksAndFilters) {
   const boost::json::object probe = Probe(chromium_, dir_, html);
   ASSERT_FALSE(probe.empty());
 
-  EXPECT_EQ(probe.at("viewport").to_number<double>(), 900);
+  // The fold: the window's 900 px, less whatever the headless browser keeps for itself.
+  const double fold = std::min(900.0, probe.at("viewport").to_number<double>());
   const double first = probe.at("firstFinding").to_number<double>();
   EXPECT_GE(first, 0) << "no finding card";
   // Its heading, not only its top border, is above the fold.
-  EXPECT_LT(first + 40, 900) << "the first finding starts " << first << " px down";
+  EXPECT_LT(first + 40, fold) << "the first finding starts " << first << " px down";
 
   EXPECT_GT(probe.at("links").to_number<double>(), 0);
   EXPECT_TRUE(probe.at("broken").as_array().empty()) << boost::json::serialize(probe.at("broken"));
@@ -242,6 +248,7 @@ TEST_F(ReportBrowser, FindingsComeFirstAndTheMatrixLinksAndFilters) {
   // The filter shows the matching rows, folded or not, and hides every other.
   const auto filtered = Strings(probe.at("filtered"));
   ASSERT_FALSE(filtered.empty());
+  EXPECT_LT(filtered.size(), probe.at("rows").to_number<double>());
   for (const auto& row : filtered) EXPECT_NE(row.find("unknown-name"), std::string::npos) << row;
   // "Show only failing": FAIL or WARN rows, all of them.
   const auto only_failing = Strings(probe.at("onlyFailing"));
@@ -262,7 +269,8 @@ TEST_F(ReportBrowser, TheFuzzReportCountsCasesNotVerdicts) {
   const boost::json::object probe = Probe(chromium_, dir_, page);
   ASSERT_FALSE(probe.empty());
   EXPECT_GE(probe.at("firstFinding").to_number<double>(), 0);
-  EXPECT_LT(probe.at("firstFinding").to_number<double>() + 40, 900);
+  EXPECT_LT(probe.at("firstFinding").to_number<double>() + 40,
+            std::min(900.0, probe.at("viewport").to_number<double>()));
   EXPECT_TRUE(probe.at("broken").as_array().empty()) << boost::json::serialize(probe.at("broken"));
 }
 
