@@ -9,6 +9,7 @@ set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
 
 install(TARGETS mcpfuzz mcpfuzz-refserver RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES README.md docs/architecture.md docs/report-format.md docs/real-servers.md
+  docs/github-action.md
   DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(FILES docs/spec/mcp-oracle-tables.md DESTINATION ${CMAKE_INSTALL_DOCDIR}/spec)
 install(FILES packaging/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})

@@ -71,6 +71,13 @@ check "SARIF of the check and of the replay" test -s "$dir/sarif/report.sarif" -
 check "JUnit with the failure" grep -q '<failure' "$dir/junit/report.xml"
 check "JSON and HTML reports" test -s "$dir/report.json" -a -s "$dir/report.html"
 
+# action.yml's outputs are the ones the script sets, and its actions are pinned to commits.
+for name in $(sed -n 's/.*steps\.run\.outputs\.\([a-z-]*\) }}$/\1/p' "$source_dir/action.yml" | sort -u); do
+  check "output $name is set" grep -q "^$name=" "$scratch/fail-on-fail/output.txt"
+done
+check "every third-party action is pinned to a full commit SHA" \
+  bash -c '! grep -E "uses: " "$0" | grep -vE "@[0-9a-f]{40} " ' "$source_dir/action.yml"
+
 run_action fail-on-none INPUT_COMMAND=check INPUT_TARGET="$faulty" INPUT_FAIL_ON=none
 check "fail-on none exits 0 with FAILs" test "$code" -eq 0
 check "fail-on none still counts them" test "$(output fail-on-none fails)" -ge 1
