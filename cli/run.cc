@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/check.h"
+#include "cli/completion.h"
 #include "cli/diff.h"
 #include "cli/fuzz.h"
 #include "cli/minimize.h"
@@ -58,6 +59,10 @@ int UnlessStopped(int code, std::ostream& err) {
 
 int Run(const std::vector<std::string>& args, const std::string& self_executable, std::ostream& out,
         std::ostream& err) {
+  // Hidden from the help: the build and packagers call it, people need not.
+  if (!args.empty() && args[0] == "completion") {
+    return RunCompletion({args.begin() + 1, args.end()}, out, err);
+  }
   auto options = ParseOptions(args);
   if (!options) {
     err << "mcpfuzz: " << options.error().message << "\n";
@@ -69,7 +74,7 @@ int Run(const std::vector<std::string>& args, const std::string& self_executable
       out << HelpText(options->help_topic);
       return 0;
     case Command::kVersion:
-      out << "mcpfuzz " << kToolVersion << "\n";
+      out << "mcpfuzz " << kToolVersion << " (commit " << BuildCommit() << ")\n";
       return 0;
     case Command::kRefserver:
       return refserver::RunCommandLine(options->passthrough, std::cin, out, err);

@@ -2,7 +2,13 @@
 
 #include <ctime>
 
+// Written by the build (cmake/GitCommit.cmake), not by people.
+#include "git_commit.h"
+
 namespace mcpfuzz::cli {
+
+// Only this file includes git_commit.h, so a new commit recompiles nothing else.
+const char* BuildCommit() { return MCPFUZZ_GIT_COMMIT; }
 
 std::string UtcNow() {
   std::time_t now = std::time(nullptr);

@@ -8,7 +8,11 @@
 
 namespace mcpfuzz::cli {
 
-inline constexpr const char* kToolVersion = "0.1.0";
+// MCPFUZZ_VERSION is project()'s version (cli/CMakeLists.txt).
+inline constexpr const char* kToolVersion = MCPFUZZ_VERSION;
+
+/// The git commit this binary was built from, as configured ("unknown" outside a checkout).
+const char* BuildCommit();
 
 /// Now, UTC, ISO 8601: "2026-11-29T19:40:00Z".
 std::string UtcNow();

@@ -1,14 +1,16 @@
-// The HTML report: one self-contained file. Inline CSS and SVG, one small inline script for
-// the copy buttons, and a Content-Security-Policy that forbids loading anything, so even a
-// string that escaped escaping could not fetch or run anything from outside.
+// The HTML report: one self-contained file. Inline CSS and SVG, one small inline script (copy
+// buttons, the matrix's filter and "show only failing" switch), and a Content-Security-Policy
+// that forbids loading anything, so even a string that escaped escaping could not fetch or run
+// anything from outside. Findings come first, grouped by check; the matrix follows with its
+// passing rows folded; then the charts.
 
 #include <algorithm>
 #include <boost/json/serialize.hpp>
 #include <cstdio>
-#include <map>
 
-#include "model/pretty_json.h"
 #include "reports/detail/html_charts.h"
+#include "reports/detail/html_findings.h"
+#include "reports/detail/html_matrix.h"
 #include "reports/escape.h"
 #include "reports/survey.h"
 #include "reports/writers.h"
@@ -21,21 +23,34 @@ using detail::VerdictClass;
 std::string H(std::string_view text) { return EscapeMarkup(text); }
 
 constexpr const char* kStyle = R"(
-body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1f2328;max-width:1200px}
-h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #d0d7de;padding-bottom:4px}
-.meta{color:#59636e}.figures{display:flex;gap:12px;flex-wrap:wrap;margin:12px 0}
-.figure{border:1px solid #d0d7de;border-radius:6px;padding:8px 14px;min-width:90px}
-.figure b{display:block;font-size:24px}.charts{display:flex;flex-wrap:wrap;gap:20px}
+body{font:14px/1.45 system-ui,sans-serif;margin:20px 24px;color:#1f2328;max-width:1200px}
+h1{font-size:20px;margin:0 0 4px}h2{font-size:18px;border-bottom:1px solid #d0d7de;
+padding-bottom:4px;margin:16px 0 6px}h3{font-size:15px;margin:14px 0 6px}h4{margin:8px 0 4px}
+.meta{color:#59636e}p{margin:4px 0}.tally b{font-size:16px}
+.figures{display:flex;gap:12px;flex-wrap:wrap;margin:8px 0}
+.figure{border:1px solid #d0d7de;border-radius:6px;padding:6px 12px;min-width:90px}
+.figure b{display:block;font-size:22px}.charts{display:flex;flex-wrap:wrap;gap:20px}
 figure{margin:0}figcaption{font-weight:600;margin-bottom:4px}
-table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #d0d7de;padding:3px 8px}
+table{border-collapse:collapse;margin:6px 0}td,th{border:1px solid #d0d7de;padding:3px 8px}
 th{background:#f6f8fa;text-align:left}td.n{text-align:right}
 .fail{color:#cf222e}.warn{color:#9a6700}.unverified{color:#8250df}.pass{color:#1a7f37}
-.na{color:#8c959f}td.fail,td.warn,td.pass,td.unverified,td.na{font-weight:600}
-article{border:1px solid #d0d7de;border-left:4px solid #cf222e;border-radius:6px;
-padding:8px 14px;margin:12px 0}article.v-warn{border-left-color:#bf8700}
-.sides{display:grid;grid-template-columns:1fr 1fr;gap:12px}
+.na,.none{color:#8c959f}td.fail,td.warn,td.pass,td.unverified,td.na{font-weight:600}
+td a{color:inherit}article{border:1px solid #d0d7de;border-left:4px solid #cf222e;
+border-radius:6px;padding:6px 14px;margin:10px 0}article.v-warn{border-left-color:#bf8700}
+article h3{margin:4px 0}.occurrence{border-top:1px dashed #d0d7de;padding-top:4px;margin-top:6px}
+table.compare th{background:none;font-weight:600}table.compare tr.differs td{background:#ffebe9}
+article.v-warn table.compare tr.differs td{background:#fff8c5}
 pre{background:#f6f8fa;padding:8px;white-space:pre-wrap;overflow-wrap:anywhere;margin:4px 0}
+pre.excerpt{max-height:8em;overflow:auto}
 button{font-size:12px}li,p,td,h2,h3{overflow-wrap:anywhere}
+.controls{margin:6px 0}.controls input[type=search]{width:220px}
+details.quiet>summary{cursor:pointer;color:#59636e;margin:4px 0}
+table.grid td{text-align:center;font-weight:600;padding:2px 6px}table.grid td:first-child{text-align:left}
+th.up{vertical-align:bottom;padding:4px 2px}th.up span{writing-mode:vertical-rl;transform:rotate(180deg)}
+.cell-fail{background:#ffcecb}.cell-warn{background:#fff1b3}.cell-pass{background:#d2f4d3}
+.cell-unverified{background:#e8dcff}.cell-na{background:#eaeef2}
+dl.words{margin:6px 0;max-width:560px}dl.words dt{font-weight:600}dl.words dd{margin:0 0 4px 16px}
+.census{display:flex;gap:20px;align-items:flex-start;flex-wrap:wrap}
 )";
 
 constexpr const char* kScript = R"(
@@ -46,16 +61,41 @@ document.querySelectorAll('button[data-copy]').forEach(function (b) {
     b.textContent = 'Copied';
   });
 });
+document.querySelectorAll('.controls[data-matrix]').forEach(function (controls) {
+  var matrix = document.getElementById(controls.dataset.matrix + '-matrix');
+  var filter = controls.querySelector('.filter');
+  var only = controls.querySelector('.only-failing');
+  var folded = matrix.querySelector('details.quiet');
+  function apply() {
+    var text = filter.value.trim().toLowerCase();
+    matrix.querySelectorAll('tr[data-check]').forEach(function (row) {
+      var shown = (!only.checked || row.dataset.state === 'failing') &&
+          row.dataset.check.toLowerCase().indexOf(text) >= 0;
+      row.hidden = !shown;
+    });
+    // A filter reaches into the folded rows; "only failing" leaves nothing to see there.
+    if (folded) {
+      folded.hidden = only.checked;
+      if (text) folded.open = true;
+    }
+  }
+  filter.addEventListener('input', apply);
+  only.addEventListener('change', apply);
+});
 )";
 
-std::string Figures(const VerdictCounts& counts, const std::string& scope) {
-  std::string html = "<div class=\"figures\">";
+// The counts per verdict, in one line: the findings below it are what matters.
+std::string Tally(const VerdictCounts& counts, const std::string& scope) {
+  std::string html = "<p class=\"tally\">";
+  bool first = true;
   for (VerdictKind kind : kVerdictOrder) {
     const std::string name(ToString(kind));
-    html += "<div class=\"figure " + VerdictClass(kind) + "\"><b data-figure=\"" + scope + name +
-            "\">" + std::to_string(counts.Of(kind)) + "</b>" + name + "</div>";
+    html += std::string(first ? "" : " · ") + "<b class=\"" + VerdictClass(kind) +
+            "\" data-figure=\"" + scope + name + "\">" + std::to_string(counts.Of(kind)) + "</b> " +
+            name;
+    first = false;
   }
-  return html + "</div>";
+  return html + "</p>";
 }
 
 std::vector<std::pair<std::string, VerdictCounts>> GroupBy(const std::vector<ReportItem>& items,
@@ -72,85 +112,80 @@ std::vector<std::pair<std::string, VerdictCounts>> GroupBy(const std::vector<Rep
 }
 
 std::string FamilyKey(const ReportItem& item) { return FamilyOf(item.id); }
-std::string RevisionKey(const ReportItem& item) {
-  return item.revision.empty() ? "unknown" : item.revision + "/" + item.transport;
+// A fuzz finding names the generator family that found it; a check result has none.
+std::string GeneratorKey(const ReportItem& item) {
+  for (const auto& [name, value] : item.facts) {
+    if (name == "family") return value;
+  }
+  return FamilyOf(item.id);
 }
 
-std::string Matrix(const TargetSection& target) {
-  std::vector<std::string> columns;
-  std::vector<std::string> rows;
-  std::map<std::pair<std::string, std::string>, VerdictKind> cells;
-  for (const auto& item : target.items) {
-    const std::string column = RevisionKey(item);
-    if (std::find(columns.begin(), columns.end(), column) == columns.end()) {
-      columns.push_back(column);
-    }
-    if (std::find(rows.begin(), rows.end(), item.id) == rows.end()) rows.push_back(item.id);
-    auto [cell, added] = cells.emplace(std::make_pair(item.id, column), item.verdict.kind);
-    if (!added && Severity(item.verdict.kind) > Severity(cell->second)) {
-      cell->second = item.verdict.kind;
-    }
+std::string Figure(const std::string& value, const std::string& name, const std::string& key) {
+  return "<div class=\"figure\"><b data-figure=\"" + key + "\">" + H(value) + "</b>" + H(name) +
+         "</div>";
+}
+
+// `mcpfuzz fuzz` again with this seed: the target as the report describes it.
+std::string ReplayCommand(const Report& report) {
+  const FuzzFigures& fuzz = *report.fuzz;
+  std::string target = "TARGET";
+  if (report.targets.size() == 1) {
+    const std::string& description = report.targets[0].description;
+    const std::string words = description.substr(0, description.find(" ("));
+    if (words.starts_with("http")) target = words;
+    if (words.starts_with("stdio: ")) target = "-- " + words.substr(7);
   }
-  std::sort(columns.begin(), columns.end(), std::greater<>());
-  std::string html = "<table class=\"matrix\"><tr><th>check</th>";
-  for (const auto& column : columns) html += "<th>" + H(column) + "</th>";
-  html += "</tr>";
-  for (const auto& row : rows) {
-    html += "<tr><td>" + H(row) + "</td>";
-    for (const auto& column : columns) {
-      auto found = cells.find({row, column});
-      if (found == cells.end()) {
-        html += "<td>-</td>";
-      } else {
-        html += "<td class=\"" + VerdictClass(found->second) + "\">" +
-                std::string(ToString(found->second)) + "</td>";
-      }
-    }
-    html += "</tr>";
+  return "mcpfuzz fuzz --seed " + std::to_string(fuzz.seed) + " --cases " +
+         std::to_string(fuzz.cases) + " " + target;
+}
+
+// What a fuzz run did: its own figures, not verdict counts (a campaign judges only findings).
+std::string FuzzSummary(const Report& report) {
+  const FuzzFigures& fuzz = *report.fuzz;
+  std::size_t findings = 0;
+  for (const auto& target : report.targets) findings += target.items.size();
+  const double seconds = static_cast<double>(fuzz.elapsed_ms) / 1000.0;
+  char rate[32];
+  std::snprintf(rate, sizeof rate, "%.0f",
+                seconds > 0 ? static_cast<double>(fuzz.cases) / seconds : 0.0);
+  char elapsed[32];
+  std::snprintf(elapsed, sizeof elapsed, "%.1f s", seconds);
+  std::string html =
+      "<div class=\"figures\">" + Figure(std::to_string(fuzz.cases), "cases sent", "cases") +
+      Figure(std::to_string(findings), "findings", "findings") + Figure(rate, "cases/s", "rate") +
+      Figure(elapsed, "elapsed", "elapsed") + Figure(std::to_string(fuzz.seed), "seed", "seed") +
+      Figure(std::to_string(fuzz.sessions_opened), "sessions", "sessions") + "</div>";
+  if (fuzz.generation_failures + fuzz.skipped > 0) {
+    html += "<p class=\"meta\">" + std::to_string(fuzz.generation_failures) +
+            " cases could not be generated; " + std::to_string(fuzz.skipped) +
+            " were not sent (their check timed out three times)</p>";
+  }
+  html +=
+      "<p>the same cases again <button type=\"button\" data-copy=\"replay-command\">Copy"
+      "</button></p><pre id=\"replay-command\">" +
+      H(ReplayCommand(report)) + "</pre>";
+  return html;
+}
+
+std::string CountTable(const std::vector<std::pair<std::string, VerdictCounts>>& groups,
+                       const std::string& what) {
+  std::string html = "<table><tr><th>" + H(what) + "</th><th>findings</th></tr>";
+  for (const auto& [name, counts] : groups) {
+    html += "<tr><td>" + H(name) + "</td><td class=\"n\">" + std::to_string(counts.Total()) +
+            "</td></tr>";
   }
   return html + "</table>";
 }
 
-std::string Capped(std::string text, std::size_t limit) {
-  if (text.size() > limit) {
-    text.resize(limit);
-    text += "\n… (cut here; the JSON report has all of it)";
-  }
-  return text;
-}
-
-std::string Finding(const ReportItem& item, std::size_t index) {
-  const Verdict& verdict = item.verdict;
-  const std::string id = "finding-" + std::to_string(index);
-  std::string html = "<article class=\"v-" + VerdictClass(verdict.kind) + "\" id=\"" + id +
-                     "\"><h3><span class=\"" + VerdictClass(verdict.kind) + "\">" +
-                     std::string(ToString(verdict.kind)) + "</span> " + H(item.id);
-  if (!item.revision.empty()) html += " — " + H(item.revision + "/" + item.transport);
-  html += " (" + std::string(ToString(verdict.strength)) + ")</h3>";
-  std::string observed = ObservedText(verdict.observed);
-  if (!verdict.observed.excerpt.empty()) observed += "\n" + verdict.observed.excerpt;
-  html += "<div class=\"sides\"><div><h4>Expected</h4><pre>" + H(verdict.expected.text) +
-          "</pre></div><div><h4>Observed</h4><pre>" + H(observed) + "</pre></div></div><ul>";
-  for (const auto& finding : verdict.findings) {
-    html += "<li>" + std::string(ToString(finding.strength)) + ": " + H(finding.text) + "</li>";
-  }
-  for (const auto& note : verdict.notes) html += "<li>note: " + H(note) + "</li>";
-  for (const auto& [name, value] : item.facts) html += "<li>" + H(name) + ": " + H(value) + "</li>";
-  if (!item.case_file.empty()) html += "<li>case file: " + H(item.case_file) + "</li>";
-  html += "</ul><p>spec: <span class=\"spec\">" + H(verdict.spec_reference) + "</span></p>";
-  if (!item.reproducer.empty()) {
-    html += "<p>reproduce <button type=\"button\" data-copy=\"" + id +
-            "-repro\">Copy</button></p><pre class=\"repro\" id=\"" + id + "-repro\">" +
-            H(item.reproducer) + "</pre>";
-  }
-  if (item.judged < item.exchanges.size()) {
-    const auto& exchange = item.exchanges[item.judged];
-    html += "<details><summary>request and observation</summary><pre>" +
-            H(Capped(PrettyJson(exchange.request) + PrettyJson(exchange.observation), 16384)) +
-            "</pre></details>";
-  }
-  return html + "</article>";
-}
+constexpr const char* kSurveyWords = R"(<dl class="words">
+<dt>VERIFIED</dt><dd>the server answered a call to a tool that cannot exist on the protocol
+channel: a JSON-RPC error, whatever its code.</dd>
+<dt>OBSERVED_RISK</dt><dd>it answered on another channel: an <code>isError</code> result, a
+result as if the call had worked, something that is not JSON-RPC, or nothing. A model reading
+such an answer can take it for the tool's output. A risk in any revision outweighs a verified
+answer in another.</dd>
+<dt>UNVERIFIED</dt><dd>the call never reached the tool dispatch (HTTP 401/403, rate limits,
+transport errors); <i>not checked</i>: the server could not be checked at all.</dd></dl>)";
 
 std::string SurveyHtml(const Report& report) {
   const SurveyTables tables = Tabulate(report);
@@ -160,18 +195,21 @@ std::string SurveyHtml(const Report& report) {
            std::to_string(value) + "</td></tr>";
   };
   std::string html =
-      "<section class=\"survey\"><h2>Survey: unknown tool (tools.unknown-name)</h2>"
-      "<table><tr><th>state</th><th>servers</th></tr>" +
+      "<section class=\"survey\"><h2>Census: a call to an unknown tool (tools.unknown-name)</h2>"
+      "<div class=\"census\"><table><tr><th>answer</th><th>servers</th></tr>" +
       row("VERIFIED", unknown.verified, "VERIFIED") +
       row("OBSERVED_RISK", unknown.observed_risk, "OBSERVED_RISK") +
       row("UNVERIFIED", unknown.unverified, "UNVERIFIED") +
       row("not checked", unknown.not_checked, "not_checked") +
-      "</table><p>Of the observed risks:</p><table><tr><th>shape</th><th>servers</th></tr>" +
+      "</table><table><tr><th>shape of the risk</th><th>servers</th></tr>" +
       row("isError result", unknown.is_error_result, "is_error_result") +
       row("result without isError", unknown.result_without_is_error, "result_without_is_error") +
       row("not JSON-RPC", unknown.not_json_rpc, "not_json_rpc") +
-      row("other", unknown.other_risk, "other_risk") +
-      "</table><h2>Servers per verdict, per check</h2><table><tr><th>check</th>";
+      row("other", unknown.other_risk, "other_risk") + "</table>" + kSurveyWords +
+      "</div><h2>Servers × checks</h2><p class=\"meta\">The checks on which some server did "
+      "not pass; F FAIL, W WARN, U UNVERIFIED, P PASS, N NOT_APPLICABLE, - not run.</p>" +
+      detail::SurveyGrid(report) +
+      "<h2>Servers per verdict, per check</h2><table><tr><th>check</th>";
   for (VerdictKind kind : kVerdictOrder) html += "<th>" + std::string(ToString(kind)) + "</th>";
   html += "</tr>";
   for (const auto& check : tables.per_check) {
@@ -184,9 +222,12 @@ std::string SurveyHtml(const Report& report) {
   return html + "</table></section>";
 }
 
-std::string TargetHtml(const TargetSection& target, std::size_t index, std::size_t& findings) {
-  const VerdictCounts counts = Count(target.items);
-  std::string html = "<section class=\"target\"><h2>" + H(target.description) + "</h2><p>speaks: ";
+std::string TargetHtml(const Report& report, const TargetSection& target, std::size_t index,
+                       std::size_t& findings) {
+  const bool fuzz = report.kind == ReportKind::kFuzz;
+  const std::string scope = "t" + std::to_string(index);
+  std::string html = "<section class=\"target\" id=\"target-" + std::to_string(index) + "\"><h2>" +
+                     H(target.description) + "</h2><p class=\"meta\">speaks: ";
   if (target.eras.speaks.empty()) html += "no revision mcpfuzz knows";
   for (std::size_t i = 0; i < target.eras.speaks.size(); ++i) {
     html += (i ? ", " : "") + std::string(ToString(target.eras.speaks[i]));
@@ -194,19 +235,26 @@ std::string TargetHtml(const TargetSection& target, std::size_t index, std::size
   html += "</p>";
   if (!target.error.empty()) html += "<p class=\"fail\">not run: " + H(target.error) + "</p>";
   for (const auto& note : target.notes) html += "<p class=\"meta\">note: " + H(note) + "</p>";
-  html += Figures(counts, "t" + std::to_string(index) + "-");
-  if (!target.items.empty()) {
-    html += "<div class=\"charts\">" + detail::VerdictBars(counts, "per verdict") +
-            detail::StackedBars(GroupBy(target.items, FamilyKey), "per family") +
-            detail::StackedBars(GroupBy(target.items, RevisionKey), "per revision") + "</div>";
-    html += "<h3>Checks × revisions</h3>" + Matrix(target);
+  if (!fuzz) html += Tally(Count(target.items), scope + "-");
+
+  detail::FindingAnchors anchors;
+  const std::string cards = detail::FindingCards(target.items, findings, anchors);
+  if (!cards.empty()) {
+    html += "<h3>Findings</h3>" + cards;
+  } else if (target.error.empty()) {
+    html += "<p class=\"pass\">No FAIL and no WARN.</p>";
   }
-  bool heading = false;
-  for (const auto& item : target.items) {
-    if (!WorthShowing(item)) continue;
-    if (!heading) html += "<h3>Findings</h3>";
-    heading = true;
-    html += Finding(item, findings++);
+  if (target.items.empty()) return html + "</section>";
+  html += "<h3>Checks × revisions</h3>" + detail::Matrix(target, anchors, scope);
+  if (fuzz) {
+    html += "<div class=\"charts\">" +
+            CountTable(GroupBy(target.items, GeneratorKey), "generator family") +
+            CountTable(GroupBy(target.items, detail::ColumnOf), "revision") + "</div>";
+  } else {
+    html += "<h3>Charts</h3><div class=\"charts\">" +
+            detail::VerdictBars(Count(target.items), "per verdict") +
+            detail::StackedBars(GroupBy(target.items, FamilyKey), "per family") +
+            detail::StackedBars(GroupBy(target.items, detail::ColumnOf), "per revision") + "</div>";
   }
   return html + "</section>";
 }
@@ -226,15 +274,12 @@ void WriteHtml(const Report& report, std::ostream& out) {
       << "<h1>" << H(title) << "</h1><p class=\"meta\">mcpfuzz " << H(report.tool_version)
       << " · started " << H(report.started_at) << " · " << seconds << " s · "
       << FailingCount(report) << " failing</p>\n";
-  if (report.fuzz) {
-    out << "<p class=\"meta\">seed <span data-figure=\"seed\">" << report.fuzz->seed
-        << "</span> · <span data-figure=\"cases\">" << report.fuzz->cases << "</span> cases</p>";
-  }
-  if (report.targets.size() > 1) out << Figures(Count(report), "all-");
+  if (report.fuzz) out << FuzzSummary(report);
+  if (report.targets.size() > 1) out << Tally(Count(report), "all-");
   if (report.kind == ReportKind::kSurvey) out << SurveyHtml(report);
   std::size_t findings = 0;
   for (std::size_t i = 0; i < report.targets.size(); ++i) {
-    out << TargetHtml(report.targets[i], i, findings) << "\n";
+    out << TargetHtml(report, report.targets[i], i, findings) << "\n";
   }
   out << "<script>" << kScript << "</script></body></html>\n";
 }

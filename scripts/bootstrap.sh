@@ -21,6 +21,8 @@ packages=(
   chromium chromium-driver
   # The hostile-server suite measures each run's peak RSS with /usr/bin/time.
   time
+  # scripts/package-test.sh: the .deb's dependencies (dpkg-shlibdeps) and lintian.
+  dpkg-dev lintian
 )
 
 missing=()

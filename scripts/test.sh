@@ -19,6 +19,9 @@ step "g++ build (-Werror) and tests"
 cmake --build --preset ci
 ctest --preset ci
 
+step "Debian package: built, linted, installed into a scratch root and run"
+scripts/package-test.sh build/ci
+
 step "ASan+UBSan build and tests"
 cmake --preset asan >/dev/null
 cmake --build --preset asan

@@ -9,6 +9,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +19,7 @@
 
 #include "model/reproducer.h"
 #include "reports/writers.h"
+#include "support/processes.h"
 #include "support/report_fixtures.h"
 
 namespace mcpfuzz::test_support {
@@ -41,14 +45,14 @@ struct Rendered {
 // Runs chromium with the flags that keep it offline and unprivileged; `what` is --dump-dom or
 // --screenshot=FILE.
 Rendered RunChromium(const std::string& chromium, const fs::path& profile, const std::string& what,
-                     const std::string& url) {
+                     const std::string& url, const std::string& window = "1280,1600") {
   const std::string command =
       "timeout 90 " + ShellQuote(chromium) +
       " --headless --no-sandbox --disable-gpu --disable-background-networking"
       " --no-first-run --disable-extensions --disable-sync --hide-scrollbars"
       " --host-resolver-rules='MAP * ~NOTFOUND' --user-data-dir=" +
-      ShellQuote(profile.string()) + " --window-size=1280,1600 " + what + " " + ShellQuote(url) +
-      " 2>/dev/null";
+      ShellQuote(profile.string()) + " --window-size=" + window + " " + what + " " +
+      ShellQuote(url) + " 2>/dev/null";
   Rendered rendered;
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) return rendered;
@@ -101,7 +105,7 @@ TEST_F(ReportBrowser, RendersTheReportWithItsKeyFigures) {
   }
   EXPECT_NE(dom.output.find("Checks × revisions"), std::string::npos);
   EXPECT_NE(dom.output.find("<svg"), std::string::npos);
-  EXPECT_NE(dom.output.find("tools.unknown-name — 2025-11-25/http"), std::string::npos);
+  EXPECT_NE(dom.output.find("<h4>2025-11-25/http</h4>"), std::string::npos);
   // The hostile excerpt is text in the DOM, not an element: no script ran, none was added.
   EXPECT_NE(dom.output.find("&lt;script&gt;alert("), std::string::npos);
   EXPECT_EQ(dom.output.find("<script>alert("), std::string::npos);
@@ -127,6 +131,147 @@ TEST_F(ReportBrowser, RendersTheReportWithItsKeyFigures) {
   EXPECT_GT(fs::file_size(shot), 20000U);
   EXPECT_GT(fs::file_size(shot), 4 * fs::file_size(blank))
       << "the screenshot is hardly bigger than one of a blank page";
+}
+
+// What a person sees and can do on the page, measured by a probe script appended to a copy of
+// it (the page's CSP admits inline scripts): where the first finding is at 1400×900, whether
+// every link inside the page has a target, and which matrix rows stay visible when the filter
+// is typed into and the "show only failing" switch is turned on, through the page's own
+// event handlers.
+constexpr const char* kProbe = R"(<script>
+(function () {
+  // Hidden by the page's script, or folded in a closed <details>.
+  function shown(row) {
+    var fold = row.closest('details');
+    return !row.hidden && row.getClientRects().length > 0 && (!fold || fold.open) &&
+        !(fold && fold.hidden);
+  }
+  function names(rows) {
+    return rows.filter(shown).map(function (row) { return row.dataset.check + ':' + row.dataset.state; });
+  }
+  var result = {viewport: window.innerHeight, broken: [], links: 0, cellLinks: 0};
+  var first = document.querySelector('article.finding');
+  result.firstFinding = first ? first.getBoundingClientRect().top + window.scrollY : -1;
+  document.querySelectorAll('a[href^="#"]').forEach(function (a) {
+    result.links++;
+    if (!document.getElementById(a.getAttribute('href').slice(1))) result.broken.push(a.getAttribute('href'));
+  });
+  result.cellLinks = document.querySelectorAll('table.matrix td a').length;
+  var rows = Array.prototype.slice.call(document.querySelectorAll('tr[data-check]'));
+  result.rows = rows.length;
+  result.atFirst = names(rows);
+  var filter = document.querySelector('.controls .filter');
+  filter.value = 'unknown-name';
+  filter.dispatchEvent(new Event('input'));
+  result.filtered = names(rows);
+  filter.value = '';
+  filter.dispatchEvent(new Event('input'));
+  var only = document.querySelector('.controls .only-failing');
+  only.checked = true;
+  only.dispatchEvent(new Event('change'));
+  result.onlyFailing = names(rows);
+  var out = document.createElement('pre');
+  out.id = 'probe';
+  out.textContent = JSON.stringify(result);
+  document.body.appendChild(out);
+})();
+</script>)";
+
+std::string Unescape(std::string text) {
+  for (const auto& [entity, plain] :
+       {std::pair<std::string, std::string>{"&lt;", "<"}, {"&gt;", ">"}, {"&amp;", "&"}}) {
+    for (auto at = text.find(entity); at != std::string::npos; at = text.find(entity, at + 1)) {
+      text.replace(at, entity.size(), plain);
+    }
+  }
+  return text;
+}
+
+boost::json::object Probe(const std::string& chromium, const fs::path& dir,
+                          const std::string& html) {
+  std::string probed = html;
+  probed.insert(probed.rfind("</body>"), kProbe);
+  const fs::path page = dir / "probed.html";
+  std::ofstream(page) << probed;
+  const Rendered dom =
+      RunChromium(chromium, dir / "profile", "--dump-dom", "file://" + page.string(), "1400,900");
+  EXPECT_EQ(dom.exit_code, 0);
+  const std::string open = "<pre id=\"probe\">";
+  const auto start = dom.output.find(open);
+  if (start == std::string::npos) {
+    ADD_FAILURE() << "the probe wrote nothing: " << dom.output.substr(0, 2000);
+    return {};
+  }
+  const auto end = dom.output.find("</pre>", start);
+  return boost::json::parse(
+             Unescape(dom.output.substr(start + open.size(), end - start - open.size())))
+      .as_object();
+}
+
+std::vector<std::string> Strings(const boost::json::value& list) {
+  std::vector<std::string> strings;
+  for (const auto& value : list.as_array()) strings.emplace_back(value.as_string());
+  return strings;
+}
+
+// A real check report: the built-in server with two faults, 50-odd checks in three revisions.
+TEST_F(ReportBrowser, FindingsComeFirstAndTheMatrixLinksAndFilters) {
+  const fs::path page = dir_ / "check.html";
+  const ProcessRun run = Mcpfuzz(
+      "check --builtin --fault unknown-tool-is-error --fault "
+      "unknown-method-200 --report html=" +
+      ShellQuote(page.string()));
+  ASSERT_EQ(run.exit_code, 1) << run.output;
+  std::ifstream file(page);
+  std::ostringstream text;
+  text << file.rdbuf();
+  const std::string html = text.str();
+  const boost::json::object probe = Probe(chromium_, dir_, html);
+  ASSERT_FALSE(probe.empty());
+
+  // The fold: the window's 900 px, less whatever the headless browser keeps for itself.
+  const double fold = std::min(900.0, probe.at("viewport").to_number<double>());
+  const double first = probe.at("firstFinding").to_number<double>();
+  EXPECT_GE(first, 0) << "no finding card";
+  // Its heading, not only its top border, is above the fold.
+  EXPECT_LT(first + 40, fold) << "the first finding starts " << first << " px down";
+
+  EXPECT_GT(probe.at("links").to_number<double>(), 0);
+  EXPECT_TRUE(probe.at("broken").as_array().empty()) << boost::json::serialize(probe.at("broken"));
+  EXPECT_GE(probe.at("cellLinks").to_number<double>(), 2) << "FAIL cells are links";
+
+  // Folded: only rows with something other than PASS or NOT_APPLICABLE show at first.
+  const auto at_first = Strings(probe.at("atFirst"));
+  ASSERT_FALSE(at_first.empty());
+  EXPECT_LT(at_first.size(), probe.at("rows").to_number<double>());
+  for (const auto& row : at_first) EXPECT_FALSE(row.ends_with(":passing")) << row;
+  // The filter shows the matching rows, folded or not, and hides every other.
+  const auto filtered = Strings(probe.at("filtered"));
+  ASSERT_FALSE(filtered.empty());
+  EXPECT_LT(filtered.size(), probe.at("rows").to_number<double>());
+  for (const auto& row : filtered) EXPECT_NE(row.find("unknown-name"), std::string::npos) << row;
+  // "Show only failing": FAIL or WARN rows, all of them.
+  const auto only_failing = Strings(probe.at("onlyFailing"));
+  ASSERT_FALSE(only_failing.empty());
+  for (const auto& row : only_failing) EXPECT_TRUE(row.ends_with(":failing")) << row;
+  EXPECT_NE(std::find(only_failing.begin(), only_failing.end(), "tools.unknown-name:failing"),
+            only_failing.end());
+}
+
+TEST_F(ReportBrowser, TheFuzzReportCountsCasesNotVerdicts) {
+  std::ostringstream html;
+  reports::WriteHtml(HostileFuzzReport(), html);
+  const std::string page = html.str();
+  EXPECT_EQ(page.find("data-figure=\"t0-PASS\""), std::string::npos) << "a verdict card";
+  EXPECT_NE(page.find("data-figure=\"cases\">2000<"), std::string::npos);
+  EXPECT_NE(page.find("mcpfuzz fuzz --seed 42 --cases 2000 http://127.0.0.1:8931/mcp"),
+            std::string::npos);
+  const boost::json::object probe = Probe(chromium_, dir_, page);
+  ASSERT_FALSE(probe.empty());
+  EXPECT_GE(probe.at("firstFinding").to_number<double>(), 0);
+  EXPECT_LT(probe.at("firstFinding").to_number<double>() + 40,
+            std::min(900.0, probe.at("viewport").to_number<double>()));
+  EXPECT_TRUE(probe.at("broken").as_array().empty()) << boost::json::serialize(probe.at("broken"));
 }
 
 }  // namespace
