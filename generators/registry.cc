@@ -28,10 +28,11 @@ bool HandshakeHttp(const GenContext& context) {
 bool HasNamedFeature(const GenContext& context) {
   return context.Declares("tools") || context.Declares("prompts") || context.Declares("resources");
 }
+bool Handshake(const GenContext& context) { return !context.stateless(); }
 bool HasTools(const GenContext& context) { return !context.tools.empty(); }
 bool DeclaresLogging(const GenContext& context) { return context.Declares("logging"); }
 
-constexpr std::array<FamilyInfo, 15> kFamilies = {{
+constexpr std::array<FamilyInfo, 16> kFamilies = {{
     {"malformed-json", "bytes that are not JSON, and JSON at a parser's limits", false, 4, Always,
      MalformedJson},
     {"invalid-request", "JSON that is not a valid JSON-RPC request", false, 3, Always,
@@ -56,6 +57,10 @@ constexpr std::array<FamilyInfo, 15> kFamilies = {{
     {"log-levels", "log levels that are not levels", false, 1, DeclaresLogging, LogLevels},
     {"limits", "valid JSON 10,000-100,000 levels deep, and bodies of 1-16 MiB", false, 1, Always,
      Limits},
+    // Off by default (calls_real_tools is false, but DefaultFamilies leaves it out): each case
+    // opens a connection of its own.
+    {"sequences", "requests in order on one fresh connection: the handshake, sessions", false, 1,
+     Handshake, Sequences},
 }};
 
 }  // namespace
@@ -72,7 +77,7 @@ const FamilyInfo* FindFamily(std::string_view name) {
 std::set<std::string> DefaultFamilies() {
   std::set<std::string> names;
   for (const FamilyInfo& family : kFamilies) {
-    if (!family.calls_real_tools) names.emplace(family.name);
+    if (!family.calls_real_tools && family.name != "sequences") names.emplace(family.name);
   }
   return names;
 }
