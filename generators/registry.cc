@@ -28,7 +28,10 @@ bool HandshakeHttp(const GenContext& context) {
 bool HasNamedFeature(const GenContext& context) {
   return context.Declares("tools") || context.Declares("prompts") || context.Declares("resources");
 }
-bool Handshake(const GenContext& context) { return !context.stateless(); }
+// Over HTTP, sequences live in the session initialize opens: Streamable HTTP with sessions.
+bool HandshakeSequence(const GenContext& context) {
+  return !context.stateless() && (context.stdio() || HandshakeSession(context));
+}
 bool HasTools(const GenContext& context) { return !context.tools.empty(); }
 bool DeclaresLogging(const GenContext& context) { return context.Declares("logging"); }
 
@@ -60,7 +63,7 @@ constexpr std::array<FamilyInfo, 16> kFamilies = {{
     // Off by default (calls_real_tools is false, but DefaultFamilies leaves it out): each case
     // opens a connection of its own.
     {"sequences", "requests in order on one fresh connection: the handshake, sessions", false, 1,
-     Handshake, Sequences},
+     HandshakeSequence, Sequences},
 }};
 
 }  // namespace
