@@ -11,6 +11,7 @@
 #include "campaign/detail/campaign_loop.h"
 #include "campaign/detail/judging.h"
 #include "campaign/detail/random_names.h"
+#include "campaign/detail/sequence_run.h"
 #include "campaign/detail/session.h"
 #include "campaign/detail/shrink.h"
 #include "campaign/finding_file.h"
@@ -199,6 +200,7 @@ std::optional<SentCase> Campaign::RunCase(Lane& lane, std::size_t index) {
     return std::nullopt;
   }
   if (RecordAndSkip(*generated)) return std::nullopt;
+  if (!generated->steps.empty()) return RunSequenceCase(lane, std::move(*generated), index);
   ++result_.cases;
   const auto sent = Clock::now();
   SentCase judged{*generated, SendAndJudge(*lane.session, *generated, /*settle=*/false)};
@@ -311,6 +313,82 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
   if (judged.dropped) lane.drop_findings.push_back(result_.findings.size());
   result_.findings.push_back(std::move(finding));
   Report(/*force=*/true);
+}
+
+SentCase Campaign::RunSequenceCase(const Lane& lane, GeneratedCase generated, std::size_t index) {
+  ++result_.cases;
+  const auto sent = Clock::now();
+  const SequenceRun run = RunSequence(connect_, generated.steps);
+  Add(result_.timing.sending, sent);
+  SentCase out{generated, run.steps.empty() ? Judged{} : run.steps.back()};
+  if (!run.error.empty()) {
+    result_.notes.push_back("a sequence could not open its connection: " + run.error);
+    return out;
+  }
+  const Judged* judged = run.finding();
+  if (judged == nullptr) return out;
+  const std::string signature = judged->signature;
+  if (auto seen = seen_.find(signature); seen != seen_.end()) {
+    ++result_.findings[seen->second].repeats;
+    return out;
+  }
+  seen_.emplace(signature, result_.findings.size());
+
+  CampaignFinding finding;
+  finding.signature = signature;
+  finding.signature_hash = judged->signature_hash;
+  finding.family = generated.family;
+  finding.check_id = judged->verdict.check_id;
+  finding.case_check_id = generated.steps[*run.failing].check_id;
+  finding.variant = generated.variant;
+  finding.case_index = index;
+  finding.revision = lane.session->revision();
+  finding.original = generated.steps[*run.failing].request;
+  finding.original_steps = generated.steps.size();
+
+  const auto resending = Clock::now();
+  finding.resends = std::max(options_.resends, 0);
+  for (int resend = 0; resend < finding.resends; ++resend) {
+    const SequenceRun again = RunSequence(connect_, generated.steps);
+    if (again.finding() != nullptr && again.finding()->signature == signature) {
+      ++finding.reproduced;
+    }
+  }
+  finding.stable = finding.reproduced == finding.resends;
+  Add(result_.timing.resends, resending);
+
+  const auto shrinking = Clock::now();
+  const ShrunkSequence shrunk = ShrinkSequence(connect_, generated.steps, run, signature,
+                                               options_.max_shrink_sends, options_.max_shrink_time);
+  Add(result_.timing.shrinking, shrinking);
+  finding.steps = shrunk.minimal;
+  finding.minimal = shrunk.minimal.back().request;
+  finding.verdict = shrunk.judged.verdict;
+  finding.shrink_steps = shrunk.steps;
+  finding.shrink_sends = shrunk.sends;
+  finding.variant.clear();
+  for (const SequenceStep& step : shrunk.minimal) {
+    if (!finding.variant.empty()) finding.variant += ", ";
+    finding.variant += step.request.http_method == "DELETE"
+                           ? std::string("DELETE")
+                           : step.request.RpcMethod().value_or("?");
+  }
+
+  finding.reproducer =
+      SequenceReproducer(StepRequests(finding.steps), ReproducerFor(options_, *lane.session));
+  if (!options_.corpus_dir.empty()) {
+    auto written = WriteCaseFile(options_.corpus_dir,
+                                 FindingFileName(finding.check_id, finding.signature_hash),
+                                 FindingToJson(RecordOf(finding, options_.seed)));
+    if (written.ok()) {
+      finding.file = *written;
+    } else {
+      finding.file_error = written.error().message;
+    }
+  }
+  result_.findings.push_back(std::move(finding));
+  Report(/*force=*/true);
+  return out;
 }
 
 void Campaign::Report(bool force) {

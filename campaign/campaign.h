@@ -22,6 +22,7 @@
 #include "generators/generated_case.h"
 #include "model/reproducer.h"
 #include "model/request.h"
+#include "model/sequence.h"
 #include "oracles/oracle.h"
 #include "oracles/verdict.h"
 #include "transport/era_probe.h"
@@ -112,6 +113,11 @@ struct CampaignFinding {
   Request minimal;
   /// The verdict on `minimal`.
   Verdict verdict;
+  /// A finding of the sequences family: the fewest steps found that still fail with the same
+  /// signature, the failing step last (`minimal` is that step's request); empty otherwise.
+  Sequence steps;
+  /// How many steps the generated sequence had (0 for one-request cases).
+  std::size_t original_steps = 0;
   /// Re-sends of the original that gave the same signature, out of `resends`.
   int reproduced = 0;
   int resends = 0;

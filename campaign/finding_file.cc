@@ -12,6 +12,7 @@ FindingRecord RecordOf(const CampaignFinding& finding, std::uint64_t seed) {
   record.context = finding.context;
   record.request = finding.minimal;
   record.verdict = finding.verdict;
+  record.steps = finding.steps;
   CampaignFacts& facts = record.campaign.emplace();
   facts.family = finding.family;
   facts.case_check_id = finding.case_check_id;

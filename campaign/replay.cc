@@ -7,6 +7,7 @@
 
 #include "campaign/campaign.h"
 #include "campaign/detail/judging.h"
+#include "campaign/detail/sequence_run.h"
 #include "campaign/detail/session.h"
 #include "oracles/check_ids.h"
 #include "reports/finding_file.h"
@@ -64,6 +65,24 @@ ReplayResult Replay(const TransportFactory& connect, const std::filesystem::path
         continue;
       }
       replayed.check_id = stored->check_id;
+      if (!stored->steps.empty()) {
+        // A sequence: all of it, on a connection of its own.
+        const campaign_detail::SequenceRun run =
+            campaign_detail::RunSequence(connect, stored->steps);
+        if (!run.error.empty()) {
+          replayed.error = "no connection for the sequence: " + run.error;
+        } else if (const campaign_detail::Judged* found = run.finding()) {
+          replayed.still_fails = true;
+          replayed.same_signature =
+              !stored->signature.empty() && found->signature == stored->signature;
+          replayed.verdict = found->verdict;
+        } else if (!run.steps.empty()) {
+          replayed.verdict = run.steps.back().verdict;
+        }
+        if (replayed.still_fails) ++result.still_failing;
+        result.cases.push_back(std::move(replayed));
+        continue;
+      }
       const Revision revision = stored->request.revision;
       auto& session = sessions[revision];
       if (!session) {

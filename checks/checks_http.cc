@@ -12,6 +12,7 @@
 #include "checks/detail/scenarios.h"
 #include "model/request_builder.h"
 #include "oracles/check_ids.h"
+#include "oracles/oracle.h"
 
 namespace mcpfuzz::checks::detail {
 namespace {
@@ -150,8 +151,20 @@ void Sessions(RevisionRun& run) {
     return run.ReportNotApplicable(
         check::kSessionDelete, "a second session could not be opened: " + throwaway->OpenFailure());
   }
-  result.Judge(throwaway->Send(MakeBodyless(run.revision(), "DELETE"), Owed::kNothing),
-               run.Context());
+  const Verdict& deleted = result.Judge(
+      throwaway->Send(MakeBodyless(run.revision(), "DELETE"), Owed::kNothing), run.Context());
+  // H14: once DELETE ended it (2xx), a request naming the session gets 404 (H13), judged by
+  // sessions.unknown's row and reported here, where the DELETE is.
+  const bool ended = result.exchanges().back().observation.http_status / 100 == 2 &&
+                     deleted.kind != VerdictKind::kUnverified;
+  if (ended) {
+    Exchange after = throwaway->Send(throwaway->client().Make("ping"), Owed::kReply);
+    Verdict verdict =
+        Judge(check::kSessionUnknown, after.request, after.observation, run.Context());
+    verdict.check_id = std::string(check::kSessionDelete);
+    const std::size_t index = result.Add(std::move(after));
+    result.Merge(std::move(verdict), index, "a request in the session after its DELETE");
+  }
   throwaway->transport().set_session_id("");
   run.Report(std::move(result));
 }

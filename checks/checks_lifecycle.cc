@@ -12,6 +12,7 @@
 #include "checks/detail/run.h"
 #include "checks/detail/scenarios.h"
 #include "model/request_builder.h"
+#include "model/sequence.h"
 #include "oracles/check_ids.h"
 #include "oracles/pre_init.h"
 
@@ -132,6 +133,48 @@ void HandshakeControl(RevisionRun& run) {
     for (const Exchange& exchange : exchanges) result.Add(exchange);
     result.JudgeAt(*index, run.Context());
     result.Note(control_note);
+    run.Report(std::move(result));
+  }
+}
+
+void InitializedSession(RevisionRun& run) {
+  // A session of its own: a second initialize may change the session it is sent in.
+  std::unique_ptr<Connection> fresh = run.Fresh();
+  if (!fresh) {
+    for (std::string_view id : {check::kPing, check::kReinitialize}) {
+      if (run.Pending(id)) run.ReportUnreachable(id);
+    }
+    return;
+  }
+  Connection& connection = *fresh;
+  std::vector<Exchange> exchanges;
+  run.set_current_check(check::kPing);
+  const bool opened = connection.Open(&exchanges);
+  std::optional<std::size_t> ping_index;
+  std::optional<std::size_t> again_index;
+  if (opened && !connection.Dead()) {
+    exchanges.push_back(connection.Send(connection.client().Make("ping"), Owed::kReply));
+    ping_index = exchanges.size() - 1;
+  }
+  run.set_current_check(check::kReinitialize);
+  if (opened && !connection.Dead()) {
+    // Judged as a request of the session's revision, asking for another one (tables §4a L8a).
+    Request again = MakeInitialize(run.revision(), run.kind(), "mcpfuzz-reinitialize");
+    Params(again)["protocolVersion"] = ToString(AnotherHandshakeRevision(run.revision()));
+    exchanges.push_back(connection.Send(again, Owed::kReply));
+    again_index = exchanges.size() - 1;
+  }
+  for (Exchange& cleanup : connection.Close()) exchanges.push_back(std::move(cleanup));
+  for (auto [id, index] :
+       {std::pair{check::kPing, ping_index}, std::pair{check::kReinitialize, again_index}}) {
+    if (!run.Pending(id)) continue;
+    if (!index) {
+      run.ReportUnreachable(id);
+      continue;
+    }
+    ResultBuilder result(run, id);
+    for (const Exchange& exchange : exchanges) result.Add(exchange);
+    result.JudgeAt(*index, run.Context());
     run.Report(std::move(result));
   }
 }

@@ -291,7 +291,7 @@ constexpr std::array kFlags = {
          .value_name = "A[,B...]",
          .commands = kFuzz | kDiff,
          .help = "generator families (`mcpfuzz fuzz --list-families`); default: all that\n"
-                 "call no real tool",
+                 "call no real tool, but sequences",
          .set =
              [](ParseState& state, std::string_view, const std::string& value) {
                return AddNames(value, state.options.fuzz.families);

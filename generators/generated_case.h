@@ -15,6 +15,7 @@
 
 #include "model/request.h"
 #include "model/request_builder.h"
+#include "model/sequence.h"
 #include "oracles/judgement.h"
 #include "oracles/oracle.h"
 
@@ -82,6 +83,10 @@ struct GeneratedCase : Case {
   /// The well-formed request the case breaks one rule of, when there is one: tests compare the
   /// two, and it is what the request would look like done right.
   std::optional<Request> well_formed;
+  /// The sequences family: requests sent in order on one fresh connection, each judged by the
+  /// rule of the state it meets (oracles/sequence.h); `request` and `check_id` are then the
+  /// last step's. Empty for every other family: one request on a live session.
+  Sequence steps;
 };
 
 /// RapidCheck's printer for counterexamples: family, check id, variant and the wire body.

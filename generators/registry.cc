@@ -28,10 +28,14 @@ bool HandshakeHttp(const GenContext& context) {
 bool HasNamedFeature(const GenContext& context) {
   return context.Declares("tools") || context.Declares("prompts") || context.Declares("resources");
 }
+// Over HTTP, sequences live in the session initialize opens: Streamable HTTP with sessions.
+bool HandshakeSequence(const GenContext& context) {
+  return !context.stateless() && (context.stdio() || HandshakeSession(context));
+}
 bool HasTools(const GenContext& context) { return !context.tools.empty(); }
 bool DeclaresLogging(const GenContext& context) { return context.Declares("logging"); }
 
-constexpr std::array<FamilyInfo, 15> kFamilies = {{
+constexpr std::array<FamilyInfo, 16> kFamilies = {{
     {"malformed-json", "bytes that are not JSON, and JSON at a parser's limits", false, 4, Always,
      MalformedJson},
     {"invalid-request", "JSON that is not a valid JSON-RPC request", false, 3, Always,
@@ -56,6 +60,10 @@ constexpr std::array<FamilyInfo, 15> kFamilies = {{
     {"log-levels", "log levels that are not levels", false, 1, DeclaresLogging, LogLevels},
     {"limits", "valid JSON 10,000-100,000 levels deep, and bodies of 1-16 MiB", false, 1, Always,
      Limits},
+    // Off by default (calls_real_tools is false, but DefaultFamilies leaves it out): each case
+    // opens a connection of its own.
+    {"sequences", "requests in order on one fresh connection: the handshake, sessions", false, 1,
+     HandshakeSequence, Sequences},
 }};
 
 }  // namespace
@@ -72,7 +80,7 @@ const FamilyInfo* FindFamily(std::string_view name) {
 std::set<std::string> DefaultFamilies() {
   std::set<std::string> names;
   for (const FamilyInfo& family : kFamilies) {
-    if (!family.calls_real_tools) names.emplace(family.name);
+    if (!family.calls_real_tools && family.name != "sequences") names.emplace(family.name);
   }
   return names;
 }

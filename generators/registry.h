@@ -32,7 +32,8 @@ struct FamilyInfo {
 std::span<const FamilyInfo> AllFamilies();
 /// The family named `name`, or nullptr.
 const FamilyInfo* FindFamily(std::string_view name);
-/// The names of every family that calls no real tool: what runs when none are named.
+/// The names of every family that calls no real tool, but sequences (each of its cases opens a
+/// connection of its own; `--families sequences` asks for it): what runs when none are named.
 std::set<std::string> DefaultFamilies();
 
 /// The families of `names` that apply to `context`, in registry order.

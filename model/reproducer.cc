@@ -145,7 +145,56 @@ std::string StdioReproducer(const Request& request, const std::vector<std::strin
   return command;
 }
 
+// The steps of a sequence over HTTP: every reply printed; $sid captured from the first reply
+// that names a session, attached to the later steps that ask for the session.
+std::string HttpSequence(const std::vector<Request>& steps, const std::string& url) {
+  std::string command = "sid=";
+  for (const Request& step : steps) {
+    const bool attach =
+        step.session == SessionBinding::kAttach && !FindHeader(step.headers, kHeaderSessionId);
+    std::string curl = CurlRequest(step, url, false);
+    if (attach) {
+      // Unquoted on purpose: no session yet means no header at all.
+      const std::string marker = "curl -sS -i --max-redirs 0";
+      curl.replace(curl.find(marker), marker.size(),
+                   marker + " ${sid:+-H \"Mcp-Session-Id: $sid\"}");
+    }
+    command += "; r=$(" + curl + "); printf '%s\\n\\n' \"$r\"";
+    command +=
+        "; [ -n \"$sid\" ] || sid=$(printf '%s' \"$r\" | tr -d '\\r' | sed -n "
+        "'s/^[Mm][Cc][Pp]-[Ss][Ee][Ss][Ss][Ii][Oo][Nn]-[Ii][Dd]: //p' | head -n 1)";
+  }
+  return command;
+}
+
+std::string StdioSequence(const std::vector<Request>& steps, const std::vector<std::string>& argv) {
+  std::string lines;
+  for (const Request& step : steps) lines += step.WireBody() + "\n";
+  std::string command = PrintBytes(lines);
+  command += " |";
+  for (const auto& word : argv) command += " " + ShellQuote(word);
+  return command;
+}
+
+std::string StartedFirst(const ReproducerTarget& target, const std::string& body) {
+  if (target.start.empty()) return body;
+  std::string command;
+  for (const auto& word : target.start) command += ShellQuote(word) + " ";
+  // Wait until it answers (at most about ten seconds), not for a fixed time.
+  command += ">/dev/null 2>&1 & server=$!; for i in $(seq 100); do curl -so /dev/null ";
+  command += target.url;
+  command += " && break; sleep 0.1; done; ";
+  command += body;
+  command += "; kill $server";
+  return command;
+}
+
 }  // namespace
+
+std::string SequenceReproducer(const std::vector<Request>& steps, const ReproducerTarget& target) {
+  if (target.kind != TransportKind::kHttp) return StdioSequence(steps, target.argv);
+  return StartedFirst(target, HttpSequence(steps, target.url));
+}
 
 std::string ShellQuote(std::string_view word) {
   const bool safe = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
@@ -181,16 +230,7 @@ void RedactSecrets(Headers& headers) {
 
 std::string Reproducer(const Request& request, const ReproducerTarget& target) {
   if (target.kind != TransportKind::kHttp) return StdioReproducer(request, target.argv);
-  if (target.start.empty()) return HttpReproducer(request, target.url);
-  std::string command;
-  for (const auto& word : target.start) command += ShellQuote(word) + " ";
-  // Wait until it answers (at most about ten seconds), not for a fixed time.
-  command += ">/dev/null 2>&1 & server=$!; for i in $(seq 100); do curl -so /dev/null ";
-  command += target.url;
-  command += " && break; sleep 0.1; done; ";
-  command += HttpReproducer(request, target.url);
-  command += "; kill $server";
-  return command;
+  return StartedFirst(target, HttpReproducer(request, target.url));
 }
 
 }  // namespace mcpfuzz

@@ -44,4 +44,13 @@ void RedactSecrets(Headers& headers);
 /// after.
 std::string Reproducer(const Request& request, const ReproducerTarget& target);
 
+/// Requests sent in order on one fresh connection (a sequence, model/sequence.h) as one shell
+/// command:
+/// - HTTP: a curl per step; the Mcp-Session-Id of the first reply that carries one is captured
+///   into $sid and attached to every later step whose session binding is kAttach (and that has
+///   no Mcp-Session-Id of its own); each reply is printed;
+/// - stdio: one printf of every line, piped to the command.
+/// With `target.start`, the line starts that server first and stops it after, as Reproducer.
+std::string SequenceReproducer(const std::vector<Request>& steps, const ReproducerTarget& target);
+
 }  // namespace mcpfuzz

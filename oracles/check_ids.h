@@ -28,6 +28,9 @@ inline constexpr std::string_view kInitialize = "lifecycle.initialize";
 inline constexpr std::string_view kInitializeUnsupportedVersion = "version.initialize-unsupported";
 inline constexpr std::string_view kPingBeforeInit = "lifecycle.ping-before-init";
 inline constexpr std::string_view kRequestBeforeInit = "lifecycle.request-before-init";
+// Sequences (tables §4a L6a, L8a): ping once initialized, and a second initialize.
+inline constexpr std::string_view kPing = "lifecycle.ping";
+inline constexpr std::string_view kReinitialize = "lifecycle.reinitialize";
 inline constexpr std::string_view kMetaMissing = "meta.missing";
 inline constexpr std::string_view kMetaPartial = "meta.partial";
 inline constexpr std::string_view kMetaClientInfoOptional = "meta.client-info-optional";
@@ -102,6 +105,8 @@ inline constexpr std::array kAll = {
     kInitializeUnsupportedVersion,
     kPingBeforeInit,
     kRequestBeforeInit,
+    kPing,
+    kReinitialize,
     kMetaMissing,
     kMetaPartial,
     kMetaClientInfoOptional,

@@ -121,6 +121,8 @@ std::string_view ToString(ShapeCheck shape) {
       return "initialize_result";
     case ShapeCheck::kInitializeFallback:
       return "initialize_fallback_version";
+    case ShapeCheck::kSessionVersionKept:
+      return "session_version_kept";
     case ShapeCheck::kDiscoverResult:
       return "discover_result";
     case ShapeCheck::kNamesArgument:

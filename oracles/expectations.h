@@ -119,6 +119,7 @@ enum class ShapeCheck {
   kEmptyResult,               ///< ping: `{}` (only `_meta` allowed).
   kInitializeResult,          ///< Same protocolVersion as asked, capabilities, serverInfo.
   kInitializeFallback,        ///< Another protocolVersion than the unsupported one asked.
+  kSessionVersionKept,        ///< A second initialize's result keeps the request's revision.
   kDiscoverResult,            ///< server/discover: DiscoverResult fields.
   kNamesArgument,             ///< The error text names JudgeContext::argument_name.
   kBatchResponses,            ///< A response for every request of the batch.

@@ -74,6 +74,39 @@ void AddLifecycleRows(std::vector<Expectation>& rows) {
                  "server must not crash or hang",
   });
 
+  // Sequences on one connection (tables §4a L6a, L8a).
+  rows.push_back({
+      .id = check::kPing,
+      .revisions = kHandshakeEra,
+      .channel = {.conformant = {kSuccess}, .strength = Strength::kMust},
+      .http_status = {.conformant = {kHttp2xx}, .strength = Strength::kMust},
+      .shape = ShapeCheck::kEmptyResult,
+      .shape_strength = Strength::kMust,
+      .reference = "<rev>:basic/utilities/ping.mdx; <rev>:basic/lifecycle.mdx; tables §4a L6, "
+                   "L6a",
+      .summary = "ping in an initialized session gets an empty result",
+  });
+  rows.push_back({
+      .id = check::kReinitialize,
+      .revisions = kHandshakeEra,
+      // L8: the answer is unspecified, so any JSON-RPC answer passes; only a crash, a hang or a
+      // reply that is not JSON-RPC fails. Whether a success re-negotiated the session is judged
+      // by the shape check below.
+      .judges_transport_failure = true,
+      .channel = {.conformant = {kSuccess, kProtocolError, kExecutionError},
+                  .tolerated = {kNoReply},
+                  .strength = Strength::kMust,
+                  .http_rejection = HttpRejection::kConformant},
+      // The request's revision is the session's; a success naming another version changed
+      // it. Inferred from "respect the negotiated protocol version", so it warns.
+      .shape = ShapeCheck::kSessionVersionKept,
+      .shape_strength = Strength::kShould,
+      .reference = "<rev>:basic/lifecycle.mdx \"Operation\", \"Version Negotiation\"; tables §4a "
+                   "L7, L8, L8a",
+      .summary = "A second initialize in a session may be answered any way, but must not change "
+                 "the session's negotiated version",
+  });
+
   // 2026-07-28: every request carries its own protocol fields (tables §4b).
   // Over HTTP a request with neither _meta nor MCP-Protocol-Version carries no modern marker:
   // it is a legacy request (§10 X6: a server that supports older clients MAY treat it as

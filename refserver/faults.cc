@@ -5,7 +5,7 @@
 namespace mcpfuzz::refserver {
 namespace {
 
-constexpr std::array<FaultInfo, 33> kFaults = {{
+constexpr std::array<FaultInfo, 35> kFaults = {{
     {Fault::kUnknownToolIsError, "unknown-tool-is-error",
      "an unknown tool gets an isError:true result instead of JSON-RPC error -32602"},
     {Fault::kUnknownToolPlainSuccess, "unknown-tool-plain-success",
@@ -84,6 +84,12 @@ constexpr std::array<FaultInfo, 33> kFaults = {{
     {Fault::k500OnDeepNesting, "500-on-deep-nesting",
      "HTTP: valid JSON nested deeper than 1024 levels gets HTTP 500 with -32603 instead of a "
      "parse error"},
+    {Fault::kDeletedSessionServed, "deleted-session-served",
+     "HTTP: DELETE of a session is answered 200 but the session goes on being served instead "
+     "of 404 (unknown session ids still get 404)"},
+    {Fault::kReinitializeRenegotiates, "reinitialize-renegotiates",
+     "a second initialize in a session is answered with success and the session takes the "
+     "version it asked for"},
 }};
 
 }  // namespace

@@ -44,6 +44,8 @@ enum class Fault {
   kPrototypeNameLookup,
   kDeafAfterBigLine,
   k500OnDeepNesting,
+  kDeletedSessionServed,
+  kReinitializeRenegotiates,
 };
 
 /// The switches a server runs with; empty means conformant.

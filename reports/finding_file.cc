@@ -88,6 +88,7 @@ boost::json::value FindingToJson(const FindingRecord& record) {
         NameAnswerToJson(*record.context.random_name_answer);
   }
   out["request"] = RequestToJson(record.request);
+  if (!record.steps.empty()) out["steps"] = SequenceToJson(record.steps);
   if (facts != nullptr && facts->original) {
     // The case before shrinking, unless it is too big to read (megabyte strings, deep nesting).
     const std::size_t bytes = facts->original->WireBody().size();
@@ -167,6 +168,11 @@ Result<StoredCase> ReadCaseFile(const std::filesystem::path& path) {
   auto parsed = RequestFromJson(*request);
   if (!parsed.ok()) return Error{path.string() + ": " + parsed.error().message};
   stored.request = std::move(*parsed);
+  if (const auto* steps = object->if_contains("steps")) {
+    auto sequence = SequenceFromJson(*steps);
+    if (!sequence.ok()) return Error{path.string() + ": " + sequence.error().message};
+    stored.steps = std::move(*sequence);
+  }
   const auto* context_value = object->if_contains("context");
   if (const auto* context = context_value != nullptr ? context_value->if_object() : nullptr) {
     if (const auto* declared = context->if_contains("capability_declared");

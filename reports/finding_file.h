@@ -24,6 +24,7 @@
 
 #include "model/request.h"
 #include "model/result.h"
+#include "model/sequence.h"
 #include "oracles/judgement.h"
 #include "oracles/oracle.h"
 #include "oracles/verdict.h"
@@ -59,6 +60,8 @@ struct FindingRecord : Case {
   Verdict verdict;
   /// Fuzz campaigns only.
   std::optional<CampaignFacts> campaign;
+  /// A sequence finding: every step, sent in order on a fresh connection, `request` last.
+  Sequence steps;
 };
 
 /// `fuzz-<check id>-<signature hash>.json`.
@@ -78,6 +81,8 @@ Result<std::filesystem::path> WriteCaseFile(const std::filesystem::path& directo
 struct StoredCase : Case {
   /// The signature it failed with when written; empty when the file has none.
   std::string signature;
+  /// A sequence: replayed step by step on a fresh connection (`request` is the last step).
+  Sequence steps;
 };
 
 /// Reads a case file written by WriteCaseFile (or by hand: only format, check_id and request

@@ -793,6 +793,9 @@ const std::vector<FaultExpectation>& FaultTable() {
       // Deaf after limits.oversized-request's line of 10 MiB and one byte.
       {Fault::kDeafAfterBigLine, kStdio, {check::kKeepsAnswering}},
       {Fault::k500OnDeepNesting, kHttp, {check::kDeepNesting}},
+      // The request after DELETE is reported under sessions.delete (H14 "later requests 404").
+      {Fault::kDeletedSessionServed, kHttp, {check::kSessionDelete}},
+      {Fault::kReinitializeRenegotiates, kStdio, {check::kReinitialize}},
   };
   return table;
 }

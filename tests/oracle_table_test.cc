@@ -53,7 +53,8 @@ Request ProbeFor(const Expectation& row, Revision revision, TransportKind transp
   if (id == check::kNotificationNoReply) {
     return MakeNotification(revision, transport, "notifications/initialized");
   }
-  if (id == check::kInitialize || id == check::kInitializeUnsupportedVersion) {
+  if (id == check::kInitialize || id == check::kInitializeUnsupportedVersion ||
+      id == check::kReinitialize) {
     Request request = MakeInitialize(revision, transport, 7);
     if (id == check::kInitializeUnsupportedVersion) {
       json::object body = request.BodyJson()->as_object();
@@ -64,8 +65,8 @@ Request ProbeFor(const Expectation& row, Revision revision, TransportKind transp
   }
   std::string method = "tools/call";
   json::object params{{"name", "probe"}, {"arguments", json::object{}}};
-  if (id == check::kPingBeforeInit || id == check::kDiscoverResult) {
-    method = id == check::kPingBeforeInit ? "ping" : "server/discover";
+  if (id == check::kPingBeforeInit || id == check::kPing || id == check::kDiscoverResult) {
+    method = id == check::kDiscoverResult ? "server/discover" : "ping";
     params = {};
   }
   Request request = MakeRequest(revision, transport, method, std::move(params), 7);
@@ -161,6 +162,10 @@ json::object SuccessResult(const Expectation& row, const Request& request) {
       return {{"protocolVersion", row.shape == ShapeCheck::kInitializeResult
                                       ? *RequestedVersion(request)
                                       : std::string("2025-06-18")},
+              {"capabilities", json::object{}},
+              {"serverInfo", json::object{{"name", "s"}, {"version", "1"}}}};
+    case ShapeCheck::kSessionVersionKept:
+      return {{"protocolVersion", std::string(ToString(request.revision))},
               {"capabilities", json::object{}},
               {"serverInfo", json::object{{"name", "s"}, {"version", "1"}}}};
     case ShapeCheck::kDiscoverResult:
@@ -557,6 +562,9 @@ TEST(EveryRow, ABrokenShapeIsJudgedAtTheRowsStrength) {
         break;
       case ShapeCheck::kInitializeFallback:
         result()["protocolVersion"] = kUnsupportedVersion;
+        break;
+      case ShapeCheck::kSessionVersionKept:
+        result()["protocolVersion"] = "2099-01-01";
         break;
       case ShapeCheck::kDiscoverResult:
         result()["ttlMs"] = -1;

@@ -806,6 +806,38 @@ std::map<Fault, FaultScenario> MakeFaultScenarios() {
         }
       }};
 
+  table[Fault::kDeletedSessionServed] = {
+      kHttpOnly, kReplyTimeout, [](Target& target, bool faulty) {
+        auto client = OpenClient(target, kHandshake);
+        const std::string session = target.transport->session_id();
+        std::optional<Observation> deleted = client->Close();
+        ASSERT_TRUE(deleted.has_value());
+        EXPECT_EQ(deleted->http_status / 100, 2) << Show(*deleted);
+        Request request = client->Make("ping");
+        request.headers.push_back({std::string(kHeaderSessionId), session});
+        Observation observation = client->Send(request);
+        EXPECT_EQ(observation.http_status, faulty ? 200 : 404) << Show(observation);
+        // An id that never existed is refused either way.
+        Request unknown = client->Make("ping");
+        unknown.headers.push_back({std::string(kHeaderSessionId), "mcpfuzz-never-issued"});
+        EXPECT_EQ(client->Send(unknown).http_status, 404);
+      }};
+
+  table[Fault::kReinitializeRenegotiates] = {
+      kBoth, kReplyTimeout, [](Target& target, bool faulty) {
+        auto client = OpenClient(target, kHandshake);
+        Request again = MakeInitialize(kHandshake, target.kind, "again");
+        ParamsOf(again)["protocolVersion"] = "2024-11-05";
+        Observation observation = client->Send(again);
+        if (faulty) {
+          Reply reply = ExpectChannel(again, observation, Channel::kSuccess);
+          ASSERT_TRUE(reply.message.has_value());
+          EXPECT_EQ(ResultOf(reply).at("protocolVersion"), json::value("2024-11-05"));
+        } else {
+          ExpectProtocolError(again, observation, -32600);
+        }
+      }};
+
   // Batches are framing, not HTTP: a 2025-03-26 session over stdio takes them too.
   table[Fault::kBatchRejectedIn2025_03_26] = {kBoth, kReplyTimeout,
                                               [](Target& target, bool faulty) {

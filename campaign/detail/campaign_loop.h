@@ -147,6 +147,9 @@ class Campaign {
   /// A bad verdict on `generated` (case `index`): re-send, shrink, record, write.
   void Investigate(Lane& lane, const GeneratedCase& generated, std::size_t index,
                    const Judged& judged, bool settle);
+  /// A case of the sequences family: sent on a fresh connection, and when a step fails,
+  /// re-sent, shrunk by removing steps and written like any finding (sequence_run.h).
+  SentCase RunSequenceCase(const Lane& lane, GeneratedCase generated, std::size_t index);
   void Report(bool force);
   bool TimeIsUp() const { return options_.duration && Clock::now() - start_ >= *options_.duration; }
   bool EnoughFindings() const {

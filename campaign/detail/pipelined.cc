@@ -75,8 +75,10 @@ void Campaign::SendAhead(Lane& lane, std::size_t index, std::size_t depth,
        next += lanes_.size()) {
     if (alone.contains(next)) break;
     std::optional<GeneratedCase> generated = Generate(lane, next);
-    if (!generated || Hangs(generated->check_id) >= kHangsBeforeSkipping ||
-        !HasEchoableId(generated->request) || lane.alone_checks.contains(generated->check_id)) {
+    // A sequence goes alone, on a connection of its own.
+    if (!generated || !generated->steps.empty() ||
+        Hangs(generated->check_id) >= kHangsBeforeSkipping || !HasEchoableId(generated->request) ||
+        lane.alone_checks.contains(generated->check_id)) {
       break;
     }
     boost::json::value id = *generated->request.RpcId();

@@ -21,6 +21,7 @@ void Batches(RevisionRun& run);
 void Initialize(RevisionRun& run);
 void InitializeUnsupportedVersion(RevisionRun& run);
 void HandshakeControl(RevisionRun& run);
+void InitializedSession(RevisionRun& run);
 void CapabilityUnadvertised(RevisionRun& run);
 void ClientCapabilityRequired(RevisionRun& run);
 

@@ -201,6 +201,9 @@ void JudgeShape(const Judging& c, std::vector<Finding>& findings, std::vector<st
                                       c.row.shape == ShapeCheck::kInitializeResult, strength);
       }
       break;
+    case ShapeCheck::kSessionVersionKept:
+      if (result != nullptr) found = CheckSessionVersionKept(*result, c.request.revision, strength);
+      break;
     case ShapeCheck::kDiscoverResult:
       if (result != nullptr) found = CheckDiscoverResult(*result, strength);
       break;

@@ -65,6 +65,20 @@ std::vector<Finding> CheckEmptyResult(const boost::json::value& result, Strength
   return findings;
 }
 
+std::vector<Finding> CheckSessionVersionKept(const boost::json::value& result, Revision session,
+                                             Strength strength) {
+  std::vector<Finding> findings;
+  const auto* object = result.if_object();
+  const auto* version = object != nullptr ? object->if_contains("protocolVersion") : nullptr;
+  if (version != nullptr && version->is_string() && version->as_string() != ToString(session)) {
+    findings.push_back(ShapeFinding(
+        strength, "a second initialize re-negotiated the session: protocolVersion \"" +
+                      std::string(version->as_string()) + "\" replaces the session's \"" +
+                      std::string(ToString(session)) + "\""));
+  }
+  return findings;
+}
+
 std::vector<Finding> CheckInitializeResult(const boost::json::value& result,
                                            const std::optional<std::string>& requested,
                                            bool same_version, Strength strength) {

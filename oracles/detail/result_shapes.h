@@ -22,6 +22,10 @@ std::vector<Finding> CheckEmptyResult(const boost::json::value& result, Strength
 /// An InitializeResult: protocolVersion, capabilities and serverInfo {name, version}. With
 /// `requested` set and `same_version`, protocolVersion must equal it (L1); without
 /// `same_version`, it must differ from it (L2: the requested one is unsupported).
+/// A success to a second initialize in a session of `session`: a protocolVersion other than the
+/// session's means the server re-negotiated the session (tables §4a L8a).
+std::vector<Finding> CheckSessionVersionKept(const boost::json::value& result, Revision session,
+                                             Strength strength);
 std::vector<Finding> CheckInitializeResult(const boost::json::value& result,
                                            const std::optional<std::string>& requested,
                                            bool same_version, Strength strength);

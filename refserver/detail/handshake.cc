@@ -68,7 +68,21 @@ Answer HandshakeEra::HandleHttpPost(const Headers& headers, const boost::json::v
     } else if (!faults_.contains(Fault::kStaleSessionServed)) {
       return SessionNotFound();
     }
-    if (is_initialize) return BadRequest(-32600, "Invalid Request: Server already initialized");
+    if (is_initialize && faults_.contains(Fault::kReinitializeRenegotiates) &&
+        session != sessions_.http.end()) {
+      Initialized initialized = Initialize(framed.call);
+      if (std::holds_alternative<boost::json::object>(initialized.reply.reply)) {
+        session->second = initialized.revision;
+      }
+      return MessageAnswer(ToReply(*framed.call.id, initialized.reply), 200);
+    }
+    if (is_initialize) {
+      // The id is known, so the error echoes it (JSON-RPC 2.0 §5: null only when it is not).
+      return MessageAnswer(
+          ErrorReply(*framed.call.id,
+                     RpcError{-32600, "Invalid Request: Server already initialized", std::nullopt}),
+          400);
+    }
   } else if (is_initialize) {
     Initialized initialized = Initialize(framed.call);
     Answer answer = MessageAnswer(ToReply(*framed.call.id, initialized.reply), 200);
@@ -102,7 +116,7 @@ Answer HandshakeEra::HandleHttpDelete(const Headers& headers) {
   if (!session_id) return BadRequest(-32000, "Bad Request: Mcp-Session-Id header is required");
   auto session = sessions_.http.find(TrimOws(*session_id));
   if (session == sessions_.http.end()) return SessionNotFound();
-  sessions_.http.erase(session);
+  if (!faults_.contains(Fault::kDeletedSessionServed)) sessions_.http.erase(session);
   Answer answer;
   answer.http_status = 200;
   return answer;
@@ -111,7 +125,8 @@ Answer HandshakeEra::HandleHttpDelete(const Headers& headers) {
 Answer HandshakeEra::HandleStdio(const boost::json::value& message) {
   Framed framed = Frame(message, faults_.contains(Fault::kInvalidRequestAccepted));
   if (message.is_object() && framed.kind == Framed::Kind::kCall &&
-      framed.call.method == "initialize" && !framed.call.is_notification() && !sessions_.stdio) {
+      framed.call.method == "initialize" && !framed.call.is_notification() &&
+      (!sessions_.stdio || faults_.contains(Fault::kReinitializeRenegotiates))) {
     Initialized initialized = Initialize(framed.call);
     if (std::holds_alternative<boost::json::object>(initialized.reply.reply)) {
       sessions_.stdio = initialized.revision;

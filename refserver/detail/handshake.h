@@ -4,7 +4,8 @@
 //
 // Choices where the spec leaves the answer open (oracle tables §4a, §9b, §12):
 // - ping is answered {} at any time, even before initialize (L6);
-// - a second initialize gets -32600 "Server already initialized" (L8, as the TS SDK);
+// - a second initialize gets -32600 "Server already initialized" (L8, as the TS SDK; the
+//   fault reinitialize-renegotiates answers it and changes the session's version instead);
 // - requests after the initialize response but before notifications/initialized are served;
 // - HTTP: a request without Mcp-Session-Id gets 400 (-32000), an unknown one 404 (-32001
 //   "Session not found"), DELETE ends the session with 200, a present MCP-Protocol-Version

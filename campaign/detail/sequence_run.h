@@ -1,0 +1,47 @@
+#pragma once
+// Internal: one sequence (model/sequence.h) sent step by step on a fresh connection, each step
+// judged by the rule of the state it met (oracles/sequence.h); and a failing sequence shrunk by
+// removing steps.
+
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "campaign/detail/judging.h"
+#include "model/sequence.h"
+#include "transport/transport.h"
+
+namespace mcpfuzz::campaign_detail {
+
+struct SequenceRun {
+  /// One judgement per step sent; sending stops after the first finding.
+  std::vector<Judged> steps;
+  /// The first step that is a finding.
+  std::optional<std::size_t> failing;
+  /// Why nothing was sent (the connection could not be made).
+  std::string error;
+  const Judged* finding() const { return failing ? &steps[*failing] : nullptr; }
+};
+
+/// Opens a fresh connection with `connect` and sends `sequence` on it in order. Over HTTP the
+/// Mcp-Session-Id of the first reply that carries one is attached to the later steps that ask
+/// for the session; a session still live at the end is ended with DELETE (not judged).
+SequenceRun RunSequence(const TransportFactory& connect, const Sequence& sequence);
+
+struct ShrunkSequence {
+  Sequence minimal;
+  Judged judged;
+  std::size_t steps = 0;  ///< Accepted removals.
+  std::size_t sends = 0;  ///< Sequences sent while shrinking.
+};
+
+/// Drops the steps after the failing one, then removes one other step at a time, keeping a
+/// removal when the shorter sequence still fails with `signature` (at any step), until no
+/// single removal does or `max_sends` sequences or `max_time` are spent.
+ShrunkSequence ShrinkSequence(const TransportFactory& connect, const Sequence& sequence,
+                              const SequenceRun& run, const std::string& signature,
+                              std::size_t max_sends, std::chrono::milliseconds max_time);
+
+}  // namespace mcpfuzz::campaign_detail

@@ -1,0 +1,58 @@
+#include "model/sequence.h"
+
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+#include <utility>
+
+#include "model/case_file.h"
+
+namespace mcpfuzz {
+
+boost::json::value SequenceToJson(const Sequence& sequence) {
+  boost::json::array steps;
+  for (const SequenceStep& step : sequence) {
+    boost::json::object out;
+    out["request"] = RequestToJson(step.request);
+    if (!step.check_id.empty()) out["check_id"] = step.check_id;
+    if (!step.row.empty()) out["row"] = step.row;
+    steps.push_back(std::move(out));
+  }
+  return steps;
+}
+
+Result<Sequence> SequenceFromJson(const boost::json::value& json) {
+  const auto* steps = json.if_array();
+  if (steps == nullptr) return Error{"\"steps\" is not an array"};
+  Sequence sequence;
+  for (const boost::json::value& value : *steps) {
+    const auto* object = value.if_object();
+    const auto* request = object != nullptr ? object->if_contains("request") : nullptr;
+    if (request == nullptr) return Error{"a step without \"request\""};
+    auto parsed = RequestFromJson(*request);
+    if (!parsed.ok())
+      return Error{"step " + std::to_string(sequence.size() + 1) + ": " + parsed.error().message};
+    SequenceStep step;
+    step.request = std::move(*parsed);
+    if (const auto* check = object->if_contains("check_id"); check && check->is_string()) {
+      step.check_id = std::string(check->as_string());
+    }
+    if (const auto* row = object->if_contains("row"); row && row->is_string()) {
+      step.row = std::string(row->as_string());
+    }
+    sequence.push_back(std::move(step));
+  }
+  return sequence;
+}
+
+Revision AnotherHandshakeRevision(Revision revision) {
+  return revision == Revision::k2024_11_05 ? Revision::k2025_03_26 : Revision::k2024_11_05;
+}
+
+std::vector<Request> StepRequests(const Sequence& sequence) {
+  std::vector<Request> requests;
+  requests.reserve(sequence.size());
+  for (const SequenceStep& step : sequence) requests.push_back(step.request);
+  return requests;
+}
+
+}  // namespace mcpfuzz

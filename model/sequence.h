@@ -1,0 +1,40 @@
+#pragma once
+// Sequences: ordered requests sent on ONE fresh connection (a new stdio process, or a new HTTP
+// connection whose handshake-era session is the one a step's initialize opens). What lives
+// between requests — the handshake's order, a session after its DELETE, a second initialize —
+// is only visible this way. Each step is a Request of the one request model; the session it
+// travels in is part of the request (SessionBinding::kAttach: the Mcp-Session-Id captured from
+// the first reply that carried one; kOmit: none), so a DELETE of the session is a bodyless
+// DELETE that attaches it, and a request after it names the ended session.
+
+#include <boost/json/value.hpp>
+#include <string>
+#include <vector>
+
+#include "model/request.h"
+#include "model/result.h"
+
+namespace mcpfuzz {
+
+/// One step: the request, and the check and table row the generator planned to judge it by
+/// (for people and files; the judge derives the rule again from the state actually reached).
+struct SequenceStep {
+  Request request;
+  std::string check_id;
+  std::string row;
+  bool operator==(const SequenceStep&) const = default;
+};
+using Sequence = std::vector<SequenceStep>;
+
+/// [{"request": {…model/case_file.h…}, "check_id": "…", "row": "L6"}, …]
+boost::json::value SequenceToJson(const Sequence& sequence);
+Result<Sequence> SequenceFromJson(const boost::json::value& json);
+
+/// A handshake revision other than `revision`, for a second initialize that would change the
+/// session's version if the server let it (2024-11-05, or 2025-03-26 for a 2024-11-05 session).
+Revision AnotherHandshakeRevision(Revision revision);
+
+/// The requests of `sequence`, in order (for SequenceReproducer, model/reproducer.h).
+std::vector<Request> StepRequests(const Sequence& sequence);
+
+}  // namespace mcpfuzz

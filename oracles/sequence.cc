@@ -1,0 +1,108 @@
+#include "oracles/sequence.h"
+
+#include <string>
+#include <utility>
+
+#include "model/channel.h"
+#include "model/request_builder.h"
+#include "oracles/check_ids.h"
+
+namespace mcpfuzz {
+namespace {
+
+using Handshake = SequenceState::Handshake;
+using Session = SequenceState::Session;
+
+bool Http(const Request& request) { return request.transport == TransportKind::kHttp; }
+
+// The step names the session the sequence captured (and no other id of its own).
+bool InSession(const Request& request) {
+  return Http(request) && request.session == SessionBinding::kAttach &&
+         !FindHeader(request.headers, kHeaderSessionId);
+}
+
+bool IsInitialize(const Request& request) {
+  return request.RpcMethod() == "initialize" && !request.IsNotification();
+}
+
+// A new handshake: the first initialize on the connection, or over HTTP one sent without a
+// session (it opens a session of its own).
+bool OpensHandshake(const SequenceState& state, const Request& request) {
+  return IsInitialize(request) &&
+         (state.handshake == Handshake::kFresh || (Http(request) && !InSession(request)));
+}
+
+SequenceState Advance(SequenceState state, const Request& request, bool answered,
+                      bool session_assigned, bool deleted) {
+  if (OpensHandshake(state, request)) {
+    if (answered) state.handshake = Handshake::kInitializeAnswered;
+    if (session_assigned && state.session == Session::kNone) state.session = Session::kLive;
+    return state;
+  }
+  if (request.RpcMethod() == "notifications/initialized" &&
+      state.handshake == Handshake::kInitializeAnswered) {
+    state.handshake = Handshake::kInitialized;
+  }
+  if (request.http_method == "DELETE" && InSession(request) && state.session == Session::kLive &&
+      deleted) {
+    state.session = Session::kEnded;
+  }
+  return state;
+}
+
+}  // namespace
+
+std::optional<StepRule> RuleForStep(const SequenceState& state, const Request& request) {
+  JudgeContext context;
+  if (InSession(request) && state.session == Session::kEnded) {
+    return StepRule{check::kSessionUnknown, "H13", context};
+  }
+  if (request.http_method == "DELETE") {
+    if (InSession(request) && state.session == Session::kLive) {
+      return StepRule{check::kSessionDelete, "H14", context};
+    }
+    return std::nullopt;
+  }
+  if (IsInitialize(request)) {
+    if (OpensHandshake(state, request)) return StepRule{check::kInitialize, "L1", context};
+    return StepRule{check::kReinitialize, "L8a", context};
+  }
+  if (request.IsNotification()) return StepRule{check::kNotificationNoReply, "L3", context};
+  if (request.RpcMethod() == "ping") {
+    if (state.handshake == Handshake::kInitialized) return StepRule{check::kPing, "L6a", context};
+    return StepRule{check::kPingBeforeInit, "L6", context};
+  }
+  if (state.handshake != Handshake::kInitialized) {
+    return StepRule{check::kRequestBeforeInit, "L4", context};
+  }
+  return std::nullopt;
+}
+
+SequenceState AdvanceSequence(SequenceState state, const Request& request,
+                              const Observation& observation) {
+  const bool answered = ClassifyReply(request, observation).channel == Channel::kSuccess;
+  const bool session_assigned = FindHeader(observation.http_headers, kHeaderSessionId).has_value();
+  const bool deleted = observation.http_status >= 200 && observation.http_status < 300;
+  return Advance(state, request, answered, session_assigned, deleted);
+}
+
+SequenceState PlanSequence(SequenceState state, const Request& request) {
+  return Advance(state, request, /*answered=*/true, /*session_assigned=*/Http(request),
+                 /*deleted=*/true);
+}
+
+Judgement JudgeStep(const SequenceState& state, const Request& request, Observation observation) {
+  const std::optional<StepRule> rule = RuleForStep(state, request);
+  if (!rule) {
+    Judgement judgement;
+    judgement.verdict =
+        NotApplicableVerdict("", request.revision, request.transport,
+                             "recorded, not judged: the tables leave this step open in this state");
+    judgement.observation = std::move(observation);
+    return judgement;
+  }
+  return JudgeCase(Case{request, std::string(rule->check_id), rule->context},
+                   std::move(observation), std::nullopt);
+}
+
+}  // namespace mcpfuzz

@@ -1,0 +1,206 @@
+// Issue #14 part 1: sequence fuzzing. For every reference-server fault only a sequence on one
+// connection can show, `fuzz --families sequences` at the default seed finds it within 2,000
+// cases, shrinks it to its minimal number of steps, writes a case file whose steps replay it
+// (failing with the fault, passing without), and the conformant server gives no finding.
+// Also the pure parts: the model's rule per state, the case-file codec and the reproducer.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "campaign/campaign.h"
+#include "model/request_builder.h"
+#include "model/sequence.h"
+#include "oracles/check_ids.h"
+#include "oracles/sequence.h"
+#include "reports/finding_file.h"
+#include "support/processes.h"
+#include "support/reference_server.h"
+
+namespace mcpfuzz::test_support {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr TransportKind kHttp = TransportKind::kHttp;
+constexpr TransportKind kStdio = TransportKind::kStdio;
+constexpr Revision kR4 = Revision::k2025_11_25;
+
+Limits SequenceLimits() { return ReferenceServerLimits(3000ms, 20ms); }
+
+CampaignOptions SequenceOptions() {
+  CampaignOptions options;  // the default seed
+  options.max_cases = 2000;
+  options.families = {"sequences"};
+  options.revision = kR4;
+  return options;
+}
+
+std::string Describe(const CampaignResult& result) {
+  std::string text = std::to_string(result.cases) + " cases\n";
+  for (const CampaignFinding& finding : result.findings) {
+    text += "  case " + std::to_string(finding.case_index) + " (" +
+            std::to_string(finding.steps.size()) + " steps: " + finding.variant +
+            "): " + Summarize(finding.verdict) + "\n";
+  }
+  for (const std::string& note : result.notes) text += "  note: " + note + "\n";
+  return text;
+}
+
+struct FaultRow {
+  std::string_view fault;
+  TransportKind transport;
+  std::string_view check;
+  /// The fewest steps that show it: the failing step and what it needs before it.
+  std::size_t minimal_steps;
+};
+
+// ping-method-not-found over stdio: a ping to a fresh process. Over HTTP a ping needs the
+// session initialize opens. A DELETEd session: initialize, DELETE, a request in it. A second
+// initialize: the first, then it.
+constexpr FaultRow kFaults[] = {
+    {"ping-method-not-found", kStdio, check::kPingBeforeInit, 1},
+    {"ping-method-not-found", kHttp, check::kPingBeforeInit, 2},
+    {"deleted-session-served", kHttp, check::kSessionUnknown, 3},
+    {"reinitialize-renegotiates", kHttp, check::kReinitialize, 2},
+    {"reinitialize-renegotiates", kStdio, check::kReinitialize, 2},
+};
+
+// Names the parameter in test output instead of dumping its bytes.
+void PrintTo(const FaultRow& row, std::ostream* out) {
+  *out << row.fault << " over " << ToString(row.transport);
+}
+
+class SequenceFault : public ::testing::TestWithParam<FaultRow> {};
+
+TEST_P(SequenceFault, FoundShrunkToItsMinimalLengthAndReplayed) {
+  const FaultRow& row = GetParam();
+  const RefTarget target =
+      StartRefServer(row.transport, {std::string(row.fault)}, SequenceLimits(), 200ms);
+  CampaignOptions options = SequenceOptions();
+  const ScratchDirectory corpus(std::string(row.fault) + "-seq");
+  options.corpus_dir = corpus.path();
+  // The run stops at its first finding, which must be the fault's: every case is a new
+  // connection (over stdio a process), so 2,000 of them would take most of a minute.
+  options.max_findings = 1;
+  const CampaignResult result = RunCampaign(target.connect, options);
+  ASSERT_EQ(result.findings.size(), 1U) << Describe(result);
+  const auto found = result.findings.begin();
+  EXPECT_EQ(found->check_id, row.check) << Describe(result);
+  EXPECT_LT(found->case_index, 2000U);
+  EXPECT_TRUE(found->stable) << found->reproduced << " of " << found->resends;
+  EXPECT_EQ(found->steps.size(), row.minimal_steps) << Describe(result);
+  ASSERT_FALSE(found->steps.empty());
+  EXPECT_EQ(found->minimal, found->steps.back().request);
+  EXPECT_NE(found->reproducer.find(row.transport == kHttp ? "curl" : "printf"), std::string::npos);
+  ASSERT_FALSE(found->file.empty()) << found->file_error;
+
+  auto stored = ReadCaseFile(found->file);
+  ASSERT_TRUE(stored.ok()) << stored.error().message;
+  EXPECT_EQ(stored->steps, found->steps);
+
+  const ReplayResult replayed = Replay(target.connect, found->file);
+  ASSERT_EQ(replayed.cases.size(), 1U);
+  EXPECT_TRUE(replayed.cases[0].error.empty()) << replayed.cases[0].error;
+  EXPECT_TRUE(replayed.cases[0].still_fails);
+  EXPECT_TRUE(replayed.cases[0].same_signature);
+
+  const RefTarget conformant = StartRefServer(row.transport, {}, SequenceLimits(), 200ms);
+  const ReplayResult fixed = Replay(conformant.connect, found->file);
+  ASSERT_EQ(fixed.cases.size(), 1U);
+  EXPECT_TRUE(fixed.cases[0].error.empty()) << fixed.cases[0].error;
+  EXPECT_FALSE(fixed.cases[0].still_fails)
+      << (fixed.cases[0].verdict ? Summarize(*fixed.cases[0].verdict) : "no verdict");
+}
+
+INSTANTIATE_TEST_SUITE_P(Faults, SequenceFault, ::testing::ValuesIn(kFaults), [](const auto& test) {
+  std::string name(test.param.fault);
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name + "_" + std::string(ToString(test.param.transport));
+});
+
+class ConformantSequences : public ::testing::TestWithParam<TransportKind> {};
+
+TEST_P(ConformantSequences, NoFinding) {
+  const RefTarget target = StartRefServer(GetParam(), {}, SequenceLimits(), 200ms);
+  CampaignOptions options = SequenceOptions();
+  // Every sequence is a fresh connection (over stdio a process): 200 cover every kind of step.
+  options.max_cases = GetParam() == kHttp ? 2000 : 200;
+  const CampaignResult result = RunCampaign(target.connect, options);
+  EXPECT_EQ(result.cases, options.max_cases) << Describe(result);
+  EXPECT_TRUE(result.findings.empty()) << Describe(result);
+  EXPECT_TRUE(result.notes.empty()) << Describe(result);
+}
+
+INSTANTIATE_TEST_SUITE_P(Transports, ConformantSequences, ::testing::Values(kHttp, kStdio),
+                         [](const auto& test) { return std::string(ToString(test.param)); });
+
+// --- the pure parts ---
+
+TEST(SequenceModel, EachStepIsJudgedByTheRuleOfItsState) {
+  SequenceState state;
+  Request initialize = MakeInitialize(kR4, kHttp, 1);
+  initialize.session = SessionBinding::kOmit;
+  EXPECT_EQ(RuleForStep(state, initialize)->check_id, check::kInitialize);
+  state = PlanSequence(state, initialize);
+  EXPECT_EQ(state.session, SequenceState::Session::kLive);
+  const Request ping = MakeRequest(kR4, kHttp, "ping", {}, 2);
+  EXPECT_EQ(RuleForStep(state, ping)->check_id, check::kPingBeforeInit);
+  const Request initialized = MakeNotification(kR4, kHttp, "notifications/initialized");
+  state = PlanSequence(state, initialized);
+  EXPECT_EQ(RuleForStep(state, ping)->check_id, check::kPing);
+  Request again = MakeInitialize(kR4, kHttp, 3);
+  EXPECT_EQ(RuleForStep(state, again)->check_id, check::kReinitialize);
+  const Request del = MakeBodyless(kR4, "DELETE");
+  EXPECT_EQ(RuleForStep(state, del)->check_id, check::kSessionDelete);
+  state = PlanSequence(state, del);
+  EXPECT_EQ(RuleForStep(state, ping)->check_id, check::kSessionUnknown);
+  EXPECT_EQ(RuleForStep(state, del)->check_id, check::kSessionUnknown);
+  // A DELETE refused with 405 leaves the session live.
+  SequenceState live;
+  live = PlanSequence(live, initialize);
+  Observation refused;
+  refused.http_status = 405;
+  EXPECT_EQ(AdvanceSequence(live, del, refused).session, SequenceState::Session::kLive);
+  // L4 once initialized is open: recorded, not judged.
+  EXPECT_FALSE(
+      RuleForStep(PlanSequence(live, initialized), MakeRequest(kR4, kHttp, "tools/list", {}, 4))
+          .has_value());
+}
+
+TEST(SequenceCodec, RoundTripsAndTheReproducerCapturesTheSession) {
+  Sequence sequence;
+  Request initialize = MakeInitialize(kR4, kHttp, 1);
+  initialize.session = SessionBinding::kOmit;
+  sequence.push_back({initialize, std::string(check::kInitialize), "L1"});
+  sequence.push_back({MakeBodyless(kR4, "DELETE"), std::string(check::kSessionDelete), "H14"});
+  sequence.push_back(
+      {MakeRequest(kR4, kHttp, "ping", {}, 2), std::string(check::kSessionUnknown), "H13"});
+  auto decoded = SequenceFromJson(SequenceToJson(sequence));
+  ASSERT_TRUE(decoded.ok()) << decoded.error().message;
+  EXPECT_EQ(*decoded, sequence);
+
+  ReproducerTarget target;
+  target.url = "http://127.0.0.1:8931/mcp";
+  const std::string line = SequenceReproducer(StepRequests(sequence), target);
+  // The first step goes without a session; later ones attach the one captured.
+  EXPECT_EQ(std::count(line.begin(), line.end(), '\n'), 0) << line;
+  EXPECT_NE(line.find("sid=$(printf"), std::string::npos) << line;
+  EXPECT_NE(line.find("-X DELETE"), std::string::npos) << line;
+  const auto first_curl = line.find("curl");
+  EXPECT_EQ(line.substr(first_curl, 60).find("Mcp-Session-Id"), std::string::npos) << line;
+
+  target.kind = kStdio;
+  target.argv = {"server", "--stdio"};
+  const std::string stdio = SequenceReproducer(StepRequests(sequence), target);
+  EXPECT_EQ(stdio.rfind("printf ", 0), 0U) << stdio;
+  EXPECT_NE(stdio.find("| server --stdio"), std::string::npos) << stdio;
+}
+
+}  // namespace
+}  // namespace mcpfuzz::test_support
