@@ -55,43 +55,17 @@ DiffShrunk ShrinkDisagreement(const std::vector<std::unique_ptr<Session>>& sessi
            std::any_of(sessions.begin(), sessions.end(),
                        [](const auto& session) { return session->lost(); });
   };
-  rc::Shrinkable<GeneratedCase> current = root;
-  bool improved = true;
-  while (improved && !spent()) {
-    improved = false;
-    rc::Seq<rc::Shrinkable<GeneratedCase>> candidates = current.shrinks();
-    for (;;) {
-      rc::Maybe<rc::Shrinkable<GeneratedCase>> candidate;
-      try {
-        candidate = candidates.next();
-      } catch (...) {
-        break;  // The shrink sequence itself failed: keep what was found.
-      }
-      if (!candidate || spent()) break;
-      GeneratedCase generated;
-      try {
-        generated = candidate->value();
-      } catch (...) {
-        continue;
-      }
-      const Request& smallest = shrunk.minimal.front().request;
-      if (generated.family != original.family || generated.check_id != original.check_id ||
-          generated.request == smallest ||
-          generated.request.WireBody().size() > smallest.WireBody().size()) {
-        continue;
-      }
-      const std::vector<const GeneratedCase*> cases(sessions.size(), &generated);
-      DiffSides sides = SendToAll(sessions, cases, /*mixed_transports=*/false);
-      ++shrunk.sends;
-      if (sides.Key() != key) continue;
-      current = *candidate;
-      shrunk.minimal.assign(sessions.size(), generated);
-      shrunk.sides = std::move(sides);
-      ++shrunk.steps;
-      improved = true;
-      break;
-    }
-  }
+  auto keeps = [&](const GeneratedCase& candidate) {
+    const std::vector<const GeneratedCase*> cases(sessions.size(), &candidate);
+    DiffSides sides = SendToAll(sessions, cases, /*mixed_transports=*/false);
+    ++shrunk.sends;
+    if (sides.Key() != key) return false;
+    shrunk.sides = std::move(sides);
+    return true;
+  };
+  ShrinkWalk walk = WalkShrinkTree(root, original, spent, keeps);
+  shrunk.minimal.assign(sessions.size(), walk.minimal);
+  shrunk.steps = walk.steps;
   return shrunk;
 }
 

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <string>
 
 #include "campaign/detail/judging.h"
@@ -24,6 +25,19 @@ struct ShrinkBudget {
   std::size_t max_sends = 200;
   std::chrono::milliseconds max_time{20000};
 };
+
+struct ShrinkWalk {
+  GeneratedCase minimal;
+  std::size_t steps = 0;  ///< Accepted shrinks.
+};
+
+/// The greedy walk of a generator's shrink tree that every shrinker shares: take the first
+/// shrink of the current case (same family and check id, a new request no longer than the
+/// smallest so far) that `keeps` accepts, and repeat until none does or `spent` says stop.
+/// `keeps` does the sending and keeps what it learnt.
+ShrinkWalk WalkShrinkTree(const rc::Shrinkable<GeneratedCase>& root, const GeneratedCase& original,
+                          const std::function<bool()>& spent,
+                          const std::function<bool(const GeneratedCase&)>& keeps);
 
 /// Greedy shrinking, as RapidCheck does it: take the first shrink of the current case that
 /// still fails with `signature`, and repeat until none does or the budget is spent. Candidates
