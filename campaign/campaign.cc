@@ -166,6 +166,12 @@ std::size_t Campaign::Hangs(const std::string& check_id) {
   return found == hangs_.end() ? 0 : found->second;
 }
 
+void Campaign::CountSent(const GeneratedCase& generated) {
+  ++result_.cases;
+  ++result_.cases_per_family[generated.family];
+  ++result_.cases_per_revision[std::string(ToString(generated.request.revision))];
+}
+
 bool Campaign::RecordAndSkip(const GeneratedCase& generated) {
   if (options_.record_cases) {
     result_.case_log.push_back(std::string(ToString(generated.request.revision)) + " " +
@@ -201,7 +207,7 @@ std::optional<SentCase> Campaign::RunCase(Lane& lane, std::size_t index) {
   }
   if (RecordAndSkip(*generated)) return std::nullopt;
   if (!generated->steps.empty()) return RunSequenceCase(lane, std::move(*generated), index);
-  ++result_.cases;
+  CountSent(*generated);
   const auto sent = Clock::now();
   SentCase judged{*generated, SendAndJudge(*lane.session, *generated, /*settle=*/false)};
   Add(Silent(*generated, judged.judged) ? result_.timing.silence : result_.timing.sending, sent);
@@ -316,7 +322,7 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
 }
 
 SentCase Campaign::RunSequenceCase(const Lane& lane, GeneratedCase generated, std::size_t index) {
-  ++result_.cases;
+  CountSent(generated);
   const auto sent = Clock::now();
   const SequenceRun run = RunSequence(connect_, generated.steps);
   Add(result_.timing.sending, sent);

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -164,6 +165,9 @@ struct CampaignResult {
   /// The revision of each session the cases were spread over, in order.
   std::vector<Revision> revisions;
   std::size_t cases = 0;
+  /// `cases` by generator family, and by the revision of the session they were sent in.
+  std::map<std::string, std::size_t> cases_per_family;
+  std::map<std::string, std::size_t> cases_per_revision;
   /// Cases a generator could not produce (skipped, counted).
   std::size_t generation_failures = 0;
   /// Cases generated but not sent, because three earlier cases of the same check went

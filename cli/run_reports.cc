@@ -180,6 +180,8 @@ reports::Report BuildFuzzReport(const reports::RunInfo& info, const CampaignOpti
   figures.pipelined = result.pipelined;
   figures.restarts = result.restarts;
   figures.warm_restarts = result.warm_restarts;
+  figures.cases_per_family = result.cases_per_family;
+  figures.cases_per_revision = result.cases_per_revision;
   reports::TargetSection section = SectionFor(info);
   section.eras = result.eras;
   section.notes = result.notes;

@@ -167,12 +167,18 @@ std::string FuzzSummary(const Report& report) {
   return html;
 }
 
-std::string CountTable(const std::vector<std::pair<std::string, VerdictCounts>>& groups,
+// Cases sent and findings, per generator family or per revision: every group that was sent
+// to, and any that holds a finding.
+std::string CountTable(const std::map<std::string, std::size_t>& sent,
+                       const std::vector<std::pair<std::string, VerdictCounts>>& groups,
                        const std::string& what) {
-  std::string html = "<table><tr><th>" + H(what) + "</th><th>findings</th></tr>";
-  for (const auto& [name, counts] : groups) {
-    html += "<tr><td>" + H(name) + "</td><td class=\"n\">" + std::to_string(counts.Total()) +
-            "</td></tr>";
+  std::map<std::string, std::pair<std::size_t, int>> rows;
+  for (const auto& [name, count] : sent) rows[name].first = count;
+  for (const auto& [name, counts] : groups) rows[name].second = counts.Total();
+  std::string html = "<table><tr><th>" + H(what) + "</th><th>cases sent</th><th>findings</th></tr>";
+  for (const auto& [name, row] : rows) {
+    html += "<tr><td>" + H(name) + "</td><td class=\"n\">" + std::to_string(row.first) +
+            "</td><td class=\"n\">" + std::to_string(row.second) + "</td></tr>";
   }
   return html + "</table>";
 }
@@ -224,7 +230,8 @@ std::string SurveyHtml(const Report& report) {
 
 std::string TargetHtml(const Report& report, const TargetSection& target, std::size_t index,
                        std::size_t& findings) {
-  const bool fuzz = report.kind == ReportKind::kFuzz;
+  const FuzzFigures* fuzz =
+      report.kind == ReportKind::kFuzz && report.fuzz ? &*report.fuzz : nullptr;
   const std::string scope = "t" + std::to_string(index);
   std::string html = "<section class=\"target\" id=\"target-" + std::to_string(index) + "\"><h2>" +
                      H(target.description) + "</h2><p class=\"meta\">speaks: ";
@@ -244,13 +251,17 @@ std::string TargetHtml(const Report& report, const TargetSection& target, std::s
   } else if (target.error.empty()) {
     html += "<p class=\"pass\">No FAIL and no WARN.</p>";
   }
+  if (fuzz) {
+    html +=
+        "<div class=\"charts\">" +
+        CountTable(fuzz->cases_per_family, GroupBy(target.items, GeneratorKey),
+                   "generator family") +
+        CountTable(fuzz->cases_per_revision, GroupBy(target.items, detail::ColumnOf), "revision") +
+        "</div>";
+  }
   if (target.items.empty()) return html + "</section>";
   html += "<h3>Checks × revisions</h3>" + detail::Matrix(target, anchors, scope);
-  if (fuzz) {
-    html += "<div class=\"charts\">" +
-            CountTable(GroupBy(target.items, GeneratorKey), "generator family") +
-            CountTable(GroupBy(target.items, detail::ColumnOf), "revision") + "</div>";
-  } else {
+  if (!fuzz) {
     html += "<h3>Charts</h3><div class=\"charts\">" +
             detail::VerdictBars(Count(target.items), "per verdict") +
             detail::StackedBars(GroupBy(target.items, FamilyKey), "per family") +

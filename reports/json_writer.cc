@@ -121,6 +121,13 @@ json::object FuzzJson(const Report& report) {
   out["cases_per_second"] = report.duration_seconds > 0
                                 ? static_cast<double>(figures.cases) / report.duration_seconds
                                 : 0.0;
+  auto counts = [](const std::map<std::string, std::size_t>& by) {
+    json::object object;
+    for (const auto& [name, count] : by) object[name] = count;
+    return object;
+  };
+  out["cases_per_family"] = counts(figures.cases_per_family);
+  out["cases_per_revision"] = counts(figures.cases_per_revision);
   out["speaks"] = JsonNames(target.eras.speaks);
   // Whole milliseconds: the figures are for people and benchmarks, not for arithmetic.
   auto ms = [](double value) { return static_cast<std::int64_t>(value + 0.5); };

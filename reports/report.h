@@ -13,6 +13,7 @@
 #include <boost/json/value.hpp>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -123,6 +124,8 @@ struct FuzzFigures {
   std::size_t sessions_opened = 0;
   /// Stdio: cases judged from a pipelined window; server restarts, and those onto a spare.
   std::size_t pipelined = 0, restarts = 0, warm_restarts = 0;
+  /// Cases sent, by generator family and by revision.
+  std::map<std::string, std::size_t> cases_per_family, cases_per_revision;
 };
 
 struct Report {

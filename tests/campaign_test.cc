@@ -11,6 +11,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <ostream>
 #include <set>
@@ -81,6 +82,16 @@ TEST_P(ConformantServer, YieldsNoFinding) {
   EXPECT_EQ(result.revisions, (std::vector<Revision>{Revision::k2026_07_28, Revision::k2025_11_25,
                                                      Revision::k2025_03_26}));
   EXPECT_FALSE(std::filesystem::exists(options.corpus_dir)) << "nothing to write";
+  // Every case sent is counted once by family and once by revision (the fuzz report's tables).
+  auto sum = [](const std::map<std::string, std::size_t>& by) {
+    std::size_t total = 0;
+    for (const auto& [name, count] : by) total += count;
+    return total;
+  };
+  EXPECT_EQ(sum(result.cases_per_family), result.cases);
+  EXPECT_EQ(sum(result.cases_per_revision), result.cases);
+  EXPECT_EQ(result.cases_per_revision.size(), result.revisions.size());
+  EXPECT_GT(result.cases_per_family.count("malformed-json"), 0U);
   EXPECT_GE(progress_calls, 1U);
   EXPECT_EQ(last.cases, options.max_cases);
   EXPECT_GT(last.cases_per_second, 0);

@@ -217,6 +217,8 @@ TEST(Concurrency, TwoSessionsReportWhatOneReports) {
   EXPECT_TRUE(parallel.notes.empty()) << Describe(parallel);
   EXPECT_EQ(parallel.case_log, serial.case_log);
   EXPECT_EQ(parallel.cases, serial.cases);
+  EXPECT_EQ(parallel.cases_per_family, serial.cases_per_family);
+  EXPECT_EQ(parallel.cases_per_revision, serial.cases_per_revision);
   EXPECT_EQ(parallel.skipped, serial.skipped);
   ASSERT_EQ(parallel.findings.size(), serial.findings.size()) << "serial:\n"
                                                               << Describe(serial) << "parallel:\n"

@@ -266,7 +266,7 @@ bool CasePipeline::Conclude(std::size_t index, Slot& slot) {
                            " cases: " + slot.lost_reason);
     return false;
   }
-  ++result.cases;
+  campaign.CountSent(*slot.generated);
   const Judged& judged = *slot.judged;
   const bool new_finding = judged.finding && !campaign.seen_.contains(judged.signature);
   if (new_finding) Pause();

@@ -162,7 +162,7 @@ void Campaign::RunPipelined(std::size_t depth) {
     SentAhead ahead = std::move(pending->second);
     lane.ahead.erase(pending);
     if (RecordAndSkip(ahead.generated)) continue;
-    ++result_.cases;
+    CountSent(ahead.generated);
     ++result_.pipelined;
     const Judged judged =
         JudgeExchange(session, ahead.generated, std::move(ahead.observation),

@@ -93,6 +93,8 @@ inline reports::Report HostileFuzzReport() {
   CampaignResult result;
   result.eras.speaks = {Revision::k2025_11_25};
   result.cases = 2000;
+  result.cases_per_family = {{"malformed-json", 1500}, {"unknown-names", 500}};
+  result.cases_per_revision = {{"2025-11-25", 2000}};
   result.notes.push_back("note " + kHostile);
   CampaignFinding finding;
   finding.signature = "methods.unknown|FAIL|success|200";
