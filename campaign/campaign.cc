@@ -380,8 +380,7 @@ SentCase Campaign::RunSequenceCase(const Lane& lane, GeneratedCase generated, st
                            : step.request.RpcMethod().value_or("?");
   }
 
-  finding.reproducer =
-      SequenceReproducer(StepRequests(finding.steps), ReproducerFor(options_, *lane.session));
+  finding.reproducer = SequenceReproducer(finding.steps, ReproducerFor(options_, *lane.session));
   if (!options_.corpus_dir.empty()) {
     auto written = WriteCaseFile(options_.corpus_dir,
                                  FindingFileName(finding.check_id, finding.signature_hash),

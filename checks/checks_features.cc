@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "checks/detail/run.h"
 #include "checks/detail/scenarios.h"
@@ -103,18 +104,45 @@ void PromptMissingArguments(RevisionRun& run) {
   run.Report(std::move(result));
 }
 
+// The nextCursor a successful list reply handed out.
+std::optional<std::string> NextCursor(const Exchange& list) {
+  const Reply reply = ClassifyReply(list.request, list.observation);
+  if (reply.channel != Channel::kSuccess) return std::nullopt;
+  const auto* result = reply.message->as_object().if_contains("result");
+  const auto* next = result != nullptr && result->is_object()
+                         ? result->as_object().if_contains("nextCursor")
+                         : nullptr;
+  if (next == nullptr || !next->is_string()) return std::nullopt;
+  return std::string(next->as_string());
+}
+
 void InvalidCursor(RevisionRun& run) {
   if (!run.capabilities_known()) return run.ReportUnreachable(check::kInvalidCursor);
+  std::vector<std::string> lists;
   for (std::string_view capability : {"tools", "prompts", "resources"}) {
-    if (!run.Declares(capability)) continue;
-    const std::string method = std::string(capability) + "/list";
-    return ReportVariants(run, check::kInvalidCursor,
-                          {Call(method + " with a garbage cursor", method,
-                                {{"cursor", "mcpfuzz-garbage-cursor-4f1c9a"}})});
+    if (run.Declares(capability)) lists.push_back(std::string(capability) + "/list");
   }
-  run.ReportNotApplicable(check::kInvalidCursor,
-                          "the server declared none of tools, prompts and resources, so it has "
-                          "no list to page through");
+  if (run.Declares("resources")) lists.emplace_back("resources/templates/list");
+  if (lists.empty()) {
+    return run.ReportNotApplicable(check::kInvalidCursor,
+                                   "the server declared none of tools, prompts and resources, so "
+                                   "it has no list to page through");
+  }
+  std::vector<Variant> variants = {Call(lists.front() + " with a garbage cursor", lists.front(),
+                                        {{"cursor", "mcpfuzz-garbage-cursor-4f1c9a"}})};
+  // A cursor is bound to the list that handed it out (tables C1): the first nextCursor any list
+  // hands out, sent to another list, must be refused too.
+  if (Connection* main = run.Main(); main != nullptr && lists.size() > 1) {
+    for (const std::string& method : lists) {
+      const std::optional<std::string> cursor = NextCursor(main->Send(main->client().Make(method)));
+      if (!cursor) continue;
+      const std::string& other = method == lists.front() ? lists[1] : lists.front();
+      variants.push_back(
+          Call(other + " with the nextCursor of " + method, other, {{"cursor", *cursor}}));
+      break;
+    }
+  }
+  ReportVariants(run, check::kInvalidCursor, variants);
 }
 
 void InvalidLogLevel(RevisionRun& run) {

@@ -1,17 +1,22 @@
 // Sequences on one fresh connection (handshake era): initialize, notifications/initialized,
 // ping at every point of the handshake, a second initialize asking for another version, and
-// over HTTP a DELETE of the session followed by requests in it. Each step names the check and
-// row it is planned to be judged by, from a small model of the state a conformant server
-// would be in (oracles/sequence.h); the campaign judges each step by the state actually reached.
+// over HTTP a DELETE of the session followed by requests in it; once initialized, a list and
+// a list of another method carrying the nextCursor the first handed out. Each step names the check
+// and row it is planned to be judged by, from a small model of the state a conformant server would
+// be in (oracles/sequence.h); the campaign judges each step by the state actually reached.
 
 #include <rapidcheck.h>
 
+#include <iterator>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "generators/detail/families.h"
 #include "model/request_builder.h"
+#include "oracles/check_ids.h"
 #include "oracles/sequence.h"
 
 namespace mcpfuzz::gen {
@@ -19,7 +24,19 @@ namespace {
 
 constexpr std::string_view kFamily = "sequences";
 
-enum class Op { kInitialize, kInitialized, kPing, kListBeforeInit, kReinitialize, kDelete };
+enum class Op {
+  kInitialize,
+  kInitialized,
+  kPing,
+  kListBeforeInit,
+  kReinitialize,
+  kDelete,
+  kList,
+  kForeignCursor,
+};
+
+constexpr std::string_view kLists[] = {"resources/templates/list", "tools/list", "prompts/list",
+                                       "resources/list"};
 
 std::string_view Name(Op op) {
   switch (op) {
@@ -35,6 +52,10 @@ std::string_view Name(Op op) {
       return "initialize again";
     case Op::kDelete:
       return "DELETE";
+    case Op::kList:
+      return "list";
+    case Op::kForeignCursor:
+      return "another list with its cursor";
   }
   return "?";
 }
@@ -42,7 +63,7 @@ std::string_view Name(Op op) {
 // What may come next in the planned state. Over HTTP nothing is sent before a session exists
 // but initialize: a session-less request only asks sessions.missing's question (and ping's 400
 // there is merely tolerated).
-std::vector<Op> Choices(const GenContext& context, const SequenceState& state) {
+std::vector<Op> Choices(const GenContext& context, const SequenceState& state, bool listed) {
   using Handshake = SequenceState::Handshake;
   using Session = SequenceState::Session;
   if (state.handshake == Handshake::kFresh) {
@@ -55,10 +76,15 @@ std::vector<Op> Choices(const GenContext& context, const SequenceState& state) {
     ops.push_back(Op::kListBeforeInit);
   }
   if (context.http() && state.session == Session::kLive) ops.push_back(Op::kDelete);
+  if (state.handshake == Handshake::kInitialized) {
+    ops.push_back(Op::kList);
+    if (listed) ops.push_back(Op::kForeignCursor);
+  }
   return ops;
 }
 
-Request Build(const GenContext& context, Op op, int id) {
+// `list` names the list method for kList and kForeignCursor (whose method is another one).
+Request Build(const GenContext& context, Op op, int id, std::string_view list) {
   switch (op) {
     case Op::kInitialize: {
       Request request = MakeInitialize(context.revision, context.transport, id);
@@ -82,6 +108,14 @@ Request Build(const GenContext& context, Op op, int id) {
       return MakeRequest(context.revision, context.transport, "tools/list", {}, id);
     case Op::kDelete:
       return MakeBodyless(context.revision, "DELETE");
+    case Op::kList:
+      return MakeRequest(context.revision, context.transport, std::string(list), {}, id);
+    case Op::kForeignCursor: {
+      const std::string_view other = list == kLists[1] ? kLists[0] : kLists[1];
+      return WithCursor(
+          MakeRequest(context.revision, context.transport, std::string(other), {}, id),
+          kCursorPlaceholder);
+    }
   }
   return {};
 }
@@ -91,14 +125,30 @@ GeneratedCase Assemble(const GenContext& context, const std::vector<int>& codes)
   generated.family = std::string(kFamily);
   SequenceState state;
   int id = 1;
+  // The last list step: the cursor a kForeignCursor step carries comes from its reply.
+  std::optional<std::size_t> listed;
+  std::string_view listed_method;
   for (int code : codes) {
-    const std::vector<Op> ops = Choices(context, state);
-    const Op op = ops[static_cast<std::size_t>(code) % ops.size()];
-    Request request = Build(context, op, id++);
+    const std::vector<Op> ops = Choices(context, state, listed.has_value());
+    const auto index = static_cast<std::size_t>(code);
+    const Op op = ops[index % ops.size()];
+    const std::string_view list =
+        op == Op::kList ? kLists[index / ops.size() % std::size(kLists)] : listed_method;
+    Request request = Build(context, op, id++, list);
     SequenceStep step;
     if (auto rule = RuleForStep(state, request)) {
       step.check_id = std::string(rule->check_id);
       step.row = std::string(rule->row);
+    }
+    if (op == Op::kForeignCursor) {
+      // The model judges it once the reply to step `listed` handed out a cursor.
+      step.check_id = std::string(check::kInvalidCursor);
+      step.row = "C1";
+      step.cursor_from = listed;
+    }
+    if (op == Op::kList) {
+      listed = generated.steps.size();
+      listed_method = list;
     }
     state = PlanSequence(state, request);
     step.request = std::move(request);

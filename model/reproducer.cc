@@ -147,12 +147,39 @@ std::string StdioReproducer(const Request& request, const std::vector<std::strin
 
 // The steps of a sequence over HTTP: every reply printed; $sid captured from the first reply
 // that names a session, attached to the later steps that ask for the session.
-std::string HttpSequence(const std::vector<Request>& steps, const std::string& url) {
+// Whose reply hands out a cursor a later step carries: $c<K> captures it.
+bool CursorCarriedLater(const Sequence& steps, std::size_t index) {
+  return std::any_of(steps.begin(), steps.end(),
+                     [index](const SequenceStep& step) { return step.cursor_from == index; });
+}
+
+std::string CursorVariable(std::size_t index) { return "c" + std::to_string(index + 1); }
+
+// The nextCursor of the reply in $r (one JSON line; no jq needed).
+std::string CaptureCursor(std::size_t index) {
+  return "; " + CursorVariable(index) +
+         "=$(printf '%s' \"$r\" | sed -n 's/.*\"nextCursor\" *: *\"\\([^\"]*\\)\".*/\\1/p' | "
+         "head -n 1)";
+}
+
+// `command` (a body single-quoted inside it) with the placeholder cursor replaced by the
+// captured one: the quote is closed around "$cK".
+std::string SubstituteCursor(std::string command, const SequenceStep& step) {
+  if (!step.cursor_from) return command;
+  const auto at = command.find(kCursorPlaceholder);
+  if (at == std::string::npos) return command;
+  command.replace(at, kCursorPlaceholder.size(),
+                  "'\"$" + CursorVariable(*step.cursor_from) + "\"'");
+  return command;
+}
+
+std::string HttpSequence(const Sequence& steps, const std::string& url) {
   std::string command = "sid=";
-  for (const Request& step : steps) {
+  for (std::size_t index = 0; index < steps.size(); ++index) {
+    const Request& step = steps[index].request;
     const bool attach =
         step.session == SessionBinding::kAttach && !FindHeader(step.headers, kHeaderSessionId);
-    std::string curl = CurlRequest(step, url, false);
+    std::string curl = SubstituteCursor(CurlRequest(step, url, false), steps[index]);
     if (attach) {
       // Unquoted on purpose: no session yet means no header at all.
       const std::string marker = "curl -sS -i --max-redirs 0";
@@ -163,16 +190,35 @@ std::string HttpSequence(const std::vector<Request>& steps, const std::string& u
     command +=
         "; [ -n \"$sid\" ] || sid=$(printf '%s' \"$r\" | tr -d '\\r' | sed -n "
         "'s/^[Mm][Cc][Pp]-[Ss][Ee][Ss][Ss][Ii][Oo][Nn]-[Ii][Dd]: //p' | head -n 1)";
+    if (CursorCarriedLater(steps, index)) command += CaptureCursor(index);
   }
   return command;
 }
 
-std::string StdioSequence(const std::vector<Request>& steps, const std::vector<std::string>& argv) {
-  std::string lines;
-  for (const Request& step : steps) lines += step.WireBody() + "\n";
-  std::string command = PrintBytes(lines);
-  command += " |";
-  for (const auto& word : argv) command += " " + ShellQuote(word);
+std::string StdioSequence(const Sequence& steps, const std::vector<std::string>& argv) {
+  std::string server;
+  for (const auto& word : argv) server += " " + ShellQuote(word);
+  const bool carries_cursor = std::any_of(
+      steps.begin(), steps.end(), [](const SequenceStep& s) { return s.cursor_from.has_value(); });
+  if (!carries_cursor) {
+    std::string lines;
+    for (const SequenceStep& step : steps) lines += step.request.WireBody() + "\n";
+    return PrintBytes(lines) + " |" + server;
+  }
+  // A cursor is known only once its reply is read: the server reads a FIFO written line by
+  // line, and each request waits for its reply line, printed, before the next line goes.
+  std::string command =
+      "d=$(mktemp -d); mkfifo \"$d/in\";" + server + " <\"$d/in\" | { exec 3>\"$d/in\"";
+  for (std::size_t index = 0; index < steps.size(); ++index) {
+    const Request& step = steps[index].request;
+    command += "; " +
+               SubstituteCursor("printf '%s\\n' " + ShellQuote(step.WireBody()), steps[index]) +
+               " >&3";
+    if (step.IsNotification()) continue;
+    command += "; IFS= read -r r; printf '%s\\n' \"$r\"";
+    if (CursorCarriedLater(steps, index)) command += CaptureCursor(index);
+  }
+  command += "; exec 3>&-; cat; }; rm -r \"$d\"";
   return command;
 }
 
@@ -191,9 +237,15 @@ std::string StartedFirst(const ReproducerTarget& target, const std::string& body
 
 }  // namespace
 
-std::string SequenceReproducer(const std::vector<Request>& steps, const ReproducerTarget& target) {
+std::string SequenceReproducer(const Sequence& steps, const ReproducerTarget& target) {
   if (target.kind != TransportKind::kHttp) return StdioSequence(steps, target.argv);
   return StartedFirst(target, HttpSequence(steps, target.url));
+}
+
+std::string SequenceReproducer(const std::vector<Request>& steps, const ReproducerTarget& target) {
+  Sequence sequence;
+  for (const Request& request : steps) sequence.push_back({request, "", "", std::nullopt});
+  return SequenceReproducer(sequence, target);
 }
 
 std::string ShellQuote(std::string_view word) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/request.h"
+#include "model/sequence.h"
 
 namespace mcpfuzz {
 
@@ -52,5 +53,12 @@ std::string Reproducer(const Request& request, const ReproducerTarget& target);
 /// - stdio: one printf of every line, piped to the command.
 /// With `target.start`, the line starts that server first and stops it after, as Reproducer.
 std::string SequenceReproducer(const std::vector<Request>& steps, const ReproducerTarget& target);
+
+/// The same for a sequence whose steps may carry a cursor an earlier reply handed out
+/// (SequenceStep::cursor_from): that reply's nextCursor is captured with sed into $cK (K the
+/// 1-based step) and spliced into the body. Over stdio the cursor is known only once its reply
+/// is read, so the command writes the lines to the server through a FIFO, reading each reply
+/// line before the next request (sh, mkfifo, sed; no jq).
+std::string SequenceReproducer(const Sequence& steps, const ReproducerTarget& target);
 
 }  // namespace mcpfuzz

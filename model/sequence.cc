@@ -2,7 +2,9 @@
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
+#include <cstdint>
 #include <utility>
+#include <variant>
 
 #include "model/case_file.h"
 
@@ -15,6 +17,7 @@ boost::json::value SequenceToJson(const Sequence& sequence) {
     out["request"] = RequestToJson(step.request);
     if (!step.check_id.empty()) out["check_id"] = step.check_id;
     if (!step.row.empty()) out["row"] = step.row;
+    if (step.cursor_from) out["cursor_from"] = *step.cursor_from;
     steps.push_back(std::move(out));
   }
   return steps;
@@ -39,9 +42,30 @@ Result<Sequence> SequenceFromJson(const boost::json::value& json) {
     if (const auto* row = object->if_contains("row"); row && row->is_string()) {
       step.row = std::string(row->as_string());
     }
+    if (const auto* from = object->if_contains("cursor_from"); from != nullptr) {
+      const bool whole = from->is_int64() || from->is_uint64();
+      const std::uint64_t index = from->is_uint64() ? from->get_uint64()
+                                  : from->is_int64() && from->get_int64() >= 0
+                                      ? static_cast<std::uint64_t>(from->get_int64())
+                                      : sequence.size();
+      if (!whole || index >= sequence.size()) {
+        return Error{"step " + std::to_string(sequence.size() + 1) +
+                     ": \"cursor_from\" does not name an earlier step"};
+      }
+      step.cursor_from = static_cast<std::size_t>(index);
+    }
     sequence.push_back(std::move(step));
   }
   return sequence;
+}
+
+Request WithCursor(Request request, std::string_view cursor) {
+  auto* body = std::get_if<boost::json::value>(&request.body);
+  if (body == nullptr || !body->is_object()) return request;
+  boost::json::value& params = body->as_object()["params"];
+  if (!params.is_object()) params = boost::json::object{};
+  params.as_object()["cursor"] = cursor;
+  return request;
 }
 
 Revision AnotherHandshakeRevision(Revision revision) {

@@ -5,10 +5,15 @@
 // is only visible this way. Each step is a Request of the one request model; the session it
 // travels in is part of the request (SessionBinding::kAttach: the Mcp-Session-Id captured from
 // the first reply that carried one; kOmit: none), so a DELETE of the session is a bodyless
-// DELETE that attaches it, and a request after it names the ended session.
+// DELETE that attaches it, and a request after it names the ended session. A step may carry
+// the nextCursor an earlier step's reply handed out (cursor_from): its params.cursor holds
+// kCursorPlaceholder until it is sent, when the cursor captured from that reply takes its place.
 
 #include <boost/json/value.hpp>
+#include <cstddef>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/request.h"
@@ -22,11 +27,19 @@ struct SequenceStep {
   Request request;
   std::string check_id;
   std::string row;
+  /// The step (0-based, earlier) whose reply's nextCursor this step sends as params.cursor.
+  std::optional<std::size_t> cursor_from;
   bool operator==(const SequenceStep&) const = default;
 };
 using Sequence = std::vector<SequenceStep>;
 
-/// [{"request": {…model/case_file.h…}, "check_id": "…", "row": "L6"}, …]
+/// What params.cursor holds in a step with cursor_from until the captured cursor replaces it.
+inline constexpr std::string_view kCursorPlaceholder = "mcpfuzz-captured-cursor";
+
+/// `request` with params.cursor set to `cursor` (a JSON-RPC request with a body).
+Request WithCursor(Request request, std::string_view cursor);
+
+/// [{"request": {…model/case_file.h…}, "check_id": "…", "row": "L6", "cursor_from": 2}, …]
 boost::json::value SequenceToJson(const Sequence& sequence);
 Result<Sequence> SequenceFromJson(const boost::json::value& json);
 

@@ -32,8 +32,38 @@ bool OpensHandshake(const SequenceState& state, const Request& request) {
          (state.handshake == Handshake::kFresh || (Http(request) && !InSession(request)));
 }
 
+bool IsList(const Request& request) {
+  const auto method = request.RpcMethod();
+  return method && method->ends_with("/list") && !request.IsNotification();
+}
+
+std::optional<std::string> CursorOf(const Request& request) {
+  const auto body = request.BodyJson();
+  if (!body || !body->is_object()) return std::nullopt;
+  const auto* params = body->as_object().if_contains("params");
+  const auto* cursor =
+      params && params->is_object() ? params->as_object().if_contains("cursor") : nullptr;
+  if (cursor == nullptr || !cursor->is_string()) return std::nullopt;
+  return std::string(cursor->as_string());
+}
+
+// A cursor another list method handed out, and this one never did (a server may share one).
+bool ForeignCursor(const SequenceState& state, const Request& request) {
+  const auto cursor = CursorOf(request);
+  if (!cursor || !IsList(request)) return false;
+  const std::string method(*request.RpcMethod());
+  bool foreign = false;
+  for (const SequenceState::Cursor& captured : state.cursors) {
+    if (captured.cursor != *cursor) continue;
+    if (captured.method == method) return false;
+    foreign = true;
+  }
+  return foreign;
+}
+
 SequenceState Advance(SequenceState state, const Request& request, bool answered,
                       bool session_assigned, bool deleted) {
+  ++state.steps;
   if (OpensHandshake(state, request)) {
     if (answered) state.handshake = Handshake::kInitializeAnswered;
     if (session_assigned && state.session == Session::kNone) state.session = Session::kLive;
@@ -75,12 +105,32 @@ std::optional<StepRule> RuleForStep(const SequenceState& state, const Request& r
   if (state.handshake != Handshake::kInitialized) {
     return StepRule{check::kRequestBeforeInit, "L4", context};
   }
+  // The list's method answered a list before (the capability is there to ask about).
+  if (ForeignCursor(state, request)) return StepRule{check::kInvalidCursor, "C1", context};
+  return std::nullopt;
+}
+
+std::optional<std::string> CapturedCursor(const SequenceState& state, std::size_t step) {
+  for (const SequenceState::Cursor& captured : state.cursors) {
+    if (captured.step == step) return captured.cursor;
+  }
   return std::nullopt;
 }
 
 SequenceState AdvanceSequence(SequenceState state, const Request& request,
                               const Observation& observation) {
-  const bool answered = ClassifyReply(request, observation).channel == Channel::kSuccess;
+  const Reply reply = ClassifyReply(request, observation);
+  const bool answered = reply.channel == Channel::kSuccess;
+  if (answered && IsList(request) && reply.message && reply.message->is_object()) {
+    const auto* result = reply.message->as_object().if_contains("result");
+    const auto* next = result != nullptr && result->is_object()
+                           ? result->as_object().if_contains("nextCursor")
+                           : nullptr;
+    if (next != nullptr && next->is_string()) {
+      state.cursors.push_back(
+          {state.steps, std::string(*request.RpcMethod()), std::string(next->as_string())});
+    }
+  }
   const bool session_assigned = FindHeader(observation.http_headers, kHeaderSessionId).has_value();
   const bool deleted = observation.http_status >= 200 && observation.http_status < 300;
   return Advance(state, request, answered, session_assigned, deleted);

@@ -7,8 +7,11 @@
 // DELETE refused with 405 leaves the session live, an initialize refused opens nothing, so a
 // later step is judged by the rule of the state actually reached.
 
+#include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "model/observation.h"
 #include "model/request.h"
@@ -22,6 +25,16 @@ struct SequenceState {
   Handshake handshake = Handshake::kFresh;
   /// HTTP: the session the first initialize opened (Mcp-Session-Id), live or ended by DELETE.
   Session session = Session::kNone;
+  /// A nextCursor a list reply handed out: which step's reply, and for which list method.
+  struct Cursor {
+    std::size_t step = 0;
+    std::string method;
+    std::string cursor;
+    bool operator==(const Cursor&) const = default;
+  };
+  std::vector<Cursor> cursors;
+  /// Steps taken so far (the index of the next one).
+  std::size_t steps = 0;
   bool operator==(const SequenceState&) const = default;
 };
 
@@ -34,10 +47,14 @@ struct StepRule {
 
 /// The rule for sending `request` in `state`; nothing when the spec leaves the step open and
 /// no row judges it (it is recorded, not judged): a DELETE without a live session, a request
-/// other than ping once initialized.
+/// other than ping once initialized. Once initialized, a */list request whose cursor is one
+/// another list method handed out (and not one of its own) is judged by C1: refused -32602.
 std::optional<StepRule> RuleForStep(const SequenceState& state, const Request& request);
 
-/// The state after `request` got `observation`.
+/// The cursor the reply of step `step` handed out, if it handed one out.
+std::optional<std::string> CapturedCursor(const SequenceState& state, std::size_t step);
+
+/// The state after `request` got `observation` (capturing a list reply's nextCursor).
 SequenceState AdvanceSequence(SequenceState state, const Request& request,
                               const Observation& observation);
 

@@ -5,7 +5,7 @@
 namespace mcpfuzz::refserver {
 namespace {
 
-constexpr std::array<FaultInfo, 35> kFaults = {{
+constexpr std::array<FaultInfo, 36> kFaults = {{
     {Fault::kUnknownToolIsError, "unknown-tool-is-error",
      "an unknown tool gets an isError:true result instead of JSON-RPC error -32602"},
     {Fault::kUnknownToolPlainSuccess, "unknown-tool-plain-success",
@@ -90,6 +90,9 @@ constexpr std::array<FaultInfo, 35> kFaults = {{
     {Fault::kReinitializeRenegotiates, "reinitialize-renegotiates",
      "a second initialize in a session is answered with success and the session takes the "
      "version it asked for"},
+    {Fault::kCursorAcrossLists, "cursor-across-lists",
+     "a list request with the nextCursor another list method handed out is served instead of "
+     "-32602 (a cursor is bound to the list it came from)"},
 }};
 
 }  // namespace

@@ -46,6 +46,7 @@ enum class Fault {
   k500OnDeepNesting,
   kDeletedSessionServed,
   kReinitializeRenegotiates,
+  kCursorAcrossLists,
 };
 
 /// The switches a server runs with; empty means conformant.

@@ -796,6 +796,8 @@ const std::vector<FaultExpectation>& FaultTable() {
       // The request after DELETE is reported under sessions.delete (H14 "later requests 404").
       {Fault::kDeletedSessionServed, kHttp, {check::kSessionDelete}},
       {Fault::kReinitializeRenegotiates, kStdio, {check::kReinitialize}},
+      // resources/templates/list's nextCursor sent to tools/list.
+      {Fault::kCursorAcrossLists, kHttp, {check::kInvalidCursor}},
   };
   return table;
 }

@@ -93,6 +93,7 @@ constexpr SweepRow kRows[] = {
     {.fault = "500-on-deep-nesting", .check = check::kDeepNesting},
     {.fault = "deleted-session-served", .check = check::kSessionUnknown, .family = "sequences"},
     {.fault = "reinitialize-renegotiates", .check = check::kReinitialize, .family = "sequences"},
+    {.fault = "cursor-across-lists", .check = check::kInvalidCursor, .family = "sequences"},
 };
 
 const SweepRow* RowFor(std::string_view fault) {

@@ -838,6 +838,27 @@ std::map<Fault, FaultScenario> MakeFaultScenarios() {
         }
       }};
 
+  table[Fault::kCursorAcrossLists] = {
+      kBoth, kReplyTimeout, [](Target& target, bool faulty) {
+        auto client = OpenClient(target, kHandshake);
+        Request templates = client->Make("resources/templates/list");
+        Reply first = ExpectChannel(templates, client->Send(templates), Channel::kSuccess);
+        ASSERT_TRUE(first.message.has_value());
+        const json::value cursor = ResultOf(first).at("nextCursor");
+        ASSERT_TRUE(cursor.is_string());
+        // Its own list takes it either way; another list only with the fault.
+        Request own = client->Make("resources/templates/list", {{"cursor", cursor}});
+        Reply last = ExpectChannel(own, client->Send(own), Channel::kSuccess);
+        EXPECT_FALSE(ResultOf(last).contains("nextCursor"));
+        Request foreign = client->Make("tools/list", {{"cursor", cursor}});
+        Observation observation = client->Send(foreign);
+        if (faulty) {
+          ExpectChannel(foreign, observation, Channel::kSuccess);
+        } else {
+          ExpectProtocolError(foreign, observation, -32602);
+        }
+      }};
+
   // Batches are framing, not HTTP: a 2025-03-26 session over stdio takes them too.
   table[Fault::kBatchRejectedIn2025_03_26] = {kBoth, kReplyTimeout,
                                               [](Target& target, bool faulty) {

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <boost/json/parse.hpp>
 #include <chrono>
 #include <ostream>
 #include <string>
@@ -62,13 +63,16 @@ struct FaultRow {
 
 // ping-method-not-found over stdio: a ping to a fresh process. Over HTTP a ping needs the
 // session initialize opens. A DELETEd session: initialize, DELETE, a request in it. A second
-// initialize: the first, then it.
+// initialize: the first, then it. A cursor across lists: the handshake, a list that hands out a
+// cursor, another list carrying it (over HTTP only: over stdio the default seed needs some
+// hundreds of processes to reach it, most of a minute).
 constexpr FaultRow kFaults[] = {
     {"ping-method-not-found", kStdio, check::kPingBeforeInit, 1},
     {"ping-method-not-found", kHttp, check::kPingBeforeInit, 2},
     {"deleted-session-served", kHttp, check::kSessionUnknown, 3},
     {"reinitialize-renegotiates", kHttp, check::kReinitialize, 2},
     {"reinitialize-renegotiates", kStdio, check::kReinitialize, 2},
+    {"cursor-across-lists", kHttp, check::kInvalidCursor, 4},
 };
 
 // Names the parameter in test output instead of dumping its bytes.
@@ -177,10 +181,11 @@ TEST(SequenceCodec, RoundTripsAndTheReproducerCapturesTheSession) {
   Sequence sequence;
   Request initialize = MakeInitialize(kR4, kHttp, 1);
   initialize.session = SessionBinding::kOmit;
-  sequence.push_back({initialize, std::string(check::kInitialize), "L1"});
-  sequence.push_back({MakeBodyless(kR4, "DELETE"), std::string(check::kSessionDelete), "H14"});
+  sequence.push_back({initialize, std::string(check::kInitialize), "L1", std::nullopt});
   sequence.push_back(
-      {MakeRequest(kR4, kHttp, "ping", {}, 2), std::string(check::kSessionUnknown), "H13"});
+      {MakeBodyless(kR4, "DELETE"), std::string(check::kSessionDelete), "H14", std::nullopt});
+  sequence.push_back({MakeRequest(kR4, kHttp, "ping", {}, 2), std::string(check::kSessionUnknown),
+                      "H13", std::nullopt});
   auto decoded = SequenceFromJson(SequenceToJson(sequence));
   ASSERT_TRUE(decoded.ok()) << decoded.error().message;
   EXPECT_EQ(*decoded, sequence);
@@ -200,6 +205,65 @@ TEST(SequenceCodec, RoundTripsAndTheReproducerCapturesTheSession) {
   const std::string stdio = SequenceReproducer(StepRequests(sequence), target);
   EXPECT_EQ(stdio.rfind("printf ", 0), 0U) << stdio;
   EXPECT_NE(stdio.find("| server --stdio"), std::string::npos) << stdio;
+}
+
+TEST(SequenceModel, AForeignCursorIsJudgedByC1AndItsOwnIsNot) {
+  SequenceState state;
+  for (const Request& request : {MakeInitialize(kR4, kStdio, 1),
+                                 MakeNotification(kR4, kStdio, "notifications/initialized")}) {
+    state = PlanSequence(state, request);
+  }
+  const Request templates = MakeRequest(kR4, kStdio, "resources/templates/list", {}, 2);
+  Observation listed;
+  listed.messages = {boost::json::parse(R"({"jsonrpc":"2.0","id":2,"result":{)"
+                                        R"("resourceTemplates":[],"nextCursor":"opaque-7"}})")};
+  state = AdvanceSequence(state, templates, listed);
+  EXPECT_EQ(CapturedCursor(state, 2), "opaque-7");
+  EXPECT_FALSE(CapturedCursor(state, 1).has_value());
+  const Request foreign = WithCursor(MakeRequest(kR4, kStdio, "tools/list", {}, 3), "opaque-7");
+  const auto rule = RuleForStep(state, foreign);
+  ASSERT_TRUE(rule.has_value());
+  EXPECT_EQ(rule->check_id, check::kInvalidCursor);
+  EXPECT_EQ(rule->row, "C1");
+  EXPECT_FALSE(RuleForStep(state, WithCursor(templates, "opaque-7")).has_value());
+  EXPECT_FALSE(RuleForStep(state, WithCursor(foreign, "never-handed-out")).has_value());
+}
+
+TEST(SequenceCodec, TheReproducerCarriesTheCapturedCursor) {
+  Sequence sequence;
+  Request initialize = MakeInitialize(kR4, kHttp, 1);
+  initialize.session = SessionBinding::kOmit;
+  sequence.push_back({initialize, std::string(check::kInitialize), "L1", std::nullopt});
+  sequence.push_back(
+      {MakeNotification(kR4, kHttp, "notifications/initialized"), "", "", std::nullopt});
+  sequence.push_back(
+      {MakeRequest(kR4, kHttp, "resources/templates/list", {}, 2), "", "", std::nullopt});
+  sequence.push_back({WithCursor(MakeRequest(kR4, kHttp, "tools/list", {}, 3), kCursorPlaceholder),
+                      std::string(check::kInvalidCursor), "C1", 2});
+  auto decoded = SequenceFromJson(SequenceToJson(sequence));
+  ASSERT_TRUE(decoded.ok()) << decoded.error().message;
+  EXPECT_EQ(*decoded, sequence);
+
+  ReproducerTarget target;
+  target.url = "http://127.0.0.1:8931/mcp";
+  const std::string line = SequenceReproducer(sequence, target);
+  EXPECT_NE(line.find("; c3=$(printf '%s' \"$r\" | sed -n"), std::string::npos) << line;
+  EXPECT_NE(line.find(R"("cursor":"'"$c3"'")"), std::string::npos) << line;
+  EXPECT_EQ(line.find(kCursorPlaceholder), std::string::npos) << line;
+
+  target.kind = kStdio;
+  target.argv = {"server", "--stdio"};
+  const std::string stdio = SequenceReproducer(sequence, target);
+  EXPECT_NE(stdio.find("mkfifo"), std::string::npos) << stdio;
+  EXPECT_NE(stdio.find("server --stdio <\"$d/in\""), std::string::npos) << stdio;
+  EXPECT_NE(stdio.find(R"("cursor":"'"$c3"'")"), std::string::npos) << stdio;
+  // One reply read per request: initialize, the list, the other list (not the notification).
+  std::size_t reads = 0;
+  for (auto at = stdio.find("read -r r"); at != std::string::npos;
+       at = stdio.find("read -r r", at + 1)) {
+    ++reads;
+  }
+  EXPECT_EQ(reads, 3U) << stdio;
 }
 
 }  // namespace

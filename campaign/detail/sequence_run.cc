@@ -1,12 +1,44 @@
 #include "campaign/detail/sequence_run.h"
 
 #include <memory>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "model/request_builder.h"
 #include "oracles/sequence.h"
 
 namespace mcpfuzz::campaign_detail {
+namespace {
+
+// The step as sent: its placeholder cursor replaced by the one captured from its cursor_from
+// step's reply (kept when that reply handed none out: the model then leaves the step unjudged).
+SequenceStep WithCapturedCursor(const SequenceState& state, const SequenceStep& step) {
+  if (!step.cursor_from) return step;
+  const std::optional<std::string> cursor = CapturedCursor(state, *step.cursor_from);
+  if (!cursor) return step;
+  SequenceStep sent = step;
+  sent.request = WithCursor(std::move(sent.request), *cursor);
+  return sent;
+}
+
+// `sequence` without step `drop`, its cursor references renumbered; nothing when a later step
+// carries the cursor of the dropped one.
+std::optional<Sequence> WithoutStep(const Sequence& sequence, std::size_t drop) {
+  Sequence out;
+  for (std::size_t index = 0; index < sequence.size(); ++index) {
+    if (index == drop) continue;
+    SequenceStep step = sequence[index];
+    if (step.cursor_from) {
+      if (*step.cursor_from == drop) return std::nullopt;
+      if (*step.cursor_from > drop) --*step.cursor_from;
+    }
+    out.push_back(std::move(step));
+  }
+  return out;
+}
+
+}  // namespace
 
 SequenceRun RunSequence(const TransportFactory& connect, const Sequence& sequence) {
   SequenceRun run;
@@ -18,7 +50,8 @@ SequenceRun RunSequence(const TransportFactory& connect, const Sequence& sequenc
   Transport& transport = **connected;
   SequenceState state;
   Revision revision = kLatestRevision;
-  for (const SequenceStep& step : sequence) {
+  for (const SequenceStep& planned : sequence) {
+    const SequenceStep step = WithCapturedCursor(state, planned);
     revision = step.request.revision;
     Observation observation = transport.Send(step.request);
     if (transport.session_id().empty()) {
@@ -60,8 +93,9 @@ ShrunkSequence ShrinkSequence(const TransportFactory& connect, const Sequence& s
       if (shrunk.sends >= max_sends || std::chrono::steady_clock::now() - start >= max_time) {
         return shrunk;
       }
-      Sequence candidate = shrunk.minimal;
-      candidate.erase(candidate.begin() + static_cast<std::ptrdiff_t>(drop));
+      std::optional<Sequence> without = WithoutStep(shrunk.minimal, drop);
+      if (!without) continue;
+      Sequence candidate = std::move(*without);
       ++shrunk.sends;
       const SequenceRun again = RunSequence(connect, candidate);
       const Judged* found = again.finding();

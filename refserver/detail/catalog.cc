@@ -222,9 +222,44 @@ MethodReply ReadResource(const FaultSet& faults, Revision revision,
   return {boost::json::object{{"contents", boost::json::array{std::move(contents)}}}};
 }
 
-MethodReply List(std::string_view key, boost::json::array items,
-                 const boost::json::object& params) {
-  if (params.contains("cursor")) return {InvalidParams("Invalid cursor")};
+// The one paginated list: resources/templates/list answers an empty first page and a
+// nextCursor to its (empty, last) second page, so a client has a cursor to carry (to another
+// list, for cursor-across-lists). Cursors are opaque to the client and bound to their method.
+constexpr std::string_view kPaginatedList = "resources/templates/list";
+
+// The cursor `method` hands out for its second page: opaque (hex of "METHOD#2") but fixed, so
+// the same run gives the same bytes.
+std::string CursorFor(std::string_view method) {
+  constexpr std::string_view kHex = "0123456789abcdef";
+  std::string cursor;
+  for (char c : std::string(method) + "#2") {
+    const auto byte = static_cast<unsigned char>(c);
+    cursor += kHex[byte >> 4];
+    cursor += kHex[byte & 15];
+  }
+  return cursor;
+}
+
+bool IsCursorOfAnotherList(std::string_view method, std::string_view cursor) {
+  for (std::string_view other : {std::string_view("tools/list"), std::string_view("prompts/list"),
+                                 std::string_view("resources/list"), kPaginatedList}) {
+    if (other != method && cursor == CursorFor(other)) return true;
+  }
+  return false;
+}
+
+MethodReply List(const FaultSet& faults, std::string_view method, std::string_view key,
+                 boost::json::array items, const boost::json::object& params) {
+  const boost::json::value* cursor = params.if_contains("cursor");
+  if (cursor == nullptr) {
+    if (method != kPaginatedList) return {boost::json::object{{key, std::move(items)}}};
+    return {boost::json::object{{key, boost::json::array{}}, {"nextCursor", CursorFor(method)}}};
+  }
+  const bool own = cursor->is_string() && cursor->get_string() == CursorFor(method);
+  const bool foreign_accepted = cursor->is_string() && faults.contains(Fault::kCursorAcrossLists) &&
+                                IsCursorOfAnotherList(method, cursor->get_string());
+  if (!own && !foreign_accepted) return {InvalidParams("Invalid cursor")};
+  if (own) return {boost::json::object{{key, boost::json::array{}}}};
   return {boost::json::object{{key, std::move(items)}}};
 }
 
@@ -254,7 +289,7 @@ bool IsCatalogMethod(std::string_view method) {
 
 MethodReply CallCatalog(const FaultSet& faults, Revision revision, std::string_view method,
                         const boost::json::object& params) {
-  if (method == "tools/list") return List("tools", ToolDefinitions(), params);
+  if (method == "tools/list") return List(faults, method, "tools", ToolDefinitions(), params);
   if (method == "tools/call") return CallTool(faults, params);
   if (method == "prompts/list") {
     boost::json::object name_argument{
@@ -262,7 +297,7 @@ MethodReply CallCatalog(const FaultSet& faults, Revision revision, std::string_v
     boost::json::object greeting{{"name", "greeting"},
                                  {"description", "A friendly greeting"},
                                  {"arguments", boost::json::array{std::move(name_argument)}}};
-    return List("prompts", {std::move(greeting)}, params);
+    return List(faults, method, "prompts", {std::move(greeting)}, params);
   }
   if (method == "prompts/get") return GetPrompt(faults, params);
   if (method == "resources/list") {
@@ -270,10 +305,11 @@ MethodReply CallCatalog(const FaultSet& faults, Revision revision, std::string_v
                                {"name", "readme"},
                                {"description", "What this server offers"},
                                {"mimeType", "text/plain"}};
-    return List("resources", {std::move(readme)}, params);
+    return List(faults, method, "resources", {std::move(readme)}, params);
   }
   if (method == "resources/read") return ReadResource(faults, revision, params);
-  if (method == "resources/templates/list") return List("resourceTemplates", {}, params);
+  if (method == "resources/templates/list")
+    return List(faults, method, "resourceTemplates", {}, params);
   return {RpcError{-32601, "Method not found: " + std::string(method), std::nullopt}};
 }
 

@@ -5,7 +5,9 @@
 //           `b`, returns the sum as text), fail_upstream (always an execution error).
 // Prompt:   greeting (required argument `name`).
 // Resource: mcpfuzz://readme (text/plain). No resource templates.
-// Lists are never paginated, so any cursor is invalid (-32602).
+// Lists are not paginated but resources/templates/list: an empty first page whose nextCursor
+// leads to an empty last page. Any other cursor is invalid (-32602), a cursor of another list
+// included (cursor-across-lists serves that one).
 
 #include <boost/json/object.hpp>
 #include <string_view>
@@ -35,8 +37,9 @@ std::string_view ServerInstructions();
 bool IsCatalogMethod(std::string_view method);
 
 /// Answers a catalog method. Handler errors are in-band: unknown tool or prompt, bad params,
-/// any cursor → -32602; unknown resource → -32002 before 2026-07-28, -32602 from it (data.uri).
-/// Tool arguments that fail the input schema give an isError:true result naming the argument.
+/// a cursor not handed out by the same list → -32602; unknown resource → -32002 before 2026-07-28,
+/// -32602 from it (data.uri). Tool arguments that fail the input schema give an isError:true result
+/// naming the argument.
 MethodReply CallCatalog(const FaultSet& faults, Revision revision, std::string_view method,
                         const boost::json::object& params);
 
