@@ -166,6 +166,18 @@ std::size_t Campaign::Hangs(const std::string& check_id) {
   return found == hangs_.end() ? 0 : found->second;
 }
 
+void Campaign::WriteFinding(CampaignFinding& finding) const {
+  if (options_.corpus_dir.empty()) return;
+  auto written =
+      WriteCaseFile(options_.corpus_dir, FindingFileName(finding.check_id, finding.signature_hash),
+                    FindingToJson(RecordOf(finding, options_.seed)));
+  if (written.ok()) {
+    finding.file = *written;
+  } else {
+    finding.file_error = written.error().message;
+  }
+}
+
 void Campaign::CountSent(const GeneratedCase& generated) {
   ++result_.cases;
   ++result_.cases_per_family[generated.family];
@@ -306,16 +318,7 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
   finding.shrink_sends = shrunk.sends;
 
   finding.reproducer = Reproducer(finding.minimal, ReproducerFor(options_, session));
-  if (!options_.corpus_dir.empty()) {
-    auto written = WriteCaseFile(options_.corpus_dir,
-                                 FindingFileName(finding.check_id, finding.signature_hash),
-                                 FindingToJson(RecordOf(finding, options_.seed)));
-    if (written.ok()) {
-      finding.file = *written;
-    } else {
-      finding.file_error = written.error().message;
-    }
-  }
+  WriteFinding(finding);
   if (judged.dropped) lane.drop_findings.push_back(result_.findings.size());
   result_.findings.push_back(std::move(finding));
   Report(/*force=*/true);
@@ -381,16 +384,7 @@ SentCase Campaign::RunSequenceCase(const Lane& lane, GeneratedCase generated, st
   }
 
   finding.reproducer = SequenceReproducer(finding.steps, ReproducerFor(options_, *lane.session));
-  if (!options_.corpus_dir.empty()) {
-    auto written = WriteCaseFile(options_.corpus_dir,
-                                 FindingFileName(finding.check_id, finding.signature_hash),
-                                 FindingToJson(RecordOf(finding, options_.seed)));
-    if (written.ok()) {
-      finding.file = *written;
-    } else {
-      finding.file_error = written.error().message;
-    }
-  }
+  WriteFinding(finding);
   result_.findings.push_back(std::move(finding));
   Report(/*force=*/true);
   return out;

@@ -3,6 +3,7 @@
 
 #include <boost/json.hpp>
 #include <cstddef>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,6 +44,25 @@ boost::json::object ProbeParams(std::string_view method) {
   }
   if (method == "logging/setLevel") return {{"level", "info"}};
   return {};
+}
+
+// Several checks judged on one connection's exchanges: each by the exchange at its index (all
+// of them shown), or unreachable where the connection ended before that request was sent.
+void ReportEachAt(RevisionRun& run, const std::vector<Exchange>& exchanges,
+                  std::initializer_list<std::pair<std::string_view, std::optional<std::size_t>>> at,
+                  const std::string& note = {}) {
+  for (const auto& [id, index] : at) {
+    if (!run.Pending(id)) continue;
+    if (!index) {
+      run.ReportUnreachable(id);
+      continue;
+    }
+    ResultBuilder result(run, id);
+    for (const Exchange& exchange : exchanges) result.Add(exchange);
+    result.JudgeAt(*index, run.Context());
+    if (!note.empty()) result.Note(note);
+    run.Report(std::move(result));
+  }
 }
 
 }  // namespace
@@ -122,19 +142,9 @@ void HandshakeControl(RevisionRun& run) {
                     std::string(ToString(pre_init.grounds)) + "): " + pre_init.reason;
     run.AddHandshakeControl({run.revision(), pre_init});
   }
-  for (auto [id, index] : {std::pair{check::kPingBeforeInit, ping_index},
-                           std::pair{check::kRequestBeforeInit, list_index}}) {
-    if (!run.Pending(id)) continue;
-    if (!index) {
-      run.ReportUnreachable(id);
-      continue;
-    }
-    ResultBuilder result(run, id);
-    for (const Exchange& exchange : exchanges) result.Add(exchange);
-    result.JudgeAt(*index, run.Context());
-    result.Note(control_note);
-    run.Report(std::move(result));
-  }
+  ReportEachAt(run, exchanges,
+               {{check::kPingBeforeInit, ping_index}, {check::kRequestBeforeInit, list_index}},
+               control_note);
 }
 
 void InitializedSession(RevisionRun& run) {
@@ -165,18 +175,7 @@ void InitializedSession(RevisionRun& run) {
     again_index = exchanges.size() - 1;
   }
   for (Exchange& cleanup : connection.Close()) exchanges.push_back(std::move(cleanup));
-  for (auto [id, index] :
-       {std::pair{check::kPing, ping_index}, std::pair{check::kReinitialize, again_index}}) {
-    if (!run.Pending(id)) continue;
-    if (!index) {
-      run.ReportUnreachable(id);
-      continue;
-    }
-    ResultBuilder result(run, id);
-    for (const Exchange& exchange : exchanges) result.Add(exchange);
-    result.JudgeAt(*index, run.Context());
-    run.Report(std::move(result));
-  }
+  ReportEachAt(run, exchanges, {{check::kPing, ping_index}, {check::kReinitialize, again_index}});
 }
 
 void CapabilityUnadvertised(RevisionRun& run) {

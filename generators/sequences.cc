@@ -128,6 +128,7 @@ GeneratedCase Assemble(const GenContext& context, const std::vector<int>& codes)
   // The last list step: the cursor a kForeignCursor step carries comes from its reply.
   std::optional<std::size_t> listed;
   std::string_view listed_method;
+  std::vector<std::string_view> names;
   for (int code : codes) {
     const std::vector<Op> ops = Choices(context, state, listed.has_value());
     const auto index = static_cast<std::size_t>(code);
@@ -152,9 +153,18 @@ GeneratedCase Assemble(const GenContext& context, const std::vector<int>& codes)
     }
     state = PlanSequence(state, request);
     step.request = std::move(request);
-    if (!generated.variant.empty()) generated.variant += ", ";
-    generated.variant += Name(op);
+    names.push_back(Name(op));
     generated.steps.push_back(std::move(step));
+  }
+  // A step no rule judges can fail nothing, so trailing ones are left out and the case names
+  // the check of its last step (the first step always has one: initialize, ping or L4).
+  while (generated.steps.size() > 1 && generated.steps.back().check_id.empty()) {
+    generated.steps.pop_back();
+    names.pop_back();
+  }
+  for (std::string_view name : names) {
+    if (!generated.variant.empty()) generated.variant += ", ";
+    generated.variant += name;
   }
   const SequenceStep& last = generated.steps.back();
   generated.request = last.request;

@@ -141,6 +141,8 @@ class Campaign {
   /// In case order: records the case (record_cases) and decides whether it is skipped because
   /// earlier cases of its check went unanswered.
   bool RecordAndSkip(const GeneratedCase& generated);
+  /// Writes `finding` as a case file into the corpus, when there is one, and says where.
+  void WriteFinding(CampaignFinding& finding) const;
   /// Counts `generated` as sent: in all, per family and per revision.
   void CountSent(const GeneratedCase& generated);
   /// In case order: counts a hang, and investigates a finding.
