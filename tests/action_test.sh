@@ -23,7 +23,8 @@ check() { # description, then a command that must succeed
   fi
 }
 
-# A reference server over HTTP; prints its URL.
+# A reference server over HTTP; its URL in $url. Not called in $(…): a subshell's pids+=
+# would be lost, and the server would outlive the test.
 start_server() {
   local log="$scratch/server-$#-$RANDOM.txt"
   "$refserver" --http "$@" >"$log" 2>&1 &
@@ -32,10 +33,12 @@ start_server() {
     grep -q '^listening on ' "$log" && break
     sleep 0.1
   done
-  sed -n 's/^listening on //p' "$log"
+  url=$(sed -n 's/^listening on //p' "$log")
 }
-faulty=$(start_server --fault unknown-tool-is-error)
-conformant=$(start_server)
+start_server --fault unknown-tool-is-error
+faulty=$url
+start_server
+conformant=$url
 [[ -n $faulty && -n $conformant ]] || { echo "the reference servers did not start"; exit 1; }
 
 # Runs action/run.sh as the step would; `name` names its scratch files. Sets $code.
