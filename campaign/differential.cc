@@ -143,8 +143,8 @@ DiffResult RunDiff(const std::vector<DiffTarget>& targets, const DiffOptions& op
                                  [&](TransportKind kind) { return kind != result.transports[0]; });
   if (mixed) {
     result.notes.emplace_back(
-        "HTTP and stdio targets: answers are compared without the HTTP status, and "
-        "disagreements are not shrunk (the requests differ by transport)");
+        "HTTP and stdio targets: answers are compared without the HTTP status, and each "
+        "transport's case is shrunk in step with the other's");
   }
 
   Generators generators;
@@ -226,17 +226,17 @@ DiffResult RunDiff(const std::vector<DiffTarget>& targets, const DiffOptions& op
     for (const GeneratedCase* generated : cases) {
       disagreement.original.push_back(generated->request);
     }
-    campaign_detail::DiffShrunk shrunk{std::vector<GeneratedCase>{}, sides, 0, 0};
-    for (const GeneratedCase* generated : cases) shrunk.minimal.push_back(*generated);
-    if (!mixed) {
-      const auto& generator = generators.by_transport.begin()->second;
-      const rc::Shrinkable<GeneratedCase> root =
-          generator(rc::Random(campaign_detail::CaseSeed(options.seed, index)),
-                    campaign_detail::CaseSize(index));
-      shrunk = campaign_detail::ShrinkDisagreement(
-          sessions, root, *cases.front(), sides,
-          campaign_detail::ShrinkBudget{options.max_shrink_sends, options.max_shrink_time});
+    std::vector<rc::Shrinkable<GeneratedCase>> roots;
+    std::vector<GeneratedCase> originals;
+    for (std::size_t t = 0; t < sessions.size(); ++t) {
+      roots.push_back(generators.by_transport.at(sessions[t]->kind())(
+          rc::Random(campaign_detail::CaseSeed(options.seed, index)),
+          campaign_detail::CaseSize(index)));
+      originals.push_back(*cases[t]);
     }
+    const campaign_detail::DiffShrunk shrunk = campaign_detail::ShrinkDisagreement(
+        sessions, roots, originals, sides, mixed,
+        campaign_detail::ShrinkBudget{options.max_shrink_sends, options.max_shrink_time});
     disagreement.shrink_steps = shrunk.steps;
     disagreement.shrink_sends = shrunk.sends;
     for (std::size_t t = 0; t < targets.size(); ++t) {

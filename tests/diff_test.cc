@@ -159,6 +159,37 @@ TEST(Diff, FaultsOfDifferentChecksDisagreeOnEach) {
   EXPECT_EQ(rows_and_repeats, DisagreeingCases(result));
 }
 
+// HTTP and stdio side by side: each transport draws its own case from the seed, and a
+// disagreement is shrunk on both at once, each side's case no longer than it was drawn.
+TEST(Diff, MixedTransportsShrinkEachSidesCaseInStep) {
+  Servers servers = Start({{}});
+  servers.running.push_back(
+      test_support::StartRefServer(TransportKind::kStdio, {"unknown-tool-is-error"},
+                                   test_support::ReferenceServerLimits(3000ms, 20ms)));
+  ReproducerTarget stdio;
+  stdio.kind = TransportKind::kStdio;
+  stdio.argv = test_support::RefServerArgv(TransportKind::kStdio, {"unknown-tool-is-error"});
+  servers.targets.push_back(DiffTarget{"refserver --stdio", servers.running.back().connect, stdio});
+
+  DiffOptions options = Options();
+  options.max_cases = 30;
+  const DiffResult result = RunDiff(servers.targets, options);
+  ASSERT_FALSE(result.unreachable) << Describe(result);
+  ASSERT_EQ(result.disagreements.size(), 1U) << Describe(result);
+  const Disagreement& d = result.disagreements.front();
+  EXPECT_EQ(d.check_id, "tools.unknown-name");
+  EXPECT_EQ(d.label, DiffLabel::kSomeWrong);
+  EXPECT_GT(d.shrink_steps, 0U) << Describe(result);
+  ASSERT_EQ(d.minimal.size(), 2U);
+  for (std::size_t t = 0; t < 2; ++t) {
+    EXPECT_LE(d.minimal[t].WireBody().size(), d.original[t].WireBody().size());
+  }
+  EXPECT_LT(d.minimal[1].WireBody().size(), d.original[1].WireBody().size());
+  EXPECT_EQ(d.minimal[0].transport, TransportKind::kHttp);
+  EXPECT_EQ(d.minimal[1].transport, TransportKind::kStdio);
+  EXPECT_EQ(d.cells[0].answer.http_status, 0);  // not compared across transports
+}
+
 TEST(Diff, SameSeedSameDisagreements) {
   const Servers servers = Start({{}, {"unknown-tool-is-error"}});
   const DiffResult first = RunDiff(servers.targets, Options());

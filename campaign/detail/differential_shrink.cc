@@ -44,10 +44,11 @@ DiffSides SendToAll(const std::vector<std::unique_ptr<Session>>& sessions,
 }
 
 DiffShrunk ShrinkDisagreement(const std::vector<std::unique_ptr<Session>>& sessions,
-                              const rc::Shrinkable<GeneratedCase>& root,
-                              const GeneratedCase& original, const DiffSides& original_sides,
+                              const std::vector<rc::Shrinkable<GeneratedCase>>& roots,
+                              const std::vector<GeneratedCase>& originals,
+                              const DiffSides& original_sides, bool mixed_transports,
                               const ShrinkBudget& budget) {
-  DiffShrunk shrunk{std::vector<GeneratedCase>(sessions.size(), original), original_sides, 0, 0};
+  DiffShrunk shrunk{originals, original_sides, 0, 0};
   const std::string key = original_sides.Key();
   const auto deadline = std::chrono::steady_clock::now() + budget.max_time;
   auto spent = [&] {
@@ -55,16 +56,17 @@ DiffShrunk ShrinkDisagreement(const std::vector<std::unique_ptr<Session>>& sessi
            std::any_of(sessions.begin(), sessions.end(),
                        [](const auto& session) { return session->lost(); });
   };
-  auto keeps = [&](const GeneratedCase& candidate) {
-    const std::vector<const GeneratedCase*> cases(sessions.size(), &candidate);
-    DiffSides sides = SendToAll(sessions, cases, /*mixed_transports=*/false);
+  auto keeps = [&](const std::vector<GeneratedCase>& candidates) {
+    std::vector<const GeneratedCase*> cases;
+    for (const GeneratedCase& candidate : candidates) cases.push_back(&candidate);
+    DiffSides sides = SendToAll(sessions, cases, mixed_transports);
     ++shrunk.sends;
     if (sides.Key() != key) return false;
     shrunk.sides = std::move(sides);
     return true;
   };
-  ShrinkWalk walk = WalkShrinkTree(root, original, spent, keeps);
-  shrunk.minimal.assign(sessions.size(), walk.minimal);
+  LockstepWalk walk = WalkShrinkTrees(roots, originals, spent, keeps);
+  shrunk.minimal = std::move(walk.minimal);
   shrunk.steps = walk.steps;
   return shrunk;
 }

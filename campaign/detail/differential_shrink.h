@@ -34,7 +34,8 @@ DiffSides SendToAll(const std::vector<std::unique_ptr<Session>>& sessions,
                     const std::vector<const GeneratedCase*>& cases, bool mixed_transports);
 
 struct DiffShrunk {
-  /// Per target (the same case for all: shrinking needs one transport).
+  /// Per target: one case for all on one transport, the case drawn for its transport when HTTP
+  /// and stdio mix.
   std::vector<GeneratedCase> minimal;
   DiffSides sides;
   std::size_t steps = 0;
@@ -42,10 +43,13 @@ struct DiffShrunk {
 };
 
 /// Greedy shrinking as ShrinkFinding does it, with "the same tuple of answers from every
-/// target" as the property kept. Every target is on one transport, so one case serves all.
+/// target" as the property kept. `roots[t]` and `originals[t]` are target t's: the same tree for
+/// every target on one transport; with mixed transports each transport's tree, walked in
+/// lockstep (WalkShrinkTrees).
 DiffShrunk ShrinkDisagreement(const std::vector<std::unique_ptr<Session>>& sessions,
-                              const rc::Shrinkable<GeneratedCase>& root,
-                              const GeneratedCase& original, const DiffSides& original_sides,
+                              const std::vector<rc::Shrinkable<GeneratedCase>>& roots,
+                              const std::vector<GeneratedCase>& originals,
+                              const DiffSides& original_sides, bool mixed_transports,
                               const ShrinkBudget& budget);
 
 }  // namespace mcpfuzz::campaign_detail

@@ -6,39 +6,82 @@
 
 namespace mcpfuzz::campaign_detail {
 
+namespace {
+
+// The next shrink of one tree as a value, or nothing when its sequence ends or fails; a shrink
+// its generator cannot produce counts as "no candidate here" (`value` stays empty).
+struct Next {
+  bool ended = false;
+  rc::Maybe<rc::Shrinkable<GeneratedCase>> shrinkable;
+  rc::Maybe<GeneratedCase> value;
+};
+
+Next NextShrink(rc::Seq<rc::Shrinkable<GeneratedCase>>& candidates) {
+  Next next;
+  try {
+    next.shrinkable = candidates.next();
+  } catch (...) {
+    next.ended = true;  // The shrink sequence itself failed: keep what was found.
+    return next;
+  }
+  if (!next.shrinkable) {
+    next.ended = true;
+    return next;
+  }
+  try {
+    next.value = next.shrinkable->value();
+  } catch (...) {
+  }
+  return next;
+}
+
+// Only simpler AND no longer: a simpler template can be wordier (server/discover for
+// tools/list), and a minimal case should be the smallest one found.
+bool Acceptable(const GeneratedCase& candidate, const GeneratedCase& original,
+                const GeneratedCase& minimal) {
+  return candidate.family == original.family && candidate.check_id == original.check_id &&
+         !(candidate.request == minimal.request) &&
+         candidate.request.WireBody().size() <= minimal.request.WireBody().size();
+}
+
+}  // namespace
+
 ShrinkWalk WalkShrinkTree(const rc::Shrinkable<GeneratedCase>& root, const GeneratedCase& original,
                           const std::function<bool()>& spent,
                           const std::function<bool(const GeneratedCase&)>& keeps) {
-  ShrinkWalk walk{original, 0};
-  rc::Shrinkable<GeneratedCase> current = root;
+  LockstepWalk walk = WalkShrinkTrees(
+      {root}, {original}, spent,
+      [&](const std::vector<GeneratedCase>& candidates) { return keeps(candidates.front()); });
+  return ShrinkWalk{std::move(walk.minimal.front()), walk.steps};
+}
+
+LockstepWalk WalkShrinkTrees(const std::vector<rc::Shrinkable<GeneratedCase>>& roots,
+                             const std::vector<GeneratedCase>& originals,
+                             const std::function<bool()>& spent,
+                             const std::function<bool(const std::vector<GeneratedCase>&)>& keeps) {
+  LockstepWalk walk{originals, 0};
+  std::vector<rc::Shrinkable<GeneratedCase>> current = roots;
   bool improved = true;
   while (improved && !spent()) {
     improved = false;
-    rc::Seq<rc::Shrinkable<GeneratedCase>> candidates = current.shrinks();
-    for (;;) {
-      rc::Maybe<rc::Shrinkable<GeneratedCase>> candidate;
-      try {
-        candidate = candidates.next();
-      } catch (...) {
-        break;  // The shrink sequence itself failed: keep what was found.
+    std::vector<rc::Seq<rc::Shrinkable<GeneratedCase>>> candidates;
+    for (const auto& node : current) candidates.push_back(node.shrinks());
+    for (bool ended = false; !ended && !spent();) {
+      std::vector<rc::Shrinkable<GeneratedCase>> nodes;
+      std::vector<GeneratedCase> values;
+      bool acceptable = true;
+      for (std::size_t t = 0; t < candidates.size(); ++t) {
+        Next next = NextShrink(candidates[t]);
+        ended = ended || next.ended;
+        if (next.ended) break;
+        acceptable =
+            acceptable && next.value && Acceptable(*next.value, originals[t], walk.minimal[t]);
+        nodes.push_back(std::move(*next.shrinkable));
+        if (next.value) values.push_back(std::move(*next.value));
       }
-      if (!candidate || spent()) break;
-      GeneratedCase generated;
-      try {
-        generated = candidate->value();
-      } catch (...) {
-        continue;  // A generator that cannot produce this shrink: skip it.
-      }
-      // Only simpler AND no longer: a simpler template can be wordier (server/discover for
-      // tools/list), and a minimal case should be the smallest one found.
-      if (generated.family != original.family || generated.check_id != original.check_id ||
-          generated.request == walk.minimal.request ||
-          generated.request.WireBody().size() > walk.minimal.request.WireBody().size()) {
-        continue;
-      }
-      if (!keeps(generated)) continue;
-      current = *candidate;
-      walk.minimal = std::move(generated);
+      if (ended || !acceptable || !keeps(values)) continue;
+      current = std::move(nodes);
+      walk.minimal = std::move(values);
       ++walk.steps;
       improved = true;
       break;

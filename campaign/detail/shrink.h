@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "campaign/detail/judging.h"
 #include "generators/generated_case.h"
@@ -38,6 +39,20 @@ struct ShrinkWalk {
 ShrinkWalk WalkShrinkTree(const rc::Shrinkable<GeneratedCase>& root, const GeneratedCase& original,
                           const std::function<bool()>& spent,
                           const std::function<bool(const GeneratedCase&)>& keeps);
+
+/// The same walk over several trees in lockstep: the k-th shrinks of all trees make one
+/// candidate, which must pass the one-tree test in every tree. For a case drawn from one seed by
+/// several generators (a differential run over HTTP and stdio draws it per transport): their
+/// trees branch alike wherever the draws agree, and where they stop agreeing no candidate is
+/// taken.
+struct LockstepWalk {
+  std::vector<GeneratedCase> minimal;  ///< One per tree, in the order of the roots.
+  std::size_t steps = 0;
+};
+LockstepWalk WalkShrinkTrees(const std::vector<rc::Shrinkable<GeneratedCase>>& roots,
+                             const std::vector<GeneratedCase>& originals,
+                             const std::function<bool()>& spent,
+                             const std::function<bool(const std::vector<GeneratedCase>&)>& keeps);
 
 /// Greedy shrinking, as RapidCheck does it: take the first shrink of the current case that
 /// still fails with `signature`, and repeat until none does or the budget is spent. Candidates
