@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "campaign/campaign.h"
 #include "checks/checks.h"
@@ -227,6 +230,53 @@ TEST_F(RealServers, CheckRunsOverStdio) {
                        {Revision::k2026_07_28, Revision::k2025_11_25});
   ExpectCheckRunJudges(StdioFactory(Node("sdk-v1.mjs", {"--stdio"}), kNodeStart),
                        {Revision::k2025_11_25});
+}
+
+// Blame the layer: popular servers built on SDK v1 inherit its deviations. The checklist over
+// stdio gives memory, filesystem, sequential-thinking and everything the same FAIL/WARN verdict
+// as a bare SDK v1 server on every check both judged (a check one of them cannot be asked, for
+// want of prompts or resources, is compared nowhere); and the bare server does deviate, so the
+// comparison is not between two empty lists.
+class BlameTheLayer : public RealServers {
+ protected:
+  // check id → verdict, for the checks that judged the server (PASS, WARN or FAIL).
+  static std::map<std::string, VerdictKind> Judged(const TransportFactory& connect) {
+    std::map<std::string, VerdictKind> judged;
+    for (const auto& result : checks::RunChecks(connect, {}).results) {
+      const VerdictKind kind = result.verdict.kind;
+      if (kind == VerdictKind::kPass || kind == VerdictKind::kWarn || kind == VerdictKind::kFail) {
+        judged[result.verdict.check_id] = kind;
+      }
+    }
+    return judged;
+  }
+  static constexpr std::chrono::milliseconds kNodeStart{6000};
+};
+
+TEST_F(BlameTheLayer, SdkV1ServersShareTheBareSdksDeviations) {
+  const auto bare = Judged(StdioFactory(Node("sdk-v1.mjs", {"--stdio"}), kNodeStart));
+  std::size_t deviations = 0;
+  for (const auto& [check, kind] : bare) deviations += kind != VerdictKind::kPass;
+  ASSERT_GT(deviations, 0U) << "the bare SDK v1 server deviates nowhere: nothing to inherit";
+
+  const std::vector<std::vector<std::string>> apps = {
+      Node("sdk-v1-apps.mjs", {"--server", "memory", "--stdio"}),
+      Node("sdk-v1-apps.mjs", {"--server", "filesystem", "--stdio"}),
+      Node("sdk-v1-apps.mjs", {"--server", "sequential-thinking", "--stdio"}),
+      Node("everything.mjs", {"--stdio"})};
+  for (const auto& argv : apps) {
+    SCOPED_TRACE(argv[1] + " " + argv[3 % argv.size()]);
+    const auto app = Judged(StdioFactory(argv, kNodeStart));
+    std::size_t compared = 0;
+    for (const auto& [check, kind] : app) {
+      const auto in_bare = bare.find(check);
+      if (in_bare == bare.end()) continue;
+      ++compared;
+      EXPECT_EQ(ToString(kind), ToString(in_bare->second)) << check;
+    }
+    // The tools checks, at least, judge every one of them.
+    EXPECT_GT(compared, bare.size() / 2) << compared << " of " << bare.size();
+  }
 }
 
 // Issue #13 items 5-7 against the servers that showed them, each run bounded: one family, a
