@@ -231,7 +231,8 @@ std::string StartedFirst(const ReproducerTarget& target, const std::string& body
   command += target.url;
   command += " && break; sleep 0.1; done; ";
   command += body;
-  command += "; kill $server";
+  // Waited for, so its port is free again for the next reproducer run right after this one.
+  command += "; kill $server; wait $server";
   return command;
 }
 

@@ -7,8 +7,9 @@ that each target still gives the answer the report recorded (channel and JSON-RP
 Each reproducer is a shell command that starts nothing of mcpfuzz: for a stdio target it
 pipes the request (after initialize, when the case is sent in a session) into a freshly started
 server process; for HTTP it is curl against the URL. The answer to the case's request id is
-classified as mcpfuzz does at its coarsest: protocol_error CODE, execution_error, success or
-no_reply. Exit 1 when any answer differs from the report's.
+classified as mcpfuzz does at its coarsest: protocol_error CODE, execution_error, success,
+not_json_rpc (an HTTP body that is no JSON-RPC answer) or no_reply. Exit 1 when any answer
+differs from the report's.
 """
 import argparse
 import json
@@ -50,6 +51,11 @@ def classify(output, request_id):
         if isinstance(result, dict) and result.get("isError") is True:
             return "execution_error"
         return "success"
+    # Over HTTP (`curl -i`): a body after the last status line that carried no JSON-RPC answer,
+    # such as a framework's HTML error page.
+    head, status, rest = output.rpartition("HTTP/")
+    if status and rest.replace("\r", "").partition("\n\n")[2].strip():
+        return "not_json_rpc"
     return "no_reply"
 
 
