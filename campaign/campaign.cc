@@ -80,6 +80,12 @@ std::optional<GeneratedCase> DrawCase(const rc::Gen<GeneratedCase>& generator,
   }
 }
 
+const rc::Gen<GeneratedCase>& GeneratorFor(const rc::Gen<GeneratedCase>& cases,
+                                           const std::optional<rc::Gen<GeneratedCase>>& sequences,
+                                           std::size_t index) {
+  return sequences && index % kSequenceEvery == kSequenceEvery - 1 ? *sequences : cases;
+}
+
 void Campaign::OpenLanes() {
   std::vector<Revision> revisions;
   if (options_.revision) {
@@ -125,6 +131,10 @@ void Campaign::OpenLanes() {
       continue;
     }
     lane.generator = gen::AnyCase(lane.session->context(), families);
+    if (options_.families.empty() &&
+        !gen::ApplicableFamilies(lane.session->context(), {"sequences"}).empty()) {
+      lane.sequences = gen::AnyCase(lane.session->context(), {"sequences"});
+    }
     result_.revisions.push_back(lane.session->revision());
     lanes_.push_back(std::move(lane));
   }
@@ -157,7 +167,7 @@ std::size_t Campaign::OpenWorkerSessions(std::size_t wanted) {
 }
 
 std::optional<GeneratedCase> Campaign::Generate(const Lane& lane, std::size_t index) const {
-  return DrawCase(*lane.generator, options_.seed, index);
+  return DrawCase(GeneratorFor(*lane.generator, lane.sequences, index), options_.seed, index);
 }
 
 std::size_t Campaign::Hangs(const std::string& check_id) {
@@ -296,8 +306,8 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
   Add(result_.timing.resends, resending);
 
   // The shrink tree is the generator's, regenerated from the case's seed and size.
-  const rc::Shrinkable<GeneratedCase> root =
-      (*lane.generator)(rc::Random(CaseSeed(options_.seed, index)), CaseSize(index));
+  const rc::Shrinkable<GeneratedCase> root = GeneratorFor(*lane.generator, lane.sequences, index)(
+      rc::Random(CaseSeed(options_.seed, index)), CaseSize(index));
   // A finding that timed out costs a whole timeout per candidate: shrink it only a little.
   const std::size_t shrink_sends = judged.timed_out
                                        ? std::min(options_.max_shrink_sends, kTimedOutShrinkSends)

@@ -52,6 +52,9 @@ struct Lane {
   /// Sessions of workers 1..N-1 (--concurrency N), each with its own connection.
   std::vector<std::unique_ptr<Session>> extra;
   std::optional<rc::Gen<GeneratedCase>> generator;
+  /// The sequences family, when no family was named and it applies here: every
+  /// kSequenceEvery-th case is drawn from it instead (Campaign::Generate).
+  std::optional<rc::Gen<GeneratedCase>> sequences;
   /// The last case sent on this lane, to blame a death found before the next one (serial).
   std::optional<GeneratedCase> previous;
   std::size_t previous_index = 0;
@@ -72,6 +75,11 @@ struct Lane {
   Session& WorkerSession(std::size_t worker) { return worker == 0 ? *session : *extra[worker - 1]; }
 };
 
+/// With the default families, one case in this many is a sequence where sequences apply (a
+/// handshake era): each opens a connection of its own, over stdio a process, so they are kept
+/// few; and the other cases stay what they were at every seed, drawn at their own indices.
+inline constexpr std::size_t kSequenceEvery = 64;
+
 /// Each case left unanswered costs a whole timeout: after this many, cases of the same check
 /// are generated but no longer sent.
 inline constexpr std::size_t kHangsBeforeSkipping = 3;
@@ -85,6 +93,11 @@ int CaseSize(std::size_t index);
 /// Case `index` of a run drawn from `generator`; nothing when the generator failed. Pure.
 std::optional<GeneratedCase> DrawCase(const rc::Gen<GeneratedCase>& generator,
                                       std::uint64_t run_seed, std::size_t index);
+/// The generator case `index` of a lane comes from: `sequences`, when the lane has it, for one
+/// case in kSequenceEvery, else `cases`.
+const rc::Gen<GeneratedCase>& GeneratorFor(const rc::Gen<GeneratedCase>& cases,
+                                           const std::optional<rc::Gen<GeneratedCase>>& sequences,
+                                           std::size_t index);
 
 class CasePipeline;
 

@@ -160,7 +160,8 @@ void CasePipeline::Send(std::size_t worker, std::size_t index, Slot& slot) {
   Session& session = campaign_.lanes_[index % campaign_.lanes_.size()].WorkerSession(worker);
   // Hangs only grow and are counted in case order, so a case skipped here would be skipped by
   // the coordinator too; this only saves sending it.
-  if (!slot.error.empty() || !slot.generated ||
+  // A sequence opens a connection of its own: the coordinator runs it (Conclude).
+  if (!slot.error.empty() || !slot.generated || !slot.generated->steps.empty() ||
       campaign_.Hangs(slot.generated->check_id) >= kHangsBeforeSkipping) {
     return;
   }
@@ -257,6 +258,15 @@ bool CasePipeline::Conclude(std::size_t index, Slot& slot) {
   Lane& lane = campaign.lanes_[index % campaign.lanes_.size()];
   if (!slot.generated) {
     ++result.generation_failures;
+    return true;
+  }
+  if (!slot.generated->steps.empty()) {
+    // Alone: RunSequenceCase keeps findings as the serial loop does, with no worker sending.
+    if (campaign.RecordAndSkip(*slot.generated)) return true;
+    Pause();
+    campaign.RunSequenceCase(lane, std::move(*slot.generated), index);
+    Resume();
+    campaign.Report(/*force=*/false);
     return true;
   }
   if (campaign.RecordAndSkip(*slot.generated) || !slot.judged) return true;

@@ -102,13 +102,15 @@ std::optional<GeneratedCase> Campaign::NextCase(const Lane& lane, std::size_t in
   // for lanes that no longer are, and drawing starts again.
   if (!prefetch_ || prefetch_->next() != index || prefetch_lanes_ != lanes_.size()) {
     prefetch_.reset();
-    std::vector<rc::Gen<GeneratedCase>> generators;
-    for (const Lane& each : lanes_) generators.push_back(*each.generator);
+    std::vector<std::pair<rc::Gen<GeneratedCase>, std::optional<rc::Gen<GeneratedCase>>>>
+        generators;
+    for (const Lane& each : lanes_) generators.emplace_back(*each.generator, each.sequences);
     prefetch_lanes_ = lanes_.size();
     // The drawing thread reads its own copies of the generators, never lanes_.
     prefetch_ = std::make_unique<CasePrefetcher>(
         [generators = std::move(generators), seed = options_.seed](std::size_t at) {
-          return DrawCase(generators[at % generators.size()], seed, at);
+          const auto& [cases, sequences] = generators[at % generators.size()];
+          return DrawCase(GeneratorFor(cases, sequences, at), seed, at);
         },
         index, options_.max_cases);
   }
