@@ -9,6 +9,7 @@
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "campaign/campaign.h"
+#include "cli/run_reports.h"
 #include "model/text.h"
 #include "reports/merge.h"
 #include "reports/writers.h"
@@ -240,6 +243,52 @@ TEST(ReportReadBack, SurveyReportWritesEveryFormatAsTheOriginal) {
   auto read = reports::SurveyReportFromJson(json::parse(written.str()));
   ASSERT_TRUE(read.ok()) << read.error().message;
   ExpectSameFormats(original, std::move(*read));
+}
+
+// Each loop of the campaign (serial, serial with cases drawn ahead, --concurrency 2) over
+// HTTP: shard K of 3 sends exactly the unsharded run's cases i with i % 3 == K-1, in order, and
+// the shards' reports merge into the unsharded run's.
+TEST(ShardedCampaign, EachLoopSendsItsShareAndMergesToTheWholeRun) {
+  const RefTarget target = StartRefServer(
+      TransportKind::kHttp, {"unknown-method-200", "unknown-tool-is-error", "parse-error-wrong-id"},
+      ReferenceServerLimits(std::chrono::milliseconds(3000), std::chrono::milliseconds(20)));
+  struct Loop {
+    const char* name;
+    bool pipeline;
+    std::size_t concurrency;
+  };
+  for (const Loop& loop : {Loop{"serial", false, 1}, Loop{"drawn ahead", true, 1},
+                           Loop{"concurrency 2", true, 2}}) {
+    CampaignOptions options;
+    options.seed = 20261202;
+    options.max_cases = 300;
+    options.record_cases = true;
+    options.resends = 1;
+    options.pipeline = loop.pipeline;
+    options.concurrency = loop.concurrency;
+    const CampaignResult whole = RunCampaign(target.connect, options);
+    ASSERT_GE(whole.findings.size(), 3U) << loop.name;
+    const reports::RunInfo info = FixedRunInfo();
+    std::vector<reports::Report> shards;
+    for (std::size_t index = 1; index <= 3; ++index) {
+      options.shard_index = index;
+      options.shard_count = 3;
+      const CampaignResult shard = RunCampaign(target.connect, options);
+      std::vector<std::string> expected;
+      for (std::size_t i = index - 1; i < whole.case_log.size(); i += 3) {
+        expected.push_back(whole.case_log[i]);
+      }
+      EXPECT_EQ(shard.case_log, expected) << loop.name << ", shard " << index;
+      shards.push_back(cli::BuildFuzzReport(info, options, shard));
+    }
+    options.shard_index = 1;
+    options.shard_count = 1;
+    auto merged = reports::MergeFuzzReports(shards);
+    ASSERT_TRUE(merged.ok()) << merged.error().message;
+    EXPECT_EQ(WithoutRunMembers(reports::ReportToJson(*merged)),
+              WithoutRunMembers(reports::ReportToJson(cli::BuildFuzzReport(info, options, whole))))
+        << loop.name;
+  }
 }
 
 TEST(ShardProblem, NamesTheMissingAndTheDuplicateShard) {
