@@ -257,8 +257,8 @@ TEST(ShardedCampaign, EachLoopSendsItsShareAndMergesToTheWholeRun) {
     bool pipeline;
     std::size_t concurrency;
   };
-  for (const Loop& loop : {Loop{"serial", false, 1}, Loop{"drawn ahead", true, 1},
-                           Loop{"concurrency 2", true, 2}}) {
+  for (const Loop& loop :
+       {Loop{"serial", false, 1}, Loop{"drawn ahead", true, 1}, Loop{"concurrency 2", true, 2}}) {
     CampaignOptions options;
     options.seed = 20261202;
     options.max_cases = 300;
