@@ -95,7 +95,8 @@ struct CampaignOptions {
   /// case in every shard, since it follows from the seed and i alone. What a shard decides
   /// from what it saw is decided from its own cases only: deduplication (the shards' reports
   /// are merged by signature), skipping a check after kHangsBeforeSkipping hangs, stopping
-  /// after max_findings or `duration`, and blaming a stdio death on the case sent before it.
+  /// after max_findings or `duration`, blaming a stdio death on the case sent before it, and
+  /// which session takes the later cases once one is lost.
   std::size_t shard_index = 1;
   std::size_t shard_count = 1;
 };
