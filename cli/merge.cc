@@ -116,14 +116,15 @@ printed and written in every format asked. The reports must be of one kind, and 
   others counted as its repeats; notes once each. Equal to the unsharded campaign's report
   when the run was bounded by --cases and no check was skipped after unanswered cases (each
   shard skips after its own: see `mcpfuzz help fuzz`).
-- survey: the targets back in the order of the targets file, the census counted again.
+- survey: the targets back in the order of the targets file, the census counted again
+  (--host-budget was each shard's own).
 
 The start is the earliest shard's and the duration the longest shard's; a campaign's time
 breakdown, sessions opened, restarts and pipelined cases are summed over the shards. Those
 members measure the run, not the target, and differ from an unsharded run's report.
 Exit codes as the unsharded run's: 0, 1 (a disagreement with a wrong side, a finding seen
-again, a FAIL), 2 a report not read, reports of different kinds or runs, a shard missing or
-given twice, or a report not written.
+again, a FAIL), 2 a report not read, reports of different kinds or runs, a fuzz or survey
+shard missing or given twice, or a report not written.
 )";
 }
 
