@@ -433,8 +433,9 @@ void Campaign::DropLostLane(std::size_t position) {
 }
 
 void Campaign::RunSerial() {
-  for (std::size_t index = 0; index < options_.max_cases && !lanes_.empty(); ++index) {
+  for (std::size_t position = 0; position < indices_.Count() && !lanes_.empty(); ++position) {
     if (StopNow()) break;
+    const std::size_t index = indices_.At(position);
     Lane& lane = lanes_[index % lanes_.size()];
     if (lane.session->lost()) {
       DropLostLane(index % lanes_.size());

@@ -90,6 +90,15 @@ struct CampaignOptions {
   /// Keep the wire form of every generated case in CampaignResult::case_log (for determinism
   /// checks). Off by default: it grows with the run.
   bool record_cases = false;
+  /// Shard K of N (1-based) of the case indices: only indices i with i % N == K - 1 are sent
+  /// (and counted against max_cases' bound, which stays the whole run's). Case i is the same
+  /// case in every shard, since it follows from the seed and i alone. What a shard decides
+  /// from what it saw is decided from its own cases only: deduplication (the shards' reports
+  /// are merged by signature), skipping a check after kHangsBeforeSkipping hangs, stopping
+  /// after max_findings or `duration`, blaming a stdio death on the case sent before it, and
+  /// which session takes the later cases once one is lost.
+  std::size_t shard_index = 1;
+  std::size_t shard_count = 1;
 };
 
 /// One distinct failure, after re-sending and shrinking.

@@ -1,12 +1,9 @@
 #include "cli/diff.h"
 
 #include <algorithm>
-#include <boost/json/parse.hpp>
-#include <fstream>
 #include <limits>
 #include <memory>
 #include <random>
-#include <sstream>
 
 #include "cli/report_files.h"
 #include "cli/run_info.h"
@@ -210,53 +207,6 @@ Exit codes: 0 no disagreement with a wrong side (merely different answers are re
 pass), 1 a disagreement where some side is wrong, 2 could not run (a target word not
 understood, a target not started or reached, no revision every target speaks, a report not
 written).
-)";
-}
-
-}  // namespace mcpfuzz::cli
-
-namespace mcpfuzz::cli {
-
-int RunMerge(const std::vector<std::string>& inputs, const std::vector<ReportFile>& reports,
-             std::ostream& out, std::ostream& err) {
-  std::vector<reports::Report> shards;
-  for (const std::string& path : inputs) {
-    std::ifstream file(path, std::ios::binary);
-    std::ostringstream text;
-    text << file.rdbuf();
-    boost::system::error_code error;
-    const boost::json::value value = boost::json::parse(text.str(), error);
-    if (!file || error) {
-      err << "mcpfuzz: cannot read " << path << " as JSON\n";
-      return 2;
-    }
-    auto report = reports::DiffReportFromJson(value);
-    if (!report) {
-      err << "mcpfuzz: " << path << ": " << report.error().message << "\n";
-      return 2;
-    }
-    shards.push_back(std::move(*report));
-  }
-  auto merged = reports::MergeDiffReports(shards);
-  if (!merged) {
-    err << "mcpfuzz: " << merged.error().message << "\n";
-    return 2;
-  }
-  reports::WriteTerminal(*merged, out);
-  if (!WriteReportFiles(*merged, reports, out, err)) return 2;
-  return merged->diff->WrongSideCount() > 0 ? 1 : 0;
-}
-
-const char* MergeHelpIntro() {
-  return R"(mcpfuzz merge REPORT.json... [--report FORMAT=PATH]...
-
-Joins the JSON reports of the shards of one differential run (`mcpfuzz diff --shard K/N`, the
-same seed, revision and targets) into the report the unsharded run writes: cases and per-check
-counts summed, each disagreement kept once from the shard that met it first (lowest case
-index), the others counted as its repeats. The start is the earliest shard's and the duration
-the longest shard's: those two members differ from an unsharded run's report.
-Exit codes: 0 no disagreement with a wrong side, 1 one with a wrong side, 2 a report not read
-or not of the same run.
 )";
 }
 

@@ -30,14 +30,6 @@ reports::Report BuildDiffReport(const DiffResult& result, const DiffOptions& opt
 int RunDiffCommand(const Options& options, const std::string& self_executable, std::ostream& out,
                    std::ostream& err);
 
-/// `mcpfuzz merge REPORT.json...`: the JSON reports of the shards of one diff run joined into
-/// the unsharded run's report (reports::MergeDiffReports), printed and written in every format
-/// asked. Exit codes as the run's: 0, 1 a disagreement with a wrong side, 2 a report not read,
-/// not a diff report, not of the same run, or not written.
-int RunMerge(const std::vector<std::string>& inputs, const std::vector<ReportFile>& reports,
-             std::ostream& out, std::ostream& err);
-const char* MergeHelpIntro();
-
 /// The text of `mcpfuzz help diff` before its flag lines.
 const char* DiffHelpIntro();
 const char* DiffHelpTail();

@@ -153,6 +153,9 @@ std::vector<ReportFile>& ReportsOf(Options& options) {
   }
   return options.replay_reports;
 }
+std::optional<Shard>& ShardOf(Options& options) {
+  return options.command == Command::kCheck ? options.check.shard : options.fuzz.shard;
+}
 std::optional<Revision>& RevisionOf(Options& options) {
   return options.command == Command::kCheck ? options.check.revision : options.fuzz.revision;
 }
@@ -413,13 +416,17 @@ constexpr std::array kFlags = {
     Flag{.name = "--shard",
          .value = ValueKind::kText,
          .value_name = "K/N",
-         .commands = kDiff,
-         .help = "run part K of N: only the case indices i with i % N == K-1, so N\n"
-                 "runs (a CI matrix) share one seeded run; `mcpfuzz merge` joins\n"
-                 "their JSON reports",
+         .commands = kFuzz | kDiff | kCheck,
+         .help = "run part K of N, so N runs (a CI matrix) share one run and\n"
+                 "`mcpfuzz merge` joins their JSON reports into the unsharded run's.\n"
+                 "fuzz, diff: only the case indices i with i % N == K-1 (case i is\n"
+                 "the same case in every shard). check --targets: only the targets\n"
+                 "j (from 0, in file order) with j % N == K-1. A fuzz shard skips\n"
+                 "a check after its own hangs and meets --time alone: then the\n"
+                 "merged counts may differ from the unsharded run's",
          .set =
              [](ParseState& state, std::string_view flag, const std::string& value) {
-               return SetShard(flag, value, state.options.fuzz.shard);
+               return SetShard(flag, value, ShardOf(state.options));
              }},
     Flag{.name = "--baseline-server",
          .value = ValueKind::kText,

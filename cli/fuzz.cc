@@ -35,6 +35,10 @@ CampaignOptions ToCampaignOptions(const FuzzSettings& settings, ReproducerTarget
   options.call_real_tools = settings.call_real_tools;
   if (settings.max_request_bytes) options.max_request_bytes = *settings.max_request_bytes;
   if (settings.concurrency) options.concurrency = *settings.concurrency;
+  if (settings.shard) {
+    options.shard_index = settings.shard->index;
+    options.shard_count = settings.shard->count;
+  }
   options.reproducer = std::move(reproducer);
   options.stop = &StopOnSignals::requested();
   return options;
@@ -88,13 +92,40 @@ int RunFuzz(const FuzzSettings& settings, Target& target, std::ostream& out, std
   return FindingsExitCode(result);
 }
 
+namespace {
+
+// A finding that none of its re-sends showed again is reported (labelled flaky), but one
+// unlucky exchange does not fail a pipeline by itself.
+bool Confirmed(std::size_t reproduced, std::size_t resends) {
+  return resends == 0 || reproduced > 0;
+}
+
+std::size_t NumberIn(const boost::json::value& record, std::string_view key) {
+  const boost::json::value* value = record.as_object().if_contains(key);
+  return value != nullptr && value->is_int64() ? static_cast<std::size_t>(value->as_int64()) : 0;
+}
+
+}  // namespace
+
 int FindingsExitCode(const CampaignResult& result) {
-  // A finding that none of its re-sends showed again is reported (labelled flaky), but one
-  // unlucky exchange does not fail a pipeline by itself.
-  const bool confirmed =
-      std::any_of(result.findings.begin(), result.findings.end(),
-                  [](const CampaignFinding& f) { return f.resends == 0 || f.reproduced > 0; });
+  const bool confirmed = std::any_of(
+      result.findings.begin(), result.findings.end(), [](const CampaignFinding& finding) {
+        return Confirmed(static_cast<std::size_t>(std::max(finding.reproduced, 0)),
+                         static_cast<std::size_t>(std::max(finding.resends, 0)));
+      });
   return confirmed ? 1 : 0;
+}
+
+int FindingsExitCode(const reports::Report& report) {
+  for (const reports::TargetSection& target : report.targets) {
+    for (const reports::ReportItem& item : target.items) {
+      if (item.record.is_object() &&
+          Confirmed(NumberIn(item.record, "reproduced"), NumberIn(item.record, "resends"))) {
+        return 1;
+      }
+    }
+  }
+  return 0;
 }
 
 int RunReplay(const std::string& path, const std::vector<ReportFile>& report_files, Target& target,

@@ -8,6 +8,7 @@
 #include "campaign/campaign.h"
 #include "cli/options.h"
 #include "cli/target.h"
+#include "reports/report.h"
 
 namespace mcpfuzz::cli {
 
@@ -18,6 +19,8 @@ CampaignOptions ToCampaignOptions(const FuzzSettings& settings, ReproducerTarget
 /// 1 when a finding was seen again on a re-send (or none was asked for), 0 otherwise: a
 /// finding re-sent 0 of N times is still reported, labelled flaky, without failing the run.
 int FindingsExitCode(const CampaignResult& result);
+/// The same, for a campaign's report (a merged one too: `mcpfuzz merge`).
+int FindingsExitCode(const reports::Report& report);
 
 /// Prints every generator family with its description (`fuzz --list-families`).
 void ListFamilies(std::ostream& out);

@@ -6,6 +6,7 @@
 
 #include "cli/diff.h"
 #include "cli/flags.h"
+#include "cli/merge.h"
 #include "cli/minimize.h"
 #include "cli/options.h"
 
@@ -25,8 +26,9 @@ Usage:
   mcpfuzz fuzz TARGET [options]      generated request variants, judged, shrunk, kept as cases
   mcpfuzz diff TARGET TARGET...      the same seeded cases to several targets; the answers
                                      that differ, as a matrix (`mcpfuzz help diff`)
-  mcpfuzz merge REPORT.json...       join the JSON reports of `diff --shard K/N` runs into the
-                                     report the unsharded run writes, in every format
+  mcpfuzz merge REPORT.json...       join the JSON reports of `--shard K/N` runs (diff, fuzz,
+                                     check --targets) into the report the unsharded run
+                                     writes, in every format (`mcpfuzz help merge`)
   mcpfuzz replay CASES TARGET        send fuzz case files again; exit 1 if any still fails
   mcpfuzz probe TARGET [options]     which revisions a server speaks, and how it answers an
                                      unknown tool, an unknown method and a parse error
@@ -117,6 +119,14 @@ sends the same cases. Read-only unless --call-real-tools.
 )";
 
 constexpr const char* kFuzzTail = R"(
+Sharding (a CI matrix): `--shard K/N` sends only the case indices i with i % N == K-1, each the
+very case the unsharded run sends as case i; `mcpfuzz merge` joins the N JSON reports into the
+unsharded run's (findings deduplicated by signature across shards, counts summed). A shard
+decides from its own cases only: it skips a check after three of its own cases of it went
+unanswered, stops at its own --time, and blames a stdio death on its own previous case; then,
+or against a target whose answers depend on earlier cases, the merged counts can differ from
+the unsharded run's. Time, sessions and restarts are summed over the shards.
+
 Exit codes: 0 no finding (or only flaky ones: seen again on none of their re-sends), 1
 findings, 2 could not run.
 )";

@@ -171,6 +171,9 @@ std::optional<std::string> CheckCombination(const Options& options,
     if (!target.faults.empty()) return "--fault switches the built-in server; not with --targets";
     return std::nullopt;
   }
+  if (command == Command::kCheck && options.check.shard) {
+    return "--shard splits a survey's targets: check takes it with --targets FILE only";
+  }
   if (target.kind == TargetSpec::Kind::kNone) return command_word + " needs a TARGET";
   const bool builtin = target.kind == TargetSpec::Kind::kBuiltinHttp ||
                        target.kind == TargetSpec::Kind::kBuiltinStdio;

@@ -76,6 +76,9 @@ struct CheckSettings {
   std::size_t parallel = 4;
   std::size_t host_budget = 0;
   std::size_t host_spacing_ms = 0;
+  /// `--shard K/N` with --targets: only the targets j (from 0, in file order) with
+  /// j % N == K - 1.
+  std::optional<Shard> shard;
 };
 
 /// `fuzz`: the campaign's seed, size and where findings go.
@@ -95,7 +98,7 @@ struct FuzzSettings {
   std::optional<std::size_t> concurrency;
   /// `--list-families`: print the generator families and exit.
   bool list_families = false;
-  /// `--shard K/N` (diff only, for now): only the case indices i with i % N == K - 1.
+  /// `--shard K/N` (fuzz and diff): only the case indices i with i % N == K - 1.
   std::optional<Shard> shard;
   /// `--report FORMAT=PATH`, repeatable.
   std::vector<ReportFile> reports;

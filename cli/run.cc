@@ -6,6 +6,7 @@
 #include "cli/completion.h"
 #include "cli/diff.h"
 #include "cli/fuzz.h"
+#include "cli/merge.h"
 #include "cli/minimize.h"
 #include "cli/options.h"
 #include "cli/probe.h"

@@ -6,6 +6,7 @@
 
 #include "campaign/finding_file.h"
 #include "model/case_file.h"
+#include "reports/merge.h"
 
 namespace mcpfuzz::cli {
 namespace {
@@ -55,36 +56,21 @@ ReportItem CheckItem(const checks::CheckResult& result, const reports::RunInfo& 
 }
 
 ReportItem FuzzItem(const CampaignFinding& finding, const CampaignOptions& options) {
-  ReportItem item;
-  item.id = finding.check_id;
-  item.title = TitleOf(item.id);
-  item.revision = ToString(finding.revision);
-  item.transport = ToString(finding.minimal.transport);
-  item.verdict = finding.verdict;
-  item.failing = true;
-  item.reproducer = finding.reproducer;
-  item.exchanges.push_back({RequestToJson(Redacted(finding.minimal)), nullptr});
-  item.case_file = finding.file.string();
-  item.facts = {{"family", finding.family},
-                {"variant", finding.variant},
-                {finding.stable ? "stable" : "flaky",
-                 std::to_string(finding.reproduced) + "/" + std::to_string(finding.resends)},
-                {"shrunk", std::to_string(finding.shrink_steps) + " step(s), " +
-                               std::to_string(finding.shrink_sends) + " send(s)"},
-                {"repeats", std::to_string(finding.repeats)},
-                {"case", "seed " + std::to_string(options.seed) + " case " +
-                             std::to_string(finding.case_index)}};
-  if (!finding.file_error.empty()) item.facts.emplace_back("case not written", finding.file_error);
-  // The case file the campaign wrote, less its credentials: a generator may have copied one
-  // into a request.
+  // The case file the campaign wrote, less its credentials (a generator may have copied one
+  // into a request), and what the report adds to it: the item is made from that record alone,
+  // as `mcpfuzz merge` makes it from the report (reports/merge.h).
   FindingRecord record = RecordOf(finding, options.seed);
   record.request = Redacted(std::move(record.request));
   if (record.campaign && record.campaign->original) {
     record.campaign->original = Redacted(std::move(*record.campaign->original));
   }
-  item.record = FindingToJson(record);
-  item.record.as_object()["file"] = item.case_file;
-  item.record.as_object()["repeats"] = finding.repeats;
+  boost::json::object json = FindingToJson(record).as_object();
+  json["file"] = finding.file.string();
+  json["repeats"] = finding.repeats;
+  json["shrink_sends"] = finding.shrink_sends;
+  if (!finding.file_error.empty()) json["file_error"] = finding.file_error;
+  ReportItem item = reports::FuzzFindingItem(std::move(json));
+  item.title = TitleOf(item.id);
   return item;
 }
 
@@ -182,6 +168,10 @@ reports::Report BuildFuzzReport(const reports::RunInfo& info, const CampaignOpti
   figures.warm_restarts = result.warm_restarts;
   figures.cases_per_family = result.cases_per_family;
   figures.cases_per_revision = result.cases_per_revision;
+  for (Revision revision : result.revisions) figures.revisions.emplace_back(ToString(revision));
+  if (options.shard_count > 1) {
+    report.shard = std::to_string(options.shard_index) + "/" + std::to_string(options.shard_count);
+  }
   reports::TargetSection section = SectionFor(info);
   section.eras = result.eras;
   section.notes = result.notes;

@@ -89,6 +89,17 @@ int RunSurvey(const CheckSettings& settings, const TargetSpec& defaults,
   report.kind = reports::ReportKind::kSurvey;
   report.tool_version = kToolVersion;
   report.started_at = UtcNow();
+  if (settings.shard) {
+    // Target j (from 0, in file order) goes to shard j % N + 1: `mcpfuzz merge` puts the rows
+    // back in file order from that alone.
+    std::vector<TargetSpec> mine;
+    for (std::size_t j = settings.shard->index - 1; j < specs->size(); j += settings.shard->count) {
+      mine.push_back((*specs)[j]);
+    }
+    *specs = std::move(mine);
+    report.shard =
+        std::to_string(settings.shard->index) + "/" + std::to_string(settings.shard->count);
+  }
   report.targets.resize(specs->size());
   const auto start = std::chrono::steady_clock::now();
 
@@ -128,7 +139,8 @@ int RunSurvey(const CheckSettings& settings, const TargetSpec& defaults,
   bool any_reached = false;
   for (const auto& target : report.targets) any_reached = any_reached || target.error.empty();
   // A survey a signal stopped is reported as stopped (cli/run.cc), not as unreachable.
-  if (!any_reached && !StopOnSignals::requested()) {
+  // A shard given no target (more shards than targets) has nothing to reach.
+  if (!any_reached && !report.targets.empty() && !StopOnSignals::requested()) {
     err << "mcpfuzz: no target could be reached\n";
     return 2;
   }

@@ -3,7 +3,10 @@
 // and survey reports (docs/report-format.md), fuzz reports and case files alike.
 
 #include <boost/json/object.hpp>
+#include <optional>
+#include <string_view>
 
+#include "model/result.h"
 #include "oracles/verdict.h"
 
 namespace mcpfuzz {
@@ -15,5 +18,12 @@ namespace mcpfuzz {
 /// is one) and "findings" (aspect, strength, text). The check id is the caller's: a report
 /// item calls it "id", a case file "check_id".
 void AddVerdictJson(const Verdict& verdict, boost::json::object& out);
+
+/// The verdict AddVerdictJson wrote into `in` (check_id left empty: it is the caller's), for
+/// reports read back (`mcpfuzz merge`). An error names the first member it could not read.
+Result<Verdict> VerdictFromJson(const boost::json::object& in);
+
+/// The channel ToString(Channel) names `text`; nothing for another text.
+std::optional<Channel> ChannelNamed(std::string_view text);
 
 }  // namespace mcpfuzz

@@ -30,6 +30,7 @@ json::object ItemJson(const ReportItem& item) {
     exchanges.push_back({{"request", exchange.request}, {"observation", exchange.observation}});
   }
   out["exchanges"] = std::move(exchanges);
+  out["judged"] = item.judged;
   return out;
 }
 
@@ -114,9 +115,14 @@ json::object FuzzJson(const Report& report) {
   const TargetSection& target = report.targets.at(0);
   const FuzzFigures figures = report.fuzz.value_or(FuzzFigures{});
   json::object out = Header(report, "mcpfuzz-fuzz-report", &target);
+  // What `mcpfuzz merge` needs to write the SARIF fingerprints the unsharded run writes.
+  out["target"].as_object()["stable_name"] = target.stable_name;
   out["seed"] = figures.seed;
+  if (!report.shard.empty()) out["shard"] = report.shard;
+  out["revisions"] = JsonArray(figures.revisions);
   out["cases"] = figures.cases;
   out["generation_failures"] = figures.generation_failures;
+  out["skipped"] = figures.skipped;
   out["elapsed_seconds"] = report.duration_seconds;
   out["cases_per_second"] = report.duration_seconds > 0
                                 ? static_cast<double>(figures.cases) / report.duration_seconds
@@ -136,6 +142,10 @@ json::object FuzzJson(const Report& report) {
                    {"silence_ms", ms(figures.silence_ms)},
                    {"resends_ms", ms(figures.resends_ms)},
                    {"shrinking_ms", ms(figures.shrinking_ms)}};
+  out["sessions_opened"] = figures.sessions_opened;
+  out["pipelined"] = figures.pipelined;
+  out["restarts"] = figures.restarts;
+  out["warm_restarts"] = figures.warm_restarts;
   json::array findings;
   for (const auto& item : target.items) findings.push_back(item.record);
   out["findings"] = std::move(findings);
@@ -163,6 +173,7 @@ json::object ReplayJson(const Report& report) {
 json::object SurveyJson(const Report& report) {
   json::object out = Header(report, "mcpfuzz-survey-report", nullptr);
   out["duration_seconds"] = report.duration_seconds;
+  if (!report.shard.empty()) out["shard"] = report.shard;
   out["summary"] = CountsJson(Count(report));
   const SurveyTables tables = Tabulate(report);
   json::array per_check;
@@ -184,7 +195,9 @@ json::object SurveyJson(const Report& report) {
                            {"other", unknown.other_risk}}}};
   json::array targets;
   for (const auto& target : report.targets) {
-    json::object entry{{"description", target.description}, {"transport", target.transport}};
+    json::object entry{{"description", target.description},
+                       {"stable_name", target.stable_name},
+                       {"transport", target.transport}};
     if (!target.error.empty()) entry["error"] = target.error;
     AddCheckMembers(target, entry);
     targets.push_back(std::move(entry));

@@ -126,6 +126,8 @@ struct FuzzFigures {
   std::size_t pipelined = 0, restarts = 0, warm_restarts = 0;
   /// Cases sent, by generator family and by revision.
   std::map<std::string, std::size_t> cases_per_family, cases_per_revision;
+  /// The revision of each session the cases were spread over, in order ("2025-11-25").
+  std::vector<std::string> revisions;
 };
 
 struct Report {
@@ -133,6 +135,9 @@ struct Report {
   std::string tool_version;
   std::string started_at;
   double duration_seconds = 0;
+  /// Fuzz and survey: "K/N" when the run was one shard of N (`--shard`); empty otherwise. (A
+  /// diff report keeps its own, in DiffSection.)
+  std::string shard;
   std::vector<TargetSection> targets;
   std::optional<FuzzFigures> fuzz;
   /// `mcpfuzz diff`: the disagreement matrix (reports/diff.h); `targets` stays empty.

@@ -279,6 +279,11 @@ std::vector<std::string> ArgsWith(const CommandWord& command, std::string_view g
     args.emplace_back("shard.json");
     return args;
   }
+  // check splits only a survey's targets.
+  if (command.command == Command::kCheck && flag.name == "--shard") {
+    args.insert(args.end(), {"--targets", "sample-path"});
+    return args;
+  }
   const bool names_the_targets = flag.group == FlagGroup::kTarget || flag.name == "--targets";
   if (!names_the_targets) args.emplace_back("--builtin");
   return args;

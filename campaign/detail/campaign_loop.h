@@ -6,6 +6,7 @@
 
 #include <rapidcheck/Gen.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -99,6 +100,18 @@ const rc::Gen<GeneratedCase>& GeneratorFor(const rc::Gen<GeneratedCase>& cases,
                                            const std::optional<rc::Gen<GeneratedCase>>& sequences,
                                            std::size_t index);
 
+/// The case indices a run sends, in order: first, first + step, ... below end (all of them,
+/// or one shard's). The loops walk positions 0, 1, ... of this sequence.
+struct CaseIndices {
+  std::size_t first = 0;
+  std::size_t step = 1;
+  std::size_t end = 0;
+  std::size_t At(std::size_t position) const { return first + position * step; }
+  std::size_t PositionOf(std::size_t index) const { return (index - first) / step; }
+  /// How many indices there are.
+  std::size_t Count() const { return end > first ? (end - first - 1) / step + 1 : 0; }
+};
+
 class CasePipeline;
 
 class Campaign {
@@ -110,7 +123,9 @@ class Campaign {
           return connect();
         }),
         options_(options),
-        progress_(progress) {}
+        progress_(progress),
+        indices_{std::max<std::size_t>(options.shard_index, 1) - 1,
+                 std::max<std::size_t>(options.shard_count, 1), options.max_cases} {}
 
   CampaignResult Run();
 
@@ -184,6 +199,8 @@ class Campaign {
   const TransportFactory connect_;
   const CampaignOptions& options_;
   const CampaignProgressCallback& progress_;
+  // This run's case indices: every one, or one shard's.
+  const CaseIndices indices_;
   CampaignResult result_;
   std::vector<Lane> lanes_;
   std::map<std::string, std::size_t> seen_;  // signature → index in result_.findings

@@ -10,6 +10,9 @@
 // worker takes a new case until the coordinator has concluded that one; while it re-sends and
 // shrinks a new finding on worker 0's session, every worker waits (cases already in flight on
 // other workers finish first).
+//
+// The pipeline counts positions in the run's case indices (CaseIndices: every index, or one
+// shard's); the campaign is told the case index at each position.
 
 #include <algorithm>
 #include <condition_variable>
@@ -55,7 +58,7 @@ class CasePipeline {
       : campaign_(campaign),
         workers_(workers),
         ahead_(kAheadPerWorker * workers),
-        max_cases_(campaign.options_.max_cases) {}
+        max_cases_(campaign.indices_.Count()) {}
   ~CasePipeline() { StopAndJoin(); }
   CasePipeline(const CasePipeline&) = delete;
   CasePipeline& operator=(const CasePipeline&) = delete;
@@ -68,7 +71,7 @@ class CasePipeline {
   void Work(std::size_t worker);
   /// Waits for the next case a worker may send; nothing when the workers must stop.
   std::optional<std::pair<std::size_t, Slot>> TakeCase();
-  void Send(std::size_t worker, std::size_t index, Slot& slot);
+  void Send(std::size_t worker, std::size_t position, Slot& slot);
   void HandIn(std::size_t index, Slot slot);
   /// True when the next case must wait until `slot` is concluded (see the top of the file).
   bool MustConcludeFirst(const Slot& slot) const;
@@ -77,7 +80,7 @@ class CasePipeline {
   /// Waits for the results from `index` on, in order.
   void TakeResults(std::size_t index, std::vector<Slot>& batch);
   /// False when the run stops.
-  bool Conclude(std::size_t index, Slot& slot);
+  bool Conclude(std::size_t position, Slot& slot);
   void Pause();
   void Resume();
   void StopAndJoin();
@@ -85,7 +88,7 @@ class CasePipeline {
   Campaign& campaign_;
   const std::size_t workers_;
   const std::size_t ahead_;
-  const std::size_t max_cases_;
+  const std::size_t max_cases_;  // positions, not case indices
   std::vector<std::thread> threads_;
 
   // Shared by the stages, under mutex_.
@@ -120,7 +123,8 @@ void CasePipeline::GenerateCases() {
     }
     Slot slot;
     try {
-      slot.generated = campaign_.Generate(campaign_.lanes_[index % campaign_.lanes_.size()], index);
+      const std::size_t at = campaign_.indices_.At(index);
+      slot.generated = campaign_.Generate(campaign_.lanes_[at % campaign_.lanes_.size()], at);
     } catch (const std::exception& error) {
       slot.error = error.what();
     } catch (...) {
@@ -156,7 +160,8 @@ std::optional<std::pair<std::size_t, Slot>> CasePipeline::TakeCase() {
   return taken;
 }
 
-void CasePipeline::Send(std::size_t worker, std::size_t index, Slot& slot) {
+void CasePipeline::Send(std::size_t worker, std::size_t position, Slot& slot) {
+  const std::size_t index = campaign_.indices_.At(position);
   Session& session = campaign_.lanes_[index % campaign_.lanes_.size()].WorkerSession(worker);
   // Hangs only grow and are counted in case order, so a case skipped here would be skipped by
   // the coordinator too; this only saves sending it.
@@ -248,8 +253,9 @@ void CasePipeline::Resume() {
 }
 
 // Everything below decides in case order; the exchanges were made by the workers.
-bool CasePipeline::Conclude(std::size_t index, Slot& slot) {
+bool CasePipeline::Conclude(std::size_t position, Slot& slot) {
   Campaign& campaign = campaign_;
+  const std::size_t index = campaign.indices_.At(position);
   CampaignResult& result = campaign.result_;
   if (!slot.error.empty()) {
     result.notes.push_back("the campaign stopped: " + slot.error);

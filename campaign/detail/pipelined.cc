@@ -71,8 +71,10 @@ void Campaign::SendAhead(Lane& lane, std::size_t index, std::size_t depth,
   std::vector<GeneratedCase> window;
   std::vector<std::size_t> indices;
   std::vector<boost::json::value> ids;
-  for (std::size_t next = index; next < options_.max_cases && window.size() < depth;
-       next += lanes_.size()) {
+  // The lane's next cases: every lanes_.size()-th index of the run, of this shard's only.
+  for (std::size_t next = index; next < indices_.end && window.size() < depth;
+       next += indices_.step) {
+    if (next % lanes_.size() != index % lanes_.size()) continue;
     if (alone.contains(next)) break;
     std::optional<GeneratedCase> generated = Generate(lane, next);
     // A sequence goes alone, on a connection of its own.
@@ -128,8 +130,9 @@ void Campaign::SendAhead(Lane& lane, std::size_t index, std::size_t depth,
 
 void Campaign::RunPipelined(std::size_t depth) {
   std::set<std::size_t> alone;  // cases of windows gone wrong, sent one at a time
-  for (std::size_t index = 0; index < options_.max_cases && !lanes_.empty(); ++index) {
+  for (std::size_t at = 0; at < indices_.Count() && !lanes_.empty(); ++at) {
     if (StopNow()) break;
+    const std::size_t index = indices_.At(at);
     const std::size_t position = index % lanes_.size();
     Lane& lane = lanes_[position];
     Session& session = *lane.session;

@@ -49,7 +49,7 @@ CasePrefetcher::~CasePrefetcher() {
 }
 
 void CasePrefetcher::DrawAll(std::size_t first, std::size_t end) {
-  for (std::size_t index = first; index < end; ++index) {
+  for (std::size_t position = first; position < end; ++position) {
     {
       std::unique_lock lock(mutex_);
       if (Full()) {
@@ -61,7 +61,7 @@ void CasePrefetcher::DrawAll(std::size_t first, std::size_t end) {
     }
     Drawn drawn;
     try {
-      drawn.generated = draw_(index);
+      drawn.generated = draw_(position);
     } catch (...) {
       drawn.error = std::current_exception();
     }
@@ -100,7 +100,9 @@ std::optional<GeneratedCase> Campaign::NextCase(const Lane& lane, std::size_t in
   }
   // The serial loop drops a lost lane and skips its index: then the cases ahead were drawn
   // for lanes that no longer are, and drawing starts again.
-  if (!prefetch_ || prefetch_->next() != index || prefetch_lanes_ != lanes_.size()) {
+  // The prefetcher counts positions in this run's case indices (CaseIndices).
+  const std::size_t position = indices_.PositionOf(index);
+  if (!prefetch_ || prefetch_->next() != position || prefetch_lanes_ != lanes_.size()) {
     prefetch_.reset();
     std::vector<std::pair<rc::Gen<GeneratedCase>, std::optional<rc::Gen<GeneratedCase>>>>
         generators;
@@ -108,11 +110,13 @@ std::optional<GeneratedCase> Campaign::NextCase(const Lane& lane, std::size_t in
     prefetch_lanes_ = lanes_.size();
     // The drawing thread reads its own copies of the generators, never lanes_.
     prefetch_ = std::make_unique<CasePrefetcher>(
-        [generators = std::move(generators), seed = options_.seed](std::size_t at) {
-          const auto& [cases, sequences] = generators[at % generators.size()];
-          return DrawCase(GeneratorFor(cases, sequences, at), seed, at);
+        [generators = std::move(generators), seed = options_.seed,
+         indices = indices_](std::size_t at) {
+          const std::size_t drawn = indices.At(at);
+          const auto& [cases, sequences] = generators[drawn % generators.size()];
+          return DrawCase(GeneratorFor(cases, sequences, drawn), seed, drawn);
         },
-        index, options_.max_cases);
+        position, indices_.Count());
   }
   return prefetch_->Take();
 }

@@ -18,18 +18,19 @@ namespace mcpfuzz::campaign_detail {
 
 class CasePrefetcher {
  public:
-  /// Case `index`; nothing when the generator failed. May throw.
-  using Draw = std::function<std::optional<GeneratedCase>(std::size_t index)>;
+  /// The case at `position` (of the run's case indices); nothing when the generator failed.
+  /// May throw.
+  using Draw = std::function<std::optional<GeneratedCase>(std::size_t position)>;
 
-  /// Draws cases first, first + 1, ... below `end`.
+  /// Draws the cases at positions first, first + 1, ... below `end`.
   CasePrefetcher(Draw draw, std::size_t first, std::size_t end);
   ~CasePrefetcher();
   CasePrefetcher(const CasePrefetcher&) = delete;
   CasePrefetcher& operator=(const CasePrefetcher&) = delete;
 
-  /// The index Take returns next.
+  /// The position Take returns next.
   std::size_t next() const { return next_; }
-  /// Waits for case next(), which must be below `end`; rethrows what drawing it threw.
+  /// Waits for the case at next(), which must be below `end`; rethrows what drawing it threw.
   std::optional<GeneratedCase> Take();
 
  private:
