@@ -104,7 +104,9 @@ class Client {
     curl_slist_free_all(headers);
     if (!reply_.session_id.empty() && request.RpcMethod() == "initialize") {
       const std::lock_guard lock(ids_.mutex);
-      ids_.by_connection[sent.connection] = reply_.session_id;
+      // The first: a second initialize on one connection (a sequence) leaves mcpfuzz's
+      // session id as it was.
+      ids_.by_connection.emplace(sent.connection, reply_.session_id);
     }
     return static_cast<int>(status);
   }
