@@ -117,7 +117,7 @@ void AddLifecycleRows(std::vector<Expectation>& rows) {
       .revisions = kHandshakeEra,
       .transports = TransportScope::kStdio,
       .channel = {.conformant = {kNoReply}, .strength = Strength::kShould},
-      .reference = "<rev>:basic/utilities/cancellation.mdx; tables §4a L9",
+      .reference = "<rev>:basic/utilities/cancellation.mdx; tables §4a L9, L9a",
       .summary = "A request cancelled while in flight gets no response after the cancellation "
                  "was read",
   });
@@ -127,7 +127,7 @@ void AddLifecycleRows(std::vector<Expectation>& rows) {
       .transports = TransportScope::kStdio,
       .channel = {.conformant = {kNoReply}, .strength = Strength::kMust},
       .reference = "R5:basic/transports/stdio.mdx; R5:basic/utilities/cancellation.mdx; tables "
-                   "§8 S5, §4a L9",
+                   "§8 S5, §4a L9, L9a",
       .summary = "2026-07-28 stdio: after notifications/cancelled the server sends no further "
                  "message for that request",
   });
