@@ -16,6 +16,7 @@
 #include "model/sequence.h"
 #include "oracles/check_ids.h"
 #include "oracles/pre_init.h"
+#include "oracles/sequence.h"
 
 namespace mcpfuzz::checks::detail {
 namespace {
@@ -176,6 +177,44 @@ void InitializedSession(RevisionRun& run) {
   }
   for (Exchange& cleanup : connection.Close()) exchanges.push_back(std::move(cleanup));
   ReportEachAt(run, exchanges, {{check::kPing, ping_index}, {check::kReinitialize, again_index}});
+}
+
+void CancelledInFlight(RevisionRun& run) {
+  const std::string_view id = check::kCancelledNoReply;
+  if (!run.stdio()) {
+    return run.ReportNotApplicable(
+        id,
+        "over HTTP a request's POST holds its connection until it is answered: cancelling it "
+        "in flight would need a second connection at the same time (tables §4a L9)");
+  }
+  // A process of its own: the request is cancelled before anything else can be in flight.
+  std::unique_ptr<Connection> fresh = run.Fresh();
+  if (!fresh) return run.ReportUnreachable(id);
+  std::vector<Exchange> exchanges;
+  if (!fresh->Open(&exchanges) || fresh->Dead()) return run.ReportUnreachable(id);
+  // ping is gone in 2026-07-28 (tables §4b V6); tools/list is answered there by any server.
+  const std::string_view method = run.stateless() ? "tools/list" : "ping";
+  const Request cancelled = fresh->client().Make(method);
+  Pipeline pipeline{{cancelled, CancellationOf(cancelled)}, fresh->client().Make(method)};
+  // A cancelled request is owed nothing: its silence is no incident of the process.
+  fresh->transport().set_next_owed(Owed::kNothing);
+  const PipelineResult sent = fresh->transport().SendPipelined(pipeline);
+  std::vector<Exchange> made = fresh->transport().Take();
+  ResultBuilder result(run, id);
+  for (Exchange& exchange : exchanges) result.Add(std::move(exchange));
+  const std::size_t at = result.size();
+  for (Exchange& exchange : made) result.Add(std::move(exchange));
+  if (sent.ambiguous || made.empty() || sent.answered_after_sentinel.empty()) {
+    result.Merge(NotApplicableVerdict(id, run.revision(), run.kind(),
+                                      "what came back could not be told apart per message"),
+                 at);
+  } else {
+    result.Merge(JudgeCancelled(cancelled, result.exchanges()[at].observation,
+                                sent.answered_after_sentinel[0])
+                     .verdict,
+                 at);
+  }
+  run.Report(std::move(result));
 }
 
 void CapabilityUnadvertised(RevisionRun& run) {

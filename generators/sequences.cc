@@ -1,7 +1,9 @@
 // Sequences on one fresh connection (handshake era): initialize, notifications/initialized,
 // ping at every point of the handshake, a second initialize asking for another version, and
 // over HTTP a DELETE of the session followed by requests in it; once initialized, a list and
-// a list of another method carrying the nextCursor the first handed out. Each step names the check
+// a list of another method carrying the nextCursor the first handed out; cancellations (of a
+// ping still in flight over stdio, of a finished request, of an id never sent, each of the last
+// two followed by a ping that must still be answered). Each step names the check
 // and row it is planned to be judged by, from a small model of the state a conformant server would
 // be in (oracles/sequence.h); the campaign judges each step by the state actually reached.
 
@@ -33,6 +35,9 @@ enum class Op {
   kDelete,
   kList,
   kForeignCursor,
+  kCancelInFlight,
+  kCancelFinished,
+  kCancelUnknown,
 };
 
 constexpr std::string_view kLists[] = {"resources/templates/list", "tools/list", "prompts/list",
@@ -56,6 +61,12 @@ std::string_view Name(Op op) {
       return "list";
     case Op::kForeignCursor:
       return "another list with its cursor";
+    case Op::kCancelInFlight:
+      return "ping in flight";
+    case Op::kCancelFinished:
+      return "cancel the last request";
+    case Op::kCancelUnknown:
+      return "cancel an unknown id";
   }
   return "?";
 }
@@ -63,7 +74,9 @@ std::string_view Name(Op op) {
 // What may come next in the planned state. Over HTTP nothing is sent before a session exists
 // but initialize: a session-less request only asks sessions.missing's question (and ping's 400
 // there is merely tolerated).
-std::vector<Op> Choices(const GenContext& context, const SequenceState& state, bool listed) {
+// `answered`: an earlier step was a request, so its id names a finished request.
+std::vector<Op> Choices(const GenContext& context, const SequenceState& state, bool listed,
+                        bool answered) {
   using Handshake = SequenceState::Handshake;
   using Session = SequenceState::Session;
   if (state.handshake == Handshake::kFresh) {
@@ -76,12 +89,19 @@ std::vector<Op> Choices(const GenContext& context, const SequenceState& state, b
     ops.push_back(Op::kListBeforeInit);
   }
   if (context.http() && state.session == Session::kLive) ops.push_back(Op::kDelete);
+  // Cancellation (tables §4a L9). In flight only over stdio: over HTTP the request's POST holds
+  // the connection until it is answered, and a cancellation would need a second one.
+  if (!context.http()) ops.push_back(Op::kCancelInFlight);
+  ops.push_back(Op::kCancelUnknown);
+  if (answered) ops.push_back(Op::kCancelFinished);
   if (state.handshake == Handshake::kInitialized) {
     ops.push_back(Op::kList);
     if (listed) ops.push_back(Op::kForeignCursor);
   }
   return ops;
 }
+
+bool IsInitializeOp(Op op) { return op == Op::kInitialize || op == Op::kReinitialize; }
 
 // `list` names the list method for kList and kForeignCursor (whose method is another one).
 Request Build(const GenContext& context, Op op, int id, std::string_view list) {
@@ -116,8 +136,31 @@ Request Build(const GenContext& context, Op op, int id, std::string_view list) {
           MakeRequest(context.revision, context.transport, std::string(other), {}, id),
           kCursorPlaceholder);
     }
+    case Op::kCancelInFlight:
+      return MakeRequest(context.revision, context.transport, "ping", {}, id);
+    case Op::kCancelFinished:
+    case Op::kCancelUnknown:
+      break;  // several steps: Assemble builds them
   }
   return {};
+}
+
+// A cancellation the receiver MAY ignore (a finished request, an id never sent), then a ping:
+// whatever the server made of the cancellation, it must go on answering (tables §4a L9, L6).
+std::vector<SequenceStep> CancelThenPing(const GenContext& context, const SequenceState& state,
+                                         const Request& named, int ping_id) {
+  std::vector<SequenceStep> steps(2);
+  steps[0].request = CancellationOf(named);
+  const Request ping = MakeRequest(context.revision, context.transport, "ping", {}, ping_id);
+  const SequenceState after = PlanSequence(state, steps[0].request);
+  steps[1].request = ping;
+  for (std::size_t k = 0; k < 2; ++k) {
+    if (auto rule = RuleForStep(k == 0 ? state : after, steps[k].request)) {
+      steps[k].check_id = std::string(rule->check_id);
+      steps[k].row = std::string(rule->row);
+    }
+  }
+  return steps;
 }
 
 GeneratedCase Assemble(const GenContext& context, const std::vector<int>& codes) {
@@ -129,10 +172,29 @@ GeneratedCase Assemble(const GenContext& context, const std::vector<int>& codes)
   std::optional<std::size_t> listed;
   std::string_view listed_method;
   std::vector<std::string_view> names;
+  // The last request sent (its id names a finished request for kCancelFinished).
+  std::optional<Request> last_request;
   for (int code : codes) {
-    const std::vector<Op> ops = Choices(context, state, listed.has_value());
+    const std::vector<Op> ops =
+        Choices(context, state, listed.has_value(), last_request.has_value());
     const auto index = static_cast<std::size_t>(code);
     const Op op = ops[index % ops.size()];
+    if (op == Op::kCancelFinished || op == Op::kCancelUnknown) {
+      const Request named =
+          op == Op::kCancelFinished
+              ? *last_request
+              : MakeRequest(context.revision, context.transport, "ping", {}, "mcpfuzz-never-sent");
+      for (SequenceStep& step : CancelThenPing(context, state, named, id)) {
+        state = PlanSequence(state, step.request);
+        generated.steps.push_back(std::move(step));
+      }
+      last_request = generated.steps.back().request;
+      ++id;
+      names.push_back(op == Op::kCancelFinished ? "cancel the last request"
+                                                : "cancel an unknown id");
+      names.push_back("ping");
+      continue;
+    }
     const std::string_view list =
         op == Op::kList ? kLists[index / ops.size() % std::size(kLists)] : listed_method;
     Request request = Build(context, op, id++, list);
@@ -147,14 +209,35 @@ GeneratedCase Assemble(const GenContext& context, const std::vector<int>& codes)
       step.row = "C1";
       step.cursor_from = listed;
     }
+    if (op == Op::kCancelInFlight) {
+      // Judged with its cancellation, at the next step.
+      step.check_id.clear();
+      step.row.clear();
+    }
     if (op == Op::kList) {
       listed = generated.steps.size();
       listed_method = list;
     }
     state = PlanSequence(state, request);
+    // A client MUST NOT cancel initialize (tables §4a L9): only a later request is named.
+    if (!request.IsNotification() && request.BodyJson() && !IsInitializeOp(op)) {
+      last_request = request;
+    }
+    step.pipelined = op == Op::kCancelInFlight;
     step.request = std::move(request);
     names.push_back(Name(op));
     generated.steps.push_back(std::move(step));
+    if (op == Op::kCancelInFlight) {
+      // Sent with the request right before it, and judged as its cancellation (tables §4a L9,
+      // §8 S5): whatever the request's own rule, a cancelled request is owed no reply.
+      SequenceStep cancellation;
+      cancellation.request = CancellationOf(generated.steps.back().request);
+      cancellation.check_id = std::string(check::kCancelledNoReply);
+      cancellation.row = "L9";
+      state = PlanSequence(state, cancellation.request);
+      names.push_back("its cancellation");
+      generated.steps.push_back(std::move(cancellation));
+    }
   }
   // A step no rule judges can fail nothing, so trailing ones are left out and the case names
   // the check of its last step (the first step always has one: initialize, ping or L4).

@@ -3,10 +3,12 @@
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <variant>
 
 #include "model/case_file.h"
+#include "model/request_builder.h"
 
 namespace mcpfuzz {
 
@@ -18,6 +20,7 @@ boost::json::value SequenceToJson(const Sequence& sequence) {
     if (!step.check_id.empty()) out["check_id"] = step.check_id;
     if (!step.row.empty()) out["row"] = step.row;
     if (step.cursor_from) out["cursor_from"] = *step.cursor_from;
+    if (step.pipelined) out["pipelined"] = true;
     steps.push_back(std::move(out));
   }
   return steps;
@@ -54,6 +57,13 @@ Result<Sequence> SequenceFromJson(const boost::json::value& json) {
       }
       step.cursor_from = static_cast<std::size_t>(index);
     }
+    if (const auto* pipelined = object->if_contains("pipelined"); pipelined != nullptr) {
+      if (!pipelined->is_bool()) {
+        return Error{"step " + std::to_string(sequence.size() + 1) +
+                     ": \"pipelined\" is not a boolean"};
+      }
+      step.pipelined = pipelined->get_bool();
+    }
     sequence.push_back(std::move(step));
   }
   return sequence;
@@ -70,6 +80,41 @@ Request WithCursor(Request request, std::string_view cursor) {
 
 Revision AnotherHandshakeRevision(Revision revision) {
   return revision == Revision::k2024_11_05 ? Revision::k2025_03_26 : Revision::k2024_11_05;
+}
+
+namespace {
+
+std::optional<boost::json::value> IdOf(const Request& request) {
+  const auto body = request.BodyJson();
+  const auto* object = body ? body->if_object() : nullptr;
+  const auto* id = object != nullptr ? object->if_contains("id") : nullptr;
+  if (id == nullptr || !(id->is_string() || id->is_int64() || id->is_uint64())) {
+    return std::nullopt;
+  }
+  return *id;
+}
+
+}  // namespace
+
+Request CancellationOf(const Request& request) {
+  const auto id = IdOf(request);
+  return MakeNotification(request.revision, request.transport, "notifications/cancelled",
+                          boost::json::object{{"requestId", id ? *id : boost::json::value(nullptr)},
+                                              {"reason", "mcpfuzz: cancelled while in flight"}});
+}
+
+bool Cancels(const Request& notification, const Request& request) {
+  if (notification.RpcMethod() != "notifications/cancelled" || !notification.IsNotification()) {
+    return false;
+  }
+  const auto id = IdOf(request);
+  const auto body = notification.BodyJson();
+  const auto* params =
+      body && body->is_object() ? body->as_object().if_contains("params") : nullptr;
+  const auto* named = params != nullptr && params->is_object()
+                          ? params->as_object().if_contains("requestId")
+                          : nullptr;
+  return id && named != nullptr && *named == *id;
 }
 
 std::vector<Request> StepRequests(const Sequence& sequence) {

@@ -29,6 +29,11 @@ struct SequenceStep {
   std::string row;
   /// The step (0-based, earlier) whose reply's nextCursor this step sends as params.cursor.
   std::optional<std::size_t> cursor_from;
+  /// Written with the next step, a notifications/cancelled naming this request, before any
+  /// reply is read (stdio): the request is still in flight when its cancellation is written.
+  /// A ping follows them, so a reply that comes after its answer provably followed the
+  /// cancellation. Without such a next step the request is sent as any other.
+  bool pipelined = false;
   bool operator==(const SequenceStep&) const = default;
 };
 using Sequence = std::vector<SequenceStep>;
@@ -39,13 +44,20 @@ inline constexpr std::string_view kCursorPlaceholder = "mcpfuzz-captured-cursor"
 /// `request` with params.cursor set to `cursor` (a JSON-RPC request with a body).
 Request WithCursor(Request request, std::string_view cursor);
 
-/// [{"request": {…model/case_file.h…}, "check_id": "…", "row": "L6", "cursor_from": 2}, …]
+/// [{"request": {…model/case_file.h…}, "check_id": "…", "row": "L6", "cursor_from": 2,
+///   "pipelined": true}, …]
 boost::json::value SequenceToJson(const Sequence& sequence);
 Result<Sequence> SequenceFromJson(const boost::json::value& json);
 
 /// A handshake revision other than `revision`, for a second initialize that would change the
 /// session's version if the server let it (2024-11-05, or 2025-03-26 for a 2024-11-05 session).
 Revision AnotherHandshakeRevision(Revision revision);
+
+/// The notifications/cancelled naming `request`'s id (tables §4a L9), of its revision and
+/// transport.
+Request CancellationOf(const Request& request);
+/// Whether `notification` is a notifications/cancelled naming `request`'s id.
+bool Cancels(const Request& notification, const Request& request);
 
 /// The requests of `sequence`, in order (for SequenceReproducer, model/reproducer.h).
 std::vector<Request> StepRequests(const Sequence& sequence);

@@ -31,6 +31,8 @@ inline constexpr std::string_view kRequestBeforeInit = "lifecycle.request-before
 // Sequences (tables §4a L6a, L8a): ping once initialized, and a second initialize.
 inline constexpr std::string_view kPing = "lifecycle.ping";
 inline constexpr std::string_view kReinitialize = "lifecycle.reinitialize";
+// Sequences over stdio (tables §4a L9, §8 S5): a request cancelled while in flight.
+inline constexpr std::string_view kCancelledNoReply = "cancellation.no-reply";
 inline constexpr std::string_view kMetaMissing = "meta.missing";
 inline constexpr std::string_view kMetaPartial = "meta.partial";
 inline constexpr std::string_view kMetaClientInfoOptional = "meta.client-info-optional";
@@ -107,6 +109,7 @@ inline constexpr std::array kAll = {
     kRequestBeforeInit,
     kPing,
     kReinitialize,
+    kCancelledNoReply,
     kMetaMissing,
     kMetaPartial,
     kMetaClientInfoOptional,

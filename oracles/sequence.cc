@@ -141,6 +141,23 @@ SequenceState PlanSequence(SequenceState state, const Request& request) {
                  /*deleted=*/true);
 }
 
+Judgement JudgeCancelled(const Request& cancelled, Observation observation,
+                         bool answered_after_ping) {
+  const bool replied = ClassifyReply(cancelled, observation).channel != Channel::kNoReply &&
+                       observation.outcome == Outcome::kOk;
+  if (replied && !answered_after_ping) {
+    Judgement judgement;
+    judgement.verdict = NotApplicableVerdict(
+        check::kCancelledNoReply, cancelled.revision, cancelled.transport,
+        "answered before the ping written after the cancellation: the server may have finished "
+        "before it read the cancellation, and then MAY answer (tables §4a L9)");
+    judgement.observation = std::move(observation);
+    return judgement;
+  }
+  return JudgeCase(Case{cancelled, std::string(check::kCancelledNoReply), JudgeContext{}},
+                   std::move(observation), std::nullopt);
+}
+
 Judgement JudgeStep(const SequenceState& state, const Request& request, Observation observation) {
   const std::optional<StepRule> rule = RuleForStep(state, request);
   if (!rule) {

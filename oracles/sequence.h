@@ -61,6 +61,15 @@ SequenceState AdvanceSequence(SequenceState state, const Request& request,
 /// The state a conformant server would leave: for generators planning a sequence.
 SequenceState PlanSequence(SequenceState state, const Request& request);
 
+/// Judges a request written with its notifications/cancelled right behind it and a ping after
+/// them (model/sequence.h, `pipelined`), over stdio (tables §4a L9, §8 S5). A reply that came
+/// after the ping's (`answered_after_ping`) was written once the server had read the
+/// cancellation: cancellation.no-reply judges it (a deviation), and silence passes. A reply
+/// before the ping's is not judged (NOT_APPLICABLE): the server may have finished before the
+/// cancellation arrived, and then MAY answer.
+Judgement JudgeCancelled(const Request& cancelled, Observation observation,
+                         bool answered_after_ping);
+
 /// Judges one step: JudgeCase by the rule of `state`, or NOT_APPLICABLE (never a finding) when
 /// no rule judges it.
 Judgement JudgeStep(const SequenceState& state, const Request& request, Observation observation);

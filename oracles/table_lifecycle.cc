@@ -107,6 +107,31 @@ void AddLifecycleRows(std::vector<Expectation>& rows) {
                  "the session's negotiated version",
   });
 
+  // A request with its notifications/cancelled written right behind it, over stdio (over HTTP
+  // the cancellation would need a second connection while the POST is open). The caller judges
+  // only a reply that came after the answer to a request written after the cancellation: the
+  // server had read the cancellation when it wrote it. A reply before that may have been
+  // finished first, which the receiver MAY answer; it is not judged (oracles/sequence.h).
+  rows.push_back({
+      .id = check::kCancelledNoReply,
+      .revisions = kHandshakeEra,
+      .transports = TransportScope::kStdio,
+      .channel = {.conformant = {kNoReply}, .strength = Strength::kShould},
+      .reference = "<rev>:basic/utilities/cancellation.mdx; tables §4a L9, L9a",
+      .summary = "A request cancelled while in flight gets no response after the cancellation "
+                 "was read",
+  });
+  rows.push_back({
+      .id = check::kCancelledNoReply,
+      .revisions = kStatelessEra,
+      .transports = TransportScope::kStdio,
+      .channel = {.conformant = {kNoReply}, .strength = Strength::kMust},
+      .reference = "R5:basic/transports/stdio.mdx; R5:basic/utilities/cancellation.mdx; tables "
+                   "§8 S5, §4a L9, L9a",
+      .summary = "2026-07-28 stdio: after notifications/cancelled the server sends no further "
+                 "message for that request",
+  });
+
   // 2026-07-28: every request carries its own protocol fields (tables §4b).
   // Over HTTP a request with neither _meta nor MCP-Protocol-Version carries no modern marker:
   // it is a legacy request (§10 X6: a server that supports older clients MAY treat it as

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <iostream>
 #include <istream>
 #include <optional>
 #include <ostream>
@@ -152,6 +153,9 @@ int RunCommandLine(const std::vector<std::string>& args, std::istream& in, std::
   for (auto fault : flags.options.faults) err << ' ' << ToString(fault);
   err << std::endl;
   if (flags.http) return ServeHttpUntilSignal(server, flags.port.value_or(0), out, err);
+  // The stdio front reads ahead what is already written (stdio_front.cc); a stream kept in step
+  // with C stdio never tells how much that is.
+  if (&in == &std::cin) std::ios_base::sync_with_stdio(false);
   return ServeStdio(server, in, out, err);
 }
 

@@ -5,7 +5,7 @@
 namespace mcpfuzz::refserver {
 namespace {
 
-constexpr std::array<FaultInfo, 36> kFaults = {{
+constexpr std::array<FaultInfo, 37> kFaults = {{
     {Fault::kUnknownToolIsError, "unknown-tool-is-error",
      "an unknown tool gets an isError:true result instead of JSON-RPC error -32602"},
     {Fault::kUnknownToolPlainSuccess, "unknown-tool-plain-success",
@@ -93,6 +93,9 @@ constexpr std::array<FaultInfo, 36> kFaults = {{
     {Fault::kCursorAcrossLists, "cursor-across-lists",
      "a list request with the nextCursor another list method handed out is served instead of "
      "-32602 (a cursor is bound to the list it came from)"},
+    {Fault::kCancelledRequestAnswered, "cancelled-request-answered",
+     "stdio: a request whose notifications/cancelled was read with it (still in flight) is "
+     "answered anyway, late, after the messages read with it, instead of not at all"},
 }};
 
 }  // namespace

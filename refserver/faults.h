@@ -47,6 +47,7 @@ enum class Fault {
   kDeletedSessionServed,
   kReinitializeRenegotiates,
   kCursorAcrossLists,
+  kCancelledRequestAnswered,
 };
 
 /// The switches a server runs with; empty means conformant.

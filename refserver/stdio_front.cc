@@ -1,9 +1,21 @@
 // The stdio front: one JSON-RPC message per line in, one per line out, logs elsewhere.
+//
+// It reads ahead, as the asynchronous SDKs do: every line already written is read before the
+// first of them is answered. A request whose notifications/cancelled is among the lines read
+// with it was still in flight when its cancellation arrived, so it gets no response (tables
+// §4a L9: the receiver SHOULD NOT answer a cancelled request; §8 S5 in 2026-07-28: MUST NOT);
+// with the fault cancelled-request-answered its reply is written anyway, after the replies to
+// the lines read with it.
 
+#include <algorithm>
+#include <boost/json/value.hpp>
 #include <cstdlib>
+#include <deque>
 #include <istream>
+#include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "model/pretty_json.h"
 #include "model/request.h"
@@ -25,13 +37,60 @@ void WriteLine(std::ostream& out, const std::string& line, bool pretty) {
   out << line << '\n';
 }
 
+// The id of the request `line` holds, if it is one.
+std::optional<boost::json::value> RequestId(const std::string& line) {
+  const auto json = ParseJson(line);
+  const auto* object = json ? json->if_object() : nullptr;
+  if (object == nullptr || !object->contains("method")) return std::nullopt;
+  const auto* id = object->if_contains("id");
+  if (id == nullptr || !(id->is_string() || id->is_int64() || id->is_uint64())) {
+    return std::nullopt;
+  }
+  return *id;
+}
+
+// Whether `line` is a notifications/cancelled naming `id`.
+bool Cancels(const std::string& line, const boost::json::value& id) {
+  if (line.find("notifications/cancelled") == std::string::npos) return false;
+  const auto json = ParseJson(line);
+  const auto* object = json ? json->if_object() : nullptr;
+  if (object == nullptr || object->contains("id")) return false;
+  const auto* method = object->if_contains("method");
+  const auto* params = object->if_contains("params");
+  if (method == nullptr || !method->is_string() ||
+      method->get_string() != "notifications/cancelled" || params == nullptr ||
+      !params->is_object()) {
+    return false;
+  }
+  const auto* named = params->as_object().if_contains("requestId");
+  return named != nullptr && *named == id;
+}
+
+bool CancelledInFlight(const std::string& line, const std::deque<std::string>& read_with_it) {
+  const auto id = RequestId(line);
+  return id && std::any_of(read_with_it.begin(), read_with_it.end(),
+                           [&](const std::string& later) { return Cancels(later, *id); });
+}
+
 }  // namespace
 
 int ServeStdio(ReferenceServer& server, std::istream& in, std::ostream& out, std::ostream& log) {
   const bool pretty = server.options().faults.contains(Fault::kPrettyPrintedStdio);
+  const bool answer_cancelled = server.options().faults.contains(Fault::kCancelledRequestAnswered);
+  std::deque<std::string> unread;
+  // Replies to cancelled requests (fault cancelled-request-answered), written once the lines
+  // read with them are answered.
+  std::vector<std::string> late;
   std::string line;
-  while (std::getline(in, line)) {
-    StdioReply reply = server.HandleStdioLine(line);
+  for (;;) {
+    if (unread.empty()) {
+      if (!std::getline(in, line)) break;
+      unread.push_back(std::move(line));
+    }
+    while (in.rdbuf()->in_avail() > 0 && std::getline(in, line)) unread.push_back(std::move(line));
+    const std::string current = std::move(unread.front());
+    unread.pop_front();
+    StdioReply reply = server.HandleStdioLine(current);
     if (reply.action == Action::kCrash) {
       log << "mcpfuzz-refserver: aborting (fault crash-on-deep-nesting)" << std::endl;
       std::abort();
@@ -41,7 +100,15 @@ int ServeStdio(ReferenceServer& server, std::istream& in, std::ostream& out, std
           << std::endl;
       continue;
     }
+    if (!reply.lines.empty() && CancelledInFlight(current, unread)) {
+      if (answer_cancelled) late.insert(late.end(), reply.lines.begin(), reply.lines.end());
+      reply.lines.clear();
+    }
     for (const std::string& reply_line : reply.lines) WriteLine(out, reply_line, pretty);
+    if (unread.empty()) {
+      for (const std::string& reply_line : late) WriteLine(out, reply_line, pretty);
+      late.clear();
+    }
     out.flush();
     if (reply.action == Action::kExit) {
       log << "mcpfuzz-refserver: exiting after the first request (fault exit-after-initialize)"
@@ -49,6 +116,8 @@ int ServeStdio(ReferenceServer& server, std::istream& in, std::ostream& out, std
       return 0;
     }
   }
+  for (const std::string& reply_line : late) WriteLine(out, reply_line, pretty);
+  out.flush();
   return 0;
 }
 

@@ -92,8 +92,10 @@ std::set<std::string_view> NeverRunOver(TransportKind kind) {
       // Calls a real tool: only with call_real_tools (see ArgsProbe below).
       check::kToolBadArguments,
   };
+  // A request in flight can be cancelled only over stdio: over HTTP its POST holds the
+  // connection.
   const std::set<std::string_view> stdio_only = {check::kStdoutOnlyJsonRpc, check::kNoEarlyExit,
-                                                 check::kKeepsAnswering};
+                                                 check::kKeepsAnswering, check::kCancelledNoReply};
   for (std::string_view id : check::kAll) {
     const bool http_only =
         id.starts_with("headers.") || id.starts_with("sessions.") || id.starts_with("http.");
@@ -798,6 +800,8 @@ const std::vector<FaultExpectation>& FaultTable() {
       {Fault::kReinitializeRenegotiates, kStdio, {check::kReinitialize}},
       // resources/templates/list's nextCursor sent to tools/list.
       {Fault::kCursorAcrossLists, kHttp, {check::kInvalidCursor}},
+      // A ping with its notifications/cancelled right behind it, answered after the next ping.
+      {Fault::kCancelledRequestAnswered, kStdio, {check::kCancelledNoReply}},
   };
   return table;
 }

@@ -30,6 +30,7 @@
 
 #include "model/model.h"
 #include "model/request_edit.h"
+#include "model/sequence.h"
 #include "refserver/faults.h"
 #include "support/reference_server.h"
 #include "transport/client.h"
@@ -836,6 +837,31 @@ std::map<Fault, FaultScenario> MakeFaultScenarios() {
         } else {
           ExpectProtocolError(again, observation, -32600);
         }
+      }};
+
+  table[Fault::kCancelledRequestAnswered] = {
+      kStdioOnly, kReplyTimeout, [](Target& target, bool faulty) {
+        auto client = OpenClient(target, kHandshake);
+        // The request and its cancellation are read together: it is still in flight.
+        const Request ping = client->Make("ping");
+        const Request after = client->Make("ping");
+        const PipelineResult result =
+            target.transport->SendPipelined(Pipeline{{ping, CancellationOf(ping)}, after});
+        ASSERT_EQ(result.observations.size(), 2U);
+        ASSERT_EQ(result.answered_after_sentinel.size(), 2U);
+        ExpectChannel(after, result.sentinel, Channel::kSuccess);
+        if (faulty) {
+          // Answered anyway, after the ping written behind the cancellation.
+          ExpectChannel(ping, result.observations[0], Channel::kSuccess);
+          EXPECT_TRUE(result.answered_after_sentinel[0]);
+        } else {
+          EXPECT_EQ(result.observations[0].outcome, Outcome::kDropped)
+              << Show(result.observations[0]);
+          EXPECT_FALSE(result.answered_after_sentinel[0]);
+        }
+        // A request read alone is answered as ever.
+        const Request alone = client->Make("ping");
+        ExpectChannel(alone, target.Send(alone), Channel::kSuccess);
       }};
 
   table[Fault::kCursorAcrossLists] = {

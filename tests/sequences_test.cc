@@ -65,7 +65,8 @@ struct FaultRow {
 // session initialize opens. A DELETEd session: initialize, DELETE, a request in it. A second
 // initialize: the first, then it. A cursor across lists: the handshake, a list that hands out a
 // cursor, another list carrying it (over HTTP only: over stdio the default seed needs some
-// hundreds of processes to reach it, most of a minute).
+// hundreds of processes to reach it, most of a minute). A cancelled request: it and its
+// cancellation.
 constexpr FaultRow kFaults[] = {
     {"ping-method-not-found", kStdio, check::kPingBeforeInit, 1},
     {"ping-method-not-found", kHttp, check::kPingBeforeInit, 2},
@@ -73,6 +74,9 @@ constexpr FaultRow kFaults[] = {
     {"reinitialize-renegotiates", kHttp, check::kReinitialize, 2},
     {"reinitialize-renegotiates", kStdio, check::kReinitialize, 2},
     {"cursor-across-lists", kHttp, check::kInvalidCursor, 4},
+    // A request and its cancellation written together (only over stdio: over HTTP the request's
+    // POST holds its connection), on a fresh process: the handshake plays no part.
+    {"cancelled-request-answered", kStdio, check::kCancelledNoReply, 2},
 };
 
 // Names the parameter in test output instead of dumping its bytes.
@@ -264,6 +268,48 @@ TEST(SequenceCodec, TheReproducerCarriesTheCapturedCursor) {
     ++reads;
   }
   EXPECT_EQ(reads, 3U) << stdio;
+}
+
+// Tables §4a L9, §8 S5: only a reply that came after the ping written behind the cancellation
+// is judged; one before it may have been finished first.
+TEST(SequenceModel, ACancelledRequestIsJudgedOnlyByAReplyAfterTheCancellation) {
+  for (Revision revision : {kR4, Revision::k2026_07_28}) {
+    SCOPED_TRACE(std::string(ToString(revision)));
+    const Request ping = MakeRequest(revision, kStdio, "ping", {}, 5);
+    Observation answered;
+    answered.messages = {boost::json::parse(R"({"jsonrpc":"2.0","id":5,"result":{}})")};
+    Observation dropped;
+    dropped.outcome = Outcome::kDropped;
+    const Judgement before = JudgeCancelled(ping, answered, /*answered_after_ping=*/false);
+    EXPECT_EQ(before.verdict.kind, VerdictKind::kNotApplicable) << Summarize(before.verdict);
+    EXPECT_FALSE(before.finding);
+    const Judgement after = JudgeCancelled(ping, answered, /*answered_after_ping=*/true);
+    // SHOULD NOT in the handshake era (L9); MUST NOT over 2026-07-28 stdio (S5).
+    EXPECT_EQ(after.verdict.kind, revision == kR4 ? VerdictKind::kWarn : VerdictKind::kFail)
+        << Summarize(after.verdict);
+    EXPECT_TRUE(after.finding);
+    EXPECT_EQ(after.verdict.check_id, check::kCancelledNoReply);
+    const Judgement silent = JudgeCancelled(ping, dropped, false);
+    EXPECT_EQ(silent.verdict.kind, VerdictKind::kPass) << Summarize(silent.verdict);
+  }
+}
+
+TEST(SequenceCodec, APipelinedStepRoundTripsAndNamesItsCancellation) {
+  const Request ping = MakeRequest(kR4, kStdio, "ping", {}, 3);
+  const Request cancellation = CancellationOf(ping);
+  EXPECT_TRUE(Cancels(cancellation, ping));
+  EXPECT_FALSE(Cancels(cancellation, MakeRequest(kR4, kStdio, "ping", {}, 4)));
+  EXPECT_FALSE(Cancels(ping, ping));
+  Sequence sequence;
+  sequence.push_back({ping, "", "", std::nullopt, true});
+  sequence.push_back({cancellation, std::string(check::kCancelledNoReply), "L9", std::nullopt});
+  auto decoded = SequenceFromJson(SequenceToJson(sequence));
+  ASSERT_TRUE(decoded.ok()) << decoded.error().message;
+  EXPECT_EQ(*decoded, sequence);
+  EXPECT_TRUE((*decoded)[0].pipelined);
+  boost::json::value bad = SequenceToJson(sequence);
+  bad.as_array()[0].as_object()["pipelined"] = 1;
+  EXPECT_FALSE(SequenceFromJson(bad).ok());
 }
 
 }  // namespace

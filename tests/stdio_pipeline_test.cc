@@ -251,7 +251,6 @@ TEST(StdioPipeline, APipelineAmbiguousByConstructionIsNotSent) {
       WithSentinel({Call(1, "ping"), Call(1, "tools/list")}, "s"),
       WithSentinel({Call("s", "ping")}, "s"),
       WithSentinel({Call(1, "ping"), Raw("not json")}, "s"),
-      WithSentinel({Call(1, "ping"), Notification()}, "s"),
   };
   for (const Pipeline& pipeline : pipelines) {
     PipelineResult result = transport->SendPipelined(pipeline);
@@ -266,6 +265,24 @@ TEST(StdioPipeline, APipelineAmbiguousByConstructionIsNotSent) {
   Observation observation = transport->Send(Call(9, "ping"));
   EXPECT_EQ(observation.outcome, Outcome::kOk) << observation.detail;
   EXPECT_EQ(OnlyReplyId(observation), json::value(9));
+}
+
+// A notification owes nothing, so it takes no reply away from a request beside it: a request
+// and the notification written right behind it (a cancellation, say) are sent together.
+TEST(StdioPipeline, ARequestAndANotificationBehindItAreSent) {
+  auto transport = Spawn(PipelineTarget());
+  ASSERT_TRUE(transport);
+  const PipelineResult result =
+      transport->SendPipelined(WithSentinel({Call(1, "ping"), Notification()}, "s"));
+  EXPECT_FALSE(result.ambiguous);
+  ASSERT_EQ(result.observations.size(), 2U);
+  EXPECT_EQ(result.observations[0].outcome, Outcome::kOk) << result.observations[0].detail;
+  EXPECT_EQ(OnlyReplyId(result.observations[0]), json::value(1));
+  EXPECT_EQ(result.observations[1].outcome, Outcome::kOk) << result.observations[1].detail;
+  EXPECT_TRUE(result.observations[1].messages.empty());
+  ExpectSentinelAnswered(result, "s");
+  // Answered in order: nothing came after the sentinel's reply.
+  EXPECT_EQ(result.answered_after_sentinel, (std::vector<bool>{false, false}));
 }
 
 TEST(StdioPipeline, OneRequestTakesWhatSendWouldGiveIt) {

@@ -66,6 +66,11 @@ struct PipelineResult {
   /// id. The caller sends the requests again one at a time to learn whose it was. With one
   /// request and a sentinel, only what Send would attribute as well is ever attributed.
   bool ambiguous = false;
+  /// One per request: its reply was taken after the sentinel's. A pipe keeps the order the
+  /// server wrote in, so such a reply was written after the server read everything written
+  /// before the sentinel (a cancellation behind the request, say). Always false for transports
+  /// that send one request after the other.
+  std::vector<bool> answered_after_sentinel;
 };
 
 class Transport {

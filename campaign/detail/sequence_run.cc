@@ -1,5 +1,6 @@
 #include "campaign/detail/sequence_run.h"
 
+#include <boost/json/string.hpp>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,6 +39,44 @@ std::optional<Sequence> WithoutStep(const Sequence& sequence, std::size_t drop) 
   return out;
 }
 
+struct CancelledExchange {
+  Observation request;
+  Observation cancellation;
+  bool answered_after_ping = false;
+  /// False when the replies could not be told apart (PipelineResult::ambiguous).
+  bool attributed = true;
+};
+
+// The request, its cancellation and a ping written back to back before any reply is read.
+CancelledExchange SendCancelled(Transport& transport, const Request& request,
+                                const Request& cancellation, std::size_t index) {
+  Pipeline pipeline;
+  pipeline.requests = {request, cancellation};
+  // A string id: the steps' ids are integers, so no reply can be mistaken for the ping's.
+  const boost::json::string id("mcpfuzz-after-cancel-" + std::to_string(index));
+  pipeline.sentinel = MakeRequest(request.revision, request.transport, "ping", {}, id);
+  PipelineResult result = transport.SendPipelined(pipeline);
+  CancelledExchange exchange;
+  exchange.attributed = !result.ambiguous && result.observations.size() == 2;
+  if (result.observations.size() == 2) {
+    exchange.request = std::move(result.observations[0]);
+    exchange.cancellation = std::move(result.observations[1]);
+  }
+  exchange.answered_after_ping =
+      !result.answered_after_sentinel.empty() && result.answered_after_sentinel[0];
+  return exchange;
+}
+
+// Output that could not be attributed to the request or its cancellation: recorded, not judged.
+Judged Unattributed(const Request& request, Observation observation) {
+  Judged judged;
+  judged.verdict = NotApplicableVerdict(
+      "", request.revision, request.transport,
+      "recorded, not judged: what came back could not be told apart per message");
+  judged.observation = std::move(observation);
+  return judged;
+}
+
 }  // namespace
 
 SequenceRun RunSequence(const TransportFactory& connect, const Sequence& sequence) {
@@ -50,9 +89,35 @@ SequenceRun RunSequence(const TransportFactory& connect, const Sequence& sequenc
   Transport& transport = **connected;
   SequenceState state;
   Revision revision = kLatestRevision;
-  for (const SequenceStep& planned : sequence) {
-    const SequenceStep step = WithCapturedCursor(state, planned);
+  for (std::size_t index = 0; index < sequence.size(); ++index) {
+    const SequenceStep step = WithCapturedCursor(state, sequence[index]);
     revision = step.request.revision;
+    if (step.pipelined && index + 1 < sequence.size() &&
+        Cancels(sequence[index + 1].request, step.request)) {
+      // Judged at the cancellation: the request's own step only records what it got.
+      const Request& cancellation = sequence[index + 1].request;
+      CancelledExchange exchange = SendCancelled(transport, step.request, cancellation, index);
+      state = AdvanceSequence(state, step.request, exchange.request);
+      state = AdvanceSequence(state, cancellation, exchange.cancellation);
+      Judged recorded;
+      recorded.verdict = NotApplicableVerdict(
+          "", step.request.revision, step.request.transport,
+          "written with its notifications/cancelled right behind it: judged at the cancellation");
+      recorded.observation = exchange.request;
+      run.steps.push_back(std::move(recorded));
+      Judged judged = exchange.attributed
+                          ? JudgeCancelled(step.request, std::move(exchange.request),
+                                           exchange.answered_after_ping)
+                          : Unattributed(step.request, std::move(exchange.cancellation));
+      ++index;
+      const bool finding = judged.finding;
+      run.steps.push_back(std::move(judged));
+      if (finding) {
+        run.failing = run.steps.size() - 1;
+        break;
+      }
+      continue;
+    }
     Observation observation = transport.Send(step.request);
     if (transport.session_id().empty()) {
       if (auto session = FindHeader(observation.http_headers, kHeaderSessionId)) {
@@ -81,7 +146,7 @@ ShrunkSequence ShrinkSequence(const TransportFactory& connect, const Sequence& s
                               std::size_t max_sends, std::chrono::milliseconds max_time) {
   const auto start = std::chrono::steady_clock::now();
   ShrunkSequence shrunk;
-  shrunk.judged = *run.finding();
+  shrunk.judged = run.steps[*run.failing];
   // Sending stopped at the failing step: what came after it played no part.
   shrunk.minimal.assign(sequence.begin(),
                         sequence.begin() + static_cast<std::ptrdiff_t>(*run.failing + 1));

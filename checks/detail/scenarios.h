@@ -22,6 +22,7 @@ void Initialize(RevisionRun& run);
 void InitializeUnsupportedVersion(RevisionRun& run);
 void HandshakeControl(RevisionRun& run);
 void InitializedSession(RevisionRun& run);
+void CancelledInFlight(RevisionRun& run);
 void CapabilityUnadvertised(RevisionRun& run);
 void ClientCapabilityRequired(RevisionRun& run);
 

@@ -42,6 +42,9 @@ std::optional<std::string> AmbiguousByConstruction(const Pipeline& pipeline) {
   std::vector<boost::json::value> ids;
   auto check = [&ids](const Request& request, bool several) -> std::optional<std::string> {
     ReplyRule rule = ReplyRuleFor(request);
+    // A notification owes nothing, so it takes no response away from another message; output
+    // without an id while it and another are open is ambiguous when it comes (CurrentSlot).
+    if (rule.kind == ReplyRule::Kind::kSilence) return std::nullopt;
     if (rule.kind != ReplyRule::Kind::kMatchingId) {
       if (!several) return std::nullopt;
       return std::string("a request without an echoable id in a pipeline of several");
@@ -133,6 +136,7 @@ PipelineResult PipelineExchange::Run() {
   result.observations.reserve(slots_.size() - 1);
   for (std::size_t i = 0; i + 1 < slots_.size(); ++i) {
     result.observations.push_back(std::move(slots_[i].observation));
+    result.answered_after_sentinel.push_back(slots_[i].after_sentinel);
   }
   result.sentinel = std::move(sentinel().observation);
   result.sentinel.late_replies = std::move(late_replies_);
@@ -231,6 +235,8 @@ void PipelineExchange::Conclude(Slot& slot, Outcome outcome, std::string detail)
     }
   }
   observation.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(now - start_);
+  slot.after_sentinel = outcome == Outcome::kOk && sentinel_answered_.has_value() &&
+                        &slot != &sentinel() && slot.rule.kind == ReplyRule::Kind::kMatchingId;
   last_progress_ = now;
   window_start_bytes_ = pipes_.stdout_bytes_read();
   window_lines_ = 0;

@@ -39,6 +39,8 @@ class PipelineExchange {
     /// Offset in wire_ just past this message's bytes.
     std::size_t wire_end = 0;
     bool written = false;
+    /// Its reply was taken after the sentinel's.
+    bool after_sentinel = false;
     /// When a line was last attributed to it (or its bytes were written): the quiet window of a
     /// message that owes no reply counts from here once the sentinel is not trusted.
     Clock::time_point quiet_since;
