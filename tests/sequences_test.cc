@@ -148,6 +148,33 @@ TEST_P(ConformantSequences, NoFinding) {
 INSTANTIATE_TEST_SUITE_P(Transports, ConformantSequences, ::testing::Values(kHttp, kStdio),
                          [](const auto& test) { return std::string(ToString(test.param)); });
 
+// No family named: one case in 64 is a sequence, in every handshake-era revision and only
+// there, and the default seed finds a fault that only a sequence reveals among them.
+TEST(DefaultFamilies, MixInASequenceEverySixtyFourthCase) {
+  const RefTarget target =
+      StartRefServer(kHttp, {"deleted-session-served"}, SequenceLimits(), 200ms);
+  CampaignOptions options;  // the default seed and families, every revision spoken
+  options.max_cases = 3000;
+  const CampaignResult result = RunCampaign(target.connect, options);
+  ASSERT_EQ(result.cases, options.max_cases) << Describe(result);
+  // Case i goes to revision i % (revisions); sequences apply in all but 2026-07-28.
+  const std::size_t lanes = result.revisions.size();
+  ASSERT_GT(lanes, 1U);
+  std::size_t expected = 0;
+  for (std::size_t index = 63; index < options.max_cases; index += 64) {
+    if (result.revisions[index % lanes] != Revision::k2026_07_28) ++expected;
+  }
+  const auto sequences = result.cases_per_family.find("sequences");
+  ASSERT_NE(sequences, result.cases_per_family.end()) << Describe(result);
+  EXPECT_EQ(sequences->second, expected);
+  EXPECT_GT(expected, 0U);
+  bool found = false;
+  for (const CampaignFinding& finding : result.findings) {
+    found = found || (finding.family == "sequences" && finding.check_id == check::kSessionUnknown);
+  }
+  EXPECT_TRUE(found) << Describe(result);
+}
+
 // --- the pure parts ---
 
 TEST(SequenceModel, EachStepIsJudgedByTheRuleOfItsState) {
