@@ -116,7 +116,8 @@ struct ReferenceServer::State {
     }
     if (IsMethod(json, "server/discover")) return HandleStatelessStdio(faults, server_info, json);
     if (json.is_array()) return handshake.HandleStdio(json);
-    Answer answer = enveloped ? HandleStatelessStdio(faults, server_info, json) : handshake.HandleStdio(json);
+    Answer answer =
+        enveloped ? HandleStatelessStdio(faults, server_info, json) : handshake.HandleStdio(json);
     if (Served(answer)) stdio_era = enveloped ? StdioEra::kStateless : StdioEra::kHandshake;
     return answer;
   }

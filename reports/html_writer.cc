@@ -206,8 +206,9 @@ std::string ServerInfoHtml(const std::vector<ServerInfoGroup>& groups) {
       if (row.counts.fail > 0 || row.counts.warn > 0) shown.push_back(&row);
     }
     const std::string span = std::to_string(std::max<std::size_t>(1, shown.size()));
-    html += "<tr><td rowspan=\"" + span + "\">" + H(group.label) + "</td><td class=\"n\" rowspan=\"" +
-            span + "\">" + std::to_string(group.targets) + "</td>";
+    html += "<tr><td rowspan=\"" + span + "\">" + H(group.label) +
+            "</td><td class=\"n\" rowspan=\"" + span + "\">" + std::to_string(group.targets) +
+            "</td>";
     if (shown.empty()) html += "<td>—</td><td class=\"n\">0</td><td class=\"n\">0</td></tr>";
     for (std::size_t i = 0; i < shown.size(); ++i) {
       if (i > 0) html += "<tr>";

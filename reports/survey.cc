@@ -69,7 +69,8 @@ SurveyTables Tabulate(const Report& report) {
     std::optional<std::pair<std::string, std::string>> key;
     if (target.server_info) key.emplace(target.server_info->name, target.server_info->version);
     auto [found, added] = group_of.emplace(key, groups.size());
-    if (added) groups.push_back({{ServerInfoLabel(target.server_info), 0, {}}, {}, key.has_value()});
+    if (added)
+      groups.push_back({{ServerInfoLabel(target.server_info), 0, {}}, {}, key.has_value()});
     Group& group = groups[found->second];
     ++group.tables.targets;
     AddWorstVerdicts(target, group.tables.per_check, group.rows);

@@ -1,12 +1,13 @@
 // McpClient keeps what a server announces itself as (serverInfo), in both eras, as capped data.
 
+#include "transport/client.h"
+
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
 #include <string>
 
 #include "support/reference_server.h"
-#include "transport/client.h"
 
 namespace mcpfuzz::test_support {
 namespace {
@@ -15,8 +16,8 @@ namespace json = boost::json;
 
 std::optional<ServerInfo> OpenAndKeep(Revision revision, const std::string& announced) {
   const RefTarget target =
-      StartRefServer(TransportKind::kStdio, {}, ReferenceServerLimits(std::chrono::seconds(10),
-                                                                      std::chrono::milliseconds(20)),
+      StartRefServer(TransportKind::kStdio, {},
+                     ReferenceServerLimits(std::chrono::seconds(10), std::chrono::milliseconds(20)),
                      std::chrono::milliseconds(300), {"--server-info", announced});
   auto transport = target.connect();
   if (!transport.ok()) {
@@ -53,7 +54,8 @@ TEST_P(McpClientServerInfo, AnOverLongNameIsCappedAtACharacterBoundary) {
 INSTANTIATE_TEST_SUITE_P(BothEras, McpClientServerInfo,
                          ::testing::Values(Revision::k2025_11_25, Revision::k2026_07_28),
                          [](const auto& param_info) {
-                           return EraOf(param_info.param) == Era::kHandshake ? "Handshake" : "Stateless";
+                           return EraOf(param_info.param) == Era::kHandshake ? "Handshake"
+                                                                             : "Stateless";
                          });
 
 TEST(ServerInfoOf, ReadsWhereEachEraPutsItAndOnlyStrings) {
@@ -68,9 +70,8 @@ TEST(ServerInfoOf, ReadsWhereEachEraPutsItAndOnlyStrings) {
   EXPECT_EQ(ServerInfoOf(stateless, Era::kStateless), (ServerInfo{"s", "", ""}));
   EXPECT_FALSE(ServerInfoOf(stateless, Era::kHandshake));
   EXPECT_FALSE(ServerInfoOf(json::parse(R"({"serverInfo":"s 1"})").as_object(), Era::kHandshake));
-  EXPECT_FALSE(
-      ServerInfoOf(json::parse(R"({"serverInfo":{"name":1,"version":[]}})").as_object(),
-                   Era::kHandshake));
+  EXPECT_FALSE(ServerInfoOf(json::parse(R"({"serverInfo":{"name":1,"version":[]}})").as_object(),
+                            Era::kHandshake));
   json::object long_version{{"serverInfo", {{"name", "s"}, {"version", std::string(5000, 'v')}}}};
   EXPECT_EQ(ServerInfoOf(long_version, Era::kHandshake)->version.size(), kServerInfoCap);
 }

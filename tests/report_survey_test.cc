@@ -124,7 +124,8 @@ TEST_F(Survey, GroupsServersByTheServerInfoTheyAnnounce) {
                                  " --report markdown=" + ShellQuote((dir_ / "s.md").string()));
   EXPECT_EQ(run.exit_code, 1) << run.output;
   const json::value report = ReadJson(json_path);
-  EXPECT_EQ(ServerInfoOfTarget(report, 0), json::parse(R"({"name":"alpha-sdk","version":"1.0.0"})"));
+  EXPECT_EQ(ServerInfoOfTarget(report, 0),
+            json::parse(R"({"name":"alpha-sdk","version":"1.0.0"})"));
   EXPECT_EQ(ServerInfoOfTarget(report, 1), json::parse(R"({"name":"beta-sdk","version":"2.0.0"})"));
   EXPECT_TRUE(ServerInfoOfTarget(report, 3).is_null());
 
@@ -161,8 +162,7 @@ TEST_F(Survey, GroupsServersByTheServerInfoTheyAnnounce) {
   const std::size_t census_end = run.output.find("\n", run.output.find("(no serverInfo)"));
   ASSERT_NE(census_end, std::string::npos) << run.output;
   const std::string census = run.output.substr(census_start, census_end - census_start);
-  EXPECT_NE(census.find("alpha-sdk 1.0.0: 2 target(s)\n    tools.unknown-name"),
-            std::string::npos)
+  EXPECT_NE(census.find("alpha-sdk 1.0.0: 2 target(s)\n    tools.unknown-name"), std::string::npos)
       << census;
   EXPECT_NE(census.find("beta-sdk 2.0.0: 2 target(s)"), std::string::npos) << census;
   EXPECT_NE(census.find("(no serverInfo): 1 target(s)"), std::string::npos) << census;
@@ -173,9 +173,9 @@ TEST_F(Survey, GroupsServersByTheServerInfoTheyAnnounce) {
                   ShellQuote((dir_ / (std::string(shard, 1) + ".json")).string()));
   }
   const std::string merged_path = (dir_ / "merged.json").string();
-  const ProcessRun merged = Mcpfuzz("merge " + ShellQuote((dir_ / "1.json").string()) + " " +
-                                    ShellQuote((dir_ / "2.json").string()) +
-                                    " --report json=" + ShellQuote(merged_path));
+  const ProcessRun merged =
+      Mcpfuzz("merge " + ShellQuote((dir_ / "1.json").string()) + " " +
+              ShellQuote((dir_ / "2.json").string()) + " --report json=" + ShellQuote(merged_path));
   EXPECT_EQ(merged.exit_code, 1) << merged.output;
   const json::value merged_report = ReadJson(merged_path);
   for (std::size_t i = 0; i < 5; ++i) {
