@@ -16,6 +16,7 @@
 #include "model/request.h"
 #include "oracles/pre_init.h"
 #include "oracles/verdict.h"
+#include "transport/client.h"
 #include "transport/era_probe.h"
 
 namespace mcpfuzz::checks {
@@ -67,6 +68,11 @@ struct CheckRun {
   EraReport eras;
   std::vector<CheckResult> results;
   std::vector<HandshakeControl> handshake_controls;
+  /// What the target announced (McpClient::server_info) on the first main connection of the run
+  /// that opened with one, revisions taken in the order they run (PlanRevisions: newest
+  /// first); one is enough, as a server names itself alike in every revision. Nothing when no
+  /// session opened or none announced anything.
+  std::optional<ServerInfo> server_info;
   /// What happened to the run as a whole, for people: that mcpfuzz gave up on a target that
   /// stopped answering in time, say.
   std::vector<std::string> notes;

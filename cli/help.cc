@@ -147,14 +147,16 @@ carries its own Mcp-Session-Id header. The case format is described in corpus/RE
 )";
 
 constexpr const char* kRefserverHelp =
-    R"(mcpfuzz refserver [--stdio | --http [--port N]] [--dual-era] [--fault NAME]...
-                  [--list-faults]
+    R"(mcpfuzz refserver [--stdio | --http [--port N]] [--dual-era] [--server-info NAME/VERSION]
+                  [--fault NAME]... [--list-faults]
 
 Runs the built-in reference MCP server: conformant to the spec tables by default, with fault
 switches that each make exactly one documented deviation. The same server is the --builtin
 target of the other commands. --dual-era makes it one front for both eras, as the dual-era
 SDKs are (still conformant): unmarked HTTP requests go to its legacy leg, and over stdio the
-first request it serves locks the connection's era.
+first request it serves locks the connection's era. --server-info NAME/VERSION makes it
+announce another serverInfo than mcpfuzz-refserver/0.1.0 (split at the last '/'), as servers
+of another SDK or release would in a survey.
 )";
 
 // One help line per flag of `group` (for `command`, or for any command): the flag and its

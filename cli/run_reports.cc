@@ -130,6 +130,7 @@ reports::TargetSection CheckSection(const reports::RunInfo& info, const checks::
                                     const reports::BaselineComparison* baseline) {
   reports::TargetSection section = SectionFor(info);
   section.eras = run.eras;
+  section.server_info = run.server_info;
   for (const auto& result : run.results) section.items.push_back(CheckItem(result, info));
   for (const auto& control : run.handshake_controls) {
     section.handshake_controls.push_back({control.revision, control.pre_init});

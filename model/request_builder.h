@@ -22,6 +22,7 @@ inline constexpr std::string_view kMetaProtocolVersion = "io.modelcontextprotoco
 inline constexpr std::string_view kMetaClientCapabilities =
     "io.modelcontextprotocol/clientCapabilities";
 inline constexpr std::string_view kMetaClientInfo = "io.modelcontextprotocol/clientInfo";
+inline constexpr std::string_view kMetaServerInfo = "io.modelcontextprotocol/serverInfo";
 
 /// Header names, spelled as the spec spells them.
 inline constexpr std::string_view kHeaderProtocolVersion = "MCP-Protocol-Version";

@@ -31,8 +31,8 @@ exactly as mcpfuzz's oracle tables say. Fault switches make it break one rule ea
 watch an oracle fail on a deviating server and pass on a conformant one.
 
 Usage:
-  mcpfuzz-refserver [--stdio] [--dual-era] [--fault NAME]...
-  mcpfuzz-refserver --http [--port N] [--dual-era] [--fault NAME]...
+  mcpfuzz-refserver [--stdio] [--dual-era] [--server-info NAME/VERSION] [--fault NAME]...
+  mcpfuzz-refserver --http [--port N] [--dual-era] [--server-info NAME/VERSION] [--fault NAME]...
   mcpfuzz-refserver --list-faults
 
 Flags:
@@ -43,6 +43,9 @@ Flags:
                   with neither MCP-Protocol-Version nor a 2026-07-28 _meta is served on the
                   legacy leg (2025-03-26 rules); over stdio the first request served locks the
                   connection's era (server/discover does not). Still conformant.
+  --server-info NAME/VERSION
+                  Announce this serverInfo (name and version, split at the last '/')
+                  instead of mcpfuzz-refserver/0.1.0, as another SDK or release would.
   --fault NAME    Turn on one fault switch; repeat for several.
   --list-faults   Print every fault name with the deviation it makes, then exit.
   --help          Print this help.
@@ -104,6 +107,14 @@ std::optional<int> ParseFlags(const std::vector<std::string>& args, Flags& flags
         return UsageError("--port needs a number from 0 to 65535", err);
       }
       flags.port = port;
+    } else if (arg == "--server-info") {
+      auto text = value();
+      const std::size_t slash = text ? text->rfind('/') : std::string_view::npos;
+      if (slash == std::string_view::npos || slash == 0 || slash + 1 == text->size()) {
+        return UsageError("--server-info needs NAME/VERSION", err);
+      }
+      flags.options.server_name = std::string(text->substr(0, slash));
+      flags.options.server_version = std::string(text->substr(slash + 1));
     } else if (arg == "--fault") {
       auto name = value();
       if (!name) return UsageError("--fault needs a fault name (see --list-faults)", err);

@@ -108,15 +108,16 @@ struct ReferenceServer::State {
           return handshake.HandleStdio(json);
         }
         // Envelope-less or partial-envelope requests are refused for the missing fields (V1).
-        return HandleStatelessStdio(faults, json);
+        return HandleStatelessStdio(faults, server_info, json);
       case StdioEra::kHandshake:
         return enveloped ? EraConflict(json) : handshake.HandleStdio(json);
       case StdioEra::kUnlocked:
         break;
     }
-    if (IsMethod(json, "server/discover")) return HandleStatelessStdio(faults, json);
+    if (IsMethod(json, "server/discover")) return HandleStatelessStdio(faults, server_info, json);
     if (json.is_array()) return handshake.HandleStdio(json);
-    Answer answer = enveloped ? HandleStatelessStdio(faults, json) : handshake.HandleStdio(json);
+    Answer answer =
+        enveloped ? HandleStatelessStdio(faults, server_info, json) : handshake.HandleStdio(json);
     if (Served(answer)) stdio_era = enveloped ? StdioEra::kStateless : StdioEra::kHandshake;
     return answer;
   }
@@ -158,8 +159,10 @@ struct ReferenceServer::State {
   }
 
   ServerOptions options;
+  const boost::json::object server_info{{"name", options.server_name},
+                                        {"version", options.server_version}};
   std::mutex mutex;
-  HandshakeEra handshake{options.faults};
+  HandshakeEra handshake{options.faults, server_info};
   HandshakeEra::Sessions checkpoint;
   StdioEra stdio_era = StdioEra::kUnlocked;
   StdioEra checkpoint_era = StdioEra::kUnlocked;
@@ -231,7 +234,7 @@ HttpReply ReferenceServer::HandleHttp(const HttpRequest& received) {
     return state_->ToHttpReply(MessageAnswer(ParseErrorReply(faults, "Invalid JSON"), 400));
   }
   Answer answer = handshake ? state_->handshake.HandleHttpPost(headers, *json)
-                            : HandleStatelessHttp(faults, headers, *json);
+                            : HandleStatelessHttp(faults, state_->server_info, headers, *json);
   return state_->ToHttpReply(std::move(answer));
 }
 
@@ -253,13 +256,13 @@ StdioReply ReferenceServer::HandleStdioLine(std::string_view line) {
   } else if (state_->options.DualEra()) {
     answer = state_->DualEraStdio(*json);
   } else if (HasStatelessMeta(*json)) {
-    answer = HandleStatelessStdio(faults, *json);
+    answer = HandleStatelessStdio(faults, state_->server_info, *json);
   } else if (json->is_array() || state_->handshake.stdio_initialized() ||
              IsMethod(*json, "initialize") || IsMethod(*json, "ping")) {
     answer = state_->handshake.HandleStdio(*json);
   } else {
     // Before initialize and without _meta: the stateless rules reject the missing _meta.
-    answer = HandleStatelessStdio(faults, *json);
+    answer = HandleStatelessStdio(faults, state_->server_info, *json);
   }
 
   StdioReply reply;

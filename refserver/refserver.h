@@ -40,6 +40,11 @@ struct ServerOptions {
   FaultSet faults;
   /// Serve both eras as one dual-era front (see above). Fault era-lock-ignored implies it.
   bool dual_era = false;
+  /// What the server announces itself as (initialize's serverInfo, the _meta serverInfo of
+  /// 2026-07-28 results): `--server-info NAME/VERSION`, so tests can start servers that look
+  /// like different SDKs or releases.
+  std::string server_name = "mcpfuzz-refserver";
+  std::string server_version = "0.1.0";
 
   bool DualEra() const { return dual_era || faults.contains(Fault::kEraLockIgnored); }
 };

@@ -193,6 +193,33 @@ answer in another.</dd>
 <dt>UNVERIFIED</dt><dd>the call never reached the tool dispatch (HTTP 401/403, rate limits,
 transport errors); <i>not checked</i>: the server could not be checked at all.</dd></dl>)";
 
+// Per announced serverInfo, the servers and the checks some of them FAIL or WARN.
+std::string ServerInfoHtml(const std::vector<ServerInfoGroup>& groups) {
+  std::string html =
+      "<h2>Servers by serverInfo</h2><p class=\"meta\">Grouped by the name and version each "
+      "server announced; per group, the checks on which some of its servers FAIL or "
+      "WARN.</p><table class=\"by-server-info\"><tr><th>serverInfo</th><th>servers</th>"
+      "<th>check</th><th>FAIL</th><th>WARN</th></tr>";
+  for (const ServerInfoGroup& group : groups) {
+    std::vector<const SurveyCheckRow*> shown;
+    for (const SurveyCheckRow& row : group.per_check) {
+      if (row.counts.fail > 0 || row.counts.warn > 0) shown.push_back(&row);
+    }
+    const std::string span = std::to_string(std::max<std::size_t>(1, shown.size()));
+    html += "<tr><td rowspan=\"" + span + "\">" + H(group.label) +
+            "</td><td class=\"n\" rowspan=\"" + span + "\">" + std::to_string(group.targets) +
+            "</td>";
+    if (shown.empty()) html += "<td>—</td><td class=\"n\">0</td><td class=\"n\">0</td></tr>";
+    for (std::size_t i = 0; i < shown.size(); ++i) {
+      if (i > 0) html += "<tr>";
+      html += "<td>" + H(shown[i]->id) + "</td><td class=\"n\">" +
+              std::to_string(shown[i]->counts.fail) + "</td><td class=\"n\">" +
+              std::to_string(shown[i]->counts.warn) + "</td></tr>";
+    }
+  }
+  return html + "</table>";
+}
+
 std::string SurveyHtml(const Report& report) {
   const SurveyTables tables = Tabulate(report);
   const UnknownToolTable& unknown = tables.unknown_tool;
@@ -225,7 +252,7 @@ std::string SurveyHtml(const Report& report) {
     }
     html += "</tr>";
   }
-  return html + "</table></section>";
+  return html + "</table>" + ServerInfoHtml(tables.by_server_info) + "</section>";
 }
 
 std::string TargetHtml(const Report& report, const TargetSection& target, std::size_t index,
@@ -238,6 +265,10 @@ std::string TargetHtml(const Report& report, const TargetSection& target, std::s
   if (target.eras.speaks.empty()) html += "no revision mcpfuzz knows";
   for (std::size_t i = 0; i < target.eras.speaks.size(); ++i) {
     html += (i ? ", " : "") + std::string(ToString(target.eras.speaks[i]));
+  }
+  if (target.server_info) {
+    html += " · announces: " + H(ServerInfoLabel(target.server_info));
+    if (!target.server_info->title.empty()) html += " (" + H(target.server_info->title) + ")";
   }
   html += "</p>";
   if (!target.error.empty()) html += "<p class=\"fail\">not run: " + H(target.error) + "</p>";

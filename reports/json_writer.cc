@@ -79,9 +79,17 @@ json::object Header(const Report& report, std::string_view format, const TargetS
   return out;
 }
 
+json::value ServerInfoJson(const std::optional<ServerInfo>& info) {
+  if (!info) return nullptr;
+  json::object out{{"name", info->name}, {"version", info->version}};
+  if (!info->title.empty()) out["title"] = info->title;
+  return out;
+}
+
 // The check report's own members, also one target's entry in a survey.
 void AddCheckMembers(const TargetSection& target, json::object& out) {
   out["eras"] = ErasJson(target.eras);
+  out["server_info"] = ServerInfoJson(target.server_info);
   out["summary"] = CountsJson(Count(target.items));
   json::array checks;
   for (const auto& item : target.items) checks.push_back(ItemJson(item));

@@ -58,6 +58,21 @@ void SurveyTablesMarkdown(const Report& report, std::ostream& out) {
     for (VerdictKind kind : kVerdictOrder) out << " " << row.counts.Of(kind) << " |";
     out << "\n";
   }
+  // A group's checks that no server of it FAILs or WARNs are left out; a group with none
+  // keeps one row, so every group is seen.
+  out << "\n### Servers by serverInfo\n\n| serverInfo | servers | check | FAIL | WARN |\n"
+      << "|---|---:|---|---:|---:|\n";
+  for (const ServerInfoGroup& group : tables.by_server_info) {
+    bool first = true;
+    for (const SurveyCheckRow& row : group.per_check) {
+      if (row.counts.fail == 0 && row.counts.warn == 0) continue;
+      out << "| " << (first ? Text(group.label) + " | " + std::to_string(group.targets) : " | ")
+          << " | " << Text(row.id) << " | " << row.counts.fail << " | " << row.counts.warn
+          << " |\n";
+      first = false;
+    }
+    if (first) out << "| " << Text(group.label) << " | " << group.targets << " | — | 0 | 0 |\n";
+  }
 }
 
 void FindingMarkdown(const TargetSection& target, const ReportItem& item, bool many_targets,

@@ -25,6 +25,7 @@
 #include "oracles/verdict.h"
 #include "reports/baseline.h"
 #include "reports/diff.h"
+#include "transport/client.h"
 #include "transport/era_probe.h"
 
 namespace mcpfuzz::reports {
@@ -102,6 +103,9 @@ struct TargetSection {
   /// "http" or "stdio".
   std::string transport;
   EraReport eras;
+  /// What the target announced itself as (checks::CheckRun::server_info), as it sent it (capped);
+  /// nothing when it announced nothing or was not reached.
+  std::optional<ServerInfo> server_info;
   std::vector<ReportItem> items;
   std::vector<HandshakeControl> handshake_controls;
   std::optional<BaselineComparison> baseline;

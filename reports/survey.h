@@ -33,10 +33,27 @@ struct UnknownToolTable {
   int other_risk = 0;               ///< No reply, or the transport failed after answering others.
 };
 
+/// The servers that announced one serverInfo (name and version; the title is not part of it),
+/// so a failure shared by every server of one SDK release can be told from one server's own.
+struct ServerInfoGroup {
+  /// ServerInfoLabel of its servers.
+  std::string label;
+  int targets = 0;
+  /// As SurveyTables::per_check, over the group's servers only, in the same order.
+  std::vector<SurveyCheckRow> per_check;
+};
+
 struct SurveyTables {
   std::vector<SurveyCheckRow> per_check;
   UnknownToolTable unknown_tool;
+  /// In the order of the targets file by their first server; kNoServerInfo last.
+  std::vector<ServerInfoGroup> by_server_info;
 };
+
+/// The group of servers that announced nothing (or could not be reached).
+inline constexpr std::string_view kNoServerInfo = "(no serverInfo)";
+/// "NAME VERSION" as announced (either may be empty), or kNoServerInfo.
+std::string ServerInfoLabel(const std::optional<ServerInfo>& info);
 
 SurveyTables Tabulate(const Report& report);
 

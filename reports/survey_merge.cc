@@ -121,6 +121,11 @@ Result<TargetSection> TargetFromJson(const json::object& in) {
   auto eras = ErasFromJson(Object(in, "eras"));
   if (!eras) return eras.error();
   target.eras = std::move(*eras);
+  if (const json::value* info = in.if_contains("server_info");
+      info != nullptr && info->is_object()) {
+    const json::object& i = info->as_object();
+    target.server_info = ServerInfo{Text(i, "name"), Text(i, "version"), Text(i, "title")};
+  }
   for (const json::value& check : Array(in, "checks")) {
     if (!check.is_object()) return Error{"a check is not an object"};
     auto item = CheckItemFromJson(check.as_object());

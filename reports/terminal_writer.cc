@@ -224,7 +224,20 @@ void ReplayText(const Report& report, std::ostream& out) {
   out << FailingCount(report) << " of " << target.items.size() << " case(s) still fail\n";
 }
 
-// One line per target, then the unknown-tool table.
+// Per announced serverInfo, the servers and the checks some of them FAIL or WARN.
+void ServerInfoText(const std::vector<ServerInfoGroup>& groups, std::ostream& out) {
+  out << "\nby serverInfo (servers failing, warning per check):\n";
+  for (const ServerInfoGroup& group : groups) {
+    out << "  " << EscapeForTerminal(group.label, 80) << ": " << group.targets << " target(s)\n";
+    for (const SurveyCheckRow& row : group.per_check) {
+      if (row.counts.fail == 0 && row.counts.warn == 0) continue;
+      out << "    " << Pad(row.id, 40) << row.counts.fail << " fail, " << row.counts.warn
+          << " warn\n";
+    }
+  }
+}
+
+// One line per target, then the unknown-tool table and the census by serverInfo.
 void SurveyText(const Report& report, std::ostream& out) {
   for (const auto& target : report.targets) {
     const VerdictCounts counts = Count(target.items);
@@ -236,12 +249,14 @@ void SurveyText(const Report& report, std::ostream& out) {
     out << counts.fail << " fail, " << counts.warn << " warn, " << counts.pass << " pass, "
         << counts.unverified << " unverified\n";
   }
-  const UnknownToolTable table = Tabulate(report).unknown_tool;
+  const SurveyTables tables = Tabulate(report);
+  const UnknownToolTable& table = tables.unknown_tool;
   out << "\ntools.unknown-name: " << table.verified << " VERIFIED, " << table.observed_risk
       << " OBSERVED_RISK, " << table.unverified << " UNVERIFIED, " << table.not_checked
       << " not checked\n  observed risks: " << table.is_error_result << " isError result, "
       << table.result_without_is_error << " result without isError, " << table.not_json_rpc
       << " not JSON-RPC, " << table.other_risk << " other\n";
+  ServerInfoText(tables.by_server_info, out);
 }
 
 }  // namespace

@@ -601,6 +601,44 @@ TEST(StatelessHttp, NotificationsAre202AndSessionsAreIgnored) {
   EXPECT_FALSE(FindHeader(served.headers, kHeaderSessionId).has_value());
 }
 
+// --server-info: what every place that names the server says, in both eras.
+TEST(ServerInfoOption, IsAnnouncedByInitializeAndEveryStatelessResult) {
+  ServerOptions options;
+  options.server_name = "@acme/mcp-sdk";
+  options.server_version = "2.1.0";
+  options.faults = {Fault::kRemovedMethodsServed};
+  Client client(options);
+  const json::value announced = json::parse(R"({"name":"@acme/mcp-sdk","version":"2.1.0"})");
+  const json::value initialized = client.StdioJson(MakeInitialize(kR4, kStdio, 1));
+  EXPECT_EQ(ResultOf(initialized).at("serverInfo"), announced);
+  Client stateless(options);
+  for (std::string_view method : {"server/discover", "tools/list", "initialize"}) {
+    const json::value reply = stateless.StdioJson(Stateless(kStdio, method));
+    const json::object& result = ResultOf(reply);
+    const json::value& info = method == "initialize"
+                                  ? result.at("serverInfo")
+                                  : result.at("_meta").at("io.modelcontextprotocol/serverInfo");
+    EXPECT_EQ(info, announced) << method;
+  }
+}
+
+TEST(ServerInfoOption, TheCommandLineSplitsAtTheLastSlashAndRefusesNoVersion) {
+  for (const char* bad : {"no-slash", "name/", "/1.0"}) {
+    std::istringstream in;
+    std::ostringstream out, err;
+    EXPECT_EQ(RunCommandLine({"--server-info", bad}, in, out, err), 2) << bad;
+    EXPECT_NE(err.str().find("--server-info needs NAME/VERSION"), std::string::npos) << err.str();
+  }
+  std::istringstream in(
+      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})"
+      "\n");
+  std::ostringstream out, err;
+  EXPECT_EQ(RunCommandLine({"--server-info", "@scope/pkg/0.6.3"}, in, out, err), 0) << err.str();
+  EXPECT_NE(out.str().find(R"("serverInfo":{"name":"@scope/pkg","version":"0.6.3"})"),
+            std::string::npos)
+      << out.str();
+}
+
 TEST(Stateless, DiscoverAndResultShapes) {
   Client client;
   json::value discover = client.StdioJson(Stateless(kStdio, "server/discover"));

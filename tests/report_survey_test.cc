@@ -17,6 +17,8 @@
 #include "cli/host_limiter.h"
 #include "cli/targets_file.h"
 #include "model/reproducer.h"
+#include "reports/merge.h"
+#include "reports/survey.h"
 #include "support/processes.h"
 #include "support/reference_server.h"
 
@@ -95,6 +97,91 @@ TEST_F(Survey, CountsEachServerOnceByTheShapeOfItsUnknownToolAnswer) {
   EXPECT_EQ(row.at("servers").at("warn"), 1);
   EXPECT_EQ(row.at("servers").at("fail"), 3);
   EXPECT_NE(run.output.find("2 VERIFIED, 3 OBSERVED_RISK"), std::string::npos) << run.output;
+}
+
+std::string AnnouncingLine(const std::string& server_info, const std::string& fault) {
+  return "stdio: " + RefServerPath() + " --stdio --server-info " + server_info +
+         (fault.empty() ? "" : " --fault " + fault) + "\n";
+}
+
+json::value ServerInfoOfTarget(const json::value& report, std::size_t index) {
+  return report.at("targets").at(index).at("server_info");
+}
+
+// Issue #14, "blame the layer": servers of one SDK release failing alike are told from one
+// server's own failure by the serverInfo they announce.
+TEST_F(Survey, GroupsServersByTheServerInfoTheyAnnounce) {
+  const fs::path targets = dir_ / "targets.txt";
+  std::ofstream(targets) << AnnouncingLine("alpha-sdk/1.0.0", "")
+                         << AnnouncingLine("beta-sdk/2.0.0", "unknown-tool-plain-success")
+                         << AnnouncingLine("alpha-sdk/1.0.0", "unknown-tool-is-error")
+                         << "http://127.0.0.1:9/mcp\n"
+                         << AnnouncingLine("beta-sdk/2.0.0", "unknown-tool-wrong-code");
+  const std::string survey = "check --targets " + ShellQuote(targets.string()) +
+                             " --only tools.unknown-name --parallel 2 --timeout-ms 2000";
+  const std::string json_path = (dir_ / "s.json").string();
+  const ProcessRun run = Mcpfuzz(survey + " --report json=" + ShellQuote(json_path) +
+                                 " --report markdown=" + ShellQuote((dir_ / "s.md").string()));
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  const json::value report = ReadJson(json_path);
+  EXPECT_EQ(ServerInfoOfTarget(report, 0),
+            json::parse(R"({"name":"alpha-sdk","version":"1.0.0"})"));
+  EXPECT_EQ(ServerInfoOfTarget(report, 1), json::parse(R"({"name":"beta-sdk","version":"2.0.0"})"));
+  EXPECT_TRUE(ServerInfoOfTarget(report, 3).is_null());
+
+  // The model, as `mcpfuzz merge` reads it back: the unreachable target announced nothing.
+  auto read = reports::SurveyReportFromJson(report);
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  const auto groups = reports::Tabulate(*read).by_server_info;
+  ASSERT_EQ(groups.size(), 3U);
+  EXPECT_EQ(groups[0].label, "alpha-sdk 1.0.0");
+  EXPECT_EQ(groups[1].label, "beta-sdk 2.0.0");
+  EXPECT_EQ(groups[2].label, reports::kNoServerInfo);
+  EXPECT_EQ(groups[0].targets, 2);
+  EXPECT_EQ(groups[1].targets, 2);
+  EXPECT_EQ(groups[2].targets, 1);
+  ASSERT_EQ(groups[0].per_check.size(), 1U);
+  ASSERT_EQ(groups[1].per_check.size(), 1U);
+  EXPECT_TRUE(groups[2].per_check.empty());
+  EXPECT_EQ(groups[0].per_check[0].counts.fail, 1);
+  EXPECT_EQ(groups[0].per_check[0].counts.pass, 1);
+  EXPECT_EQ(groups[1].per_check[0].counts.fail, 1);
+  EXPECT_EQ(groups[1].per_check[0].counts.warn, 1);
+
+  std::ifstream markdown_file(dir_ / "s.md");
+  std::stringstream markdown_text;
+  markdown_text << markdown_file.rdbuf();
+  const std::string markdown = markdown_text.str();
+  for (const char* row : {"| alpha-sdk 1.0.0 | 2 | tools.unknown-name | 1 | 0 |",
+                          "| beta-sdk 2.0.0 | 2 | tools.unknown-name | 1 | 1 |",
+                          "| (no serverInfo) | 1 | — | 0 | 0 |"}) {
+    EXPECT_NE(markdown.find(row), std::string::npos) << row << "\n" << markdown;
+  }
+  // From the heading to the last group's line; the report lines follow.
+  const std::size_t census_start = run.output.find("by serverInfo");
+  const std::size_t census_end = run.output.find("\n", run.output.find("(no serverInfo)"));
+  ASSERT_NE(census_end, std::string::npos) << run.output;
+  const std::string census = run.output.substr(census_start, census_end - census_start);
+  EXPECT_NE(census.find("alpha-sdk 1.0.0: 2 target(s)\n    tools.unknown-name"), std::string::npos)
+      << census;
+  EXPECT_NE(census.find("beta-sdk 2.0.0: 2 target(s)"), std::string::npos) << census;
+  EXPECT_NE(census.find("(no serverInfo): 1 target(s)"), std::string::npos) << census;
+
+  // Shards merged keep each target's serverInfo, and so the census.
+  for (const char* shard : {"1/2", "2/2"}) {
+    (void)Mcpfuzz(survey + " --shard " + shard + " --report json=" +
+                  ShellQuote((dir_ / (std::string(shard, 1) + ".json")).string()));
+  }
+  const std::string merged_path = (dir_ / "merged.json").string();
+  const ProcessRun merged =
+      Mcpfuzz("merge " + ShellQuote((dir_ / "1.json").string()) + " " +
+              ShellQuote((dir_ / "2.json").string()) + " --report json=" + ShellQuote(merged_path));
+  EXPECT_EQ(merged.exit_code, 1) << merged.output;
+  const json::value merged_report = ReadJson(merged_path);
+  for (std::size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(ServerInfoOfTarget(merged_report, i), ServerInfoOfTarget(report, i)) << i;
+  }
+  EXPECT_NE(merged.output.find(census), std::string::npos) << merged.output;
 }
 
 TEST_F(Survey, ABudgetPerHostStopsRequestsToThatHost) {

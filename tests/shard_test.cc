@@ -187,12 +187,18 @@ TEST_F(Shards, SurveyShardsMergedEqualTheUnshardedSurvey) {
 
 // JSON strings are valid UTF-8: the writer replaces invalid bytes with U+FFFD, so text a
 // server sent with invalid bytes comes back so. The fixtures' hostile text has some, in the
-// target names and notes (the other texts are already JSON in the model).
+// target names, notes and serverInfo (the other texts are already JSON in the model).
 void MakeTextValidUtf8(reports::Report& report) {
   for (reports::TargetSection& target : report.targets) {
     target.description = ToValidUtf8(target.description);
     target.stable_name = ToValidUtf8(target.stable_name);
     for (std::string& note : target.notes) note = ToValidUtf8(note);
+    if (target.server_info) {
+      for (std::string* text :
+           {&target.server_info->name, &target.server_info->version, &target.server_info->title}) {
+        *text = ToValidUtf8(*text);
+      }
+    }
   }
 }
 

@@ -9,7 +9,35 @@ const boost::json::object* ResultObject(const Reply& reply) {
   return result != nullptr && result->is_object() ? &result->as_object() : nullptr;
 }
 
+// At most kServerInfoCap bytes of `text`, never ending inside a UTF-8 sequence.
+std::string Capped(std::string_view text) {
+  if (text.size() <= kServerInfoCap) return std::string(text);
+  std::size_t end = kServerInfoCap;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return std::string(text.substr(0, end));
+}
+
+std::string CappedMember(const boost::json::object& object, std::string_view key) {
+  const auto* value = object.if_contains(key);
+  return value != nullptr && value->is_string() ? Capped(value->as_string()) : std::string();
+}
+
 }  // namespace
+
+std::optional<ServerInfo> ServerInfoOf(const boost::json::object& result, Era era) {
+  const boost::json::value* info = nullptr;
+  if (era == Era::kHandshake) {
+    info = result.if_contains("serverInfo");
+  } else if (const auto* meta = result.if_contains("_meta"); meta != nullptr && meta->is_object()) {
+    info = meta->as_object().if_contains(kMetaServerInfo);
+  }
+  if (info == nullptr || !info->is_object()) return std::nullopt;
+  const boost::json::object& object = info->as_object();
+  ServerInfo kept{CappedMember(object, "name"), CappedMember(object, "version"),
+                  CappedMember(object, "title")};
+  if (kept.name.empty() && kept.version.empty()) return std::nullopt;
+  return kept;
+}
 
 McpClient::McpClient(Transport& transport, Revision revision, ClientInfo client)
     : transport_(transport), revision_(revision), client_(std::move(client)) {}
@@ -34,6 +62,7 @@ Result<OpenOutcome> McpClient::OpenHandshake() {
   outcome.observation = transport_.Send(outcome.request);
   outcome.reply = ClassifyReply(outcome.request, outcome.observation);
   last_open_ = outcome;
+  server_info_.reset();
 
   const boost::json::object* result = ResultObject(outcome.reply);
   if (result == nullptr) {
@@ -51,6 +80,7 @@ Result<OpenOutcome> McpClient::OpenHandshake() {
       capabilities != nullptr && capabilities->is_object()) {
     capabilities_ = capabilities->as_object();
   }
+  server_info_ = ServerInfoOf(*result, Era::kHandshake);
   if (auto session = FindHeader(outcome.observation.http_headers, kHeaderSessionId)) {
     transport_.set_session_id(std::string(*session));
   }
@@ -64,6 +94,7 @@ Result<OpenOutcome> McpClient::OpenStateless() {
   outcome.observation = transport_.Send(outcome.request);
   outcome.reply = ClassifyReply(outcome.request, outcome.observation);
   last_open_ = outcome;
+  server_info_.reset();
 
   const boost::json::object* result = ResultObject(outcome.reply);
   if (result == nullptr) {
@@ -73,6 +104,7 @@ Result<OpenOutcome> McpClient::OpenStateless() {
       capabilities != nullptr && capabilities->is_object()) {
     capabilities_ = capabilities->as_object();
   }
+  server_info_ = ServerInfoOf(*result, Era::kStateless);
   if (transport_.kind() == TransportKind::kStdio) LockStatelessEra();
   return outcome;
 }

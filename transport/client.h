@@ -5,6 +5,7 @@
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,6 +18,25 @@
 #include "transport/transport.h"
 
 namespace mcpfuzz {
+
+/// What a server says it is: `serverInfo` of the initialize result (handshake era) or
+/// `_meta["io.modelcontextprotocol/serverInfo"]` of the server/discover result (2026-07-28).
+/// Self-reported and untrusted: each string is kept as data, at most kServerInfoCap bytes (cut
+/// at a UTF-8 boundary), so a server cannot make reports grow with it; a member that is not a
+/// string is left empty.
+struct ServerInfo {
+  std::string name;
+  std::string version;
+  /// Optional in the spec's Implementation; empty when not given.
+  std::string title;
+  bool operator==(const ServerInfo&) const = default;
+};
+inline constexpr std::size_t kServerInfoCap = 200;
+
+/// The ServerInfo in the `result` of a successful initialize or server/discover in `era`;
+/// nothing when the server announced none (no object where the era puts it, or one with neither
+/// a string name nor a string version).
+std::optional<ServerInfo> ServerInfoOf(const boost::json::object& result, Era era);
 
 /// What opening a client observed: the reply to `initialize` or `server/discover`.
 struct OpenOutcome {
@@ -61,6 +81,9 @@ class McpClient {
   /// True when the server declared `capability` (for example "tools").
   bool Declares(std::string_view capability) const { return capabilities_.contains(capability); }
   const std::optional<OpenOutcome>& last_open() const { return last_open_; }
+  /// What the server announced when Open() last succeeded (ServerInfoOf); nothing before, or
+  /// when it announced none.
+  const std::optional<ServerInfo>& server_info() const { return server_info_; }
   /// The server assigned an Mcp-Session-Id when it opened (handshake era over HTTP), and the
   /// session has not been closed since.
   bool session_assigned() const { return !transport_.session_id().empty(); }
@@ -79,6 +102,7 @@ class McpClient {
   std::int64_t next_id_ = 1;
   boost::json::object capabilities_;
   std::optional<OpenOutcome> last_open_;
+  std::optional<ServerInfo> server_info_;
   bool era_locked_ = false;
 };
 

@@ -205,6 +205,7 @@ bool Connections::Start() {
   capabilities_ = main_->client().server_capabilities();
   capabilities_known_ = true;
   session_assigned_ = main_->client().session_assigned();
+  server_info_ = main_->client().server_info();
   return true;
 }
 

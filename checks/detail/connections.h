@@ -123,6 +123,8 @@ class Connections {
   bool capabilities_known() const { return capabilities_known_; }
   /// The server assigned an Mcp-Session-Id to the main connection (handshake era over HTTP).
   bool session_assigned() const { return session_assigned_; }
+  /// What the server announced when the main connection first opened.
+  const std::optional<ServerInfo>& server_info() const { return server_info_; }
   /// The exchanges of the main connection's first Open (initialize or server/discover).
   const std::vector<Exchange>& first_open() const { return first_open_; }
 
@@ -143,6 +145,7 @@ class Connections {
   boost::json::object capabilities_;
   bool capabilities_known_ = false;
   bool session_assigned_ = false;
+  std::optional<ServerInfo> server_info_;
   std::vector<Exchange> first_open_;
 };
 

@@ -113,7 +113,9 @@ JudgeContext RevisionRun::Context(bool capability_declared) const {
 
 bool RevisionRun::Start() {
   set_current_check(stateless() ? check::kDiscoverResult : check::kInitialize);
-  return connections_.Start();
+  const bool connected = connections_.Start();
+  if (!out_.server_info) out_.server_info = connections_.server_info();
+  return connected;
 }
 
 bool RevisionRun::RequireCapability(std::string_view check_id, std::string_view capability) {

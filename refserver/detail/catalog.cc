@@ -265,8 +265,6 @@ MethodReply List(const FaultSet& faults, std::string_view method, std::string_vi
 
 }  // namespace
 
-boost::json::object ServerInfo() { return {{"name", kServerName}, {"version", kServerVersion}}; }
-
 boost::json::object ServerCapabilities(Era era) {
   boost::json::object capabilities{
       {"tools", boost::json::object{}},

@@ -18,14 +18,10 @@
 
 namespace mcpfuzz::refserver::detail {
 
-inline constexpr std::string_view kServerName = "mcpfuzz-refserver";
-inline constexpr std::string_view kServerVersion = "0.1.0";
 inline constexpr std::string_view kReadmeUri = "mcpfuzz://readme";
 inline constexpr std::string_view kUpstreamFailureText =
     "upstream API timed out, retry in 30 seconds";
 
-/// {"name":"mcpfuzz-refserver","version":"0.1.0"}.
-boost::json::object ServerInfo();
 /// The capabilities advertised: tools, prompts, resources, and logging in the handshake era
 /// only (2026-07-28 removed logging/setLevel).
 boost::json::object ServerCapabilities(Era era);

@@ -153,7 +153,7 @@ HandshakeEra::Initialized HandshakeEra::Initialize(const Call& call) const {
 
   boost::json::object result{{"protocolVersion", answered_version},
                              {"capabilities", ServerCapabilities(Era::kHandshake)},
-                             {"serverInfo", ServerInfo()}};
+                             {"serverInfo", server_info_}};
   if (revision >= Revision::k2025_03_26) result["instructions"] = ServerInstructions();
   MethodReply reply{std::move(result)};
   if (faults_.contains(Fault::kExitAfterInitialize)) reply.action = Action::kExit;

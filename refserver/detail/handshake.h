@@ -14,6 +14,7 @@
 // - framing errors (-32700, -32600, -32602 for non-object params) are sent with HTTP 400,
 //   method-level errors in-band with 200, accepted notifications and responses get 202.
 
+#include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 #include <map>
 #include <optional>
@@ -29,7 +30,9 @@ namespace mcpfuzz::refserver::detail {
 
 class HandshakeEra {
  public:
-  explicit HandshakeEra(const FaultSet& faults) : faults_(faults) {}
+  /// `server_info` is the serverInfo initialize announces; both must outlive the era.
+  HandshakeEra(const FaultSet& faults, const boost::json::object& server_info)
+      : faults_(faults), server_info_(server_info) {}
 
   /// A POST routed to this era, after the front's method, Accept and Content-Type checks.
   Answer HandleHttpPost(const Headers& headers, const boost::json::value& body);
@@ -62,6 +65,7 @@ class HandshakeEra {
   std::string MintSessionId() const;
 
   const FaultSet& faults_;
+  const boost::json::object& server_info_;
   Sessions sessions_;
 };
 

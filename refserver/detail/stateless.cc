@@ -160,8 +160,8 @@ bool IsCacheable(std::string_view method) {
 }
 
 // resultType first, as the spec's examples put it.
-boost::json::object Decorate(const FaultSet& faults, std::string_view method,
-                             boost::json::object result) {
+boost::json::object Decorate(const FaultSet& faults, const boost::json::object& server_info,
+                             std::string_view method, boost::json::object result) {
   boost::json::object decorated;
   if (!faults.contains(Fault::kMissingResultType)) decorated["resultType"] = "complete";
   for (auto& member : result) decorated[member.key()] = std::move(member.value());
@@ -169,7 +169,7 @@ boost::json::object Decorate(const FaultSet& faults, std::string_view method,
     decorated["ttlMs"] = kCacheTtlMs;
     decorated["cacheScope"] = "public";
   }
-  decorated["_meta"] = boost::json::object{{"io.modelcontextprotocol/serverInfo", ServerInfo()}};
+  decorated["_meta"] = boost::json::object{{kMetaServerInfo, server_info}};
   return decorated;
 }
 
@@ -180,11 +180,11 @@ bool IsRemovedMethod(std::string_view method) {
          method == "resources/subscribe" || method == "resources/unsubscribe";
 }
 
-MethodReply ServeRemoved(std::string_view method) {
+MethodReply ServeRemoved(std::string_view method, const boost::json::object& server_info) {
   if (method != "initialize") return {boost::json::object{}};
   return {boost::json::object{{"protocolVersion", ToString(Revision::k2026_07_28)},
                               {"capabilities", ServerCapabilities(Era::kStateless)},
-                              {"serverInfo", ServerInfo()}}};
+                              {"serverInfo", server_info}}};
 }
 
 MethodReply Discover() {
@@ -193,7 +193,8 @@ MethodReply Discover() {
                               {"instructions", ServerInstructions()}}};
 }
 
-Answer Run(const FaultSet& faults, const Headers* headers, const boost::json::value& body) {
+Answer Run(const FaultSet& faults, const boost::json::object& server_info, const Headers* headers,
+           const boost::json::value& body) {
   Ladder ladder{faults, headers, nullptr};
   const bool http = headers != nullptr;
   // Step 2.
@@ -230,7 +231,7 @@ Answer Run(const FaultSet& faults, const Headers* headers, const boost::json::va
   } else if (IsCatalogMethod(call.method)) {
     reply = CallCatalog(faults, Revision::k2026_07_28, call.method, call.params);
   } else if (faults.contains(Fault::kRemovedMethodsServed) && IsRemovedMethod(call.method)) {
-    reply = ServeRemoved(call.method);
+    reply = ServeRemoved(call.method, server_info);
   } else {
     int status = faults.contains(Fault::kUnknownMethod200) ? 200 : 404;
     Answer answer = ladder.Fail(status, -32601, "Method not found: " + call.method);
@@ -238,7 +239,7 @@ Answer Run(const FaultSet& faults, const Headers* headers, const boost::json::va
     return answer;
   }
   if (auto* result = std::get_if<boost::json::object>(&reply.reply)) {
-    *result = Decorate(faults, call.method, std::move(*result));
+    *result = Decorate(faults, server_info, call.method, std::move(*result));
   }
   Answer answer;
   if (const auto* page = std::get_if<RawPage>(&reply.reply)) {
@@ -264,13 +265,14 @@ boost::json::array SupportedVersions() {
   return versions;
 }
 
-Answer HandleStatelessHttp(const FaultSet& faults, const Headers& headers,
-                           const boost::json::value& body) {
-  return Run(faults, &headers, body);
+Answer HandleStatelessHttp(const FaultSet& faults, const boost::json::object& server_info,
+                           const Headers& headers, const boost::json::value& body) {
+  return Run(faults, server_info, &headers, body);
 }
 
-Answer HandleStatelessStdio(const FaultSet& faults, const boost::json::value& message) {
-  return Run(faults, nullptr, message);
+Answer HandleStatelessStdio(const FaultSet& faults, const boost::json::object& server_info,
+                            const boost::json::value& message) {
+  return Run(faults, server_info, nullptr, message);
 }
 
 }  // namespace mcpfuzz::refserver::detail

@@ -21,6 +21,7 @@
 // resources/read, server/discover) carry ttlMs and cacheScope.
 
 #include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
 #include "model/request.h"
@@ -33,10 +34,12 @@ namespace mcpfuzz::refserver::detail {
 boost::json::array SupportedVersions();
 
 /// A POST routed to the stateless era, after the router's steps; `body` is the parsed JSON.
-Answer HandleStatelessHttp(const FaultSet& faults, const Headers& headers,
-                           const boost::json::value& body);
+/// `server_info` is what every result's _meta announces.
+Answer HandleStatelessHttp(const FaultSet& faults, const boost::json::object& server_info,
+                           const Headers& headers, const boost::json::value& body);
 
 /// One parsed stdio line routed to the stateless era.
-Answer HandleStatelessStdio(const FaultSet& faults, const boost::json::value& message);
+Answer HandleStatelessStdio(const FaultSet& faults, const boost::json::object& server_info,
+                            const boost::json::value& message);
 
 }  // namespace mcpfuzz::refserver::detail

@@ -152,6 +152,8 @@ inline reports::Report HostileSurveyReport() {
   stdio.reproducer_target = {TransportKind::kStdio, "", {"node", "server.js"}, {}};
   checks::CheckRun run;
   run.eras.speaks = {Revision::k2025_06_18};
+  // What a server announces is its own text too.
+  run.server_info = ServerInfo{"sdk " + kHostile, "1.0 " + kHostile, kHostile};
   checks::CheckResult success =
       FixtureResult("tools.unknown-name", VerdictKind::kFail, Revision::k2025_06_18);
   success.transport = TransportKind::kStdio;
