@@ -4,16 +4,19 @@
 
 #include <curl/curl.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -133,12 +136,29 @@ BareRun BareHttp(const std::string& url, const Recording& recording, std::size_t
     Client setup(url, ids);
     for (std::size_t i = 0; i < recording.first_case; ++i) send(setup, sent[i]);
   }
-  std::atomic<std::size_t> next{recording.first_case};
+  // A connection first used while the cases ran is a sequence's: its requests depend on each
+  // other (a DELETE, then a request in that session), so one worker sends them all, in order.
+  std::set<std::size_t> opened_first;
+  for (std::size_t i = 0; i < recording.first_case; ++i) opened_first.insert(sent[i].connection);
+  std::mutex taking;
+  std::size_t next = recording.first_case;
+  auto take = [&]() -> std::pair<std::size_t, std::size_t> {
+    const std::lock_guard lock(taking);
+    const std::size_t begin = std::min(next, cases_end);
+    std::size_t end = std::min(begin + 1, cases_end);
+    if (begin < cases_end && !opened_first.contains(sent[begin].connection)) {
+      while (end < cases_end && sent[end].connection == sent[begin].connection) ++end;
+    }
+    next = end;
+    return {begin, end};
+  };
   std::vector<std::thread> threads;
   for (std::size_t worker = 0; worker < concurrency; ++worker) {
     threads.emplace_back([&] {
       Client client(url, ids);
-      for (std::size_t i = next++; i < cases_end; i = next++) send(client, sent[i]);
+      for (auto [begin, end] = take(); begin < end; std::tie(begin, end) = take()) {
+        for (std::size_t i = begin; i < end; ++i) send(client, sent[i]);
+      }
     });
   }
   for (std::thread& thread : threads) thread.join();
