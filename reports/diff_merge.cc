@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 
+#include "reports/detail/json_read.h"
 #include "reports/diff.h"
 #include "reports/report.h"
 
@@ -11,26 +12,9 @@ namespace mcpfuzz::reports {
 namespace {
 
 namespace json = boost::json;
-
-std::string Text(const json::object& object, std::string_view key) {
-  const json::value* value = object.if_contains(key);
-  return value != nullptr && value->is_string() ? std::string(value->as_string()) : std::string();
-}
-
-std::size_t Number(const json::object& object, std::string_view key) {
-  const json::value* value = object.if_contains(key);
-  if (value == nullptr) return 0;
-  if (value->is_uint64()) return static_cast<std::size_t>(value->as_uint64());
-  if (value->is_int64())
-    return static_cast<std::size_t>(std::max<std::int64_t>(0, value->as_int64()));
-  return 0;
-}
-
-const json::array& Array(const json::object& object, std::string_view key) {
-  static const json::array kEmpty;
-  const json::value* value = object.if_contains(key);
-  return value != nullptr && value->is_array() ? value->as_array() : kEmpty;
-}
+using detail::Array;
+using detail::Number;
+using detail::Text;
 
 // What makes two rows the same disagreement: the check and the tuple of answers.
 std::string KeyOf(const DiffRow& row) {

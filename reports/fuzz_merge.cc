@@ -8,44 +8,18 @@
 
 #include "model/revision.h"
 #include "oracles/verdict_json.h"
+#include "reports/detail/json_read.h"
 #include "reports/merge.h"
 
 namespace mcpfuzz::reports {
 namespace {
 
 namespace json = boost::json;
-
-std::string Text(const json::object& object, std::string_view key) {
-  const json::value* value = object.if_contains(key);
-  return value != nullptr && value->is_string() ? std::string(value->as_string()) : std::string();
-}
-
-std::size_t Number(const json::object& object, std::string_view key) {
-  const json::value* value = object.if_contains(key);
-  if (value == nullptr) return 0;
-  if (value->is_uint64()) return static_cast<std::size_t>(value->as_uint64());
-  if (value->is_int64()) {
-    return static_cast<std::size_t>(std::max<std::int64_t>(0, value->as_int64()));
-  }
-  return 0;
-}
-
-double Real(const json::object& object, std::string_view key) {
-  const json::value* value = object.if_contains(key);
-  return value != nullptr && value->is_number() ? value->to_number<double>() : 0.0;
-}
-
-const json::object& Object(const json::object& object, std::string_view key) {
-  static const json::object kEmpty;
-  const json::value* value = object.if_contains(key);
-  return value != nullptr && value->is_object() ? value->as_object() : kEmpty;
-}
-
-const json::array& Array(const json::object& object, std::string_view key) {
-  static const json::array kEmpty;
-  const json::value* value = object.if_contains(key);
-  return value != nullptr && value->is_array() ? value->as_array() : kEmpty;
-}
+using detail::Array;
+using detail::Number;
+using detail::Object;
+using detail::Real;
+using detail::Text;
 
 std::map<std::string, std::size_t> Counts(const json::object& object) {
   std::map<std::string, std::size_t> counts;

@@ -6,36 +6,17 @@
 
 #include "model/revision.h"
 #include "oracles/verdict_json.h"
+#include "reports/detail/json_read.h"
 #include "reports/merge.h"
 
 namespace mcpfuzz::reports {
 namespace {
 
 namespace json = boost::json;
-
-std::string Text(const json::object& object, std::string_view key) {
-  const json::value* value = object.if_contains(key);
-  return value != nullptr && value->is_string() ? std::string(value->as_string()) : std::string();
-}
-
-std::optional<std::int64_t> Integer(const json::object& object, std::string_view key) {
-  const json::value* value = object.if_contains(key);
-  if (value != nullptr && value->is_int64()) return value->as_int64();
-  if (value != nullptr && value->is_uint64()) return static_cast<std::int64_t>(value->as_uint64());
-  return std::nullopt;
-}
-
-const json::array& Array(const json::object& object, std::string_view key) {
-  static const json::array kEmpty;
-  const json::value* value = object.if_contains(key);
-  return value != nullptr && value->is_array() ? value->as_array() : kEmpty;
-}
-
-const json::object& Object(const json::object& object, std::string_view key) {
-  static const json::object kEmpty;
-  const json::value* value = object.if_contains(key);
-  return value != nullptr && value->is_object() ? value->as_object() : kEmpty;
-}
+using detail::Array;
+using detail::Integer;
+using detail::Object;
+using detail::Text;
 
 std::optional<Revision> RevisionAt(const json::object& object, std::string_view key) {
   const json::value* value = object.if_contains(key);
