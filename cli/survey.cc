@@ -54,7 +54,13 @@ reports::TargetSection CheckOne(const TargetSpec& spec, const checks::CheckOptio
   info.duration_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   reports::TargetSection section = CheckSection(info, run, nullptr);
-  if (Unreachable(run.eras)) section.error = "could not be reached";
+  if (Unreachable(run.eras)) {
+    section.error = "could not be reached";
+  } else if (run.eras.speaks.empty()) {
+    // It answered something, but no revision was agreed (say, an error to the first probe and
+    // a timeout to the others): no row of blanks, but why, as `check` says it alone.
+    if (auto why = WhyNothingWasJudged(run, section.description)) section.error = why->reason;
+  }
   if (StopOnSignals::requested()) {
     section.notes.push_back("the survey was stopped by signal " +
                             std::to_string(StopOnSignals::signal_number()) +

@@ -99,6 +99,27 @@ TEST_F(Survey, CountsEachServerOnceByTheShapeOfItsUnknownToolAnswer) {
   EXPECT_NE(run.output.find("2 VERIFIED, 3 OBSERVED_RISK"), std::string::npos) << run.output;
 }
 
+// A server that answers but agrees on no revision is not a row of blanks: it says why.
+TEST_F(Survey, AServerThatSpeaksNoRevisionSaysWhy) {
+  const fs::path script = dir_ / "refuses.sh";
+  std::ofstream(script) << "read -r line\n"
+                        << "printf '%s\\n' '{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":"
+                           "{\"code\":-32600,\"message\":\"no\"}}'\n"
+                        << "cat >/dev/null\n";
+  const fs::path targets = dir_ / "targets.txt";
+  std::ofstream(targets) << "stdio: sh " << script.string() << "\n";
+  const ProcessRun run =
+      Mcpfuzz("check --targets " + ShellQuote(targets.string()) +
+              " --timeout-ms 1000 --report json=" + ShellQuote((dir_ / "s.json").string()));
+  const json::value report = ReadJson(dir_ / "s.json");
+  const auto& target = report.at("targets").at(0).as_object();
+  EXPECT_TRUE(target.at("eras").at("speaks").as_array().empty()) << run.output;
+  ASSERT_TRUE(target.contains("error")) << run.output;
+  EXPECT_NE(std::string(target.at("error").as_string()).find("speaks no MCP revision"),
+            std::string::npos)
+      << target.at("error");
+}
+
 std::string AnnouncingLine(const std::string& server_info, const std::string& fault) {
   return "stdio: " + RefServerPath() + " --stdio --server-info " + server_info +
          (fault.empty() ? "" : " --fault " + fault) + "\n";
