@@ -84,14 +84,11 @@ Revision AnotherHandshakeRevision(Revision revision) {
 
 namespace {
 
+// An id a cancellation can name: a string or an integer.
 std::optional<boost::json::value> IdOf(const Request& request) {
-  const auto body = request.BodyJson();
-  const auto* object = body ? body->if_object() : nullptr;
-  const auto* id = object != nullptr ? object->if_contains("id") : nullptr;
-  if (id == nullptr || !(id->is_string() || id->is_int64() || id->is_uint64())) {
-    return std::nullopt;
-  }
-  return *id;
+  auto id = request.RpcId();
+  if (!id || !(id->is_string() || id->is_int64() || id->is_uint64())) return std::nullopt;
+  return id;
 }
 
 }  // namespace

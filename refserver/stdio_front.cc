@@ -8,17 +8,16 @@
 // the lines read with it.
 
 #include <algorithm>
-#include <boost/json/value.hpp>
 #include <cstdlib>
 #include <deque>
 #include <istream>
-#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "model/pretty_json.h"
 #include "model/request.h"
+#include "model/sequence.h"
 #include "refserver/refserver.h"
 
 namespace mcpfuzz::refserver {
@@ -37,39 +36,23 @@ void WriteLine(std::ostream& out, const std::string& line, bool pretty) {
   out << line << '\n';
 }
 
-// The id of the request `line` holds, if it is one.
-std::optional<boost::json::value> RequestId(const std::string& line) {
-  const auto json = ParseJson(line);
-  const auto* object = json ? json->if_object() : nullptr;
-  if (object == nullptr || !object->contains("method")) return std::nullopt;
-  const auto* id = object->if_contains("id");
-  if (id == nullptr || !(id->is_string() || id->is_int64() || id->is_uint64())) {
-    return std::nullopt;
-  }
-  return *id;
+// A line as the request model holds it, so the rule of what cancels what is the model's.
+Request AsRequest(const std::string& line) {
+  Request request;
+  request.transport = TransportKind::kStdio;
+  request.body = RawBody{line};
+  return request;
 }
 
-// Whether `line` is a notifications/cancelled naming `id`.
-bool Cancels(const std::string& line, const boost::json::value& id) {
-  if (line.find("notifications/cancelled") == std::string::npos) return false;
-  const auto json = ParseJson(line);
-  const auto* object = json ? json->if_object() : nullptr;
-  if (object == nullptr || object->contains("id")) return false;
-  const auto* method = object->if_contains("method");
-  const auto* params = object->if_contains("params");
-  if (method == nullptr || !method->is_string() ||
-      method->get_string() != "notifications/cancelled" || params == nullptr ||
-      !params->is_object()) {
-    return false;
-  }
-  const auto* named = params->as_object().if_contains("requestId");
-  return named != nullptr && *named == id;
-}
-
+// Whether the request `line` holds is cancelled by a line read with it. The substring test
+// spares parsing every line read ahead for every reply.
 bool CancelledInFlight(const std::string& line, const std::deque<std::string>& read_with_it) {
-  const auto id = RequestId(line);
-  return id && std::any_of(read_with_it.begin(), read_with_it.end(),
-                           [&](const std::string& later) { return Cancels(later, *id); });
+  const Request request = AsRequest(line);
+  if (!request.RpcMethod()) return false;  // a response, or no JSON-RPC at all
+  return std::any_of(read_with_it.begin(), read_with_it.end(), [&](const std::string& later) {
+    return later.find("notifications/cancelled") != std::string::npos &&
+           Cancels(AsRequest(later), request);
+  });
 }
 
 }  // namespace

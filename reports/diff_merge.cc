@@ -6,6 +6,7 @@
 
 #include "reports/detail/json_read.h"
 #include "reports/diff.h"
+#include "reports/merge.h"
 #include "reports/report.h"
 
 namespace mcpfuzz::reports {
@@ -14,6 +15,7 @@ namespace {
 namespace json = boost::json;
 using detail::Array;
 using detail::Number;
+using detail::Real;
 using detail::Text;
 
 // What makes two rows the same disagreement: the check and the tuple of answers.
@@ -36,9 +38,7 @@ Result<Report> DiffReportFromJson(const json::value& value) {
                             ? Text(in.at("tool").as_object(), "version")
                             : std::string();
   report.started_at = Text(in, "started_at");
-  if (const json::value* duration = in.if_contains("duration_seconds")) {
-    report.duration_seconds = duration->is_number() ? duration->to_number<double>() : 0;
-  }
+  report.duration_seconds = Real(in, "duration_seconds");
   DiffSection diff;
   if (const json::value* seed = in.if_contains("seed"); seed != nullptr && seed->is_number()) {
     diff.seed = seed->to_number<std::uint64_t>();
@@ -97,7 +97,7 @@ Result<Report> DiffReportFromJson(const json::value& value) {
 Result<Report> MergeDiffReports(const std::vector<Report>& shards) {
   if (shards.empty()) return Error{"no report to merge"};
   Report merged = shards.front();
-  merged.duration_seconds = 0;
+  SetRunSpan(shards, merged);
   DiffSection& diff = *merged.diff;
   diff.shard.clear();
   diff.cases = 0;
@@ -120,9 +120,6 @@ Result<Report> MergeDiffReports(const std::vector<Report>& shards) {
                      " differs"};
       }
     }
-    // The run as a whole: the earliest start, and the longest shard (they run side by side).
-    merged.started_at = std::min(merged.started_at, shard.started_at);
-    merged.duration_seconds = std::max(merged.duration_seconds, shard.duration_seconds);
     diff.cases += part.cases;
     diff.incomparable += part.incomparable;
     for (const auto& check : part.checks) {

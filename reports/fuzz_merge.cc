@@ -132,6 +132,15 @@ Result<Report> FuzzReportFromJson(const json::value& value) {
   return report;
 }
 
+void SetRunSpan(const std::vector<Report>& shards, Report& merged) {
+  merged.started_at = shards.front().started_at;
+  merged.duration_seconds = 0;
+  for (const Report& shard : shards) {
+    merged.started_at = std::min(merged.started_at, shard.started_at);
+    merged.duration_seconds = std::max(merged.duration_seconds, shard.duration_seconds);
+  }
+}
+
 std::string ShardProblem(const std::vector<std::string>& labels) {
   if (labels.size() == 1 && labels.front().empty()) return {};
   std::set<std::size_t> seen;
@@ -181,7 +190,7 @@ Result<Report> MergeFuzzReports(const std::vector<Report>& shards) {
   figures = FuzzFigures{};
   figures.seed = shards.front().fuzz->seed;
   figures.revisions = shards.front().fuzz->revisions;
-  merged.duration_seconds = 0;
+  SetRunSpan(shards, merged);
   target.items.clear();
   target.notes.clear();
   std::map<std::string, ReportItem> findings;  // signature → the finding of the lowest case
@@ -198,9 +207,6 @@ Result<Report> MergeFuzzReports(const std::vector<Report>& shards) {
           "revisions (--revision, or a target that answered differently), so case i was not "
           "the same case in each"};
     }
-    // The run as a whole: the earliest start, and the longest shard (they run side by side).
-    merged.started_at = std::min(merged.started_at, shard.started_at);
-    merged.duration_seconds = std::max(merged.duration_seconds, shard.duration_seconds);
     figures.elapsed_ms = std::max(figures.elapsed_ms, part.elapsed_ms);
     figures.cases += part.cases;
     figures.generation_failures += part.generation_failures;

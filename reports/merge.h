@@ -38,6 +38,10 @@ Result<Report> SurveyReportFromJson(const boost::json::value& value);
 /// the unsharded survey writes it: target j of the file from shard j % N + 1, in file order.
 Result<Report> MergeSurveyReports(const std::vector<Report>& shards);
 
+/// The span of the run the shards make together: the earliest start, and the longest shard's
+/// duration (shards run side by side).
+void SetRunSpan(const std::vector<Report>& shards, Report& merged);
+
 /// "" when `labels` ("K/N", one per report) name shards 1..N of one N, each once, or are one
 /// report of an unsharded run (""); what is wrong otherwise.
 std::string ShardProblem(const std::vector<std::string>& labels);

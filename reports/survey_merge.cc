@@ -16,6 +16,7 @@ namespace json = boost::json;
 using detail::Array;
 using detail::Integer;
 using detail::Object;
+using detail::Real;
 using detail::Text;
 
 std::optional<Revision> RevisionAt(const json::object& object, std::string_view key) {
@@ -143,10 +144,7 @@ Result<Report> SurveyReportFromJson(const json::value& value) {
   report.kind = ReportKind::kSurvey;
   report.tool_version = Text(Object(in, "tool"), "version");
   report.started_at = Text(in, "started_at");
-  if (const json::value* duration = in.if_contains("duration_seconds");
-      duration != nullptr && duration->is_number()) {
-    report.duration_seconds = duration->to_number<double>();
-  }
+  report.duration_seconds = Real(in, "duration_seconds");
   report.shard = Text(in, "shard");
   for (const json::value& entry : Array(in, "targets")) {
     if (!entry.is_object()) return Error{"a target is not an object"};
@@ -188,12 +186,7 @@ Result<Report> MergeSurveyReports(const std::vector<Report>& shards) {
   Report merged = *by_shard.front();
   merged.shard.clear();
   merged.targets.clear();
-  merged.duration_seconds = 0;
-  for (const Report& shard : shards) {
-    // The survey as a whole: the earliest start, and the longest shard (they run side by side).
-    merged.started_at = std::min(merged.started_at, shard.started_at);
-    merged.duration_seconds = std::max(merged.duration_seconds, shard.duration_seconds);
-  }
+  SetRunSpan(shards, merged);
   for (std::size_t j = 0; j < total; ++j) {
     merged.targets.push_back(by_shard[j % count]->targets[j / count]);
   }
