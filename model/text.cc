@@ -132,4 +132,11 @@ std::string ToValidUtf8(std::string_view bytes) {
   return out;
 }
 
+std::string_view Utf8Prefix(std::string_view text, std::size_t limit) {
+  if (text.size() <= limit) return text;
+  std::size_t cut = limit;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U) --cut;
+  return text.substr(0, cut);
+}
+
 }  // namespace mcpfuzz

@@ -1,6 +1,7 @@
 #pragma once
 // Byte-level text helpers: ASCII case, whitespace, base64, UTF-8 validity.
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,5 +21,8 @@ std::optional<std::string> Base64Decode(std::string_view text);
 bool IsValidUtf8(std::string_view bytes);
 /// `bytes` with every byte that is not part of a well-formed UTF-8 sequence replaced by U+FFFD.
 std::string ToValidUtf8(std::string_view bytes);
+/// The first `limit` bytes of `text` at most, backed up over UTF-8 continuation bytes so the cut
+/// never splits a character.
+std::string_view Utf8Prefix(std::string_view text, std::size_t limit);
 
 }  // namespace mcpfuzz

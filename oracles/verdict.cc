@@ -1,5 +1,7 @@
 #include "oracles/verdict.h"
 
+#include "model/text.h"
+
 namespace mcpfuzz {
 
 std::string_view ToString(Strength strength) {
@@ -122,10 +124,7 @@ std::string Summarize(const Verdict& verdict) {
 
 std::string Excerpt(std::string_view text, std::size_t limit) {
   if (text.size() <= limit) return std::string(text);
-  std::size_t cut = limit;
-  // Back up over UTF-8 continuation bytes so the cut never splits a character.
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U) --cut;
-  return std::string(text.substr(0, cut)) + "\xE2\x80\xA6";
+  return std::string(Utf8Prefix(text, limit)) + "\xE2\x80\xA6";
 }
 
 }  // namespace mcpfuzz

@@ -4,6 +4,8 @@
 
 #include <boost/json.hpp>
 
+#include "model/text.h"
+
 namespace mcpfuzz {
 namespace {
 
@@ -207,6 +209,14 @@ TEST(KeptObservation, CutsTextBeforeASplitCharacterAndKeepsSmallRepliesWhole) {
   const json::object written = ObservationToJson(observation).as_object();
   EXPECT_TRUE(written.at("excerpts").as_array()[0].as_object().contains("text"))
       << "an excerpt cut at a character boundary stays text, not base64";
+}
+
+// "é" is two bytes: a cut after its first byte backs up to before it.
+TEST(Utf8Prefix, NeverSplitsACharacter) {
+  EXPECT_EQ(Utf8Prefix("ab", 5), "ab");
+  EXPECT_EQ(Utf8Prefix("a\xC3\xA9", 3), "a\xC3\xA9");
+  EXPECT_EQ(Utf8Prefix("a\xC3\xA9", 2), "a");
+  EXPECT_EQ(Utf8Prefix("\xC3\xA9", 1), "");
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "transport/client.h"
 
+#include "model/text.h"
+
 namespace mcpfuzz {
 namespace {
 
@@ -9,17 +11,12 @@ const boost::json::object* ResultObject(const Reply& reply) {
   return result != nullptr && result->is_object() ? &result->as_object() : nullptr;
 }
 
-// At most kServerInfoCap bytes of `text`, never ending inside a UTF-8 sequence.
-std::string Capped(std::string_view text) {
-  if (text.size() <= kServerInfoCap) return std::string(text);
-  std::size_t end = kServerInfoCap;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-  return std::string(text.substr(0, end));
-}
-
+// At most kServerInfoCap bytes of the string member `key`, never ending inside a character.
 std::string CappedMember(const boost::json::object& object, std::string_view key) {
   const auto* value = object.if_contains(key);
-  return value != nullptr && value->is_string() ? Capped(value->as_string()) : std::string();
+  return value != nullptr && value->is_string()
+             ? std::string(Utf8Prefix(value->as_string(), kServerInfoCap))
+             : std::string();
 }
 
 }  // namespace
