@@ -10,6 +10,7 @@
 #include "checks/detail/run.h"
 #include "checks/detail/scenarios.h"
 #include "model/request_builder.h"
+#include "model/subscription.h"
 #include "oracles/check_ids.h"
 
 namespace mcpfuzz::checks::detail {
@@ -88,5 +89,18 @@ void VersionUnsupported(RevisionRun& run) {
 }
 
 void DiscoverResult(RevisionRun& run) { ReportFirstOpen(run, check::kDiscoverResult); }
+
+void ListenAcknowledged(RevisionRun& run) {
+  // Opting into nothing: the stream has nothing to carry but its acknowledgement, so a server
+  // may end it at once, and a transport stops listening once it is acknowledged and quiet.
+  ReportVariants(run, check::kListenAcknowledged,
+                 {{"subscriptions/listen opting into nothing",
+                   [](Connection& connection) {
+                     return connection.client().Make(
+                         kListenMethod,
+                         boost::json::object{{"notifications", boost::json::object{}}});
+                   },
+                   Owed::kReply}});
+}
 
 }  // namespace mcpfuzz::checks::detail

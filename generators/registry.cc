@@ -35,7 +35,7 @@ bool HandshakeSequence(const GenContext& context) {
 bool HasTools(const GenContext& context) { return !context.tools.empty(); }
 bool DeclaresLogging(const GenContext& context) { return context.Declares("logging"); }
 
-constexpr std::array<FamilyInfo, 16> kFamilies = {{
+constexpr std::array<FamilyInfo, 17> kFamilies = {{
     {"malformed-json", "bytes that are not JSON, and JSON at a parser's limits", false, 4, Always,
      MalformedJson},
     {"invalid-request", "JSON that is not a valid JSON-RPC request", false, 3, Always,
@@ -64,6 +64,8 @@ constexpr std::array<FamilyInfo, 16> kFamilies = {{
     // opens a connection of its own.
     {"sequences", "requests in order on one fresh connection: the handshake, sessions", false, 1,
      HandshakeSequence, Sequences},
+    {"subscriptions", "2026-07-28 subscriptions/listen for what the target cannot deliver", false,
+     1, Stateless, Subscriptions},
 }};
 
 }  // namespace

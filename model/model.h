@@ -10,3 +10,4 @@
 #include "model/result.h"           // IWYU pragma: export
 #include "model/revision.h"         // IWYU pragma: export
 #include "model/sse.h"              // IWYU pragma: export
+#include "model/subscription.h"     // IWYU pragma: export

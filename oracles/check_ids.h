@@ -38,6 +38,8 @@ inline constexpr std::string_view kMetaPartial = "meta.partial";
 inline constexpr std::string_view kMetaClientInfoOptional = "meta.client-info-optional";
 inline constexpr std::string_view kVersionUnsupported = "version.unsupported";
 inline constexpr std::string_view kDiscoverResult = "discover.result";
+// 2026-07-28 subscriptions/listen (tables §4b V17, §10 X22).
+inline constexpr std::string_view kListenAcknowledged = "subscriptions.acknowledged";
 inline constexpr std::string_view kCapabilityUnadvertised = "capabilities.unadvertised";
 inline constexpr std::string_view kClientCapabilityRequired = "capabilities.client-required";
 
@@ -115,6 +117,7 @@ inline constexpr std::array kAll = {
     kMetaClientInfoOptional,
     kVersionUnsupported,
     kDiscoverResult,
+    kListenAcknowledged,
     kCapabilityUnadvertised,
     kClientCapabilityRequired,
     kUnknownMethod,

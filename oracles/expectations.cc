@@ -139,6 +139,8 @@ std::string_view ToString(ShapeCheck shape) {
       return "process_alive";
     case ShapeCheck::kSameAnswerAsRandomName:
       return "same_answer_as_a_random_name";
+    case ShapeCheck::kListenStream:
+      return "listen_stream";
   }
   return "unknown";
 }

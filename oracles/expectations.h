@@ -129,6 +129,8 @@ enum class ShapeCheck {
   kProcessAlive,              ///< The process did not exit on its own.
   /// Channel, code and message as JudgeContext::random_name_answer, up to the name.
   kSameAnswerAsRandomName,
+  /// subscriptions/listen: acknowledged first, stamped, only the types opted into.
+  kListenStream,
 };
 std::string_view ToString(ShapeCheck shape);
 

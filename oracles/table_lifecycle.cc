@@ -243,6 +243,20 @@ void AddLifecycleRows(std::vector<Expectation>& rows) {
       .summary = "server/discover returns resultType, supportedVersions, capabilities, ttlMs and "
                  "cacheScope",
   });
+  // A server that offers no subscriptions may refuse the listen request: the spec names no
+  // code for it, so a refusal is not judged. What it must hold to is the stream it opens.
+  rows.push_back({
+      .id = check::kListenAcknowledged,
+      .revisions = kStatelessEra,
+      .channel = {.conformant = {kSuccess, kNoReply, kProtocolError}, .strength = Strength::kMust},
+      .shape = ShapeCheck::kListenStream,
+      .shape_strength = Strength::kMust,
+      .reference = "TS R5 SubscriptionsAcknowledgedNotification, SubscriptionFilter, "
+                   "SubscriptionsListenResultMetaObject; R5:basic/patterns/subscriptions.mdx; "
+                   "tables §4b V17, §10 X22",
+      .summary = "subscriptions/listen is acknowledged first, stamped with its id, and carries "
+                 "only the notification types opted into",
+  });
   rows.push_back({
       .id = check::kCapabilityUnadvertised,
       .revisions = kHandshakeEra,

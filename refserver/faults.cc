@@ -5,7 +5,7 @@
 namespace mcpfuzz::refserver {
 namespace {
 
-constexpr std::array<FaultInfo, 37> kFaults = {{
+constexpr std::array<FaultInfo, 38> kFaults = {{
     {Fault::kUnknownToolIsError, "unknown-tool-is-error",
      "an unknown tool gets an isError:true result instead of JSON-RPC error -32602"},
     {Fault::kUnknownToolPlainSuccess, "unknown-tool-plain-success",
@@ -96,6 +96,9 @@ constexpr std::array<FaultInfo, 37> kFaults = {{
     {Fault::kCancelledRequestAnswered, "cancelled-request-answered",
      "stdio: a request whose notifications/cancelled was read with it (still in flight) is "
      "answered anyway, late, after the messages read with it, instead of not at all"},
+    {Fault::kListenUnacknowledged, "listen-unacknowledged",
+     "2026-07-28: subscriptions/listen gets its closing result without the "
+     "notifications/subscriptions/acknowledged that must come first"},
 }};
 
 }  // namespace

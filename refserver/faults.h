@@ -48,6 +48,7 @@ enum class Fault {
   kReinitializeRenegotiates,
   kCursorAcrossLists,
   kCancelledRequestAnswered,
+  kListenUnacknowledged,
 };
 
 /// The switches a server runs with; empty means conformant.

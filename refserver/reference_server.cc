@@ -150,6 +150,13 @@ struct ReferenceServer::State {
       reply.status = answer.raw->http_status;
       reply.headers.push_back({"Content-Type", answer.raw->content_type});
       reply.body = std::move(answer.raw->body);
+    } else if (!answer.notifications.empty()) {
+      // Messages before the reply make it a stream (Streamable HTTP "Sending Messages" 6).
+      reply.headers.push_back({"Content-Type", "text/event-stream"});
+      if (answer.message) answer.notifications.push_back(std::move(*answer.message));
+      for (boost::json::value& message : answer.notifications) {
+        reply.body += "event: message\ndata: " + Serialize(std::move(message)) + "\n\n";
+      }
     } else if (answer.message) {
       reply.headers.push_back({"Content-Type", "application/json"});
       reply.body = Serialize(std::move(*answer.message));
@@ -269,8 +276,11 @@ StdioReply ReferenceServer::HandleStdioLine(std::string_view line) {
   reply.action = answer.action;
   if (answer.raw) {
     reply.lines.push_back(std::move(answer.raw->stdio_line));
-  } else if (answer.message) {
-    reply.lines.push_back(state_->Serialize(std::move(*answer.message)));
+  } else {
+    for (boost::json::value& message : answer.notifications) {
+      reply.lines.push_back(state_->Serialize(std::move(message)));
+    }
+    if (answer.message) reply.lines.push_back(state_->Serialize(std::move(*answer.message)));
   }
   if (!reply.lines.empty() && faults.contains(Fault::kLogsOnStdout)) {
     reply.lines.insert(reply.lines.begin(), std::string(kStdoutLogLine));

@@ -802,6 +802,8 @@ const std::vector<FaultExpectation>& FaultTable() {
       {Fault::kCursorAcrossLists, kHttp, {check::kInvalidCursor}},
       // A ping with its notifications/cancelled right behind it, answered after the next ping.
       {Fault::kCancelledRequestAnswered, kStdio, {check::kCancelledNoReply}},
+      // The closing result of a listen opting into nothing, with no acknowledgement before it.
+      {Fault::kListenUnacknowledged, kHttp, {check::kListenAcknowledged}},
   };
   return table;
 }

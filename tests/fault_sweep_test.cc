@@ -99,6 +99,7 @@ constexpr SweepRow kRows[] = {
      .transport = kStdio,
      .check = check::kCancelledNoReply,
      .family = "sequences"},
+    {.fault = "listen-unacknowledged", .check = check::kListenAcknowledged},
 };
 
 const SweepRow* RowFor(std::string_view fault) {

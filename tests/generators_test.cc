@@ -215,7 +215,7 @@ TEST(GeneratorRegistry, NamesEveryFamilyOnceAndLeavesRealToolsOut) {
     EXPECT_EQ(DefaultFamilies().contains(std::string(family.name)),
               !family.calls_real_tools && family.name != "sequences");
   }
-  EXPECT_EQ(names.size(), 16U);
+  EXPECT_EQ(names.size(), 17U);
   EXPECT_EQ(FindFamily("no-such-family"), nullptr);
   EXPECT_FALSE(DefaultFamilies().contains("tool-arguments"));
 }

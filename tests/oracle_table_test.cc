@@ -9,6 +9,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "model/subscription.h"
 #include "oracles/detail/envelope.h"
 #include "oracles/detail/result_shapes.h"
 #include "tests/oracle_test_support.h"
@@ -65,6 +66,9 @@ Request ProbeFor(const Expectation& row, Revision revision, TransportKind transp
   }
   std::string method = "tools/call";
   json::object params{{"name", "probe"}, {"arguments", json::object{}}};
+  if (id == check::kListenAcknowledged) {
+    return MakeRequest(revision, transport, kListenMethod, {{"notifications", json::object{}}}, 7);
+  }
   if (id == check::kPingBeforeInit || id == check::kPing || id == check::kDiscoverResult) {
     method = id == check::kDiscoverResult ? "server/discover" : "ping";
     params = {};
@@ -235,6 +239,16 @@ Observation Conformant(const Expectation& row, const Request& request) {
   }
   if (row.shape == ShapeCheck::kSameAnswerAsRandomName) {
     return AnswerOn(row, request, Channel::kProtocolError, 200, kInvalidParamsCode);
+  }
+  if (row.shape == ShapeCheck::kListenStream) {
+    // The acknowledgement, then the closing result, both stamped with the request's id.
+    const json::object stamp{{kMetaSubscriptionId, 7}};
+    std::vector<json::value> stream = {
+        json::object{{"jsonrpc", "2.0"},
+                     {"method", kAcknowledgedMethod},
+                     {"params", json::object{{"notifications", json::object{}}, {"_meta", stamp}}}},
+        ResultReply(7, json::object{{"resultType", "complete"}, {"_meta", stamp}})};
+    return Replied(request, std::move(stream), 200, "text/event-stream");
   }
   if (row.channel.conformant.empty()) {
     if (row.shape == ShapeCheck::kStdoutOnlyJsonRpc || row.shape == ShapeCheck::kProcessAlive) {
@@ -602,6 +616,9 @@ TEST(EveryRow, ABrokenShapeIsJudgedAtTheRowsStrength) {
         break;
       case ShapeCheck::kSameAnswerAsRandomName:
         observation.messages.front().at("error").as_object()["message"] = "Tool probe disabled";
+        break;
+      case ShapeCheck::kListenStream:
+        observation.messages.erase(observation.messages.begin());  // no acknowledgement
         break;
     }
     const Verdict verdict = Judge(row.id, request, observation, ContextFor(row));

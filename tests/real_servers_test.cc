@@ -13,6 +13,7 @@
 #include "campaign/campaign.h"
 #include "checks/checks.h"
 #include "model/json_depth.h"
+#include "model/subscription.h"
 #include "oracles/check_ids.h"
 #include "transport/client.h"
 #include "transport/era_probe.h"
@@ -193,6 +194,30 @@ TEST_F(RealServers, SdkV2StdioSpeaksBothEras) {
   auto connect = StdioFactory(Node("sdk-v2.mjs", {"--stdio"}));
   ExpectToolsListed(connect, Revision::k2026_07_28, "echo");
   ExpectToolsListed(connect, Revision::k2025_11_25, "echo");
+}
+
+// SDK v2 keeps a subscription open while it honors anything (it declares every listChanged):
+// the transports hear the stream out once it is acknowledged and quiet, over both transports,
+// and subscriptions.acknowledged passes on what it sent.
+TEST_F(RealServers, SdkV2AcknowledgesAListenThatStaysOpen) {
+  auto server = ServerProcess::Start(Node("sdk-v2.mjs", {"--http"}), kStartTimeout);
+  ASSERT_TRUE(server.ok()) << server.error().message;
+  for (const TransportFactory& connect :
+       {HttpFactory(server->url()), StdioFactory(Node("sdk-v2.mjs", {"--stdio"}))}) {
+    auto transport = connect();
+    ASSERT_TRUE(transport.ok()) << transport.error().message;
+    McpClient client(**transport, Revision::k2026_07_28);
+    ASSERT_TRUE(client.Open().ok());
+    const Request listen = client.Make(
+        kListenMethod, {{"notifications", boost::json::object{{"toolsListChanged", true}}}});
+    const Observation observation = client.Send(listen);
+    EXPECT_EQ(observation.outcome, Outcome::kOk) << observation.detail;
+    ASSERT_FALSE(observation.messages.empty()) << (*transport)->Describe();
+    EXPECT_TRUE(IsAcknowledgement(observation.messages.front()));
+    const Verdict verdict = Judge(check::kListenAcknowledged, listen, observation);
+    EXPECT_EQ(verdict.kind, VerdictKind::kPass) << Summarize(verdict);
+    client.Close();
+  }
 }
 
 TEST_F(RealServers, ServerEverythingHttpOnLoopback) {

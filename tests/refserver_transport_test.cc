@@ -864,6 +864,20 @@ std::map<Fault, FaultScenario> MakeFaultScenarios() {
         ExpectChannel(alone, target.Send(alone), Channel::kSuccess);
       }};
 
+  table[Fault::kListenUnacknowledged] = {
+      kBoth, kReplyTimeout, [](Target& target, bool faulty) {
+        auto client = OpenClient(target, kStateless);
+        const Request listen = client->Make(kListenMethod, {{"notifications", json::object{}}});
+        const Observation observation = client->Send(listen);
+        // Nothing can be delivered, so the subscription ends at once: the closing result,
+        // stamped, after the acknowledgement unless the fault leaves it out.
+        const Reply reply = ExpectChannel(listen, observation, Channel::kSuccess);
+        ASSERT_TRUE(reply.message.has_value());
+        EXPECT_EQ(*SubscriptionIdOf(*reply.message), json::value(listen.RpcId().value()));
+        ASSERT_EQ(observation.messages.size(), faulty ? 1U : 2U) << Show(observation);
+        EXPECT_EQ(IsAcknowledgement(observation.messages.front()), !faulty);
+      }};
+
   table[Fault::kCursorAcrossLists] = {
       kBoth, kReplyTimeout, [](Target& target, bool faulty) {
         auto client = OpenClient(target, kHandshake);

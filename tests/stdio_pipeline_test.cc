@@ -226,6 +226,37 @@ TEST(StdioPipeline, OutputWithoutAnIdForOneOfSeveralOpenRequestsIsAmbiguous) {
   }
 }
 
+// A subscription's notifications carry the listen request's id (tables §10 X22), so they are
+// that request's even with others open; and an acknowledged subscription is heard out, not
+// dropped: its reply comes only when the server ends it.
+TEST(StdioPipeline, AListensAcknowledgementIsItsOwnAndTheListenIsNotDropped) {
+  auto transport = Spawn(PipelineTarget());
+  ASSERT_TRUE(transport);
+  PipelineResult result = transport->SendPipelined(
+      WithSentinel({Call(1, "subscriptions/listen"), Call(2, "ping")}, "s"));
+  EXPECT_FALSE(result.ambiguous);
+  ASSERT_EQ(result.observations.size(), 2U);
+  const Observation& listen = result.observations[0];
+  EXPECT_EQ(listen.outcome, Outcome::kOk) << listen.detail;
+  EXPECT_NE(listen.detail.find("acknowledged"), std::string::npos) << listen.detail;
+  ASSERT_EQ(listen.messages.size(), 1U);
+  EXPECT_EQ(listen.messages[0].at("method"), "notifications/subscriptions/acknowledged");
+  EXPECT_EQ(OnlyReplyId(result.observations[1]), json::value(2));
+  ExpectSentinelAnswered(result, "s");
+}
+
+// Send alone: once acknowledged, the quiet window ends the wait, not the timeout.
+TEST(StdioPipeline, SendHearsAnAcknowledgedListenOutInsteadOfTimingOut) {
+  auto transport = Spawn(PipelineTarget());
+  ASSERT_TRUE(transport);
+  const Observation listen = transport->Send(Call(1, "subscriptions/listen"));
+  EXPECT_EQ(listen.outcome, Outcome::kOk) << listen.detail;
+  EXPECT_EQ(ClassifyReply(Call(1, "subscriptions/listen"), listen).channel, Channel::kNoReply);
+  ASSERT_EQ(listen.messages.size(), 1U);
+  // The next exchange starts in sync.
+  EXPECT_EQ(OnlyReplyId(transport->Send(Call(2, "ping"))), json::value(2));
+}
+
 TEST(StdioPipeline, AnOverlongLineWithSeveralRequestsOpenIsAmbiguous) {
   StdioTarget target = PipelineTarget();
   target.limits.max_response_bytes = 1024;

@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "model/subscription.h"
 #include "model/text.h"
 #include "transport/detail/excerpt.h"
 
@@ -60,7 +61,9 @@ HttpExchange::HttpExchange(Observation& observation, const Request& request,
       max_body_bytes_(max_body_bytes),
       max_events_(max_events),
       awaited_ids_(AwaitedIds(request)),
-      expects_reply_(!awaited_ids_.empty()) {}
+      expects_reply_(!awaited_ids_.empty()) {
+  if (IsListen(request)) listen_id_ = *request.RpcId();
+}
 
 void HttpExchange::OnHeaderLine(std::string_view line) {
   last_activity_ = Clock::now();
@@ -129,6 +132,7 @@ void HttpExchange::TakeSseEvents(std::vector<SseEvent> events) {
     const std::size_t awaited_before = awaited_ids_.size();
     std::erase_if(awaited_ids_, [&](const json::value& id) { return AnswersId(*message, id); });
     if (awaited_before > 0 && awaited_ids_.empty()) answered_ = true;
+    if (!listen_id_.is_null() && AcknowledgesListen(*message, listen_id_)) acknowledged_ = true;
     observation_.messages.push_back(std::move(*message));
   }
 }

@@ -56,6 +56,9 @@ class HttpExchange {
   std::string DescribeTooLarge() const;
   /// True once every awaited response arrived on the SSE stream.
   bool answered() const { return answered_; }
+  /// True once the stream of a subscriptions/listen request was acknowledged: its response
+  /// comes only when the server ends the subscription, so it is heard out once quiet.
+  bool acknowledged() const { return acknowledged_; }
   /// When the last header line or body bytes arrived (or the exchange was created).
   Clock::time_point last_activity() const { return last_activity_; }
 
@@ -76,6 +79,9 @@ class HttpExchange {
   bool is_sse_ = false;
   bool too_large_ = false;
   bool answered_ = false;
+  bool acknowledged_ = false;
+  /// The listen request's id; null for every other request.
+  boost::json::value listen_id_;
   Clock::time_point last_activity_ = Clock::now();
 };
 

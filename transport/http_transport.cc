@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "model/text.h"
+#include "transport/detail/reply_rule.h"
 #include "transport/http_exchange.h"
 #include "transport/transport.h"
 
@@ -316,7 +317,7 @@ std::optional<CURLcode> HttpTransport::Run(const HttpExchange& exchange, std::st
     }
     if (result || running == 0) break;
     auto wait = std::chrono::milliseconds(50);
-    if (!exchange.expects_reply() && exchange.is_sse()) {
+    if ((!exchange.expects_reply() || exchange.acknowledged()) && exchange.is_sse()) {
       const auto quiet_for = Clock::now() - exchange.last_activity();
       if (quiet_for >= quiet_window) break;  // heard all there was to hear
       wait = std::min(wait, std::chrono::ceil<std::chrono::milliseconds>(quiet_window - quiet_for));
@@ -352,6 +353,8 @@ Observation HttpTransport::Send(const Request& request) {
   } else if (exchange.too_large()) {
     observation.outcome = Outcome::kTooLarge;
     observation.detail = exchange.DescribeTooLarge();
+  } else if (!result && failure.empty() && exchange.acknowledged()) {
+    observation.detail = std::string(transport_detail::kAcknowledgedQuiet);
   } else if (!result && failure.empty()) {
     observation.detail = "SSE stream quiet for " +
                          std::to_string(target_.limits.quiet_window.count()) +
@@ -359,8 +362,8 @@ Observation HttpTransport::Send(const Request& request) {
   } else if (!result) {
     observation.outcome = Outcome::kTransportError;
     observation.detail = failure;
-  } else if (*result == CURLE_OPERATION_TIMEDOUT && !exchange.expects_reply() &&
-             exchange.is_sse()) {
+  } else if (*result == CURLE_OPERATION_TIMEDOUT &&
+             (!exchange.expects_reply() || exchange.acknowledged()) && exchange.is_sse()) {
     // A stream that expects no reply may never end (GET streams never do by design).
     observation.detail = "SSE stream still open at the time limit; stopped listening";
   } else if (*result != CURLE_OK) {

@@ -105,6 +105,9 @@ class Exchange {
   std::size_t kept_bytes_ = 0;
   std::optional<int> write_errno_;
   Clock::time_point quiet_since_ = start_;
+  // A long-lived request (subscriptions/listen) was acknowledged: its stream is heard out once
+  // quiet, as a notification's silence is.
+  bool acknowledged_ = false;
   // The first over-long line of the window: its excerpt and size, not its bytes.
   std::optional<transport_detail::LinePiece> too_long_;
   // Pretty-printed replies: the lines of a JSON text spread over several.
@@ -113,7 +116,6 @@ class Exchange {
 
 Observation Exchange::Run() {
   transport_detail::ChildProcess& process = pipes_.process();
-  const bool listens_for_quiet = rule_.kind != transport_detail::ReplyRule::Kind::kMatchingId;
   bool leader_exited = false;
   for (;;) {
     if (TakeLines()) return Finish(Outcome::kOk, "");
@@ -141,6 +143,8 @@ Observation Exchange::Run() {
 
     const Clock::time_point now = Clock::now();
     const bool request_sent = written_ == wire_.size();
+    const bool listens_for_quiet =
+        rule_.kind != transport_detail::ReplyRule::Kind::kMatchingId || acknowledged_;
     if (now >= deadline_) {
       if (too_long_) return Finish(Outcome::kTooLarge, TooLargeDetail());
       if (request_sent && listens_for_quiet) {
@@ -153,7 +157,9 @@ Observation Exchange::Run() {
         std::min(deadline_, now + transport_detail::ServerPipes::kExitCheckInterval);
     if (request_sent && listens_for_quiet && !too_long_) {
       const Clock::time_point quiet_end = quiet_since_ + limits_.quiet_window;
-      if (now >= quiet_end) return Finish(Outcome::kOk, "");
+      if (now >= quiet_end)
+        return Finish(Outcome::kOk,
+                      acknowledged_ ? std::string(transport_detail::kAcknowledgedQuiet) : "");
       wake = std::min(wake, quiet_end);
     }
     const bool want_write = !request_sent && process.stdin_fd() >= 0;
@@ -182,7 +188,9 @@ bool Exchange::Record(std::vector<transport_detail::StdoutFramer::Framed> framed
   for (auto& piece : framed) {
     const boost::json::value* message =
         transport_detail::RecordFramed(observation_, std::move(piece));
-    ends = ends || (message != nullptr && transport_detail::EndsExchange(rule_, *message));
+    if (message == nullptr) continue;
+    ends = ends || transport_detail::EndsExchange(rule_, *message);
+    acknowledged_ = acknowledged_ || transport_detail::Acknowledges(rule_, *message);
   }
   return ends;
 }

@@ -32,6 +32,7 @@ void MetaPartial(RevisionRun& run);
 void MetaClientInfoOptional(RevisionRun& run);
 void VersionUnsupported(RevisionRun& run);
 void DiscoverResult(RevisionRun& run);
+void ListenAcknowledged(RevisionRun& run);
 
 // checks_tools.cc: tools/call with an impossible name, malformed calls, the args probe.
 void UnknownTool(RevisionRun& run);

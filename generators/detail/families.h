@@ -77,6 +77,10 @@ rc::Gen<GeneratedCase> ToolArguments(const GenContext& context);
 /// Notifications, known and unknown → notifications.no-reply.
 rc::Gen<GeneratedCase> Notifications(const GenContext& context);
 
+/// 2026-07-28 subscriptions/listen opting into nothing, or only into notification types the
+/// target did not declare it can deliver → subscriptions.acknowledged.
+rc::Gen<GeneratedCase> Subscriptions(const GenContext& context);
+
 /// JSON-RPC batches of harmless requests and notifications → batch.accepted (2025-03-26) or
 /// batch.rejected (every other revision).
 rc::Gen<GeneratedCase> Batches(const GenContext& context);

@@ -6,6 +6,7 @@
 #include "oracles/detail/consistency.h"
 #include "oracles/detail/describe.h"
 #include "oracles/detail/envelope.h"
+#include "oracles/detail/listen.h"
 #include "oracles/detail/result_shapes.h"
 #include "oracles/stdio_checks.h"
 
@@ -227,6 +228,9 @@ void JudgeShape(const Judging& c, std::vector<Finding>& findings, std::vector<st
       break;
     case ShapeCheck::kSameAnswerAsRandomName:
       if (c.context.random_name_answer) found = CompareWithRandomName(c);
+      break;
+    case ShapeCheck::kListenStream:
+      found = CheckListenStream(c.request, c.observation, strength, notes);
       break;
   }
   findings.insert(findings.end(), found.begin(), found.end());

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "model/request.h"
 #include "refserver/refserver.h"
@@ -46,6 +47,9 @@ struct MethodReply {
 
 /// One HTTP request's or stdio line's answer, before a front turns it into bytes.
 struct Answer {
+  /// Notifications written before the reply (a subscription's acknowledgement): over HTTP
+  /// they make the reply an SSE stream, over stdio each is a line of its own.
+  std::vector<boost::json::value> notifications;
   /// The JSON-RPC reply (an object, or an array for a batch); none means no reply.
   std::optional<boost::json::value> message;
   /// Replaces `message` when set.

@@ -9,6 +9,7 @@
 
 #include "model/request_builder.h"
 #include "model/revision.h"
+#include "model/subscription.h"
 #include "model/text.h"
 #include "refserver/detail/catalog.h"
 #include "refserver/detail/http_rules.h"
@@ -193,6 +194,35 @@ MethodReply Discover() {
                               {"instructions", ServerInstructions()}}};
 }
 
+// subscriptions/listen (tables §4b V17, §10 X22). This server declares no listChanged and no
+// resources.subscribe, so it honors none of what a filter asks for: it acknowledges an empty
+// subset, then ends the subscription at once with the closing result, as SDK v2 does when
+// nothing is left to deliver.
+Answer Listen(const FaultSet& faults, const boost::json::object& server_info, const Call& call) {
+  const boost::json::value* filter = call.params.if_contains("notifications");
+  if (filter == nullptr || !filter->is_object()) {
+    return MessageAnswer(
+        ToReply(*call.id, {RpcError{-32602,
+                                    "Invalid params: notifications must be a SubscriptionFilter "
+                                    "object",
+                                    std::nullopt}}),
+        200);
+  }
+  const boost::json::object stamp{{kMetaSubscriptionId, *call.id}};
+  boost::json::object closing{{"_meta", boost::json::object{{kMetaSubscriptionId, *call.id},
+                                                            {kMetaServerInfo, server_info}}}};
+  if (!faults.contains(Fault::kMissingResultType)) closing.emplace("resultType", "complete");
+  Answer answer = MessageAnswer(ToReply(*call.id, {std::move(closing)}), 200);
+  if (!faults.contains(Fault::kListenUnacknowledged)) {
+    answer.notifications.push_back(boost::json::object{
+        {"jsonrpc", "2.0"},
+        {"method", kAcknowledgedMethod},
+        {"params",
+         boost::json::object{{"notifications", boost::json::object{}}, {"_meta", stamp}}}});
+  }
+  return answer;
+}
+
 Answer Run(const FaultSet& faults, const boost::json::object& server_info, const Headers* headers,
            const boost::json::value& body) {
   Ladder ladder{faults, headers, nullptr};
@@ -225,6 +255,7 @@ Answer Run(const FaultSet& faults, const boost::json::object& server_info, const
   if (http) failure = CheckStandardHeaders(ladder, call);
   if (failure) return *failure;
 
+  if (call.method == kListenMethod) return Listen(faults, server_info, call);
   MethodReply reply;
   if (call.method == "server/discover") {
     reply = Discover();

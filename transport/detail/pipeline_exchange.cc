@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "model/channel.h"
+#include "model/subscription.h"
 #include "transport/detail/pipe_io.h"
 #include "transport/detail/stdio_record.h"
 
@@ -168,6 +169,13 @@ void PipelineExchange::TakeFramed(StdoutFramer::Framed framed) {
       if (was_pending) Conclude(*slot, Outcome::kOk, "");
       return;
     }
+    if (Slot* slot = SlotSubscribedBy(*framed.value)) {
+      // Not a reply: the stream goes on, and the request stays open.
+      slot->quiet_since = Clock::now();
+      slot->acknowledged = slot->acknowledged || Acknowledges(slot->rule, *framed.value);
+      RecordFramed(slot->observation, std::move(framed));
+      return;
+    }
     if (dropped_.TakeLateReply(*framed.value)) {
       late_replies_.push_back(std::move(*framed.value));
       return;
@@ -216,6 +224,16 @@ PipelineExchange::Slot* PipelineExchange::SlotAnsweredBy(const boost::json::valu
   return repeated;
 }
 
+PipelineExchange::Slot* PipelineExchange::SlotSubscribedBy(const boost::json::value& message) {
+  if (IsResponseShaped(message)) return nullptr;
+  const boost::json::value* id = SubscriptionIdOf(message);
+  if (id == nullptr) return nullptr;
+  for (Slot& slot : slots_) {
+    if (slot.rule.long_lived && slot.rule.id == *id) return &slot;
+  }
+  return nullptr;
+}
+
 void PipelineExchange::Conclude(Slot& slot, Outcome outcome, std::string detail) {
   const Clock::time_point now = Clock::now();
   slot.concluded = true;
@@ -257,10 +275,10 @@ PipelineExchange::Clock::time_point PipelineExchange::ConcludeAfterSentinel(Cloc
     if (dropped_.out_of_order()) {
       // This server has answered a sentinel before a request's reply: the sentinel proves
       // nothing, so each message waits as Send waits for it.
-      if (slot.rule.kind == ReplyRule::Kind::kMatchingId) continue;
+      if (slot.rule.kind == ReplyRule::Kind::kMatchingId && !slot.acknowledged) continue;
       const Clock::time_point quiet_end = slot.quiet_since + limits_.quiet_window;
       if (now >= quiet_end) {
-        Conclude(slot, Outcome::kOk, "");
+        Conclude(slot, Outcome::kOk, slot.acknowledged ? std::string(kAcknowledgedQuiet) : "");
       } else {
         next = std::min(next, quiet_end);
       }
@@ -268,6 +286,10 @@ PipelineExchange::Clock::time_point PipelineExchange::ConcludeAfterSentinel(Cloc
     }
     if (slot.rule.kind == ReplyRule::Kind::kSilence) {
       Conclude(slot, Outcome::kOk, "nothing owed; " + answered);
+      continue;
+    }
+    if (slot.acknowledged) {
+      Conclude(slot, Outcome::kOk, std::string(kAcknowledgedQuiet) + "; " + answered);
       continue;
     }
     if (slot.rule.kind == ReplyRule::Kind::kMatchingId) dropped_.Remember(slot.rule.id);

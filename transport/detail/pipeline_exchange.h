@@ -44,6 +44,9 @@ class PipelineExchange {
     /// When a line was last attributed to it (or its bytes were written): the quiet window of a
     /// message that owes no reply counts from here once the sentinel is not trusted.
     Clock::time_point quiet_since;
+    /// A long-lived request (subscriptions/listen) whose stream was acknowledged: once the
+    /// sentinel is answered it is heard out, not dropped.
+    bool acknowledged = false;
   };
 
   void TakeLine(LinePiece piece);
@@ -53,6 +56,8 @@ class PipelineExchange {
   // the message Send, one message at a time, would have given it to.
   Slot& CurrentSlot(bool& certain);
   Slot* SlotAnsweredBy(const boost::json::value& message);
+  // The subscriptions/listen request a notification is stamped as part of (tables §10 X22).
+  Slot* SlotSubscribedBy(const boost::json::value& message);
   void Conclude(Slot& slot, Outcome outcome, std::string detail);
   // Once the grace after the sentinel's reply is over; returns when to call again (a message
   // still listening out its quiet window), or time_point::max().

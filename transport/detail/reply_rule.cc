@@ -1,5 +1,7 @@
 #include "transport/detail/reply_rule.h"
 
+#include "model/subscription.h"
+
 namespace mcpfuzz::transport_detail {
 
 ReplyRule ReplyRuleFor(const Request& request) {
@@ -7,12 +9,16 @@ ReplyRule ReplyRuleFor(const Request& request) {
     // Only a string or integer id can be echoed; a server refusing id 1.5, true or {} answers
     // with id null or none, or stays silent, so these wait like unreadable ids.
     if (id->is_string() || id->is_int64() || id->is_uint64()) {
-      return {ReplyRule::Kind::kMatchingId, std::move(*id)};
+      return {ReplyRule::Kind::kMatchingId, std::move(*id), IsListen(request)};
     }
     return {ReplyRule::Kind::kFirstResponse, nullptr};
   }
   if (request.IsNotification()) return {ReplyRule::Kind::kSilence, nullptr};
   return {ReplyRule::Kind::kFirstResponse, nullptr};
+}
+
+bool Acknowledges(const ReplyRule& rule, const boost::json::value& message) {
+  return rule.long_lived && AcknowledgesListen(message, rule.id);
 }
 
 bool EndsExchange(const ReplyRule& rule, const boost::json::value& message) {

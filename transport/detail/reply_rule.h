@@ -2,6 +2,7 @@
 // When a newline-delimited exchange is over: which message is the reply a request waits for.
 
 #include <boost/json/value.hpp>
+#include <string_view>
 
 #include "model/channel.h"
 #include "model/request.h"
@@ -27,9 +28,19 @@ struct ReplyRule {
   Kind kind = Kind::kSilence;
   /// The id to match; kMatchingId only.
   boost::json::value id;
+  /// subscriptions/listen: its response comes only when the server ends the subscription, so
+  /// once the stream is acknowledged (model/subscription.h) the quiet window ends the wait.
+  bool long_lived = false;
 };
 
 ReplyRule ReplyRuleFor(const Request& request);
+
+/// An observation's detail when a long-lived request's stream was heard out.
+inline constexpr std::string_view kAcknowledgedQuiet =
+    "acknowledged, then quiet: stopped listening (a subscription is answered only when it ends)";
+
+/// True when `message` acknowledges the long-lived request `rule` waits on.
+bool Acknowledges(const ReplyRule& rule, const boost::json::value& message);
 
 /// True when `message` is the reply that `rule` waits for.
 bool EndsExchange(const ReplyRule& rule, const boost::json::value& message);
