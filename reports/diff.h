@@ -6,11 +6,13 @@
 #include <boost/json/value.hpp>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "model/result.h"
+#include "transport/client.h"
 
 namespace mcpfuzz::reports {
 
@@ -63,6 +65,9 @@ struct DiffTargetReport {
   std::string name;
   /// "http" or "stdio".
   std::string transport;
+  /// What the target announced itself as when its session opened (as in a check report);
+  /// nothing when it announced nothing or was not reached.
+  std::optional<ServerInfo> server_info;
 };
 
 struct DiffSection {

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "reports/detail/json_read.h"
+#include "reports/detail/server_info_json.h"
 #include "reports/diff.h"
 #include "reports/merge.h"
 #include "reports/report.h"
@@ -52,8 +53,8 @@ Result<Report> DiffReportFromJson(const json::value& value) {
   }
   for (const auto& target : Array(in, "targets")) {
     if (!target.is_object()) continue;
-    diff.targets.push_back(
-        {Text(target.as_object(), "name"), Text(target.as_object(), "transport")});
+    const json::object& t = target.as_object();
+    diff.targets.push_back({Text(t, "name"), Text(t, "transport"), detail::ServerInfoFromJson(t)});
   }
   for (const auto& check : Array(in, "checks")) {
     if (!check.is_object()) continue;
@@ -119,6 +120,8 @@ Result<Report> MergeDiffReports(const std::vector<Report>& shards) {
         return Error{"the reports are not shards of one run: target " + std::to_string(t + 1) +
                      " differs"};
       }
+      // Each shard opened its own sessions; a server names itself alike in each.
+      if (!diff.targets[t].server_info) diff.targets[t].server_info = part.targets[t].server_info;
     }
     diff.cases += part.cases;
     diff.incomparable += part.incomparable;

@@ -9,6 +9,7 @@
 #include "model/revision.h"
 #include "oracles/verdict_json.h"
 #include "reports/detail/json_read.h"
+#include "reports/detail/server_info_json.h"
 #include "reports/merge.h"
 
 namespace mcpfuzz::reports {
@@ -93,6 +94,7 @@ Result<Report> FuzzReportFromJson(const json::value& value) {
     if (!revision.is_string()) continue;
     if (auto spoken = ParseRevision(revision.as_string())) target.eras.speaks.push_back(*spoken);
   }
+  target.server_info = detail::ServerInfoFromJson(in);
   for (const json::value& note : Array(in, "notes")) {
     if (note.is_string()) target.notes.emplace_back(note.as_string());
   }
@@ -223,6 +225,8 @@ Result<Report> MergeFuzzReports(const std::vector<Report>& shards) {
     AddCounts(part.cases_per_family, figures.cases_per_family);
     AddCounts(part.cases_per_revision, figures.cases_per_revision);
     AddNotes(section.notes, target.notes);
+    // Each shard opened its own sessions; a server names itself alike in each.
+    if (!target.server_info) target.server_info = section.server_info;
     for (const ReportItem& item : section.items) {
       const std::string signature = Text(item.record.as_object(), "signature");
       auto [found, inserted] = findings.emplace(signature, item);

@@ -354,6 +354,11 @@ TEST(DiffCli, TwoShardsMergedEqualTheUnshardedRun) {
   EXPECT_EQ(merged.exit_code, 1) << merged.output;
   const boost::json::value all = ReadJson(path("all.json"));
   ASSERT_GE(all.at("disagreements").as_array().size(), 2U);
+  // What each server announced is in the report, so the comparison below covers it too.
+  for (const auto& target : all.at("targets").as_array()) {
+    EXPECT_EQ(target.at("server_info"),
+              boost::json::parse(R"({"name":"mcpfuzz-refserver","version":"0.1.0"})"));
+  }
   EXPECT_EQ(WithoutRunMembers(ReadJson(path("merged.json"))), WithoutRunMembers(all));
   EXPECT_TRUE(std::filesystem::exists(path("merged.md")));
   // Shards of different runs are refused.
