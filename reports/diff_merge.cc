@@ -97,6 +97,12 @@ Result<Report> DiffReportFromJson(const json::value& value) {
 
 Result<Report> MergeDiffReports(const std::vector<Report>& shards) {
   if (shards.empty()) return Error{"no report to merge"};
+  std::vector<std::string> labels;
+  for (const Report& shard : shards) {
+    if (!shard.diff) return Error{"not a diff report"};
+    labels.push_back(shard.diff->shard);
+  }
+  if (std::string problem = ShardProblem(labels); !problem.empty()) return Error{problem};
   Report merged = shards.front();
   SetRunSpan(shards, merged);
   DiffSection& diff = *merged.diff;
@@ -109,7 +115,6 @@ Result<Report> MergeDiffReports(const std::vector<Report>& shards) {
   std::map<std::string, DiffCheckReport> checks;
   std::map<std::string, DiffRow> rows;  // key → the row of the lowest case index
   for (const Report& shard : shards) {
-    if (!shard.diff) return Error{"not a diff report"};
     const DiffSection& part = *shard.diff;
     if (part.seed != diff.seed || part.revision != diff.revision ||
         part.targets.size() != diff.targets.size()) {

@@ -361,6 +361,14 @@ TEST(DiffCli, TwoShardsMergedEqualTheUnshardedRun) {
   }
   EXPECT_EQ(WithoutRunMembers(ReadJson(path("merged.json"))), WithoutRunMembers(all));
   EXPECT_TRUE(std::filesystem::exists(path("merged.md")));
+  // A shard missing or given twice is refused, as by the fuzz and survey merges.
+  const auto missing = test_support::Mcpfuzz("merge " + path("1.json"));
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  EXPECT_NE(missing.output.find("shard 2/2 is missing"), std::string::npos) << missing.output;
+  const auto twice = test_support::Mcpfuzz("merge " + path("1.json") + " " + path("2.json") + " " +
+                                           path("2.json"));
+  EXPECT_EQ(twice.exit_code, 2) << twice.output;
+  EXPECT_NE(twice.output.find("shard 2/2 is given twice"), std::string::npos) << twice.output;
   // Shards of different runs are refused.
   (void)test_support::Mcpfuzz("diff builtin builtin --seed 12 --cases 4 --report json=" +
                               path("other.json"));

@@ -308,6 +308,23 @@ TEST(MergedReports, KeepWhatTheTargetsAnnounced) {
   EXPECT_TRUE(targets.at(1).at("server_info").is_object());
 }
 
+// The diff merge takes the shards as the fuzz and survey merges do (ShardProblem).
+TEST(MergedReports, DiffRefusesAMissingOrDuplicateShard) {
+  const reports::Report diff = HostileDiffReport();
+  const reports::Report one = Shard(diff, "1/3");
+  const reports::Report two = Shard(diff, "2/3");
+  const reports::Report three = Shard(diff, "3/3");
+  EXPECT_TRUE(reports::MergeDiffReports({three, one, two}).ok());
+  EXPECT_TRUE(reports::MergeDiffReports({diff}).ok()) << "one unsharded report merges into itself";
+  auto missing = reports::MergeDiffReports({one, three});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().message, "shard 2/3 is missing");
+  auto twice = reports::MergeDiffReports({one, two, two, three});
+  ASSERT_FALSE(twice.ok());
+  EXPECT_EQ(twice.error().message, "shard 2/3 is given twice");
+  EXPECT_FALSE(reports::MergeDiffReports({one, diff}).ok()) << "an unsharded report among shards";
+}
+
 // Each loop of the campaign (serial, serial with cases drawn ahead, --concurrency 2) over
 // HTTP: shard K of 3 sends exactly the unsharded run's cases i with i % 3 == K-1, in order, and
 // the shards' reports merge into the unsharded run's.
