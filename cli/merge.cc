@@ -7,6 +7,7 @@
 #include "checks/checks.h"
 #include "cli/fuzz.h"
 #include "cli/report_files.h"
+#include "cli/survey.h"
 #include "reports/diff.h"
 #include "reports/merge.h"
 #include "reports/writers.h"
@@ -88,15 +89,9 @@ int RunMerge(const std::vector<std::string>& inputs, const std::vector<ReportFil
         return 2;
       }
       return FindingsExitCode(*merged);
-    default: {
-      bool any_reached = false;
-      for (const auto& target : merged->targets) any_reached = any_reached || target.error.empty();
-      if (!any_reached) {
-        err << "mcpfuzz: no target could be reached\n";
-        return 2;
-      }
-      return reports::Count(*merged).fail > 0 ? 1 : 0;
-    }
+    default:
+      // Merging is not stopped by a signal: what the shards' reports say is all there is.
+      return SurveyExitCode(*merged, /*stopped=*/false, err);
   }
 }
 

@@ -45,12 +45,17 @@ void AddNotes(const std::vector<std::string>& from, std::vector<std::string>& in
 }  // namespace
 
 ReportItem FuzzFindingItem(json::object record) {
+  auto verdict = VerdictFromJson(record);
+  return FuzzFindingItem(std::move(record), verdict ? std::move(*verdict) : Verdict{});
+}
+
+ReportItem FuzzFindingItem(json::object record, Verdict verdict) {
   ReportItem item;
   item.id = Text(record, "check_id");
   const json::object& request = Object(record, "request");
   item.revision = Text(request, "revision");
   item.transport = Text(request, "transport");
-  if (auto verdict = VerdictFromJson(record)) item.verdict = std::move(*verdict);
+  item.verdict = std::move(verdict);
   item.verdict.check_id = item.id;
   item.failing = true;
   item.reproducer = Text(record, "reproducer");
@@ -100,10 +105,9 @@ Result<Report> FuzzReportFromJson(const json::value& value) {
   }
   for (const json::value& record : Array(in, "findings")) {
     if (!record.is_object()) return Error{"a finding is not a JSON object"};
-    if (auto verdict = VerdictFromJson(record.as_object()); !verdict) {
-      return Error{"a finding's verdict: " + verdict.error().message};
-    }
-    target.items.push_back(FuzzFindingItem(record.as_object()));
+    auto verdict = VerdictFromJson(record.as_object());
+    if (!verdict) return Error{"a finding's verdict: " + verdict.error().message};
+    target.items.push_back(FuzzFindingItem(record.as_object(), std::move(*verdict)));
   }
   report.targets.push_back(std::move(target));
 
@@ -239,9 +243,10 @@ Result<Report> MergeFuzzReports(const std::vector<Report>& shards) {
     }
   }
   for (auto& [signature, item] : findings) {
-    // The facts say the repeats too: the item is made again from its record.
+    // The facts say the repeats too: the item is made again from its record (and the verdict
+    // already read from it).
     const std::string title = item.title;
-    item = FuzzFindingItem(std::move(item.record.as_object()));
+    item = FuzzFindingItem(std::move(item.record.as_object()), std::move(item.verdict));
     item.title = title;
     target.items.push_back(std::move(item));
   }
