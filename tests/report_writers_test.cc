@@ -257,6 +257,7 @@ TEST(ReportWriters, JsonKeepsTheVersionOneMembersOfEachKind) {
 struct Announced {
   reports::Report report;
   std::string name;             // the hostile serverInfo name, as the server sent it
+  std::string version;          // the first word of its version
   std::size_t target;           // its index among the report's targets
   std::string junit_property;   // the name of its JUnit property
   std::string markdown_prefix;  // what precedes it in Markdown
@@ -267,10 +268,10 @@ TEST(ReportWriters, ServerInfoIsShownEscapedInEveryFormatOfFuzzAndDiff) {
   const std::string markup =
       "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; ]]&gt; &amp; &quot;q&quot;";
   const std::string markdown = "&lt;script&gt;alert('x')&lt;/script&gt; \\]\\]&gt; &amp; \"q\"";
-  for (const Announced& c : {Announced{HostileFuzzReport(), "fuzzed " + kHostile, 0, "server_info",
-                                       "Announces: ", "announces: "},
-                             Announced{HostileDiffReport(), "sdk " + kHostile, 1, "server_info.2",
-                                       " | ", "<br>announces: "}}) {
+  for (const Announced& c : {Announced{HostileFuzzReport(), "fuzzed " + kHostile, "2.0 ", 0,
+                                       "server_info", "Announces: ", "announces: "},
+                             Announced{HostileDiffReport(), "sdk " + kHostile, "1.0 ", 1,
+                                       "server_info.2", " | ", "<br>announces: "}}) {
     const std::string word = c.name.substr(0, c.name.find(' ') + 1);  // "fuzzed " or "sdk "
     SCOPED_TRACE(std::string(reports::ToString(c.report.kind)) + " report");
     const json::value json = json::parse(Written(Format::kJson, c.report));
@@ -287,6 +288,7 @@ TEST(ReportWriters, ServerInfoIsShownEscapedInEveryFormatOfFuzzAndDiff) {
     EXPECT_NE(junit.find("<property name=\"" + c.junit_property + "\" value=\"" + word + markup),
               std::string::npos)
         << junit;
+    EXPECT_NE(junit.find(" " + c.version + markup), std::string::npos) << "the version too";
 
     const json::value sarif = json::parse(Written(Format::kSarif, c.report));
     const json::value& run = sarif.at("runs").at(0);
@@ -299,9 +301,11 @@ TEST(ReportWriters, ServerInfoIsShownEscapedInEveryFormatOfFuzzAndDiff) {
 
     const std::string md = OutsideCodeBlocks(Written(Format::kMarkdown, c.report));
     EXPECT_NE(md.find(c.markdown_prefix + word + markdown), std::string::npos) << md;
+    EXPECT_NE(md.find(" " + c.version + markdown), std::string::npos) << md;
 
     const std::string html = Written(Format::kHtml, c.report);
     EXPECT_NE(html.find(c.html_prefix + word + markup), std::string::npos);
+    EXPECT_NE(html.find(" " + c.version + markup), std::string::npos);
 
     std::ostringstream terminal;
     reports::WriteTerminal(c.report, terminal);
@@ -309,6 +313,8 @@ TEST(ReportWriters, ServerInfoIsShownEscapedInEveryFormatOfFuzzAndDiff) {
                                   "<script>alert('x')</script> ]]> & \"q\" | `tick` "
                                   "```fence``` \\x1B[2J"),
               std::string::npos)
+        << terminal.str();
+    EXPECT_NE(terminal.str().find(" " + c.version + "<script>"), std::string::npos)
         << terminal.str();
 
     // Nothing raw in any of them: the checks of HostileTextStaysDataInEveryFormat, for the diff
