@@ -112,6 +112,7 @@ void Campaign::OpenLanes() {
       result_.notes.push_back("no session in " + std::string(ToString(revision)) + ": " + why);
       continue;
     }
+    if (!result_.server_info) result_.server_info = lane.session->server_info();
     lane.session->mutable_context().call_real_tools = options_.call_real_tools;
     lane.session->mutable_context().max_request_bytes = options_.max_request_bytes;
     if (options_.ask_random_names) {

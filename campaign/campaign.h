@@ -26,6 +26,7 @@
 #include "model/sequence.h"
 #include "oracles/oracle.h"
 #include "oracles/verdict.h"
+#include "transport/client.h"
 #include "transport/era_probe.h"
 
 namespace mcpfuzz {
@@ -171,6 +172,10 @@ struct CampaignTiming {
 
 struct CampaignResult {
   EraReport eras;
+  /// What the target announced (McpClient::server_info) in the first session of the run that
+  /// opened with one, revisions taken in the order they are opened (newest first); one is
+  /// enough, as a server names itself alike in every revision. Nothing when none did.
+  std::optional<ServerInfo> server_info;
   /// The revision of each session the cases were spread over, in order.
   std::vector<Revision> revisions;
   std::size_t cases = 0;

@@ -137,6 +137,7 @@ DiffResult RunDiff(const std::vector<DiffTarget>& targets, const DiffOptions& op
       result.unreachable = true;
     }
     result.transports.push_back(sessions.back()->kind());
+    result.server_info.push_back(sessions.back()->server_info());
   }
   if (result.unreachable) return finish();
   const bool mixed = std::any_of(result.transports.begin(), result.transports.end(),

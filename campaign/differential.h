@@ -31,6 +31,7 @@
 #include "model/request.h"
 #include "model/revision.h"
 #include "oracles/verdict.h"
+#include "transport/client.h"
 #include "transport/era_probe.h"
 
 namespace mcpfuzz {
@@ -139,6 +140,9 @@ struct DiffCheckCount {
 struct DiffResult {
   std::vector<std::string> targets;
   std::vector<TransportKind> transports;
+  /// What each target announced when its session opened (McpClient::server_info), in target
+  /// order; nothing for a target that announced nothing or whose session did not open.
+  std::vector<std::optional<ServerInfo>> server_info;
   /// The revision compared in; nothing when the targets share none (see notes).
   std::optional<Revision> revision;
   std::size_t cases = 0;

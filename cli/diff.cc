@@ -81,7 +81,8 @@ reports::Report BuildDiffReport(const DiffResult& result, const DiffOptions& opt
     diff.shard = std::to_string(options.shard_index) + "/" + std::to_string(options.shard_count);
   }
   for (std::size_t t = 0; t < result.targets.size(); ++t) {
-    diff.targets.push_back({result.targets[t], t < transports.size() ? transports[t] : ""});
+    diff.targets.push_back({result.targets[t], t < transports.size() ? transports[t] : "",
+                            t < result.server_info.size() ? result.server_info[t] : std::nullopt});
   }
   for (const DiffCheckCount& check : result.checks) {
     diff.checks.push_back({check.check_id, check.cases, check.disagreeing});

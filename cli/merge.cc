@@ -7,6 +7,7 @@
 #include "checks/checks.h"
 #include "cli/fuzz.h"
 #include "cli/report_files.h"
+#include "cli/survey.h"
 #include "reports/diff.h"
 #include "reports/merge.h"
 #include "reports/writers.h"
@@ -88,15 +89,9 @@ int RunMerge(const std::vector<std::string>& inputs, const std::vector<ReportFil
         return 2;
       }
       return FindingsExitCode(*merged);
-    default: {
-      bool any_reached = false;
-      for (const auto& target : merged->targets) any_reached = any_reached || target.error.empty();
-      if (!any_reached) {
-        err << "mcpfuzz: no target could be reached\n";
-        return 2;
-      }
-      return reports::Count(*merged).fail > 0 ? 1 : 0;
-    }
+    default:
+      // Merging is not stopped by a signal: what the shards' reports say is all there is.
+      return SurveyExitCode(*merged, /*stopped=*/false, err);
   }
 }
 
@@ -106,8 +101,8 @@ const char* MergeHelpIntro() {
 Joins the JSON reports of the shards of one run into the report the unsharded run writes,
 printed and written in every format asked. The reports must be of one kind, and of one run:
 `mcpfuzz diff --shard K/N` (the same seed, revision and targets), `mcpfuzz fuzz --shard K/N`
-(the same seed, target and session revisions, shards 1..N each once) or
-`mcpfuzz check --targets FILE --shard K/N` (shards 1..N each once).
+(the same seed, target and session revisions) or `mcpfuzz check --targets FILE --shard K/N`,
+shards 1..N each once (or the one report of an unsharded run).
 
 - diff: cases and per-check counts summed, each disagreement kept once from the shard that
   met it first (lowest case index), the others counted as its repeats.
@@ -123,8 +118,8 @@ The start is the earliest shard's and the duration the longest shard's; a campai
 breakdown, sessions opened, restarts and pipelined cases are summed over the shards. Those
 members measure the run, not the target, and differ from an unsharded run's report.
 Exit codes as the unsharded run's: 0, 1 (a disagreement with a wrong side, a finding seen
-again, a FAIL), 2 a report not read, reports of different kinds or runs, a fuzz or survey
-shard missing or given twice, or a report not written.
+again, a FAIL), 2 a report not read, reports of different kinds or runs, a shard missing or
+given twice, or a report not written.
 )";
 }
 

@@ -175,6 +175,7 @@ reports::Report BuildFuzzReport(const reports::RunInfo& info, const CampaignOpti
   }
   reports::TargetSection section = SectionFor(info);
   section.eras = result.eras;
+  section.server_info = result.server_info;
   section.notes = result.notes;
   for (const auto& finding : result.findings) section.items.push_back(FuzzItem(finding, options));
   report.targets.push_back(std::move(section));

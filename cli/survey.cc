@@ -71,6 +71,17 @@ reports::TargetSection CheckOne(const TargetSpec& spec, const checks::CheckOptio
 
 }  // namespace
 
+int SurveyExitCode(const reports::Report& report, bool stopped, std::ostream& err) {
+  bool any_reached = false;
+  for (const auto& target : report.targets) any_reached = any_reached || target.error.empty();
+  // A shard given no target (more shards than targets) has nothing to reach.
+  if (!any_reached && !report.targets.empty() && !stopped) {
+    err << "mcpfuzz: no target could be reached\n";
+    return 2;
+  }
+  return reports::Count(report).fail > 0 ? 1 : 0;
+}
+
 int RunSurvey(const CheckSettings& settings, const TargetSpec& defaults,
               const std::string& self_executable, std::ostream& out, std::ostream& err) {
   const auto options = ToCheckOptions(settings);
@@ -142,16 +153,8 @@ int RunSurvey(const CheckSettings& settings, const TargetSpec& defaults,
 
   reports::WriteTerminal(report, out);
   const bool written = WriteReportFiles(report, settings.reports, out, err);
-  bool any_reached = false;
-  for (const auto& target : report.targets) any_reached = any_reached || target.error.empty();
-  // A survey a signal stopped is reported as stopped (cli/run.cc), not as unreachable.
-  // A shard given no target (more shards than targets) has nothing to reach.
-  if (!any_reached && !report.targets.empty() && !StopOnSignals::requested()) {
-    err << "mcpfuzz: no target could be reached\n";
-    return 2;
-  }
-  if (!written) return 2;
-  return reports::Count(report).fail > 0 ? 1 : 0;
+  const int code = SurveyExitCode(report, StopOnSignals::requested(), err);
+  return written ? code : 2;
 }
 
 }  // namespace mcpfuzz::cli

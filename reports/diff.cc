@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "reports/detail/server_info_json.h"
 #include "reports/escape.h"
 #include "reports/report.h"
 
@@ -32,7 +33,9 @@ json::value DiffToJson(const Report& report) {
   if (diff.baseline) out["baseline"] = true;
   json::array targets;
   for (const auto& target : diff.targets) {
-    targets.push_back(json::object{{"name", target.name}, {"transport", target.transport}});
+    targets.push_back(json::object{{"name", target.name},
+                                   {"transport", target.transport},
+                                   {"server_info", detail::ServerInfoToJson(target.server_info)}});
   }
   out["targets"] = std::move(targets);
   out["summary"] = {{"disagreements", diff.rows.size()}, {"wrong_side", diff.WrongSideCount()}};

@@ -6,11 +6,13 @@
 #include <boost/json/value.hpp>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "model/result.h"
+#include "transport/client.h"
 
 namespace mcpfuzz::reports {
 
@@ -63,6 +65,9 @@ struct DiffTargetReport {
   std::string name;
   /// "http" or "stdio".
   std::string transport;
+  /// What the target announced itself as when its session opened (as in a check report);
+  /// nothing when it announced nothing or was not reached.
+  std::optional<ServerInfo> server_info;
 };
 
 struct DiffSection {
@@ -95,12 +100,12 @@ void WriteDiffSarif(const Report& report, std::ostream& out);
 /// A diff report read back from its JSON (DiffToJson), for `mcpfuzz merge`.
 Result<Report> DiffReportFromJson(const boost::json::value& value);
 
-/// The reports of the shards of one run (same seed, revision and targets) as the unsharded run
-/// writes it: cases and per-check counts summed; each disagreement (check and tuple of
-/// answers) kept once, from the shard that met it at the lowest case index, with the others'
-/// cases added to its repeats; rows ordered by that index. The run's start is the earliest
-/// shard's, its duration the longest shard's (shards run side by side): the two members that
-/// differ from an unsharded run's.
+/// The reports of the shards of one run (same seed, revision and targets; each shard 1..N once,
+/// as ShardProblem in reports/merge.h says) as the unsharded run writes it: cases and per-check
+/// counts summed; each disagreement (check and tuple of answers) kept once, from the shard that met
+/// it at the lowest case index, with the others' cases added to its repeats; rows ordered by that
+/// index. The run's start is the earliest shard's, its duration the longest shard's (shards run
+/// side by side): the two members that differ from an unsharded run's.
 Result<Report> MergeDiffReports(const std::vector<Report>& shards);
 
 }  // namespace mcpfuzz::reports

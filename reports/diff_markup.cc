@@ -6,6 +6,7 @@
 #include <set>
 
 #include "model/pretty_json.h"
+#include "reports/detail/server_info_json.h"
 #include "reports/diff.h"
 #include "reports/escape.h"
 #include "reports/report.h"
@@ -54,7 +55,11 @@ void WriteDiffHtml(const Report& report, std::ostream& out) {
       << diff.cases << "</span> cases · <span data-figure=\"disagreements\">" << diff.rows.size()
       << "</span> disagreement(s), " << diff.WrongSideCount() << " with a wrong side</p>\n";
   out << "<table><tr><th>check</th><th>label</th>";
-  for (const auto& target : diff.targets) out << "<th>" << H(target.name) << "</th>";
+  for (const auto& target : diff.targets) {
+    out << "<th>" << H(target.name);
+    if (target.server_info) out << "<br>announces: " << H(AnnouncedText(*target.server_info));
+    out << "</th>";
+  }
   out << "</tr>\n";
   for (const auto& row : diff.rows) {
     out << "<tr><td><code>" << H(row.check_id) << "</code><br>" << H(row.family) << ": "
@@ -85,6 +90,13 @@ void WriteDiffJunit(const Report& report, std::ostream& out) {
       << attr("timestamp", report.started_at) << ">\n  <testsuite" << attr("name", "disagreements")
       << attr("tests", tests) << attr("failures", failures) << attr("errors", "0")
       << attr("skipped", "0") << attr("time", Seconds(report.duration_seconds)) << ">\n";
+  std::string properties;
+  for (std::size_t t = 0; t < diff.targets.size(); ++t) {
+    if (!diff.targets[t].server_info) continue;
+    properties += "      <property" + attr("name", "server_info." + std::to_string(t + 1)) +
+                  attr("value", AnnouncedText(*diff.targets[t].server_info)) + "/>\n";
+  }
+  if (!properties.empty()) out << "    <properties>\n" << properties << "    </properties>\n";
   for (const auto& row : diff.rows) {
     out << "    <testcase" << attr("name", row.check_id + " (" + row.label + ")")
         << attr("classname", "mcpfuzz.diff") << attr("time", "0") << ">\n";
@@ -122,14 +134,22 @@ void WriteDiffSarif(const Report& report, std::ostream& out) {
   }
   json::array rules;
   for (const auto& id : rule_ids) rules.push_back(json::object{{"id", id}});
-  json::value log = json::object{
-      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-      {"version", "2.1.0"},
-      {"runs", json::array{json::object{
-                   {"tool",
-                    {{"driver",
-                      {{"name", "mcpfuzz"}, {"version", report.tool_version}, {"rules", rules}}}}},
-                   {"results", results}}}}};
+  json::object run{
+      {"tool",
+       {{"driver", {{"name", "mcpfuzz"}, {"version", report.tool_version}, {"rules", rules}}}}},
+      {"results", results}};
+  // As in every SARIF report: what the targets announced is a run property, not the driver's.
+  json::array announced;
+  bool any = false;
+  for (const auto& target : diff.targets) {
+    any = any || target.server_info.has_value();
+    announced.push_back(json::object{{"name", target.name},
+                                     {"serverInfo", detail::ServerInfoToJson(target.server_info)}});
+  }
+  if (any) run["properties"] = {{"targets", std::move(announced)}};
+  json::value log = json::object{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+                                 {"version", "2.1.0"},
+                                 {"runs", json::array{std::move(run)}}};
   MakeJsonStringsValidUtf8(log);
   out << PrettyJson(log);
 }

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "reports/detail/json_read.h"
+#include "reports/detail/server_info_json.h"
 #include "reports/diff.h"
 #include "reports/merge.h"
 #include "reports/report.h"
@@ -52,8 +53,8 @@ Result<Report> DiffReportFromJson(const json::value& value) {
   }
   for (const auto& target : Array(in, "targets")) {
     if (!target.is_object()) continue;
-    diff.targets.push_back(
-        {Text(target.as_object(), "name"), Text(target.as_object(), "transport")});
+    const json::object& t = target.as_object();
+    diff.targets.push_back({Text(t, "name"), Text(t, "transport"), detail::ServerInfoFromJson(t)});
   }
   for (const auto& check : Array(in, "checks")) {
     if (!check.is_object()) continue;
@@ -96,6 +97,12 @@ Result<Report> DiffReportFromJson(const json::value& value) {
 
 Result<Report> MergeDiffReports(const std::vector<Report>& shards) {
   if (shards.empty()) return Error{"no report to merge"};
+  std::vector<std::string> labels;
+  for (const Report& shard : shards) {
+    if (!shard.diff) return Error{"not a diff report"};
+    labels.push_back(shard.diff->shard);
+  }
+  if (std::string problem = ShardProblem(labels); !problem.empty()) return Error{problem};
   Report merged = shards.front();
   SetRunSpan(shards, merged);
   DiffSection& diff = *merged.diff;
@@ -108,7 +115,6 @@ Result<Report> MergeDiffReports(const std::vector<Report>& shards) {
   std::map<std::string, DiffCheckReport> checks;
   std::map<std::string, DiffRow> rows;  // key → the row of the lowest case index
   for (const Report& shard : shards) {
-    if (!shard.diff) return Error{"not a diff report"};
     const DiffSection& part = *shard.diff;
     if (part.seed != diff.seed || part.revision != diff.revision ||
         part.targets.size() != diff.targets.size()) {
@@ -119,6 +125,8 @@ Result<Report> MergeDiffReports(const std::vector<Report>& shards) {
         return Error{"the reports are not shards of one run: target " + std::to_string(t + 1) +
                      " differs"};
       }
+      // Each shard opened its own sessions; a server names itself alike in each.
+      if (!diff.targets[t].server_info) diff.targets[t].server_info = part.targets[t].server_info;
     }
     diff.cases += part.cases;
     diff.incomparable += part.incomparable;

@@ -34,6 +34,9 @@ void WriteDiffTerminal(const Report& report, std::ostream& out) {
   for (std::size_t t = 0; t < diff.targets.size(); ++t) {
     out << "  [" << t + 1 << "] " << EscapeForTerminal(diff.targets[t].name, 100)
         << (diff.baseline && t + 1 == diff.targets.size() ? " (baseline)" : "") << "\n";
+    if (const auto& info = diff.targets[t].server_info) {
+      out << "      announces: " << EscapeForTerminal(AnnouncedText(*info), 300) << "\n";
+    }
   }
   for (const auto& row : diff.rows) {
     out << "\n"
@@ -60,11 +63,13 @@ void WriteDiffMarkdown(const Report& report, std::ostream& out) {
   out << "; **" << diff.rows.size() << " disagreement(s), " << diff.WrongSideCount()
       << " with a wrong side**. A cell is the target's answer (channel, JSON-RPC code, HTTP "
          "status), ✓ where the oracle accepts it, and the oracle's verdict.\n\n";
-  out << "| # | target |\n|---|---|\n";
+  out << "| # | target | announces |\n|---|---|---|\n";
   for (std::size_t t = 0; t < diff.targets.size(); ++t) {
+    const auto& info = diff.targets[t].server_info;
     out << "| " << t + 1 << " | " << EscapeMarkdownInline(diff.targets[t].name) << " ("
         << diff.targets[t].transport
-        << (diff.baseline && t + 1 == diff.targets.size() ? ", baseline" : "") << ") |\n";
+        << (diff.baseline && t + 1 == diff.targets.size() ? ", baseline" : "") << ") | "
+        << (info ? EscapeMarkdownInline(AnnouncedText(*info)) : "—") << " |\n";
   }
   if (diff.rows.empty()) {
     out << "\nNo disagreements.\n";

@@ -9,6 +9,7 @@
 #include "model/revision.h"
 #include "oracles/verdict_json.h"
 #include "reports/detail/json_read.h"
+#include "reports/detail/server_info_json.h"
 #include "reports/merge.h"
 
 namespace mcpfuzz::reports {
@@ -44,12 +45,17 @@ void AddNotes(const std::vector<std::string>& from, std::vector<std::string>& in
 }  // namespace
 
 ReportItem FuzzFindingItem(json::object record) {
+  auto verdict = VerdictFromJson(record);
+  return FuzzFindingItem(std::move(record), verdict ? std::move(*verdict) : Verdict{});
+}
+
+ReportItem FuzzFindingItem(json::object record, Verdict verdict) {
   ReportItem item;
   item.id = Text(record, "check_id");
   const json::object& request = Object(record, "request");
   item.revision = Text(request, "revision");
   item.transport = Text(request, "transport");
-  if (auto verdict = VerdictFromJson(record)) item.verdict = std::move(*verdict);
+  item.verdict = std::move(verdict);
   item.verdict.check_id = item.id;
   item.failing = true;
   item.reproducer = Text(record, "reproducer");
@@ -93,15 +99,15 @@ Result<Report> FuzzReportFromJson(const json::value& value) {
     if (!revision.is_string()) continue;
     if (auto spoken = ParseRevision(revision.as_string())) target.eras.speaks.push_back(*spoken);
   }
+  target.server_info = detail::ServerInfoFromJson(in);
   for (const json::value& note : Array(in, "notes")) {
     if (note.is_string()) target.notes.emplace_back(note.as_string());
   }
   for (const json::value& record : Array(in, "findings")) {
     if (!record.is_object()) return Error{"a finding is not a JSON object"};
-    if (auto verdict = VerdictFromJson(record.as_object()); !verdict) {
-      return Error{"a finding's verdict: " + verdict.error().message};
-    }
-    target.items.push_back(FuzzFindingItem(record.as_object()));
+    auto verdict = VerdictFromJson(record.as_object());
+    if (!verdict) return Error{"a finding's verdict: " + verdict.error().message};
+    target.items.push_back(FuzzFindingItem(record.as_object(), std::move(*verdict)));
   }
   report.targets.push_back(std::move(target));
 
@@ -223,6 +229,8 @@ Result<Report> MergeFuzzReports(const std::vector<Report>& shards) {
     AddCounts(part.cases_per_family, figures.cases_per_family);
     AddCounts(part.cases_per_revision, figures.cases_per_revision);
     AddNotes(section.notes, target.notes);
+    // Each shard opened its own sessions; a server names itself alike in each.
+    if (!target.server_info) target.server_info = section.server_info;
     for (const ReportItem& item : section.items) {
       const std::string signature = Text(item.record.as_object(), "signature");
       auto [found, inserted] = findings.emplace(signature, item);
@@ -235,9 +243,10 @@ Result<Report> MergeFuzzReports(const std::vector<Report>& shards) {
     }
   }
   for (auto& [signature, item] : findings) {
-    // The facts say the repeats too: the item is made again from its record.
+    // The facts say the repeats too: the item is made again from its record (and the verdict
+    // already read from it).
     const std::string title = item.title;
-    item = FuzzFindingItem(std::move(item.record.as_object()));
+    item = FuzzFindingItem(std::move(item.record.as_object()), std::move(item.verdict));
     item.title = title;
     target.items.push_back(std::move(item));
   }

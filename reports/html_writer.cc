@@ -266,10 +266,7 @@ std::string TargetHtml(const Report& report, const TargetSection& target, std::s
   for (std::size_t i = 0; i < target.eras.speaks.size(); ++i) {
     html += (i ? ", " : "") + std::string(ToString(target.eras.speaks[i]));
   }
-  if (target.server_info) {
-    html += " · announces: " + H(ServerInfoLabel(target.server_info));
-    if (!target.server_info->title.empty()) html += " (" + H(target.server_info->title) + ")";
-  }
+  if (target.server_info) html += " · announces: " + H(AnnouncedText(*target.server_info));
   html += "</p>";
   if (!target.error.empty()) html += "<p class=\"fail\">not run: " + H(target.error) + "</p>";
   for (const auto& note : target.notes) html += "<p class=\"meta\">note: " + H(note) + "</p>";

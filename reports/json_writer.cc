@@ -7,6 +7,7 @@
 #include "model/json_build.h"
 #include "model/pretty_json.h"
 #include "oracles/verdict_json.h"
+#include "reports/detail/server_info_json.h"
 #include "reports/escape.h"
 #include "reports/survey.h"
 #include "reports/writers.h"
@@ -79,17 +80,10 @@ json::object Header(const Report& report, std::string_view format, const TargetS
   return out;
 }
 
-json::value ServerInfoJson(const std::optional<ServerInfo>& info) {
-  if (!info) return nullptr;
-  json::object out{{"name", info->name}, {"version", info->version}};
-  if (!info->title.empty()) out["title"] = info->title;
-  return out;
-}
-
 // The check report's own members, also one target's entry in a survey.
 void AddCheckMembers(const TargetSection& target, json::object& out) {
   out["eras"] = ErasJson(target.eras);
-  out["server_info"] = ServerInfoJson(target.server_info);
+  out["server_info"] = detail::ServerInfoToJson(target.server_info);
   out["summary"] = CountsJson(Count(target.items));
   json::array checks;
   for (const auto& item : target.items) checks.push_back(ItemJson(item));
@@ -143,6 +137,7 @@ json::object FuzzJson(const Report& report) {
   out["cases_per_family"] = counts(figures.cases_per_family);
   out["cases_per_revision"] = counts(figures.cases_per_revision);
   out["speaks"] = JsonNames(target.eras.speaks);
+  out["server_info"] = detail::ServerInfoToJson(target.server_info);
   // Whole milliseconds: the figures are for people and benchmarks, not for arithmetic.
   auto ms = [](double value) { return static_cast<std::int64_t>(value + 0.5); };
   out["timing"] = {{"startup_ms", ms(figures.startup_ms)},

@@ -115,6 +115,9 @@ void WriteMarkdown(const Report& report, std::ostream& out) {
   std::snprintf(seconds, sizeof seconds, "%.1f", report.duration_seconds);
   out << "** — " << FailingCount(report) << " failing; mcpfuzz " << Text(report.tool_version)
       << ", started " << Text(report.started_at) << ", " << seconds << " s\n\n";
+  if (report.targets.size() == 1 && report.targets[0].server_info) {
+    out << "Announces: " << Text(AnnouncedText(*report.targets[0].server_info)) << "\n\n";
+  }
   if (report.fuzz) {
     out << "Seed " << report.fuzz->seed << ", " << report.fuzz->cases << " cases, "
         << report.targets[0].items.size() << " finding(s).\n\n";

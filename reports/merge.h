@@ -19,7 +19,12 @@ namespace mcpfuzz::reports {
 /// (reports/finding_file.h) plus the members the fuzz report adds ("file", "repeats",
 /// "shrink_steps", "shrink_sends", "file_error"). The report of a campaign and the report read
 /// back from its JSON both make their items here, so they show a finding alike. The title is
-/// the caller's (reports/ knows no check titles).
+/// the caller's (reports/ knows no check titles). `verdict` is the one the record holds
+/// (oracles/verdict_json.h VerdictFromJson), read once by the caller, which decides what an
+/// unreadable one means.
+ReportItem FuzzFindingItem(boost::json::object record, Verdict verdict);
+/// As above, the verdict read from the record (an unreadable one left empty): for a record
+/// mcpfuzz has just written.
 ReportItem FuzzFindingItem(boost::json::object record);
 
 /// A fuzz report read back from its JSON (titles left empty).

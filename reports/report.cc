@@ -94,4 +94,10 @@ std::size_t FailingCount(const Report& report) {
   return count;
 }
 
+std::string AnnouncedText(const ServerInfo& info) {
+  std::string text = info.name + " " + info.version;
+  if (!info.title.empty()) text += " (" + info.title + ")";
+  return text;
+}
+
 }  // namespace mcpfuzz::reports

@@ -168,6 +168,10 @@ std::string FamilyOf(std::string_view check_id);
 /// "expected" and "observed" for people: "execution_error (HTTP 200) "Tool … not found"".
 std::string ObservedText(const ObservedAnswer& observed);
 
+/// "NAME VERSION (TITLE)" as a target announced itself, the title only when it gave one: what
+/// every writer's header shows (each escapes it for its format).
+std::string AnnouncedText(const ServerInfo& info);
+
 /// Items that people must look at: failing ones, and WARNs.
 bool WorthShowing(const ReportItem& item);
 

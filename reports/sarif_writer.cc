@@ -6,6 +6,7 @@
 #include <map>
 
 #include "model/pretty_json.h"
+#include "reports/detail/server_info_json.h"
 #include "reports/escape.h"
 #include "reports/writers.h"
 
@@ -125,6 +126,16 @@ void WriteSarif(const Report& report, std::ostream& out) {
       {"automationDetails", {{"id", "mcpfuzz/" + std::string(ToString(report.kind)) + "/"}}},
       {"invocations", json::array{std::move(invocation)}},
       {"results", std::move(results)}};
+  // What the targets announced is the server's word about itself, not the tool's: a run
+  // property, never the driver (which is mcpfuzz).
+  json::array announced;
+  bool any = false;
+  for (const auto& target : report.targets) {
+    any = any || target.server_info.has_value();
+    announced.push_back({{"name", target.description},
+                         {"serverInfo", detail::ServerInfoToJson(target.server_info)}});
+  }
+  if (any) run["properties"] = {{"targets", std::move(announced)}};
   json::value log = json::object{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
                                  {"version", "2.1.0"},
                                  {"runs", json::array{std::move(run)}}};

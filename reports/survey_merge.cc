@@ -7,6 +7,7 @@
 #include "model/revision.h"
 #include "oracles/verdict_json.h"
 #include "reports/detail/json_read.h"
+#include "reports/detail/server_info_json.h"
 #include "reports/merge.h"
 
 namespace mcpfuzz::reports {
@@ -103,11 +104,7 @@ Result<TargetSection> TargetFromJson(const json::object& in) {
   auto eras = ErasFromJson(Object(in, "eras"));
   if (!eras) return eras.error();
   target.eras = std::move(*eras);
-  if (const json::value* info = in.if_contains("server_info");
-      info != nullptr && info->is_object()) {
-    const json::object& i = info->as_object();
-    target.server_info = ServerInfo{Text(i, "name"), Text(i, "version"), Text(i, "title")};
-  }
+  target.server_info = detail::ServerInfoFromJson(in);
   for (const json::value& check : Array(in, "checks")) {
     if (!check.is_object()) return Error{"a check is not an object"};
     auto item = CheckItemFromJson(check.as_object());

@@ -30,6 +30,13 @@ void Speaks(const EraReport& eras, std::ostream& out) {
   }
 }
 
+// What the target announced itself as, on a line of its own after `speaks:`.
+void Announces(const TargetSection& target, std::ostream& out) {
+  if (target.server_info) {
+    out << "\nannounces: " << EscapeForTerminal(AnnouncedText(*target.server_info), 300);
+  }
+}
+
 std::string Cell(const ReportItem* item) {
   if (item == nullptr) return "-";
   if (item->verdict.kind == VerdictKind::kNotApplicable) return "n/a";
@@ -113,6 +120,7 @@ void Baseline(const BaselineComparison& baseline, std::ostream& out) {
 void CheckText(const TargetSection& target, std::ostream& out) {
   out << "target: " << EscapeForTerminal(target.description, 200) << "\nspeaks: ";
   Speaks(target.eras, out);
+  Announces(target, out);
   out << "\n\n";
   Matrix(target, out);
   Findings(target, out);
@@ -157,6 +165,7 @@ void FuzzText(const Report& report, std::ostream& out) {
   out << "target: " << EscapeForTerminal(target.description, 200) << "\nseed: " << figures.seed
       << "\nspeaks: ";
   Speaks(target.eras, out);
+  Announces(target, out);
   const double seconds = static_cast<double>(figures.elapsed_ms) / 1000.0;
   char rate[32];
   std::snprintf(rate, sizeof rate, "%.0f",

@@ -354,8 +354,21 @@ TEST(DiffCli, TwoShardsMergedEqualTheUnshardedRun) {
   EXPECT_EQ(merged.exit_code, 1) << merged.output;
   const boost::json::value all = ReadJson(path("all.json"));
   ASSERT_GE(all.at("disagreements").as_array().size(), 2U);
+  // What each server announced is in the report, so the comparison below covers it too.
+  for (const auto& target : all.at("targets").as_array()) {
+    EXPECT_EQ(target.at("server_info"),
+              boost::json::parse(R"({"name":"mcpfuzz-refserver","version":"0.1.0"})"));
+  }
   EXPECT_EQ(WithoutRunMembers(ReadJson(path("merged.json"))), WithoutRunMembers(all));
   EXPECT_TRUE(std::filesystem::exists(path("merged.md")));
+  // A shard missing or given twice is refused, as by the fuzz and survey merges.
+  const auto missing = test_support::Mcpfuzz("merge " + path("1.json"));
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  EXPECT_NE(missing.output.find("shard 2/2 is missing"), std::string::npos) << missing.output;
+  const auto twice = test_support::Mcpfuzz("merge " + path("1.json") + " " + path("2.json") + " " +
+                                           path("2.json"));
+  EXPECT_EQ(twice.exit_code, 2) << twice.output;
+  EXPECT_NE(twice.output.find("shard 2/2 is given twice"), std::string::npos) << twice.output;
   // Shards of different runs are refused.
   (void)test_support::Mcpfuzz("diff builtin builtin --seed 12 --cases 4 --report json=" +
                               path("other.json"));

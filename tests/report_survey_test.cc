@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "cli/host_limiter.h"
+#include "cli/survey.h"
 #include "cli/targets_file.h"
 #include "model/reproducer.h"
 #include "reports/merge.h"
@@ -221,6 +222,29 @@ TEST_F(Survey, ABudgetPerHostStopsRequestsToThatHost) {
   const json::value report = ReadJson(dir_ / "s.json");
   EXPECT_EQ(report.at("summary").at("pass"), 0);
   EXPECT_NE(json::serialize(report).find("request budget"), std::string::npos);
+}
+
+// One exit code for `check --targets` and `merge` of its shards: what differs is only whether
+// a signal stopped the run, which merge never is.
+TEST(SurveyExitCode, IsTwoWhenNoTargetWasReachedUnlessStoppedOrGivenNone) {
+  reports::Report report;
+  report.kind = reports::ReportKind::kSurvey;
+  std::ostringstream err;
+  EXPECT_EQ(cli::SurveyExitCode(report, false, err), 0) << "a shard given no target";
+  report.targets.resize(2);
+  report.targets[0].error = "could not be reached";
+  report.targets[1].error = "could not be reached";
+  EXPECT_EQ(cli::SurveyExitCode(report, false, err), 2);
+  EXPECT_NE(err.str().find("no target could be reached"), std::string::npos);
+  std::ostringstream quiet;
+  EXPECT_EQ(cli::SurveyExitCode(report, true, quiet), 0) << "stopped, not unreachable";
+  EXPECT_EQ(quiet.str(), "");
+  report.targets[1].error.clear();
+  EXPECT_EQ(cli::SurveyExitCode(report, false, quiet), 0);
+  reports::ReportItem failing;
+  failing.verdict.kind = VerdictKind::kFail;
+  report.targets[1].items.push_back(failing);
+  EXPECT_EQ(cli::SurveyExitCode(report, false, quiet), 1);
 }
 
 TEST(TargetsFile, ReadsUrlsAndCommandsAndNamesTheBadLine) {

@@ -251,5 +251,90 @@ TEST(ReportWriters, JsonKeepsTheVersionOneMembersOfEachKind) {
   EXPECT_EQ(survey.at("targets").at(2).at("error"), "could not be reached");
 }
 
+// What a target announced is its own text: shown in the header of every format of the fuzz
+// and diff reports (the JSON member, a JUnit property, a SARIF run property, never the
+// driver, which is mcpfuzz), and escaped there as any server text is.
+struct Announced {
+  reports::Report report;
+  std::string name;             // the hostile serverInfo name, as the server sent it
+  std::string version;          // the first word of its version
+  std::size_t target;           // its index among the report's targets
+  std::string junit_property;   // the name of its JUnit property
+  std::string markdown_prefix;  // what precedes it in Markdown
+  std::string html_prefix;      // what precedes it in HTML
+};
+
+TEST(ReportWriters, ServerInfoIsShownEscapedInEveryFormatOfFuzzAndDiff) {
+  const std::string markup =
+      "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; ]]&gt; &amp; &quot;q&quot;";
+  const std::string markdown = "&lt;script&gt;alert('x')&lt;/script&gt; \\]\\]&gt; &amp; \"q\"";
+  for (const Announced& c : {Announced{HostileFuzzReport(), "fuzzed " + kHostile, "2.0 ", 0,
+                                       "server_info", "Announces: ", "announces: "},
+                             Announced{HostileDiffReport(), "sdk " + kHostile, "1.0 ", 1,
+                                       "server_info.2", " | ", "<br>announces: "}}) {
+    const std::string word = c.name.substr(0, c.name.find(' ') + 1);  // "fuzzed " or "sdk "
+    SCOPED_TRACE(std::string(reports::ToString(c.report.kind)) + " report");
+    const json::value json = json::parse(Written(Format::kJson, c.report));
+    const json::value& info = c.report.kind == reports::ReportKind::kDiff
+                                  ? json.at("targets").at(c.target).at("server_info")
+                                  : json.at("server_info");
+    EXPECT_EQ(info.at("name").as_string(), ToValidUtf8(c.name));
+    EXPECT_EQ(info.at("title").as_string(), ToValidUtf8(kHostile));
+    if (c.report.kind == reports::ReportKind::kDiff) {
+      EXPECT_TRUE(json.at("targets").at(0).at("server_info").is_null());
+    }
+
+    const std::string junit = Written(Format::kJunit, c.report);
+    EXPECT_NE(junit.find("<property name=\"" + c.junit_property + "\" value=\"" + word + markup),
+              std::string::npos)
+        << junit;
+    EXPECT_NE(junit.find(" " + c.version + markup), std::string::npos) << "the version too";
+
+    const json::value sarif = json::parse(Written(Format::kSarif, c.report));
+    const json::value& run = sarif.at("runs").at(0);
+    EXPECT_EQ(
+        run.at("properties").at("targets").at(c.target).at("serverInfo").at("name").as_string(),
+        ToValidUtf8(c.name));
+    EXPECT_EQ(json::serialize(run.at("tool").at("driver")).find(word + "<script>"),
+              std::string::npos)
+        << "the driver is mcpfuzz, not the server";
+
+    const std::string md = OutsideCodeBlocks(Written(Format::kMarkdown, c.report));
+    EXPECT_NE(md.find(c.markdown_prefix + word + markdown), std::string::npos) << md;
+    EXPECT_NE(md.find(" " + c.version + markdown), std::string::npos) << md;
+
+    const std::string html = Written(Format::kHtml, c.report);
+    EXPECT_NE(html.find(c.html_prefix + word + markup), std::string::npos);
+    EXPECT_NE(html.find(" " + c.version + markup), std::string::npos);
+
+    std::ostringstream terminal;
+    reports::WriteTerminal(c.report, terminal);
+    EXPECT_NE(terminal.str().find("announces: " + word +
+                                  "<script>alert('x')</script> ]]> & \"q\" | `tick` "
+                                  "```fence``` \\x1B[2J"),
+              std::string::npos)
+        << terminal.str();
+    EXPECT_NE(terminal.str().find(" " + c.version + "<script>"), std::string::npos)
+        << terminal.str();
+
+    // Nothing raw in any of them: the checks of HostileTextStaysDataInEveryFormat, for the diff
+    // report too.
+    for (Format format : kFormats) {
+      const std::string written = Written(format, c.report);
+      EXPECT_TRUE(IsValidUtf8(written));
+      for (char ch : written) {
+        const auto byte = static_cast<unsigned char>(ch);
+        ASSERT_FALSE((byte < 0x20 && ch != '\n' && ch != '\t') || byte == 0x7F)
+            << reports::ToString(format) << ": raw control byte " << static_cast<int>(byte);
+      }
+      if (format == Format::kJson || format == Format::kSarif) continue;
+      const std::string text = format == Format::kMarkdown ? OutsideCodeBlocks(written) : written;
+      EXPECT_EQ(text.find("<script>alert"), std::string::npos) << reports::ToString(format);
+      EXPECT_EQ(text.find("]]>"), std::string::npos) << reports::ToString(format);
+    }
+    EXPECT_EQ(terminal.str().find('\x1b'), std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace mcpfuzz::test_support

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -21,6 +22,7 @@
 #include "campaign/campaign.h"
 #include "cli/run_reports.h"
 #include "model/text.h"
+#include "reports/diff.h"
 #include "reports/merge.h"
 #include "reports/writers.h"
 #include "support/processes.h"
@@ -89,6 +91,9 @@ TEST_F(Shards, FuzzShardsMergedEqualTheUnshardedCampaign) {
   const json::value all = ReadJson(Path("all.json"));
   const json::array& findings = all.at("findings").as_array();
   ASSERT_GE(findings.size(), 2U) << whole.output;
+  // What the server announced is in the report, so the comparison below covers it too.
+  EXPECT_EQ(all.at("server_info"),
+            json::parse(R"({"name":"mcpfuzz-refserver","version":"0.1.0"})"));
   // The test means something only when some signature is met more than once.
   std::int64_t repeats = 0;
   for (const json::value& finding : findings) repeats += finding.at("repeats").as_int64();
@@ -188,6 +193,11 @@ TEST_F(Shards, SurveyShardsMergedEqualTheUnshardedSurvey) {
   EXPECT_NE(alone.output.find("--targets FILE only"), std::string::npos) << alone.output;
 }
 
+void MakeValidUtf8(std::optional<ServerInfo>& info) {
+  if (!info) return;
+  for (std::string* text : {&info->name, &info->version, &info->title}) *text = ToValidUtf8(*text);
+}
+
 // JSON strings are valid UTF-8: the writer replaces invalid bytes with U+FFFD, so text a
 // server sent with invalid bytes comes back so. The fixtures' hostile text has some, in the
 // target names, notes and serverInfo (the other texts are already JSON in the model).
@@ -196,12 +206,14 @@ void MakeTextValidUtf8(reports::Report& report) {
     target.description = ToValidUtf8(target.description);
     target.stable_name = ToValidUtf8(target.stable_name);
     for (std::string& note : target.notes) note = ToValidUtf8(note);
-    if (target.server_info) {
-      for (std::string* text :
-           {&target.server_info->name, &target.server_info->version, &target.server_info->title}) {
-        *text = ToValidUtf8(*text);
-      }
+    MakeValidUtf8(target.server_info);
+  }
+  if (report.diff) {
+    for (reports::DiffTargetReport& target : report.diff->targets) {
+      target.name = ToValidUtf8(target.name);
+      MakeValidUtf8(target.server_info);
     }
+    for (std::string& note : report.diff->notes) note = ToValidUtf8(note);
   }
 }
 
@@ -252,6 +264,65 @@ TEST(ReportReadBack, SurveyReportWritesEveryFormatAsTheOriginal) {
   auto read = reports::SurveyReportFromJson(json::parse(written.str()));
   ASSERT_TRUE(read.ok()) << read.error().message;
   ExpectSameFormats(original, std::move(*read));
+}
+
+TEST(ReportReadBack, DiffReportWritesEveryFormatAsTheOriginal) {
+  const reports::Report original = HostileDiffReport();
+  std::ostringstream written;
+  reports::WriteJson(original, written);
+  auto read = reports::DiffReportFromJson(json::parse(written.str()));
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  ASSERT_TRUE(read->diff->targets.at(1).server_info.has_value());
+  ExpectSameFormats(original, std::move(*read));
+}
+
+// The shards of the fixture reports, read back from their JSON as `mcpfuzz merge` reads them.
+reports::Report Shard(reports::Report report, const std::string& label) {
+  (report.diff ? report.diff->shard : report.shard) = label;
+  std::ostringstream written;
+  reports::WriteJson(report, written);
+  const json::value value = json::parse(written.str());
+  auto read = report.diff ? reports::DiffReportFromJson(value) : reports::FuzzReportFromJson(value);
+  EXPECT_TRUE(read.ok()) << read.error().message;
+  return read.ok() ? std::move(*read) : reports::Report{};
+}
+
+// What a target announced survives the merge, from whichever shard saw it.
+TEST(MergedReports, KeepWhatTheTargetsAnnounced) {
+  const reports::Report fuzz = HostileFuzzReport();
+  reports::Report silent = Shard(fuzz, "1/2");
+  silent.targets.front().server_info.reset();
+  auto merged_fuzz = reports::MergeFuzzReports({silent, Shard(fuzz, "2/2")});
+  ASSERT_TRUE(merged_fuzz.ok()) << merged_fuzz.error().message;
+  EXPECT_EQ(reports::ReportToJson(*merged_fuzz).at("server_info"),
+            reports::ReportToJson(fuzz).at("server_info"));
+
+  const reports::Report diff = HostileDiffReport();
+  reports::Report first = Shard(diff, "1/2");
+  first.diff->targets.at(1).server_info.reset();
+  auto merged_diff = reports::MergeDiffReports({first, Shard(diff, "2/2")});
+  ASSERT_TRUE(merged_diff.ok()) << merged_diff.error().message;
+  const json::value targets = reports::ReportToJson(*merged_diff).at("targets");
+  EXPECT_EQ(targets, reports::ReportToJson(diff).at("targets"));
+  EXPECT_TRUE(targets.at(0).at("server_info").is_null());
+  EXPECT_TRUE(targets.at(1).at("server_info").is_object());
+}
+
+// The diff merge takes the shards as the fuzz and survey merges do (ShardProblem).
+TEST(MergedReports, DiffRefusesAMissingOrDuplicateShard) {
+  const reports::Report diff = HostileDiffReport();
+  const reports::Report one = Shard(diff, "1/3");
+  const reports::Report two = Shard(diff, "2/3");
+  const reports::Report three = Shard(diff, "3/3");
+  EXPECT_TRUE(reports::MergeDiffReports({three, one, two}).ok());
+  EXPECT_TRUE(reports::MergeDiffReports({diff}).ok()) << "one unsharded report merges into itself";
+  auto missing = reports::MergeDiffReports({one, three});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().message, "shard 2/3 is missing");
+  auto twice = reports::MergeDiffReports({one, two, two, three});
+  ASSERT_FALSE(twice.ok());
+  EXPECT_EQ(twice.error().message, "shard 2/3 is given twice");
+  EXPECT_FALSE(reports::MergeDiffReports({one, diff}).ok()) << "an unsharded report among shards";
 }
 
 // Each loop of the campaign (serial, serial with cases drawn ahead, --concurrency 2) over

@@ -172,6 +172,7 @@ bool Session::Open(bool list_features, std::string& why) {
   context_.transport = kind_;
   context_.capabilities = client_->server_capabilities();
   context_.session_assigned = client_->session_assigned();
+  server_info_ = client_->server_info();
   if (list_features) ListFeatures();
   PrepareSpare(nullptr);
   return true;

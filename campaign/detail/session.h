@@ -64,6 +64,9 @@ class Session {
   /// the connection the session still uses.
   std::size_t generation() const { return generation_; }
 
+  /// What the server announced when Open() succeeded (McpClient::server_info); reopening
+  /// does not change it.
+  const std::optional<ServerInfo>& server_info() const { return server_info_; }
   /// The session could not be reopened: nothing more is sent.
   bool lost() const { return lost_; }
   const std::string& lost_reason() const { return lost_reason_; }
@@ -123,6 +126,7 @@ class Session {
   std::unique_ptr<McpClient> client_;
   std::unique_ptr<Spare> spare_;
   GenContext context_;
+  std::optional<ServerInfo> server_info_;
   ReproducerTarget reproduce_at_;
   bool broken_ = false;
   bool lost_ = false;

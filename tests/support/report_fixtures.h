@@ -1,12 +1,14 @@
 #pragma once
 // Test support: reports with fixed volatile fields (version, start, duration) and server text
-// that is as hostile as it gets, built through the real builders from check, fuzz and replay
-// results, for the writer, golden and browser tests.
+// that is as hostile as it gets, built through the real builders from check, fuzz, replay and
+// diff results, for the writer, golden and browser tests.
 
 #include <string>
 
 #include "campaign/campaign.h"
+#include "campaign/differential.h"
 #include "checks/checks.h"
+#include "cli/diff.h"
 #include "cli/run_reports.h"
 #include "model/reproducer.h"
 #include "model/request_builder.h"
@@ -96,6 +98,7 @@ inline reports::Report HostileFuzzReport() {
   result.cases_per_family = {{"malformed-json", 1500}, {"unknown-names", 500}};
   result.cases_per_revision = {{"2025-11-25", 2000}};
   result.notes.push_back("note " + kHostile);
+  result.server_info = ServerInfo{"fuzzed " + kHostile, "2.0 " + kHostile, kHostile};
   CampaignFinding finding;
   finding.signature = "methods.unknown|FAIL|success|200";
   finding.signature_hash = "abcd1234";
@@ -166,6 +169,51 @@ inline reports::Report HostileSurveyReport() {
   unreachable.transport = "http";
   unreachable.error = "could not be reached";
   report.targets.push_back(unreachable);
+  return report;
+}
+
+/// Two targets, the second a stdio server whose command and serverInfo are hostile (the first
+/// announced nothing), and one disagreement with its wrong side.
+inline reports::Report HostileDiffReport() {
+  DiffOptions options;
+  options.seed = 9;
+  DiffResult result;
+  result.targets = {"http://127.0.0.1:8931/mcp", "stdio: node server.js " + kHostile};
+  result.transports = {TransportKind::kHttp, TransportKind::kStdio};
+  result.server_info = {std::nullopt, ServerInfo{"sdk " + kHostile, "1.0 " + kHostile, kHostile}};
+  result.revision = Revision::k2025_11_25;
+  result.cases = 40;
+  result.checks = {{"tools.unknown-name", 40, 3}};
+  result.notes.push_back("note " + kHostile);
+  Disagreement found;
+  found.check_id = "tools.unknown-name";
+  found.family = "unknown-names";
+  found.variant = "plain";
+  found.revision = Revision::k2025_11_25;
+  found.case_index = 4;
+  found.label = DiffLabel::kSomeWrong;
+  found.repeats = 2;
+  const Request request = MakeRequest(Revision::k2025_11_25, TransportKind::kHttp, "tools/call",
+                                      {{"name", "no-such-tool"}}, 7);
+  found.original = {request};
+  found.minimal = {request};
+  DiffCell conformant;
+  conformant.answer.channel = Channel::kProtocolError;
+  conformant.answer.code = -32602;
+  conformant.verdict.kind = VerdictKind::kPass;
+  conformant.accepted = true;
+  conformant.reproducer = "curl http://127.0.0.1:8931/mcp";
+  DiffCell wrong;
+  wrong.answer.channel = Channel::kSuccess;
+  wrong.verdict.kind = VerdictKind::kFail;
+  wrong.reproducer = "printf x | node server.js";
+  found.cells = {conformant, wrong};
+  result.disagreements.push_back(found);
+  reports::Report report = cli::BuildDiffReport(result, options, {"http", "stdio"});
+  const reports::RunInfo info = FixedRunInfo();
+  report.tool_version = info.tool_version;
+  report.started_at = info.started_at;
+  report.duration_seconds = info.duration_seconds;
   return report;
 }
 
