@@ -261,11 +261,8 @@ std::string TargetHtml(const Report& report, const TargetSection& target, std::s
       report.kind == ReportKind::kFuzz && report.fuzz ? &*report.fuzz : nullptr;
   const std::string scope = "t" + std::to_string(index);
   std::string html = "<section class=\"target\" id=\"target-" + std::to_string(index) + "\"><h2>" +
-                     H(target.description) + "</h2><p class=\"meta\">speaks: ";
-  if (target.eras.speaks.empty()) html += "no revision mcpfuzz knows";
-  for (std::size_t i = 0; i < target.eras.speaks.size(); ++i) {
-    html += (i ? ", " : "") + std::string(ToString(target.eras.speaks[i]));
-  }
+                     H(target.description) +
+                     "</h2><p class=\"meta\">speaks: " + H(SpeaksText(target, fuzz));
   if (target.server_info) html += " · announces: " + H(AnnouncedText(*target.server_info));
   html += "</p>";
   if (!target.error.empty()) html += "<p class=\"fail\">not run: " + H(target.error) + "</p>";

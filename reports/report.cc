@@ -1,5 +1,9 @@
 #include "reports/report.h"
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 namespace mcpfuzz::reports {
 
 std::string_view ToString(ReportKind kind) {
@@ -92,6 +96,24 @@ std::size_t FailingCount(const Report& report) {
     for (const auto& item : target.items) count += item.failing ? 1 : 0;
   }
   return count;
+}
+
+std::string SpeaksText(const TargetSection& target, const FuzzFigures* fuzz) {
+  std::string text;
+  for (Revision revision : target.eras.speaks) {
+    text += (text.empty() ? "" : ", ") + std::string(ToString(revision));
+  }
+  if (!text.empty()) return text;
+  if (fuzz == nullptr || fuzz->revisions.empty()) return "no revision mcpfuzz knows";
+  std::vector<std::string> fuzzed;
+  for (const std::string& revision : fuzz->revisions) {
+    if (std::find(fuzzed.begin(), fuzzed.end(), revision) == fuzzed.end()) {
+      fuzzed.push_back(revision);
+    }
+  }
+  text = "not probed; fuzzed in ";
+  for (std::size_t i = 0; i < fuzzed.size(); ++i) text += (i ? ", " : "") + fuzzed[i];
+  return text;
 }
 
 std::string AnnouncedText(const ServerInfo& info) {

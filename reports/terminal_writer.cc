@@ -23,13 +23,6 @@ std::string_view Fact(const ReportItem& item, std::string_view name) {
   return {};
 }
 
-void Speaks(const EraReport& eras, std::ostream& out) {
-  if (eras.speaks.empty()) out << "no revision mcpfuzz knows";
-  for (std::size_t i = 0; i < eras.speaks.size(); ++i) {
-    out << (i ? ", " : "") << ToString(eras.speaks[i]);
-  }
-}
-
 // What the target announced itself as, on a line of its own after `speaks:`.
 void Announces(const TargetSection& target, std::ostream& out) {
   if (target.server_info) {
@@ -118,8 +111,8 @@ void Baseline(const BaselineComparison& baseline, std::ostream& out) {
 // The eras, the matrix of checks × revisions, then every FAIL and WARN with expected vs
 // observed, the spec reference and a reproducer, then the counts.
 void CheckText(const TargetSection& target, std::ostream& out) {
-  out << "target: " << EscapeForTerminal(target.description, 200) << "\nspeaks: ";
-  Speaks(target.eras, out);
+  out << "target: " << EscapeForTerminal(target.description, 200)
+      << "\nspeaks: " << SpeaksText(target, nullptr);
   Announces(target, out);
   out << "\n\n";
   Matrix(target, out);
@@ -163,8 +156,7 @@ void FuzzText(const Report& report, std::ostream& out) {
   const TargetSection& target = report.targets.at(0);
   const FuzzFigures figures = report.fuzz.value_or(FuzzFigures{});
   out << "target: " << EscapeForTerminal(target.description, 200) << "\nseed: " << figures.seed
-      << "\nspeaks: ";
-  Speaks(target.eras, out);
+      << "\nspeaks: " << SpeaksText(target, &figures);
   Announces(target, out);
   const double seconds = static_cast<double>(figures.elapsed_ms) / 1000.0;
   char rate[32];

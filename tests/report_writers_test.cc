@@ -264,6 +264,25 @@ struct Announced {
   std::string html_prefix;      // what precedes it in HTML
 };
 
+// fuzz --revision probes nothing: the header names what was fuzzed, not "no revision".
+TEST(ReportWriters, AFuzzRunThatProbedNothingSaysWhatItFuzzed) {
+  reports::Report report = HostileFuzzReport();
+  report.targets.at(0).eras.speaks.clear();
+  report.fuzz->revisions = {"2025-11-25", "2025-11-25"};
+  auto terminal = [&report] {
+    std::ostringstream out;
+    reports::WriteTerminal(report, out);
+    return out.str();
+  };
+  for (const std::string& text : {terminal(), Written(Format::kHtml, report)}) {
+    EXPECT_NE(text.find("speaks: not probed; fuzzed in 2025-11-25"), std::string::npos) << text;
+    EXPECT_EQ(text.find("fuzzed in 2025-11-25, 2025-11-25"), std::string::npos) << text;
+    EXPECT_EQ(text.find("no revision mcpfuzz knows"), std::string::npos);
+  }
+  report.fuzz->revisions.clear();
+  EXPECT_NE(terminal().find("speaks: no revision mcpfuzz knows"), std::string::npos);
+}
+
 TEST(ReportWriters, ServerInfoIsShownEscapedInEveryFormatOfFuzzAndDiff) {
   const std::string markup =
       "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; ]]&gt; &amp; &quot;q&quot;";
