@@ -10,13 +10,12 @@
 #include "checks/detail/run.h"
 #include "checks/detail/scenarios.h"
 #include "model/channel.h"
+#include "model/logging.h"
 #include "model/request_builder.h"
 #include "oracles/check_ids.h"
 
 namespace mcpfuzz::checks::detail {
 namespace {
-
-constexpr std::string_view kLogLevelKey = "io.modelcontextprotocol/logLevel";
 
 Variant Call(std::string label, std::string method, boost::json::object params) {
   return {
@@ -156,7 +155,7 @@ void InvalidLogLevel(RevisionRun& run) {
   ReportVariants(run, check::kInvalidLogLevel,
                  {{"server/discover with an unknown _meta logLevel", [](Connection& connection) {
                      Request request = connection.client().Make("server/discover");
-                     Meta(request)[kLogLevelKey] = "mcpfuzz-no-such-level";
+                     Meta(request)[kMetaLogLevel] = "mcpfuzz-no-such-level";
                      return request;
                    }}});
 }

@@ -11,6 +11,7 @@
 
 #include "generators/detail/families.h"
 #include "generators/detail/values.h"
+#include "model/logging.h"
 #include "oracles/check_ids.h"
 
 namespace mcpfuzz::gen {
@@ -19,17 +20,8 @@ namespace {
 using detail::MakeCase;
 
 constexpr std::string_view kFamily = "log-levels";
-constexpr std::string_view kLogLevelKey = "io.modelcontextprotocol/logLevel";
-
-const std::vector<std::string>& Levels() {
-  static const std::vector<std::string> kLevels = {"debug", "info",     "notice", "warning",
-                                                   "error", "critical", "alert",  "emergency"};
-  return kLevels;
-}
-
 bool IsLevel(const boost::json::value& level) {
-  return level.is_string() && std::find(Levels().begin(), Levels().end(),
-                                        std::string(level.as_string())) != Levels().end();
+  return level.is_string() && LogLevelRank(level.as_string()).has_value();
 }
 
 // Nothing (the member left out) or a value that is not a level.
@@ -49,9 +41,9 @@ rc::Gen<std::optional<boost::json::value>> NotALevel() {
       case 1:
         // The levels are lowercase and case-sensitive.
         return rc::gen::mapcat(
-            rc::gen::inRange(0, static_cast<int>(Levels().size())), [](int index) {
+            rc::gen::inRange(0, static_cast<int>(kLogLevels.size())), [](int index) {
               return rc::gen::map(
-                  detail::CaseVariantOf(Levels()[static_cast<std::size_t>(index)]),
+                  detail::CaseVariantOf(std::string(kLogLevels[static_cast<std::size_t>(index)])),
                   [](const std::string& level) -> Drawn { return boost::json::value(level); });
             });
       case 2:
@@ -93,7 +85,7 @@ rc::Gen<GeneratedCase> LogLevels(const GenContext& context) {
           Request well_formed = context.Make("server/discover", {}, id);
           Request request = well_formed;
           // In 2026-07-28 the level is optional; leaving it out is no error.
-          Meta(request)[kLogLevelKey] = bad.value_or(boost::json::value("mcpfuzz"));
+          Meta(request)[kMetaLogLevel] = bad.value_or(boost::json::value("mcpfuzz"));
           return MakeCase(kFamily, check::kInvalidLogLevel, std::move(request),
                           bad ? label : "log level \"mcpfuzz\"", well_formed, judge);
         }

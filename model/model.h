@@ -4,6 +4,7 @@
 
 #include "model/case_file.h"        // IWYU pragma: export
 #include "model/channel.h"          // IWYU pragma: export
+#include "model/logging.h"          // IWYU pragma: export
 #include "model/observation.h"      // IWYU pragma: export
 #include "model/request.h"          // IWYU pragma: export
 #include "model/request_builder.h"  // IWYU pragma: export

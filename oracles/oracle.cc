@@ -9,6 +9,7 @@
 #include "oracles/detail/batch.h"
 #include "oracles/detail/envelope.h"
 #include "oracles/detail/judge_aspects.h"
+#include "oracles/detail/related_notifications.h"
 #include "oracles/detail/request_json.h"
 #include "oracles/detail/table.h"
 #include "oracles/expectations.h"
@@ -247,6 +248,8 @@ Verdict Judge(std::string_view check_id, const Request& request, const Observati
     std::vector<Finding> envelope = oracles_detail::CheckReplyEnvelope(
         as_legacy ? *as_legacy : request, body, observation, reply);
     findings.insert(findings.end(), envelope.begin(), envelope.end());
+    std::vector<Finding> related = oracles_detail::CheckRelatedNotifications(request, observation);
+    findings.insert(findings.end(), related.begin(), related.end());
   }
 
   verdict.kind = VerdictKind::kPass;

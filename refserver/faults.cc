@@ -5,7 +5,7 @@
 namespace mcpfuzz::refserver {
 namespace {
 
-constexpr std::array<FaultInfo, 38> kFaults = {{
+constexpr std::array<FaultInfo, 39> kFaults = {{
     {Fault::kUnknownToolIsError, "unknown-tool-is-error",
      "an unknown tool gets an isError:true result instead of JSON-RPC error -32602"},
     {Fault::kUnknownToolPlainSuccess, "unknown-tool-plain-success",
@@ -99,6 +99,9 @@ constexpr std::array<FaultInfo, 38> kFaults = {{
     {Fault::kListenUnacknowledged, "listen-unacknowledged",
      "2026-07-28: subscriptions/listen gets its closing result without the "
      "notifications/subscriptions/acknowledged that must come first"},
+    {Fault::kLogLevelIgnored, "log-level-ignored",
+     "2026-07-28: every served request's reply carries an info notifications/message, whatever "
+     "_meta logLevel asked for (none asked: none may come)"},
 }};
 
 }  // namespace

@@ -49,6 +49,7 @@ enum class Fault {
   kCursorAcrossLists,
   kCancelledRequestAnswered,
   kListenUnacknowledged,
+  kLogLevelIgnored,
 };
 
 /// The switches a server runs with; empty means conformant.

@@ -804,6 +804,8 @@ const std::vector<FaultExpectation>& FaultTable() {
       {Fault::kCancelledRequestAnswered, kStdio, {check::kCancelledNoReply}},
       // The closing result of a listen opting into nothing, with no acknowledgement before it.
       {Fault::kListenUnacknowledged, kHttp, {check::kListenAcknowledged}},
+      // An info log message in every reply stream, the first session's discover's included.
+      {Fault::kLogLevelIgnored, kHttp, {check::kDiscoverResult}},
   };
   return table;
 }

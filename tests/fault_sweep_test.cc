@@ -100,6 +100,7 @@ constexpr SweepRow kRows[] = {
      .check = check::kCancelledNoReply,
      .family = "sequences"},
     {.fault = "listen-unacknowledged", .check = check::kListenAcknowledged},
+    {.fault = "log-level-ignored", .aspect = Aspect::kEnvelope},
 };
 
 const SweepRow* RowFor(std::string_view fault) {

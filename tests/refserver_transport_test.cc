@@ -878,6 +878,25 @@ std::map<Fault, FaultScenario> MakeFaultScenarios() {
         EXPECT_EQ(IsAcknowledgement(observation.messages.front()), !faulty);
       }};
 
+  table[Fault::kLogLevelIgnored] = {
+      kBoth, kReplyTimeout, [](Target& target, bool faulty) {
+        auto client = OpenClient(target, kStateless);
+        // The stream carries a log message when asked for one at info or below, progress when
+        // given a token; the fault sends the message to a request that asked for none.
+        Request asked = client->Make("tools/list");
+        MetaOf(asked)[kMetaLogLevel] = "debug";
+        MetaOf(asked)[kMetaProgressToken] = "mcpfuzz-progress";
+        Observation observation = client->Send(asked);
+        ExpectChannel(asked, observation, Channel::kSuccess);
+        ASSERT_EQ(observation.messages.size(), 3U) << Show(observation);
+        EXPECT_EQ(observation.messages[0].at("method"), "notifications/message");
+        EXPECT_EQ(observation.messages[1].at("params").at(kMetaProgressToken), "mcpfuzz-progress");
+        const Request plain = client->Make("tools/list");
+        observation = client->Send(plain);
+        ExpectChannel(plain, observation, Channel::kSuccess);
+        EXPECT_EQ(observation.messages.size(), faulty ? 2U : 1U) << Show(observation);
+      }};
+
   table[Fault::kCursorAcrossLists] = {
       kBoth, kReplyTimeout, [](Target& target, bool faulty) {
         auto client = OpenClient(target, kHandshake);

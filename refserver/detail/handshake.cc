@@ -6,6 +6,7 @@
 #include <string_view>
 #include <utility>
 
+#include "model/logging.h"
 #include "model/request_builder.h"
 #include "model/text.h"
 #include "refserver/detail/catalog.h"
@@ -13,9 +14,6 @@
 
 namespace mcpfuzz::refserver::detail {
 namespace {
-
-constexpr std::array<std::string_view, 8> kLogLevels = {"debug", "info",     "notice", "warning",
-                                                        "error", "critical", "alert",  "emergency"};
 
 Answer BadRequest(std::int64_t code, std::string message, int status = 400) {
   return MessageAnswer(ErrorReply(nullptr, RpcError{code, std::move(message), std::nullopt}),
@@ -26,10 +24,8 @@ Answer SessionNotFound() { return BadRequest(-32001, "Session not found", 404); 
 
 MethodReply SetLevel(const boost::json::object& params) {
   const boost::json::value* level = params.if_contains("level");
-  if (level != nullptr && level->is_string()) {
-    for (std::string_view known : kLogLevels) {
-      if (level->get_string() == known) return {boost::json::object{}};
-    }
+  if (level != nullptr && level->is_string() && LogLevelRank(level->get_string())) {
+    return {boost::json::object{}};
   }
   return {RpcError{-32602,
                    "Invalid params: level must be one of debug, info, notice, warning, "

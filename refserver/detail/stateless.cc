@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "model/logging.h"
 #include "model/request_builder.h"
 #include "model/revision.h"
 #include "model/subscription.h"
@@ -19,8 +20,6 @@ namespace {
 
 constexpr std::string_view kStatelessVersion = "2026-07-28";
 constexpr std::int64_t kCacheTtlMs = 60000;
-constexpr std::array<std::string_view, 8> kLogLevels = {"debug", "info",     "notice", "warning",
-                                                        "error", "critical", "alert",  "emergency"};
 
 // The ladder's working state for one message; `headers` is null on stdio.
 struct Ladder {
@@ -109,11 +108,8 @@ std::optional<Answer> CheckEnvelope(const Ladder& ladder, const boost::json::obj
           "Invalid params: _meta needs an object " + std::string(kMetaClientCapabilities));
     }
   }
-  const boost::json::value* level =
-      meta != nullptr ? meta->if_contains("io.modelcontextprotocol/logLevel") : nullptr;
-  if (level != nullptr && (!level->is_string() ||
-                           std::find(kLogLevels.begin(), kLogLevels.end(),
-                                     std::string_view(level->get_string())) == kLogLevels.end())) {
+  const boost::json::value* level = meta != nullptr ? meta->if_contains(kMetaLogLevel) : nullptr;
+  if (level != nullptr && (!level->is_string() || !LogLevelRank(level->get_string()))) {
     return ladder.Fail(400, -32602, "Invalid params: unknown io.modelcontextprotocol/logLevel");
   }
   return std::nullopt;
@@ -192,6 +188,37 @@ MethodReply Discover() {
   return {boost::json::object{{"supportedVersions", SupportedVersions()},
                               {"capabilities", ServerCapabilities(Era::kStateless)},
                               {"instructions", ServerInstructions()}}};
+}
+
+// What a served request's stream carries before its result: a notifications/message at info when
+// the request asked for log messages at info or below (tables §4b V11), and one
+// notifications/progress when it gave a progressToken (§4a L10). log-level-ignored sends the
+// message whatever the request asked for.
+std::vector<boost::json::value> RelatedNotifications(const FaultSet& faults, const Call& call) {
+  std::vector<boost::json::value> notifications;
+  const boost::json::value* meta_value = call.params.if_contains("_meta");
+  const boost::json::object* meta = meta_value != nullptr ? meta_value->if_object() : nullptr;
+  const boost::json::value* level = meta != nullptr ? meta->if_contains(kMetaLogLevel) : nullptr;
+  const std::optional<std::size_t> wanted =
+      level != nullptr && level->is_string() ? LogLevelRank(level->get_string()) : std::nullopt;
+  if (faults.contains(Fault::kLogLevelIgnored) || (wanted && *wanted <= *LogLevelRank("info"))) {
+    notifications.push_back(
+        boost::json::object{{"jsonrpc", "2.0"},
+                            {"method", "notifications/message"},
+                            {"params", boost::json::object{{"level", "info"},
+                                                           {"logger", "mcpfuzz-refserver"},
+                                                           {"data", "serving " + call.method}}}});
+  }
+  const boost::json::value* token =
+      meta != nullptr ? meta->if_contains(kMetaProgressToken) : nullptr;
+  if (token != nullptr && (token->is_string() || token->is_int64() || token->is_uint64())) {
+    notifications.push_back(boost::json::object{
+        {"jsonrpc", "2.0"},
+        {"method", "notifications/progress"},
+        {"params",
+         boost::json::object{{kMetaProgressToken, *token}, {"progress", 1}, {"total", 1}}}});
+  }
+  return notifications;
 }
 
 // subscriptions/listen (tables §4b V17, §10 X22). This server declares no listChanged and no
@@ -278,6 +305,9 @@ Answer Run(const FaultSet& faults, const boost::json::object& server_info, const
     answer.http_status = page->http_status;
   } else if (reply.action != Action::kHang) {
     answer = MessageAnswer(ToReply(*call.id, reply), 200);
+    if (std::holds_alternative<boost::json::object>(reply.reply)) {
+      answer.notifications = RelatedNotifications(faults, call);
+    }
   }
   answer.action = reply.action;
   if (answer.action == Action::kNone && faults.contains(Fault::kExitAfterInitialize)) {

@@ -1,0 +1,115 @@
+// What an HTTP reply stream carries about its request (tables §10 X4): log messages only when
+// the 2026-07-28 request asked for them, not below its level (§4b V11, V11a); progress only for
+// the request's own token, increasing (§4a L10). Judged on every reply, here under a check that
+// wants a plain result.
+
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+#include <string>
+#include <vector>
+
+#include "model/logging.h"
+#include "tests/oracle_test_support.h"
+
+namespace mcpfuzz {
+namespace {
+
+namespace json = boost::json;
+using test_support::Replied;
+using test_support::ResultReply;
+using test_support::Show;
+
+constexpr int kId = 4;
+
+Request ToolsList(Revision revision, TransportKind transport, json::object meta = {}) {
+  Request request = MakeRequest(revision, transport, "tools/list", {}, kId);
+  json::object body = request.BodyJson()->as_object();
+  json::object& params = body["params"].emplace_object();
+  json::object merged = params.contains("_meta") ? params["_meta"].as_object() : json::object{};
+  for (auto& [key, value] : meta) merged[key] = value;
+  if (!merged.empty()) params["_meta"] = std::move(merged);
+  request.body = json::value(std::move(body));
+  return request;
+}
+
+json::value Log(std::string level) {
+  return json::object{{"jsonrpc", "2.0"},
+                      {"method", "notifications/message"},
+                      {"params", json::object{{"level", std::move(level)}, {"data", "x"}}}};
+}
+
+json::value Progress(json::value token, double progress) {
+  return json::object{
+      {"jsonrpc", "2.0"},
+      {"method", "notifications/progress"},
+      {"params", json::object{{kMetaProgressToken, std::move(token)}, {"progress", progress}}}};
+}
+
+// Judged by meta.client-info-optional (2026-07-28) or lifecycle.ping (the handshake era): both
+// want a result, so the stream's notifications are all that can go wrong.
+Verdict JudgeWith(const Request& request, std::vector<json::value> before) {
+  const bool stateless = request.revision == Revision::k2026_07_28;
+  json::object result;
+  if (stateless) result["resultType"] = "complete";
+  before.push_back(ResultReply(kId, std::move(result)));
+  const Observation observation = Replied(request, std::move(before), 200, "text/event-stream");
+  return Judge(stateless ? check::kMetaClientInfoOptional : check::kPing, request, observation);
+}
+
+bool EnvelopeSays(const Verdict& verdict, std::string_view text) {
+  for (const Finding& finding : verdict.findings) {
+    if (finding.aspect == Aspect::kEnvelope && finding.text.find(text) != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+constexpr Revision kModern = Revision::k2026_07_28;
+constexpr TransportKind kHttp = TransportKind::kHttp;
+
+TEST(RelatedNotifications, ALogMessageNobodyAskedForFails) {
+  const Verdict verdict = JudgeWith(ToolsList(kModern, kHttp), {Log("info")});
+  EXPECT_EQ(verdict.kind, VerdictKind::kFail) << Show(verdict);
+  EXPECT_TRUE(EnvelopeSays(verdict, "without _meta io.modelcontextprotocol/logLevel"))
+      << Show(verdict);
+}
+
+TEST(RelatedNotifications, ALogMessageAtOrAboveTheLevelAskedPassesBelowItWarns) {
+  Verdict verdict = JudgeWith(ToolsList(kModern, kHttp, {{kMetaLogLevel, "info"}}), {Log("info")});
+  EXPECT_EQ(verdict.kind, VerdictKind::kPass) << Show(verdict);
+  verdict = JudgeWith(ToolsList(kModern, kHttp, {{kMetaLogLevel, "error"}}), {Log("info")});
+  EXPECT_EQ(verdict.kind, VerdictKind::kWarn) << Show(verdict);
+  EXPECT_TRUE(EnvelopeSays(verdict, "below the \"error\"")) << Show(verdict);
+}
+
+TEST(RelatedNotifications, NothingTiesAMessageToARequestElsewhere) {
+  // Handshake-era levels belong to the session (logging/setLevel); over stdio nothing says
+  // which request a notification is about.
+  Verdict verdict = JudgeWith(ToolsList(Revision::k2025_11_25, kHttp), {Log("debug")});
+  EXPECT_EQ(verdict.kind, VerdictKind::kPass) << Show(verdict);
+  verdict = JudgeWith(ToolsList(kModern, TransportKind::kStdio), {Log("info")});
+  EXPECT_EQ(verdict.kind, VerdictKind::kPass) << Show(verdict);
+}
+
+TEST(RelatedNotifications, ProgressCarriesTheRequestsTokenAndIncreases) {
+  for (Revision revision : {Revision::k2025_11_25, kModern}) {
+    SCOPED_TRACE(std::string(ToString(revision)));
+    const Request asked = ToolsList(revision, kHttp, {{kMetaProgressToken, "t-1"}});
+    Verdict verdict = JudgeWith(asked, {Progress("t-1", 1), Progress("t-1", 2.5)});
+    EXPECT_EQ(verdict.kind, VerdictKind::kPass) << Show(verdict);
+    verdict = JudgeWith(asked, {Progress("t-1", 2), Progress("t-1", 2)});
+    EXPECT_EQ(verdict.kind, VerdictKind::kFail) << Show(verdict);
+    EXPECT_TRUE(EnvelopeSays(verdict, "instead of increasing")) << Show(verdict);
+    verdict = JudgeWith(asked, {Progress(1, 1)});
+    EXPECT_EQ(verdict.kind, VerdictKind::kFail) << Show(verdict);
+    EXPECT_TRUE(EnvelopeSays(verdict, "not the request's \"t-1\"")) << Show(verdict);
+    verdict = JudgeWith(ToolsList(revision, kHttp), {Progress("t-1", 1)});
+    EXPECT_EQ(verdict.kind, VerdictKind::kFail) << Show(verdict);
+    EXPECT_TRUE(EnvelopeSays(verdict, "gave no progressToken")) << Show(verdict);
+  }
+}
+
+}  // namespace
+}  // namespace mcpfuzz
