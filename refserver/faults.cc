@@ -5,7 +5,7 @@
 namespace mcpfuzz::refserver {
 namespace {
 
-constexpr std::array<FaultInfo, 39> kFaults = {{
+constexpr std::array<FaultInfo, 40> kFaults = {{
     {Fault::kUnknownToolIsError, "unknown-tool-is-error",
      "an unknown tool gets an isError:true result instead of JSON-RPC error -32602"},
     {Fault::kUnknownToolPlainSuccess, "unknown-tool-plain-success",
@@ -102,6 +102,9 @@ constexpr std::array<FaultInfo, 39> kFaults = {{
     {Fault::kLogLevelIgnored, "log-level-ignored",
      "2026-07-28: every served request's reply carries an info notifications/message, whatever "
      "_meta logLevel asked for (none asked: none may come)"},
+    {Fault::kProgressUnrequested, "progress-unrequested",
+     "2026-07-28: a served request that gave no progressToken gets a notifications/progress "
+     "anyway, with a token of the server's own"},
 }};
 
 }  // namespace

@@ -50,6 +50,7 @@ enum class Fault {
   kCancelledRequestAnswered,
   kListenUnacknowledged,
   kLogLevelIgnored,
+  kProgressUnrequested,
 };
 
 /// The switches a server runs with; empty means conformant.

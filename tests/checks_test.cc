@@ -806,6 +806,7 @@ const std::vector<FaultExpectation>& FaultTable() {
       {Fault::kListenUnacknowledged, kHttp, {check::kListenAcknowledged}},
       // An info log message in every reply stream, the first session's discover's included.
       {Fault::kLogLevelIgnored, kHttp, {check::kDiscoverResult}},
+      {Fault::kProgressUnrequested, kHttp, {check::kDiscoverResult}},
   };
   return table;
 }

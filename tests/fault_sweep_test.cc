@@ -101,6 +101,7 @@ constexpr SweepRow kRows[] = {
      .family = "sequences"},
     {.fault = "listen-unacknowledged", .check = check::kListenAcknowledged},
     {.fault = "log-level-ignored", .aspect = Aspect::kEnvelope},
+    {.fault = "progress-unrequested", .aspect = Aspect::kEnvelope},
 };
 
 const SweepRow* RowFor(std::string_view fault) {

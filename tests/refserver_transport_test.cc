@@ -31,6 +31,7 @@
 #include "model/model.h"
 #include "model/request_edit.h"
 #include "model/sequence.h"
+#include "oracles/oracles.h"
 #include "refserver/faults.h"
 #include "support/reference_server.h"
 #include "transport/client.h"
@@ -883,7 +884,7 @@ std::map<Fault, FaultScenario> MakeFaultScenarios() {
         auto client = OpenClient(target, kStateless);
         // The stream carries a log message when asked for one at info or below, progress when
         // given a token; the fault sends the message to a request that asked for none.
-        Request asked = client->Make("tools/list");
+        Request asked = client->Make("server/discover");
         MetaOf(asked)[kMetaLogLevel] = "debug";
         MetaOf(asked)[kMetaProgressToken] = "mcpfuzz-progress";
         Observation observation = client->Send(asked);
@@ -891,10 +892,25 @@ std::map<Fault, FaultScenario> MakeFaultScenarios() {
         ASSERT_EQ(observation.messages.size(), 3U) << Show(observation);
         EXPECT_EQ(observation.messages[0].at("method"), "notifications/message");
         EXPECT_EQ(observation.messages[1].at("params").at(kMetaProgressToken), "mcpfuzz-progress");
+        // What was asked for is what the oracles accept (tables §4b V11a, §4a L10).
+        const Verdict verdict = Judge(check::kDiscoverResult, asked, observation);
+        EXPECT_EQ(verdict.kind, VerdictKind::kPass) << Summarize(verdict);
         const Request plain = client->Make("tools/list");
         observation = client->Send(plain);
         ExpectChannel(plain, observation, Channel::kSuccess);
         EXPECT_EQ(observation.messages.size(), faulty ? 2U : 1U) << Show(observation);
+      }};
+
+  table[Fault::kProgressUnrequested] = {
+      kBoth, kReplyTimeout, [](Target& target, bool faulty) {
+        auto client = OpenClient(target, kStateless);
+        const Request plain = client->Make("tools/list");
+        const Observation observation = client->Send(plain);
+        ExpectChannel(plain, observation, Channel::kSuccess);
+        ASSERT_EQ(observation.messages.size(), faulty ? 2U : 1U) << Show(observation);
+        if (faulty) {
+          EXPECT_EQ(observation.messages[0].at("method"), "notifications/progress");
+        }
       }};
 
   table[Fault::kCursorAcrossLists] = {

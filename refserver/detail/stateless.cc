@@ -193,7 +193,8 @@ MethodReply Discover() {
 // What a served request's stream carries before its result: a notifications/message at info when
 // the request asked for log messages at info or below (tables §4b V11), and one
 // notifications/progress when it gave a progressToken (§4a L10). log-level-ignored sends the
-// message whatever the request asked for.
+// message whatever the request asked for; progress-unrequested sends progress, with a token of
+// its own, to a request that gave none.
 std::vector<boost::json::value> RelatedNotifications(const FaultSet& faults, const Call& call) {
   std::vector<boost::json::value> notifications;
   const boost::json::value* meta_value = call.params.if_contains("_meta");
@@ -211,12 +212,16 @@ std::vector<boost::json::value> RelatedNotifications(const FaultSet& faults, con
   }
   const boost::json::value* token =
       meta != nullptr ? meta->if_contains(kMetaProgressToken) : nullptr;
-  if (token != nullptr && (token->is_string() || token->is_int64() || token->is_uint64())) {
+  const bool asked =
+      token != nullptr && (token->is_string() || token->is_int64() || token->is_uint64());
+  if (asked || faults.contains(Fault::kProgressUnrequested)) {
     notifications.push_back(boost::json::object{
         {"jsonrpc", "2.0"},
         {"method", "notifications/progress"},
-        {"params",
-         boost::json::object{{kMetaProgressToken, *token}, {"progress", 1}, {"total", 1}}}});
+        {"params", boost::json::object{{kMetaProgressToken,
+                                        asked ? *token : boost::json::value("mcpfuzz-refserver")},
+                                       {"progress", 1},
+                                       {"total", 1}}}});
   }
   return notifications;
 }
