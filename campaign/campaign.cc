@@ -113,6 +113,10 @@ void Campaign::OpenLanes() {
       continue;
     }
     lane.session->mutable_context().call_real_tools = options_.call_real_tools;
+    // Only a probe tells: with a forced revision the target is not known to speak both eras.
+    lane.session->mutable_context().speaks_both_eras =
+        result_.eras.Newest(Era::kStateless).has_value() &&
+        result_.eras.Newest(Era::kHandshake).has_value();
     lane.session->mutable_context().max_request_bytes = options_.max_request_bytes;
     if (options_.ask_random_names) {
       // Behind a sentinel: a server that never answers an unknown name costs one round trip

@@ -5,7 +5,7 @@
 namespace mcpfuzz::refserver {
 namespace {
 
-constexpr std::array<FaultInfo, 37> kFaults = {{
+constexpr std::array<FaultInfo, 39> kFaults = {{
     {Fault::kUnknownToolIsError, "unknown-tool-is-error",
      "an unknown tool gets an isError:true result instead of JSON-RPC error -32602"},
     {Fault::kUnknownToolPlainSuccess, "unknown-tool-plain-success",
@@ -96,6 +96,13 @@ constexpr std::array<FaultInfo, 37> kFaults = {{
     {Fault::kCancelledRequestAnswered, "cancelled-request-answered",
      "stdio: a request whose notifications/cancelled was read with it (still in flight) is "
      "answered anyway, late, after the messages read with it, instead of not at all"},
+    {Fault::kInitializeRelocksEra, "initialize-relocks-era",
+     "stdio: on a connection a served enveloped request locked to 2026-07-28, an envelope-less "
+     "initialize is served (and locks the connection to the handshake era) instead of refused; "
+     "other envelope-less requests are still refused"},
+    {Fault::kEraSwitchAfterInitialize, "era-switch-after-initialize",
+     "stdio: on a connection initialize locked to the handshake era, an enveloped request is "
+     "served as 2026-07-28 (a result with resultType) instead of -32600"},
 }};
 
 }  // namespace

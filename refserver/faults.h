@@ -48,6 +48,8 @@ enum class Fault {
   kReinitializeRenegotiates,
   kCursorAcrossLists,
   kCancelledRequestAnswered,
+  kInitializeRelocksEra,
+  kEraSwitchAfterInitialize,
 };
 
 /// The switches a server runs with; empty means conformant.
