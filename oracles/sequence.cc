@@ -43,13 +43,18 @@ bool Enveloped(const Request& request) {
   return meta != nullptr && meta->is_object() && meta->as_object().contains(kMetaProtocolVersion);
 }
 
-// The era a served `request` locks a stdio connection to (tables §4b V16); server/discover, a
-// notification and a batch lock nothing.
+// The era a served `request` locks a stdio connection to (tables §4b V16): an enveloped request
+// other than server/discover locks 2026-07-28, an envelope-less initialize the handshake era.
+// V16 has any envelope-less request lock the handshake era, but a server may answer a ping in
+// either era without committing the connection, so the model takes only initialize as proof.
 std::optional<EraLock> LocksEra(const Request& request) {
   if (request.transport != TransportKind::kStdio || request.IsNotification()) return std::nullopt;
   const auto method = request.RpcMethod();
   if (!method || method == "server/discover") return std::nullopt;
-  return Enveloped(request) && !IsInitialize(request) ? EraLock::kStateless : EraLock::kHandshake;
+  if (IsInitialize(request)) {
+    return Enveloped(request) ? std::nullopt : std::optional<EraLock>(EraLock::kHandshake);
+  }
+  return Enveloped(request) ? std::optional<EraLock>(EraLock::kStateless) : std::nullopt;
 }
 
 bool IsList(const Request& request) {

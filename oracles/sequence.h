@@ -26,8 +26,8 @@ struct SequenceState {
   /// HTTP: the session the first initialize opened (Mcp-Session-Id), live or ended by DELETE.
   Session session = Session::kNone;
   /// stdio: the era the first era-distinctive request the server served locked the connection
-  /// to (tables §4b V16): an enveloped request other than server/discover locks 2026-07-28, any
-  /// envelope-less request the handshake era.
+  /// to (tables §4b V16): an enveloped request other than server/discover locks 2026-07-28, an
+  /// envelope-less initialize the handshake era (a ping, answered in either era, proves none).
   enum class EraLock { kUnlocked, kHandshake, kStateless };
   EraLock era = EraLock::kUnlocked;
   /// A nextCursor a list reply handed out: which step's reply, and for which list method.
