@@ -245,8 +245,8 @@ void EraLockedConnection(RevisionRun& run) {
     } else {
       if (opened) {
         // What a handshake-era client sends; on this connection a 2026-07-28 request (V16a).
-        Request initialize = MakeInitialize(Revision::k2025_11_25, run.kind(),
-                                            "mcpfuzz-initialize-after-lock");
+        Request initialize =
+            MakeInitialize(Revision::k2025_11_25, run.kind(), "mcpfuzz-initialize-after-lock");
         initialize.revision = run.revision();
         exchanges.push_back(fresh->Send(initialize, Owed::kReply));
         at = exchanges.size() - 1;
@@ -258,19 +258,21 @@ void EraLockedConnection(RevisionRun& run) {
     // Only at a target seen answering initialize as well (tables §4b V16b).
     const std::optional<Revision> handshake = run.NewestSpoken(Era::kHandshake);
     if (!handshake) {
-      return run.ReportNotApplicable(reverse, "the target answered no initialize: it speaks "
-                                              "2026-07-28 only, and no connection of the "
-                                              "handshake era can be opened");
+      return run.ReportNotApplicable(reverse,
+                                     "the target answered no initialize: it speaks "
+                                     "2026-07-28 only, and no connection of the "
+                                     "handshake era can be opened");
     }
     std::unique_ptr<Connection> fresh = run.Fresh();
     std::vector<Exchange> exchanges;
     std::optional<std::size_t> at;
     run.set_current_check(reverse);
     if (fresh) {
-      exchanges.push_back(fresh->Send(MakeInitialize(*handshake, run.kind(), "mcpfuzz-initialize"),
-                                      Owed::kReply));
-      const bool served = ClassifyReply(exchanges.back().request, exchanges.back().observation)
-                              .channel == Channel::kSuccess;
+      exchanges.push_back(
+          fresh->Send(MakeInitialize(*handshake, run.kind(), "mcpfuzz-initialize"), Owed::kReply));
+      const bool served =
+          ClassifyReply(exchanges.back().request, exchanges.back().observation).channel ==
+          Channel::kSuccess;
       if (served && !fresh->Dead()) {
         exchanges.push_back(fresh->Send(
             MakeNotification(*handshake, run.kind(), "notifications/initialized"), Owed::kNothing));

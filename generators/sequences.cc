@@ -355,16 +355,15 @@ GeneratedCase AssembleEraLock(const GenContext& context, const std::vector<int>&
 rc::Gen<GeneratedCase> Sequences(const GenContext& context) {
   // Not shrunk here: a shorter list of choices can change what the last step is judged by. The
   // campaign shrinks a failing sequence by removing steps instead (campaign/detail).
-  return rc::gen::noShrink(
-      rc::gen::map(rc::gen::mapcat(rc::gen::inRange(1, 7),
-                                   [](int length) {
-                                     return rc::gen::container<std::vector<int>>(
-                                         static_cast<std::size_t>(length), rc::gen::inRange(0, 60));
-                                   }),
-                   [context](const std::vector<int>& codes) {
-                     return context.stateless() ? AssembleEraLock(context, codes)
-                                                : Assemble(context, codes);
-                   }));
+  return rc::gen::noShrink(rc::gen::map(
+      rc::gen::mapcat(rc::gen::inRange(1, 7),
+                      [](int length) {
+                        return rc::gen::container<std::vector<int>>(
+                            static_cast<std::size_t>(length), rc::gen::inRange(0, 60));
+                      }),
+      [context](const std::vector<int>& codes) {
+        return context.stateless() ? AssembleEraLock(context, codes) : Assemble(context, codes);
+      }));
 }
 
 }  // namespace mcpfuzz::gen

@@ -153,8 +153,7 @@ struct ReferenceServer::State {
       answer = HandleStatelessStdio(faults, server_info, json);
     }
     // Only initialize locks the handshake era here: ping is answered in either era.
-    if (stdio_era == StdioEra::kUnlocked && Served(answer) &&
-        !IsMethod(json, "server/discover")) {
+    if (stdio_era == StdioEra::kUnlocked && Served(answer) && !IsMethod(json, "server/discover")) {
       if (enveloped) stdio_era = StdioEra::kStateless;
       if (IsMethod(json, "initialize") && !HasStatelessMeta(json)) stdio_era = StdioEra::kHandshake;
     }

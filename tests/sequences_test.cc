@@ -196,9 +196,9 @@ TEST(DefaultFamilies, MixInASequenceEverySixtyFourthCase) {
 TEST(EraLockSequences, NoFindingAtEitherConformantStdioFront) {
   for (bool dual : {false, true}) {
     SCOPED_TRACE(dual ? "--dual-era" : "default front");
-    const RefTarget target = StartRefServer(kStdio, {}, SequenceLimits(), 200ms,
-                                            dual ? std::vector<std::string>{"--dual-era"}
-                                                 : std::vector<std::string>{});
+    const RefTarget target =
+        StartRefServer(kStdio, {}, SequenceLimits(), 200ms,
+                       dual ? std::vector<std::string>{"--dual-era"} : std::vector<std::string>{});
     CampaignOptions options = SequenceOptions();
     options.revision.reset();
     options.max_cases = 150;
@@ -246,19 +246,19 @@ TEST(SequenceModel, InitializeAfterTheEraLockMustBeRefused) {
   EXPECT_EQ(rule->check_id, check::kInitializeAfterEraLock);
   EXPECT_EQ(rule->row, "V16a");
   for (std::int64_t code : {-32601, -32602, -32600, -32022}) {
-    const Judgement refused = JudgeStep(
-        state, initialize,
-        Answered(R"({"jsonrpc":"2.0","id":3,"error":{"code":)" + std::to_string(code) +
-                 R"(,"message":"no"}})"));
+    const Judgement refused = JudgeStep(state, initialize,
+                                        Answered(R"({"jsonrpc":"2.0","id":3,"error":{"code":)" +
+                                                 std::to_string(code) + R"(,"message":"no"}})"));
     EXPECT_EQ(refused.verdict.kind, VerdictKind::kPass) << Summarize(refused.verdict);
   }
-  const Judgement other = JudgeStep(
-      state, initialize, Answered(R"({"jsonrpc":"2.0","id":3,"error":{"code":-32000,"message":"no"}})"));
+  const Judgement other =
+      JudgeStep(state, initialize,
+                Answered(R"({"jsonrpc":"2.0","id":3,"error":{"code":-32000,"message":"no"}})"));
   EXPECT_EQ(other.verdict.kind, VerdictKind::kWarn) << Summarize(other.verdict);
-  const Judgement served = JudgeStep(
-      state, initialize,
-      Answered(R"({"jsonrpc":"2.0","id":3,"result":{"protocolVersion":"2025-11-25",)"
-               R"("capabilities":{},"serverInfo":{"name":"s","version":"1"}}})"));
+  const Judgement served =
+      JudgeStep(state, initialize,
+                Answered(R"({"jsonrpc":"2.0","id":3,"result":{"protocolVersion":"2025-11-25",)"
+                         R"("capabilities":{},"serverInfo":{"name":"s","version":"1"}}})"));
   EXPECT_EQ(served.verdict.kind, VerdictKind::kFail) << Summarize(served.verdict);
 }
 
@@ -282,10 +282,10 @@ TEST(SequenceModel, AnEnvelopedRequestAfterInitializeOnlyWarnsWhenTheEraSwitches
       JudgeStep(state, enveloped, Answered(R"({"jsonrpc":"2.0","id":2,"result":{"tools":[]}})"));
   EXPECT_EQ(handshake_shaped.verdict.kind, VerdictKind::kPass)
       << Summarize(handshake_shaped.verdict);
-  const Judgement switched = JudgeStep(
-      state, enveloped,
-      Answered(R"({"jsonrpc":"2.0","id":2,"result":{"tools":[],"resultType":"complete",)"
-               R"("ttlMs":0,"cacheScope":"public"}})"));
+  const Judgement switched =
+      JudgeStep(state, enveloped,
+                Answered(R"({"jsonrpc":"2.0","id":2,"result":{"tools":[],"resultType":"complete",)"
+                         R"("ttlMs":0,"cacheScope":"public"}})"));
   EXPECT_EQ(switched.verdict.kind, VerdictKind::kWarn) << Summarize(switched.verdict);
   EXPECT_TRUE(switched.finding);
   // Over a connection nothing locked (initialize refused), the step is not judged.
