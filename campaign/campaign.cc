@@ -114,6 +114,10 @@ void Campaign::OpenLanes() {
     }
     if (!result_.server_info) result_.server_info = lane.session->server_info();
     lane.session->mutable_context().call_real_tools = options_.call_real_tools;
+    // Only a probe tells: with a forced revision the target is not known to speak both eras.
+    lane.session->mutable_context().speaks_both_eras =
+        result_.eras.Newest(Era::kStateless).has_value() &&
+        result_.eras.Newest(Era::kHandshake).has_value();
     lane.session->mutable_context().max_request_bytes = options_.max_request_bytes;
     if (options_.ask_random_names) {
       // Behind a sentinel: a server that never answers an unknown name costs one round trip

@@ -217,6 +217,77 @@ void CancelledInFlight(RevisionRun& run) {
   run.Report(std::move(result));
 }
 
+void EraLockedConnection(RevisionRun& run) {
+  const std::string_view locked = check::kInitializeAfterEraLock;
+  const std::string_view reverse = check::kEnvelopeAfterInitialize;
+  if (!run.stdio()) {
+    for (std::string_view id : {locked, reverse}) {
+      if (run.Pending(id)) {
+        run.ReportNotApplicable(id,
+                                "over HTTP each request claims its own era (tables §10 X6): a "
+                                "connection has none to lock");
+      }
+    }
+    return;
+  }
+  if (run.Pending(locked)) {
+    // Open() sends server/discover, then a declared list request that locks the connection to
+    // 2026-07-28 at a server speaking both eras (tables §4b V16).
+    std::unique_ptr<Connection> fresh = run.Fresh();
+    std::vector<Exchange> exchanges;
+    std::optional<std::size_t> at;
+    run.set_current_check(locked);
+    const bool opened = fresh && fresh->Open(&exchanges) && !fresh->Dead();
+    if (opened && !fresh->client().era_locked()) {
+      run.ReportNotApplicable(locked,
+                              "no declared list request was served after server/discover, so "
+                              "the connection's era was never locked (tables §4b V16)");
+    } else {
+      if (opened) {
+        // What a handshake-era client sends; on this connection a 2026-07-28 request (V16a).
+        Request initialize =
+            MakeInitialize(Revision::k2025_11_25, run.kind(), "mcpfuzz-initialize-after-lock");
+        initialize.revision = run.revision();
+        exchanges.push_back(fresh->Send(initialize, Owed::kReply));
+        at = exchanges.size() - 1;
+      }
+      ReportEachAt(run, exchanges, {{locked, at}});
+    }
+  }
+  if (run.Pending(reverse)) {
+    // Only at a target seen answering initialize as well (tables §4b V16b).
+    const std::optional<Revision> handshake = run.NewestSpoken(Era::kHandshake);
+    if (!handshake) {
+      return run.ReportNotApplicable(reverse,
+                                     "the target answered no initialize: it speaks "
+                                     "2026-07-28 only, and no connection of the "
+                                     "handshake era can be opened");
+    }
+    std::unique_ptr<Connection> fresh = run.Fresh();
+    std::vector<Exchange> exchanges;
+    std::optional<std::size_t> at;
+    run.set_current_check(reverse);
+    if (fresh) {
+      exchanges.push_back(
+          fresh->Send(MakeInitialize(*handshake, run.kind(), "mcpfuzz-initialize"), Owed::kReply));
+      const bool served =
+          ClassifyReply(exchanges.back().request, exchanges.back().observation).channel ==
+          Channel::kSuccess;
+      if (served && !fresh->Dead()) {
+        exchanges.push_back(fresh->Send(
+            MakeNotification(*handshake, run.kind(), "notifications/initialized"), Owed::kNothing));
+        // A 2026-07-28 request every server answers, with the envelope (V16b).
+        const std::string_view method = run.Declares("tools")     ? "tools/list"
+                                        : run.Declares("prompts") ? "prompts/list"
+                                                                  : "resources/list";
+        exchanges.push_back(fresh->Send(fresh->client().Make(method), Owed::kReply));
+        at = exchanges.size() - 1;
+      }
+    }
+    ReportEachAt(run, exchanges, {{reverse, at}});
+  }
+}
+
 void CapabilityUnadvertised(RevisionRun& run) {
   const std::string_view id = check::kCapabilityUnadvertised;
   if (!run.capabilities_known()) return run.ReportUnreachable(id);

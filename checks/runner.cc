@@ -59,6 +59,13 @@ constexpr std::array kEntries = {
     Entry{{check::kCancelledNoReply,
            "stdio: a request cancelled while in flight gets no response after the cancellation"},
           d::CancelledInFlight},
+    Entry{{check::kInitializeAfterEraLock,
+           "stdio: initialize on a connection an enveloped request locked to 2026-07-28 is "
+           "refused"},
+          d::EraLockedConnection},
+    Entry{{check::kEnvelopeAfterInitialize,
+           "stdio: an enveloped request after initialize does not switch the connection's era"},
+          d::EraLockedConnection},
     Entry{{check::kMetaMissing, "a request without _meta gets -32602 (HTTP 400)"}, d::MetaMissing},
     Entry{{check::kMetaPartial, "_meta without protocolVersion or clientCapabilities gets -32602"},
           d::MetaPartial},

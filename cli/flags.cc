@@ -295,7 +295,7 @@ constexpr std::array kFlags = {
          .commands = kFuzz | kDiff,
          .help = "generator families (`mcpfuzz fuzz --list-families`); default: all that\n"
                  "call no real tool but sequences, and in fuzz one case in 64 a\n"
-                 "sequence where a handshake era is spoken",
+                 "sequence where a handshake era is spoken or 2026-07-28 over stdio",
          .set =
              [](ParseState& state, std::string_view, const std::string& value) {
                return AddNames(value, state.options.fuzz.families);

@@ -52,6 +52,10 @@ struct GenContext {
   boost::json::object capabilities;
   /// Handshake era over HTTP: the target assigned an Mcp-Session-Id.
   bool session_assigned = false;
+  /// The era probe saw the target answer both server/discover and initialize: a stdio sequence
+  /// may then send an enveloped request after initialize (tables §4b V16b). Unknown (false)
+  /// when the revision was forced and no probe ran.
+  bool speaks_both_eras = false;
   /// Generators may run real tools: the tool-arguments family, and unknown tool names derived
   /// from real ones (a case variant, a suffix), which a lenient server could resolve to the
   /// real tool. Off unless the user asked for it.

@@ -28,9 +28,11 @@ bool HandshakeHttp(const GenContext& context) {
 bool HasNamedFeature(const GenContext& context) {
   return context.Declares("tools") || context.Declares("prompts") || context.Declares("resources");
 }
-// Over HTTP, sequences live in the session initialize opens: Streamable HTTP with sessions.
-bool HandshakeSequence(const GenContext& context) {
-  return !context.stateless() && (context.stdio() || HandshakeSession(context));
+// Over HTTP, sequences live in the session initialize opens: Streamable HTTP with sessions. In
+// 2026-07-28 only the stdio connection has an era to lock, with a list the target declared.
+bool SequenceLane(const GenContext& context) {
+  if (context.stateless()) return context.stdio() && HasNamedFeature(context);
+  return context.stdio() || HandshakeSession(context);
 }
 bool HasTools(const GenContext& context) { return !context.tools.empty(); }
 bool DeclaresLogging(const GenContext& context) { return context.Declares("logging"); }
@@ -63,7 +65,7 @@ constexpr std::array<FamilyInfo, 17> kFamilies = {{
     // Off by default (calls_real_tools is false, but DefaultFamilies leaves it out): each case
     // opens a connection of its own.
     {"sequences", "requests in order on one fresh connection: the handshake, sessions", false, 1,
-     HandshakeSequence, Sequences},
+     SequenceLane, Sequences},
     {"subscriptions", "2026-07-28 subscriptions/listen for what the target cannot deliver", false,
      1, Stateless, Subscriptions},
 }};

@@ -3,7 +3,10 @@
 // over HTTP a DELETE of the session followed by requests in it; once initialized, a list and
 // a list of another method carrying the nextCursor the first handed out; cancellations (of a
 // ping still in flight over stdio, of a finished request, of an id never sent, each of the last
-// two followed by a ping that must still be answered). Each step names the check
+// two followed by a ping that must still be answered); over stdio at a target speaking both eras,
+// an enveloped request once initialized. In 2026-07-28 over stdio: server/discover, an enveloped
+// list that locks the connection's era, then an envelope-less initialize (tables §4b V16a, V16b).
+// Each step names the check
 // and row it is planned to be judged by, from a small model of the state a conformant server would
 // be in (oracles/sequence.h); the campaign judges each step by the state actually reached.
 
@@ -38,6 +41,7 @@ enum class Op {
   kCancelInFlight,
   kCancelFinished,
   kCancelUnknown,
+  kEnvelopedRequest,
 };
 
 constexpr std::string_view kLists[] = {"resources/templates/list", "tools/list", "prompts/list",
@@ -67,8 +71,19 @@ std::string_view Name(Op op) {
       return "cancel the last request";
     case Op::kCancelUnknown:
       return "cancel an unknown id";
+    case Op::kEnvelopedRequest:
+      return "an enveloped request";
   }
   return "?";
+}
+
+// A list method the target declared, for a request every server answers: an enveloped one locks
+// a dual-era stdio connection to 2026-07-28 once served (tables §4b V16). Empty when none is.
+std::string_view DeclaredList(const GenContext& context) {
+  if (context.Declares("tools")) return "tools/list";
+  if (context.Declares("prompts")) return "prompts/list";
+  if (context.Declares("resources")) return "resources/list";
+  return {};
 }
 
 // What may come next in the planned state. Over HTTP nothing is sent before a session exists
@@ -97,6 +112,10 @@ std::vector<Op> Choices(const GenContext& context, const SequenceState& state, b
   if (state.handshake == Handshake::kInitialized) {
     ops.push_back(Op::kList);
     if (listed) ops.push_back(Op::kForeignCursor);
+    // Last, so that at a target not seen speaking both eras the choices stay what they were.
+    if (context.stdio() && context.speaks_both_eras && !DeclaredList(context).empty()) {
+      ops.push_back(Op::kEnvelopedRequest);
+    }
   }
   return ops;
 }
@@ -138,6 +157,11 @@ Request Build(const GenContext& context, Op op, int id, std::string_view list) {
     }
     case Op::kCancelInFlight:
       return MakeRequest(context.revision, context.transport, "ping", {}, id);
+    case Op::kEnvelopedRequest:
+      // The connection's era is the handshake's: a 2026-07-28 request, as a client of that era
+      // would send it (tables §4b V16b).
+      return MakeRequest(Revision::k2026_07_28, context.transport,
+                         std::string(DeclaredList(context)), {}, id);
     case Op::kCancelFinished:
     case Op::kCancelUnknown:
       break;  // several steps: Assemble builds them
@@ -220,7 +244,9 @@ GeneratedCase Assemble(const GenContext& context, const std::vector<int>& codes)
     }
     state = PlanSequence(state, request);
     // A client MUST NOT cancel initialize (tables §4a L9): only a later request is named.
-    if (!request.IsNotification() && request.BodyJson() && !IsInitializeOp(op)) {
+    // Nor the enveloped request: its cancellation would be of the other era too.
+    if (!request.IsNotification() && request.BodyJson() && !IsInitializeOp(op) &&
+        op != Op::kEnvelopedRequest) {
       last_request = request;
     }
     step.pipelined = op == Op::kCancelInFlight;
@@ -255,18 +281,89 @@ GeneratedCase Assemble(const GenContext& context, const std::vector<int>& codes)
   return generated;
 }
 
+// 2026-07-28 over stdio (tables §4b V16a): the era of the connection is locked by an enveloped
+// list served (server/discover before it locks nothing), and an envelope-less initialize of a
+// handshake revision must then be refused. The codes choose discovers and locks in between; the
+// sequence always ends on the initialize, after a lock.
+enum class EraOp { kDiscover, kLock, kInitialize };
+
+SequenceStep EraStep(const GenContext& context, const SequenceState& state, EraOp op, int id,
+                     int code) {
+  SequenceStep step;
+  switch (op) {
+    case EraOp::kDiscover:
+      step.request = MakeRequest(context.revision, context.transport, "server/discover", {}, id);
+      break;
+    case EraOp::kLock:
+      step.request = MakeRequest(context.revision, context.transport,
+                                 std::string(DeclaredList(context)), {}, id);
+      break;
+    case EraOp::kInitialize: {
+      // What a handshake-era client sends, on the connection of this lane's era.
+      constexpr Revision kHandshakeRevisions[] = {Revision::k2024_11_05, Revision::k2025_03_26,
+                                                  Revision::k2025_06_18, Revision::k2025_11_25};
+      const auto pick = static_cast<std::size_t>(code) % std::size(kHandshakeRevisions);
+      step.request = MakeInitialize(kHandshakeRevisions[pick], context.transport, id);
+      step.request.revision = context.revision;
+      break;
+    }
+  }
+  if (auto rule = RuleForStep(state, step.request)) {
+    step.check_id = std::string(rule->check_id);
+    step.row = std::string(rule->row);
+  }
+  return step;
+}
+
+GeneratedCase AssembleEraLock(const GenContext& context, const std::vector<int>& codes) {
+  using EraLock = SequenceState::EraLock;
+  GeneratedCase generated;
+  generated.family = std::string(kFamily);
+  SequenceState state;
+  int id = 1;
+  std::vector<std::string_view> names;
+  auto add = [&](EraOp op, int code) {
+    SequenceStep step = EraStep(context, state, op, id++, code);
+    state = PlanSequence(state, step.request);
+    names.push_back(op == EraOp::kDiscover ? "server/discover"
+                    : op == EraOp::kLock   ? "an enveloped list"
+                                           : "initialize");
+    generated.steps.push_back(std::move(step));
+  };
+  for (int code : codes) {
+    const bool locked = state.era == EraLock::kStateless;
+    const EraOp op = locked ? (code % 2 == 0 ? EraOp::kLock : EraOp::kInitialize)
+                            : (code % 2 == 0 ? EraOp::kDiscover : EraOp::kLock);
+    add(op, code / 2);
+    if (op == EraOp::kInitialize) break;
+  }
+  if (state.era != EraLock::kStateless) add(EraOp::kLock, 0);
+  if (generated.steps.back().check_id != check::kInitializeAfterEraLock) {
+    add(EraOp::kInitialize, codes.front());
+  }
+  for (std::string_view name : names) {
+    if (!generated.variant.empty()) generated.variant += ", ";
+    generated.variant += name;
+  }
+  generated.request = generated.steps.back().request;
+  generated.check_id = generated.steps.back().check_id;
+  return generated;
+}
+
 }  // namespace
 
 rc::Gen<GeneratedCase> Sequences(const GenContext& context) {
   // Not shrunk here: a shorter list of choices can change what the last step is judged by. The
   // campaign shrinks a failing sequence by removing steps instead (campaign/detail).
-  return rc::gen::noShrink(
-      rc::gen::map(rc::gen::mapcat(rc::gen::inRange(1, 7),
-                                   [](int length) {
-                                     return rc::gen::container<std::vector<int>>(
-                                         static_cast<std::size_t>(length), rc::gen::inRange(0, 60));
-                                   }),
-                   [context](const std::vector<int>& codes) { return Assemble(context, codes); }));
+  return rc::gen::noShrink(rc::gen::map(
+      rc::gen::mapcat(rc::gen::inRange(1, 7),
+                      [](int length) {
+                        return rc::gen::container<std::vector<int>>(
+                            static_cast<std::size_t>(length), rc::gen::inRange(0, 60));
+                      }),
+      [context](const std::vector<int>& codes) {
+        return context.stateless() ? AssembleEraLock(context, codes) : Assemble(context, codes);
+      }));
 }
 
 }  // namespace mcpfuzz::gen

@@ -33,6 +33,10 @@ inline constexpr std::string_view kPing = "lifecycle.ping";
 inline constexpr std::string_view kReinitialize = "lifecycle.reinitialize";
 // Sequences over stdio (tables §4a L9, §8 S5): a request cancelled while in flight.
 inline constexpr std::string_view kCancelledNoReply = "cancellation.no-reply";
+// Sequences over stdio at a server speaking both eras (tables §4b V16a, V16b): a request of the
+// other era on a connection whose era the first served request locked.
+inline constexpr std::string_view kInitializeAfterEraLock = "era.initialize-after-lock";
+inline constexpr std::string_view kEnvelopeAfterInitialize = "era.envelope-after-initialize";
 inline constexpr std::string_view kMetaMissing = "meta.missing";
 inline constexpr std::string_view kMetaPartial = "meta.partial";
 inline constexpr std::string_view kMetaClientInfoOptional = "meta.client-info-optional";
@@ -112,6 +116,8 @@ inline constexpr std::array kAll = {
     kPing,
     kReinitialize,
     kCancelledNoReply,
+    kInitializeAfterEraLock,
+    kEnvelopeAfterInitialize,
     kMetaMissing,
     kMetaPartial,
     kMetaClientInfoOptional,

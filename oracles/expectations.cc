@@ -123,6 +123,8 @@ std::string_view ToString(ShapeCheck shape) {
       return "initialize_fallback_version";
     case ShapeCheck::kSessionVersionKept:
       return "session_version_kept";
+    case ShapeCheck::kHandshakeEraResult:
+      return "handshake_era_result";
     case ShapeCheck::kDiscoverResult:
       return "discover_result";
     case ShapeCheck::kNamesArgument:

@@ -120,6 +120,7 @@ enum class ShapeCheck {
   kInitializeResult,          ///< Same protocolVersion as asked, capabilities, serverInfo.
   kInitializeFallback,        ///< Another protocolVersion than the unsupported one asked.
   kSessionVersionKept,        ///< A second initialize's result keeps the request's revision.
+  kHandshakeEraResult,        ///< No resultType: the connection stayed in the handshake era.
   kDiscoverResult,            ///< server/discover: DiscoverResult fields.
   kNamesArgument,             ///< The error text names JudgeContext::argument_name.
   kBatchResponses,            ///< A response for every request of the batch.

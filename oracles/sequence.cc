@@ -12,6 +12,7 @@ namespace {
 
 using Handshake = SequenceState::Handshake;
 using Session = SequenceState::Session;
+using EraLock = SequenceState::EraLock;
 
 bool Http(const Request& request) { return request.transport == TransportKind::kHttp; }
 
@@ -30,6 +31,30 @@ bool IsInitialize(const Request& request) {
 bool OpensHandshake(const SequenceState& state, const Request& request) {
   return IsInitialize(request) &&
          (state.handshake == Handshake::kFresh || (Http(request) && !InSession(request)));
+}
+
+// Carries the 2026-07-28 envelope (params._meta protocolVersion): a claim of that era.
+bool Enveloped(const Request& request) {
+  const auto body = request.BodyJson();
+  if (!body || !body->is_object()) return false;
+  const auto* params = body->as_object().if_contains("params");
+  const auto* meta =
+      params && params->is_object() ? params->as_object().if_contains("_meta") : nullptr;
+  return meta != nullptr && meta->is_object() && meta->as_object().contains(kMetaProtocolVersion);
+}
+
+// The era a served `request` locks a stdio connection to (tables §4b V16): an enveloped request
+// other than server/discover locks 2026-07-28, an envelope-less initialize the handshake era.
+// V16 has any envelope-less request lock the handshake era, but a server may answer a ping in
+// either era without committing the connection, so the model takes only initialize as proof.
+std::optional<EraLock> LocksEra(const Request& request) {
+  if (request.transport != TransportKind::kStdio || request.IsNotification()) return std::nullopt;
+  const auto method = request.RpcMethod();
+  if (!method || method == "server/discover") return std::nullopt;
+  if (IsInitialize(request)) {
+    return Enveloped(request) ? std::nullopt : std::optional<EraLock>(EraLock::kHandshake);
+  }
+  return Enveloped(request) ? std::optional<EraLock>(EraLock::kStateless) : std::nullopt;
 }
 
 bool IsList(const Request& request) {
@@ -64,6 +89,9 @@ bool ForeignCursor(const SequenceState& state, const Request& request) {
 SequenceState Advance(SequenceState state, const Request& request, bool answered,
                       bool session_assigned, bool deleted) {
   ++state.steps;
+  if (state.era == EraLock::kUnlocked && answered) {
+    if (const auto era = LocksEra(request)) state.era = *era;
+  }
   if (OpensHandshake(state, request)) {
     if (answered) state.handshake = Handshake::kInitializeAnswered;
     if (session_assigned && state.session == Session::kNone) state.session = Session::kLive;
@@ -84,6 +112,21 @@ SequenceState Advance(SequenceState state, const Request& request, bool answered
 
 std::optional<StepRule> RuleForStep(const SequenceState& state, const Request& request) {
   JudgeContext context;
+  if (!Http(request) && !request.IsNotification()) {
+    const auto claims = LocksEra(request);
+    if (state.era == EraLock::kStateless && IsInitialize(request) && !Enveloped(request)) {
+      return StepRule{check::kInitializeAfterEraLock, "V16a", context};
+    }
+    if (state.era == EraLock::kHandshake && claims == EraLock::kStateless) {
+      return StepRule{check::kEnvelopeAfterInitialize, "V16b", context};
+    }
+  }
+  if (EraOf(request.revision) == Era::kStateless) {
+    if (request.RpcMethod() == "server/discover") {
+      return StepRule{check::kDiscoverResult, "V5", context};
+    }
+    return std::nullopt;
+  }
   if (InSession(request) && state.session == Session::kEnded) {
     return StepRule{check::kSessionUnknown, "H13", context};
   }

@@ -25,6 +25,11 @@ struct SequenceState {
   Handshake handshake = Handshake::kFresh;
   /// HTTP: the session the first initialize opened (Mcp-Session-Id), live or ended by DELETE.
   Session session = Session::kNone;
+  /// stdio: the era the first era-distinctive request the server served locked the connection
+  /// to (tables §4b V16): an enveloped request other than server/discover locks 2026-07-28, an
+  /// envelope-less initialize the handshake era (a ping, answered in either era, proves none).
+  enum class EraLock { kUnlocked, kHandshake, kStateless };
+  EraLock era = EraLock::kUnlocked;
   /// A nextCursor a list reply handed out: which step's reply, and for which list method.
   struct Cursor {
     std::size_t step = 0;
@@ -49,6 +54,9 @@ struct StepRule {
 /// no row judges it (it is recorded, not judged): a DELETE without a live session, a request
 /// other than ping once initialized. Once initialized, a */list request whose cursor is one
 /// another list method handed out (and not one of its own) is judged by C1: refused -32602.
+/// Over stdio, a request of the other era on a locked connection is judged by V16a (initialize
+/// after a served enveloped request) or V16b (an enveloped request after initialize); of the
+/// other 2026-07-28 requests only server/discover is judged (V5).
 std::optional<StepRule> RuleForStep(const SequenceState& state, const Request& request);
 
 /// The cursor the reply of step `step` handed out, if it handed one out.

@@ -132,6 +132,49 @@ void AddLifecycleRows(std::vector<Expectation>& rows) {
                  "message for that request",
   });
 
+  // The era of a stdio connection at a server speaking both eras (tables §4b V16): sequences on
+  // one connection, the request of the other era after the first served request locked it.
+  // An envelope-less initialize on a connection an enveloped request locked to 2026-07-28: a
+  // 2026-07-28 request lacking _meta (V1, MUST) of a method 2026-07-28 removed (V6, MUST), or
+  // the conflicting era claim the dual-era SDKs refuse (-32600, -32022). Serving it breaks V1
+  // and V6. Another code still refuses it, which is what matters; V7 leaves a legacy
+  // initialize's code to the implementation, so it only warns.
+  rows.push_back({
+      .id = check::kInitializeAfterEraLock,
+      .revisions = kStatelessEra,
+      .transports = TransportScope::kStdio,
+      .channel = {.conformant = {kProtocolError}, .strength = Strength::kMust},
+      .code = {.conformant = {kMethodNotFoundCode, kInvalidParamsCode, kInvalidRequestCode,
+                              kUnsupportedProtocolVersionCode},
+               .strength = Strength::kShould},
+      .reference = "R5:basic/index.mdx \"Per-request protocol fields\"; R5 changelog #4; "
+                   "R5:basic/transports/stdio.mdx \"Backward Compatibility\"; python-sdk #3038, "
+                   "#3152; TS serveStdio; tables §4b V1, V6, V7, V16, V16a",
+      .summary = "stdio: initialize on a connection an enveloped request locked to 2026-07-28 is "
+                 "refused (-32601, -32602, -32600 or -32022)",
+  });
+  // The reverse: an enveloped request once initialize locked the connection to the handshake
+  // era. The dual-era SDKs answer -32600, but the lock is SDK practice, not a MUST: a handshake
+  // server MAY ignore the _meta keys it does not know, so any JSON-RPC answer passes. Switching
+  // the connection to 2026-07-28 (a result with resultType) breaks no sentence either, but a
+  // client of the handshake era would then read results of another era: a WARN, never a FAIL.
+  // The reply is judged by the handshake era's envelope rules (the connection's era).
+  rows.push_back({
+      .id = check::kEnvelopeAfterInitialize,
+      .revisions = kStatelessEra,
+      .transports = TransportScope::kStdio,
+      .legacy_request = true,
+      .channel = {.conformant = {kSuccess, kProtocolError, kExecutionError},
+                  .strength = Strength::kShould},
+      .shape = ShapeCheck::kHandshakeEraResult,
+      .shape_strength = Strength::kShould,
+      .reference = "R5:basic/transports/stdio.mdx \"Backward Compatibility\"; python-sdk #3152; "
+                   "ruby-sdk #478; TS serveStdio; <rev>:basic/index.mdx \"_meta\"; tables §4b "
+                   "V16, V16b",
+      .summary = "stdio: an enveloped request after initialize is refused (-32600) or served in "
+                 "the handshake era's shape; switching the connection to 2026-07-28 warns",
+  });
+
   // 2026-07-28: every request carries its own protocol fields (tables §4b).
   // Over HTTP a request with neither _meta nor MCP-Protocol-Version carries no modern marker:
   // it is a legacy request (§10 X6: a server that supports older clients MAY treat it as

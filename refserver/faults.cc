@@ -5,7 +5,7 @@
 namespace mcpfuzz::refserver {
 namespace {
 
-constexpr std::array<FaultInfo, 40> kFaults = {{
+constexpr std::array<FaultInfo, 42> kFaults = {{
     {Fault::kUnknownToolIsError, "unknown-tool-is-error",
      "an unknown tool gets an isError:true result instead of JSON-RPC error -32602"},
     {Fault::kUnknownToolPlainSuccess, "unknown-tool-plain-success",
@@ -105,6 +105,13 @@ constexpr std::array<FaultInfo, 40> kFaults = {{
     {Fault::kProgressUnrequested, "progress-unrequested",
      "2026-07-28: a served request that gave no progressToken gets a notifications/progress "
      "anyway, with a token of the server's own"},
+    {Fault::kInitializeRelocksEra, "initialize-relocks-era",
+     "stdio: on a connection a served enveloped request locked to 2026-07-28, an envelope-less "
+     "initialize is served (and locks the connection to the handshake era) instead of refused; "
+     "other envelope-less requests are still refused"},
+    {Fault::kEraSwitchAfterInitialize, "era-switch-after-initialize",
+     "stdio: on a connection initialize locked to the handshake era, an enveloped request is "
+     "served as 2026-07-28 (a result with resultType) instead of -32600"},
 }};
 
 }  // namespace

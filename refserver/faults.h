@@ -51,6 +51,8 @@ enum class Fault {
   kListenUnacknowledged,
   kLogLevelIgnored,
   kProgressUnrequested,
+  kInitializeRelocksEra,
+  kEraSwitchAfterInitialize,
 };
 
 /// The switches a server runs with; empty means conformant.

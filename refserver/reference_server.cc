@@ -107,10 +107,15 @@ struct ReferenceServer::State {
         if (!enveloped && json.is_object() && faults.contains(Fault::kEraLockIgnored)) {
           return handshake.HandleStdio(json);
         }
+        if (RelocksEra(json)) return Relock(json);
         // Envelope-less or partial-envelope requests are refused for the missing fields (V1).
         return HandleStatelessStdio(faults, server_info, json);
       case StdioEra::kHandshake:
-        return enveloped ? EraConflict(json) : handshake.HandleStdio(json);
+        if (enveloped && !faults.contains(Fault::kEraSwitchAfterInitialize)) {
+          return EraConflict(json);
+        }
+        return enveloped ? HandleStatelessStdio(faults, server_info, json)
+                         : handshake.HandleStdio(json);
       case StdioEra::kUnlocked:
         break;
     }
@@ -119,6 +124,51 @@ struct ReferenceServer::State {
     Answer answer =
         enveloped ? HandleStatelessStdio(faults, server_info, json) : handshake.HandleStdio(json);
     if (Served(answer)) stdio_era = enveloped ? StdioEra::kStateless : StdioEra::kHandshake;
+    return answer;
+  }
+
+  // The stdio front without --dual-era: each message goes to its era (refserver.h), but once a
+  // served enveloped request or initialize has locked the connection, a request of the other
+  // era is refused as the dual-era front refuses it (tables §4b V16a, V16b).
+  Answer SplitEraStdio(const boost::json::value& json) {
+    const FaultSet& faults = options.faults;
+    const bool enveloped = HasStatelessMeta(json) && !IsMethod(json, "initialize");
+    if (enveloped && stdio_era == StdioEra::kHandshake &&
+        !faults.contains(Fault::kEraSwitchAfterInitialize)) {
+      return EraConflict(json);
+    }
+    if (stdio_era == StdioEra::kStateless && IsMethod(json, "initialize") &&
+        !HasStatelessMeta(json)) {
+      // Refused for the missing _meta (V1), unless the fault lets it re-lock the connection.
+      return RelocksEra(json) ? Relock(json) : HandleStatelessStdio(faults, server_info, json);
+    }
+    Answer answer;
+    if (HasStatelessMeta(json)) {
+      answer = HandleStatelessStdio(faults, server_info, json);
+    } else if (json.is_array() || handshake.stdio_initialized() || IsMethod(json, "initialize") ||
+               IsMethod(json, "ping")) {
+      answer = handshake.HandleStdio(json);
+    } else {
+      // Before initialize and without _meta: the stateless rules reject the missing _meta.
+      answer = HandleStatelessStdio(faults, server_info, json);
+    }
+    // Only initialize locks the handshake era here: ping is answered in either era.
+    if (stdio_era == StdioEra::kUnlocked && Served(answer) && !IsMethod(json, "server/discover")) {
+      if (enveloped) stdio_era = StdioEra::kStateless;
+      if (IsMethod(json, "initialize") && !HasStatelessMeta(json)) stdio_era = StdioEra::kHandshake;
+    }
+    return answer;
+  }
+
+  // Fault initialize-relocks-era: an envelope-less initialize on a connection locked to
+  // 2026-07-28.
+  bool RelocksEra(const boost::json::value& json) const {
+    return options.faults.contains(Fault::kInitializeRelocksEra) && IsMethod(json, "initialize") &&
+           !HasStatelessMeta(json);
+  }
+  Answer Relock(const boost::json::value& json) {
+    Answer answer = handshake.HandleStdio(json);
+    if (Served(answer)) stdio_era = StdioEra::kHandshake;
     return answer;
   }
 
@@ -262,14 +312,8 @@ StdioReply ReferenceServer::HandleStdioLine(std::string_view line) {
     answer = MessageAnswer(ParseErrorReply(faults, "Invalid JSON"), 400);
   } else if (state_->options.DualEra()) {
     answer = state_->DualEraStdio(*json);
-  } else if (HasStatelessMeta(*json)) {
-    answer = HandleStatelessStdio(faults, state_->server_info, *json);
-  } else if (json->is_array() || state_->handshake.stdio_initialized() ||
-             IsMethod(*json, "initialize") || IsMethod(*json, "ping")) {
-    answer = state_->handshake.HandleStdio(*json);
   } else {
-    // Before initialize and without _meta: the stateless rules reject the missing _meta.
-    answer = HandleStatelessStdio(faults, state_->server_info, *json);
+    answer = state_->SplitEraStdio(*json);
   }
 
   StdioReply reply;

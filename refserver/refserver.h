@@ -12,6 +12,10 @@
 // - anything else is judged by the stateless rules, so it is rejected for lacking `_meta`
 //   (-32602, HTTP 400), which is also an acceptable answer to a session-less handshake-era
 //   request (400) or to a request sent before `initialize` (no code is defined for that).
+// Over stdio a served `initialize` or enveloped request (server/discover aside) still locks the
+// connection's era (oracle tables §4b V16a, V16b): after an enveloped request an envelope-less
+// `initialize` is refused for its missing _meta (-32602), and after `initialize` an enveloped
+// request gets -32600. `ping` is answered in either era and locks nothing.
 //
 // With `dual_era` (--dual-era) it is a front for both eras as the dual-era SDKs are
 // (oracle tables §10 X6, §4b V16):

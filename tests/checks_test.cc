@@ -95,7 +95,10 @@ std::set<std::string_view> NeverRunOver(TransportKind kind) {
   // A request in flight can be cancelled only over stdio: over HTTP its POST holds the
   // connection.
   const std::set<std::string_view> stdio_only = {check::kStdoutOnlyJsonRpc, check::kNoEarlyExit,
-                                                 check::kKeepsAnswering, check::kCancelledNoReply};
+                                                 check::kKeepsAnswering, check::kCancelledNoReply,
+                                                 // A stdio connection has an era; HTTP none.
+                                                 check::kInitializeAfterEraLock,
+                                                 check::kEnvelopeAfterInitialize};
   for (std::string_view id : check::kAll) {
     const bool http_only =
         id.starts_with("headers.") || id.starts_with("sessions.") || id.starts_with("http.");
@@ -719,6 +722,19 @@ TEST_P(DualEra, TheEnvelopeChecksRanAndPassed) {
   }
 }
 
+// Tables §4b V16a, V16b: a stdio connection's era, locked either way, was asked about and held.
+TEST_P(DualEra, TheEraLockChecksRanAndPassedOverStdio) {
+  if (GetParam() != kStdio) GTEST_SKIP() << "over HTTP a connection has no era";
+  const CheckRun& run = DualEraRun(GetParam());
+  for (std::string_view id : {check::kInitializeAfterEraLock, check::kEnvelopeAfterInitialize}) {
+    const auto found = std::find_if(run.results.begin(), run.results.end(), [&](const auto& r) {
+      return r.verdict.check_id == id && r.revision == Revision::k2026_07_28;
+    });
+    ASSERT_NE(found, run.results.end()) << id;
+    EXPECT_EQ(found->verdict.kind, VerdictKind::kPass) << Describe(*found);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Transports, DualEra, testing::Values(kHttp, kStdio),
                          [](const auto& param) { return std::string(ToString(param.param)); });
 
@@ -807,6 +823,10 @@ const std::vector<FaultExpectation>& FaultTable() {
       // An info log message in every reply stream, the first session's discover's included.
       {Fault::kLogLevelIgnored, kHttp, {check::kDiscoverResult}},
       {Fault::kProgressUnrequested, kHttp, {check::kDiscoverResult}},
+      // initialize after server/discover and a served tools/list, on one process.
+      {Fault::kInitializeRelocksEra, kStdio, {check::kInitializeAfterEraLock}},
+      // An enveloped tools/list after initialize, answered with resultType (WARN).
+      {Fault::kEraSwitchAfterInitialize, kStdio, {check::kEnvelopeAfterInitialize}},
   };
   return table;
 }

@@ -102,6 +102,15 @@ constexpr SweepRow kRows[] = {
     {.fault = "listen-unacknowledged", .check = check::kListenAcknowledged},
     {.fault = "log-level-ignored", .aspect = Aspect::kEnvelope},
     {.fault = "progress-unrequested", .aspect = Aspect::kEnvelope},
+    // A stdio connection's era (tables §4b V16a, V16b): sequences on one process.
+    {.fault = "initialize-relocks-era",
+     .transport = kStdio,
+     .check = check::kInitializeAfterEraLock,
+     .family = "sequences"},
+    {.fault = "era-switch-after-initialize",
+     .transport = kStdio,
+     .check = check::kEnvelopeAfterInitialize,
+     .family = "sequences"},
 };
 
 const SweepRow* RowFor(std::string_view fault) {

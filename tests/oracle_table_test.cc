@@ -172,6 +172,9 @@ json::object SuccessResult(const Expectation& row, const Request& request) {
       return {{"protocolVersion", std::string(ToString(request.revision))},
               {"capabilities", json::object{}},
               {"serverInfo", json::object{{"name", "s"}, {"version", "1"}}}};
+    case ShapeCheck::kHandshakeEraResult:
+      // The probe's tools/call answered in the handshake era's shape: no resultType.
+      return ToolResult(Revision::k2025_11_25, "ok", std::nullopt);
     case ShapeCheck::kDiscoverResult:
       return json::parse(R"({"resultType":"complete","supportedVersions":["2026-07-28"],
           "capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"private",
@@ -582,6 +585,9 @@ TEST(EveryRow, ABrokenShapeIsJudgedAtTheRowsStrength) {
         break;
       case ShapeCheck::kDiscoverResult:
         result()["ttlMs"] = -1;
+        break;
+      case ShapeCheck::kHandshakeEraResult:
+        result()["resultType"] = "complete";
         break;
       case ShapeCheck::kNamesArgument:
         observation =

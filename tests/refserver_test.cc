@@ -740,8 +740,12 @@ TEST(Fault, InputValidationAsProtocolError) {
   for (Revision revision : {kR4, kR5}) {
     Client conformant;
     Client faulty({Fault::kInputValidationAsProtocolError});
-    conformant.StdioJson(MakeInitialize(kR4, kStdio, 1));
-    faulty.StdioJson(MakeInitialize(kR4, kStdio, 1));
+    // A stdio connection initialize locked to the handshake era refuses enveloped requests
+    // (tables §4b V16b): a 2026-07-28 call goes on a connection of its own.
+    if (revision == kR4) {
+      conformant.StdioJson(MakeInitialize(kR4, kStdio, 1));
+      faulty.StdioJson(MakeInitialize(kR4, kStdio, 1));
+    }
     EXPECT_EQ(ResultOf(conformant.StdioJson(CallTool(revision, kStdio, "echo"))).at("isError"),
               json::value(true));
     json::value error = faulty.StdioJson(CallTool(revision, kStdio, "echo"));
@@ -982,6 +986,53 @@ TEST(DualEraStdio, InitializeLocksTheHandshakeEraAndRewindUnlocks) {
   EXPECT_EQ(CodeOf(client.StdioJson(Stateless(kStdio, "tools/list"))), -32600);
   client.server().Rewind();
   EXPECT_TRUE(ResultOf(client.StdioJson(Stateless(kStdio, "tools/list"))).contains("tools"));
+}
+
+// Without --dual-era each stdio message still goes to its own era, but a served enveloped
+// request or initialize locks the connection against the other era (tables §4b V16a, V16b).
+TEST(SplitEraStdio, AServedEnvelopedRequestRefusesALaterInitialize) {
+  Client client;
+  ASSERT_TRUE(ResultOf(client.StdioJson(Stateless(kStdio, "tools/list"))).contains("tools"));
+  EXPECT_EQ(CodeOf(client.StdioJson(MakeInitialize(kR4, kStdio, 2))), -32602);
+  // ping belongs to neither lock, and discover locks nothing.
+  EXPECT_EQ(ResultOf(client.StdioJson(MakeRequest(kR4, kStdio, "ping", {}, 3))), json::object{});
+  Client probed;
+  ASSERT_TRUE(ResultOf(probed.StdioJson(Stateless(kStdio, "server/discover")))
+                  .contains("supportedVersions"));
+  EXPECT_EQ(ResultOf(probed.StdioJson(MakeInitialize(kR4, kStdio, 2))).at("protocolVersion"),
+            json::value("2025-11-25"));
+}
+
+TEST(SplitEraStdio, InitializeRefusesALaterEnvelopedRequest) {
+  Client client;
+  ASSERT_TRUE(ResultOf(client.StdioJson(MakeInitialize(kR4, kStdio, 1))).contains("serverInfo"));
+  EXPECT_EQ(CodeOf(client.StdioJson(Stateless(kStdio, "tools/list"))), -32600);
+}
+
+TEST(Fault, InitializeRelocksEra) {
+  for (bool dual : {false, true}) {
+    ServerOptions options = dual ? DualEra() : ServerOptions{};
+    options.faults = {Fault::kInitializeRelocksEra};
+    Client faulty(options);
+    ASSERT_TRUE(ResultOf(faulty.StdioJson(Stateless(kStdio, "tools/list"))).contains("tools"));
+    // Other envelope-less requests are still refused; initialize is served and re-locks.
+    if (dual) {
+      EXPECT_EQ(CodeOf(faulty.StdioJson(EnvelopeLess(kStdio, "tools/list"))), -32602);
+    }
+    EXPECT_TRUE(ResultOf(faulty.StdioJson(MakeInitialize(kR4, kStdio, 2))).contains("serverInfo"));
+    EXPECT_EQ(CodeOf(faulty.StdioJson(Stateless(kStdio, "tools/list"))), -32600);
+  }
+}
+
+TEST(Fault, EraSwitchAfterInitialize) {
+  for (bool dual : {false, true}) {
+    ServerOptions options = dual ? DualEra() : ServerOptions{};
+    options.faults = {Fault::kEraSwitchAfterInitialize};
+    Client faulty(options);
+    ASSERT_TRUE(ResultOf(faulty.StdioJson(MakeInitialize(kR4, kStdio, 1))).contains("serverInfo"));
+    EXPECT_EQ(ResultOf(faulty.StdioJson(Stateless(kStdio, "tools/list"))).at("resultType"),
+              json::value("complete"));
+  }
 }
 
 TEST(DualEraHttp, AnUnmarkedRequestGoesToTheLegacyLeg) {

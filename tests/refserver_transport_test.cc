@@ -1048,6 +1048,23 @@ std::map<Fault, FaultScenario> MakeFaultScenarios() {
         return request;
       },
       400, -32602);
+  // A stdio connection a served enveloped request locked to 2026-07-28 (OpenClient sends
+  // server/discover, then tools/list): the fault serves an envelope-less initialize on it.
+  table[Fault::kInitializeRelocksEra] = ServedInsteadOfRejected(
+      kStdioOnly,
+      [](McpClient& client) {
+        EXPECT_TRUE(client.era_locked());
+        return MakeInitialize(kHandshake, TransportKind::kStdio, "relock");
+      },
+      400, -32602);
+  // A stdio connection initialize locked to the handshake era: the fault serves an enveloped
+  // request as 2026-07-28 instead of -32600.
+  table[Fault::kEraSwitchAfterInitialize] = ServedInsteadOfRejected(
+      kStdioOnly,
+      [](McpClient&) {
+        return MakeRequest(kStateless, TransportKind::kStdio, "tools/list", {}, "switch");
+      },
+      400, -32600, kHandshake);
   table[Fault::kValidatorDumpInErrors] = {
       kBoth, kReplyTimeout, [](Target& target, bool faulty) {
         auto client = OpenClient(target, kStateless);

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <boost/json/parse.hpp>
 #include <chrono>
+#include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -59,6 +61,9 @@ struct FaultRow {
   std::string_view check;
   /// The fewest steps that show it: the failing step and what it needs before it.
   std::size_t minimal_steps;
+  /// The revision the run is forced to; nothing lets the era probe run (so the campaign knows
+  /// whether the target speaks both eras).
+  std::optional<Revision> revision = kR4;
 };
 
 // ping-method-not-found over stdio: a ping to a fresh process. Over HTTP a ping needs the
@@ -77,6 +82,14 @@ constexpr FaultRow kFaults[] = {
     // A request and its cancellation written together (only over stdio: over HTTP the request's
     // POST holds its connection), on a fresh process: the handshake plays no part.
     {"cancelled-request-answered", kStdio, check::kCancelledNoReply, 2},
+    // The era of a stdio connection (tables §4b V16a): an enveloped list that locks it, then
+    // initialize. era-lock-ignored serves every envelope-less request after the lock, so the
+    // sequence shows it too.
+    {"initialize-relocks-era", kStdio, check::kInitializeAfterEraLock, 2, Revision::k2026_07_28},
+    {"era-lock-ignored", kStdio, check::kInitializeAfterEraLock, 2, Revision::k2026_07_28},
+    // V16b: initialize, then an enveloped request (notifications/initialized plays no part).
+    // Sent only where the era probe saw both eras spoken, so no revision is forced.
+    {"era-switch-after-initialize", kStdio, check::kEnvelopeAfterInitialize, 2, std::nullopt},
 };
 
 // Names the parameter in test output instead of dumping its bytes.
@@ -91,6 +104,7 @@ TEST_P(SequenceFault, FoundShrunkToItsMinimalLengthAndReplayed) {
   const RefTarget target =
       StartRefServer(row.transport, {std::string(row.fault)}, SequenceLimits(), 200ms);
   CampaignOptions options = SequenceOptions();
+  options.revision = row.revision;
   const ScratchDirectory corpus(std::string(row.fault) + "-seq");
   options.corpus_dir = corpus.path();
   // The run stops at its first finding, which must be the fault's: every case is a new
@@ -175,7 +189,108 @@ TEST(DefaultFamilies, MixInASequenceEverySixtyFourthCase) {
   EXPECT_TRUE(found) << Describe(result);
 }
 
+// Both conformant stdio fronts (the default one, which locks a connection's era once a request of
+// either era was served, and --dual-era) pass the era-lock sequences of every lane: no revision
+// is forced, so the 2026-07-28 lane locks and sends initialize and the handshake lanes send an
+// enveloped request after initialize.
+TEST(EraLockSequences, NoFindingAtEitherConformantStdioFront) {
+  for (bool dual : {false, true}) {
+    SCOPED_TRACE(dual ? "--dual-era" : "default front");
+    const RefTarget target =
+        StartRefServer(kStdio, {}, SequenceLimits(), 200ms,
+                       dual ? std::vector<std::string>{"--dual-era"} : std::vector<std::string>{});
+    CampaignOptions options = SequenceOptions();
+    options.revision.reset();
+    options.max_cases = 150;
+    const CampaignResult result = RunCampaign(target.connect, options);
+    EXPECT_EQ(result.cases, options.max_cases) << Describe(result);
+    EXPECT_TRUE(result.findings.empty()) << Describe(result);
+    EXPECT_TRUE(result.notes.empty()) << Describe(result);
+    EXPECT_EQ(result.revisions.front(), Revision::k2026_07_28) << Describe(result);
+  }
+}
+
 // --- the pure parts ---
+
+Observation Answered(std::string_view reply) {
+  Observation observation;
+  observation.messages = {boost::json::parse(reply)};
+  return observation;
+}
+
+// Tables §4b V16a: initialize on a connection a served enveloped request locked to 2026-07-28.
+TEST(SequenceModel, InitializeAfterTheEraLockMustBeRefused) {
+  constexpr Revision kR5 = Revision::k2026_07_28;
+  SequenceState state;
+  const Request discover = MakeRequest(kR5, kStdio, "server/discover", {}, 1);
+  EXPECT_EQ(RuleForStep(state, discover)->check_id, check::kDiscoverResult);
+  Request initialize = MakeInitialize(kR4, kStdio, 3);
+  initialize.revision = kR5;
+  // server/discover locks nothing: initialize may open a legacy connection, and is not judged.
+  state = PlanSequence(state, discover);
+  EXPECT_EQ(state.era, SequenceState::EraLock::kUnlocked);
+  EXPECT_FALSE(RuleForStep(state, initialize).has_value());
+  const Request list = MakeRequest(kR5, kStdio, "tools/list", {}, 2);
+  // A refused list locks nothing either.
+  EXPECT_EQ(AdvanceSequence(state, list,
+                            Answered(R"({"jsonrpc":"2.0","id":2,"error":{"code":-32601,)"
+                                     R"("message":"no"}})"))
+                .era,
+            SequenceState::EraLock::kUnlocked);
+  state = AdvanceSequence(state, list,
+                          Answered(R"({"jsonrpc":"2.0","id":2,"result":{"tools":[],)"
+                                   R"("resultType":"complete","ttlMs":0,"cacheScope":"public"}})"));
+  ASSERT_EQ(state.era, SequenceState::EraLock::kStateless);
+  const auto rule = RuleForStep(state, initialize);
+  ASSERT_TRUE(rule.has_value());
+  EXPECT_EQ(rule->check_id, check::kInitializeAfterEraLock);
+  EXPECT_EQ(rule->row, "V16a");
+  for (std::int64_t code : {-32601, -32602, -32600, -32022}) {
+    const Judgement refused = JudgeStep(state, initialize,
+                                        Answered(R"({"jsonrpc":"2.0","id":3,"error":{"code":)" +
+                                                 std::to_string(code) + R"(,"message":"no"}})"));
+    EXPECT_EQ(refused.verdict.kind, VerdictKind::kPass) << Summarize(refused.verdict);
+  }
+  const Judgement other =
+      JudgeStep(state, initialize,
+                Answered(R"({"jsonrpc":"2.0","id":3,"error":{"code":-32000,"message":"no"}})"));
+  EXPECT_EQ(other.verdict.kind, VerdictKind::kWarn) << Summarize(other.verdict);
+  const Judgement served =
+      JudgeStep(state, initialize,
+                Answered(R"({"jsonrpc":"2.0","id":3,"result":{"protocolVersion":"2025-11-25",)"
+                         R"("capabilities":{},"serverInfo":{"name":"s","version":"1"}}})"));
+  EXPECT_EQ(served.verdict.kind, VerdictKind::kFail) << Summarize(served.verdict);
+}
+
+// Tables §4b V16b: an enveloped request once initialize locked the connection to the handshake
+// era. Never a FAIL: a result of the other era warns.
+TEST(SequenceModel, AnEnvelopedRequestAfterInitializeOnlyWarnsWhenTheEraSwitches) {
+  SequenceState state;
+  state = PlanSequence(state, MakeInitialize(kR4, kStdio, 1));
+  EXPECT_EQ(state.era, SequenceState::EraLock::kHandshake);
+  state = PlanSequence(state, MakeNotification(kR4, kStdio, "notifications/initialized"));
+  const Request enveloped = MakeRequest(Revision::k2026_07_28, kStdio, "tools/list", {}, 2);
+  const auto rule = RuleForStep(state, enveloped);
+  ASSERT_TRUE(rule.has_value());
+  EXPECT_EQ(rule->check_id, check::kEnvelopeAfterInitialize);
+  EXPECT_EQ(rule->row, "V16b");
+  const Judgement refused = JudgeStep(
+      state, enveloped,
+      Answered(R"({"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"other era"}})"));
+  EXPECT_EQ(refused.verdict.kind, VerdictKind::kPass) << Summarize(refused.verdict);
+  const Judgement handshake_shaped =
+      JudgeStep(state, enveloped, Answered(R"({"jsonrpc":"2.0","id":2,"result":{"tools":[]}})"));
+  EXPECT_EQ(handshake_shaped.verdict.kind, VerdictKind::kPass)
+      << Summarize(handshake_shaped.verdict);
+  const Judgement switched =
+      JudgeStep(state, enveloped,
+                Answered(R"({"jsonrpc":"2.0","id":2,"result":{"tools":[],"resultType":"complete",)"
+                         R"("ttlMs":0,"cacheScope":"public"}})"));
+  EXPECT_EQ(switched.verdict.kind, VerdictKind::kWarn) << Summarize(switched.verdict);
+  EXPECT_TRUE(switched.finding);
+  // Over a connection nothing locked (initialize refused), the step is not judged.
+  EXPECT_FALSE(RuleForStep(SequenceState{}, enveloped).has_value());
+}
 
 TEST(SequenceModel, EachStepIsJudgedByTheRuleOfItsState) {
   SequenceState state;

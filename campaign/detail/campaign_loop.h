@@ -77,8 +77,9 @@ struct Lane {
 };
 
 /// With the default families, one case in this many is a sequence where sequences apply (a
-/// handshake era): each opens a connection of its own, over stdio a process, so they are kept
-/// few; and the other cases stay what they were at every seed, drawn at their own indices.
+/// handshake era, or 2026-07-28 over stdio, where a connection's era is locked): each opens
+/// a connection of its own, over stdio a process, so they are kept few; and the other cases
+/// stay what they were at every seed, drawn at their own indices.
 inline constexpr std::size_t kSequenceEvery = 64;
 
 /// Each case left unanswered costs a whole timeout: after this many, cases of the same check

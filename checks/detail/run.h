@@ -97,6 +97,8 @@ class RevisionRun {
   bool http() const { return kind() == TransportKind::kHttp; }
   bool stdio() const { return kind() == TransportKind::kStdio; }
   bool era_spoken() const { return out_.eras.Speaks(plan_.revision); }
+  /// The newest revision of `era` the era probe found the target speaking.
+  std::optional<Revision> NewestSpoken(Era era) const { return out_.eras.Newest(era); }
   const CheckOptions& options() const { return options_; }
 
   /// The JudgeContext for this revision.

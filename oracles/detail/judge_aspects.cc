@@ -205,6 +205,9 @@ void JudgeShape(const Judging& c, std::vector<Finding>& findings, std::vector<st
     case ShapeCheck::kSessionVersionKept:
       if (result != nullptr) found = CheckSessionVersionKept(*result, c.request.revision, strength);
       break;
+    case ShapeCheck::kHandshakeEraResult:
+      if (result != nullptr) found = CheckHandshakeEraResult(*result, strength);
+      break;
     case ShapeCheck::kDiscoverResult:
       if (result != nullptr) found = CheckDiscoverResult(*result, strength);
       break;

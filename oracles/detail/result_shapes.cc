@@ -79,6 +79,18 @@ std::vector<Finding> CheckSessionVersionKept(const boost::json::value& result, R
   return findings;
 }
 
+std::vector<Finding> CheckHandshakeEraResult(const boost::json::value& result, Strength strength) {
+  std::vector<Finding> findings;
+  const auto* object = result.if_object();
+  if (object != nullptr && object->contains("resultType")) {
+    findings.push_back(ShapeFinding(
+        strength,
+        "served as 2026-07-28 (the result carries resultType) on a connection initialize locked "
+        "to the handshake era: the server switched the connection's era mid-way"));
+  }
+  return findings;
+}
+
 std::vector<Finding> CheckInitializeResult(const boost::json::value& result,
                                            const std::optional<std::string>& requested,
                                            bool same_version, Strength strength) {

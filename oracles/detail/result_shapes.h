@@ -26,6 +26,9 @@ std::vector<Finding> CheckEmptyResult(const boost::json::value& result, Strength
 /// session's means the server re-negotiated the session (tables §4a L8a).
 std::vector<Finding> CheckSessionVersionKept(const boost::json::value& result, Revision session,
                                              Strength strength);
+/// A result to a 2026-07-28 request on a stdio connection `initialize` locked to the handshake
+/// era: a resultType means the server switched the connection's era mid-way (tables §4b V16b).
+std::vector<Finding> CheckHandshakeEraResult(const boost::json::value& result, Strength strength);
 std::vector<Finding> CheckInitializeResult(const boost::json::value& result,
                                            const std::optional<std::string>& requested,
                                            bool same_version, Strength strength);
