@@ -50,6 +50,7 @@ enum class Fault {
   kCancelledRequestAnswered,
   kInitializeRelocksEra,
   kEraSwitchAfterInitialize,
+  kDeleteEndsAllSessions,
 };
 
 /// The switches a server runs with; empty means conformant.
