@@ -37,6 +37,10 @@ struct CheckResult {
   /// Every exchange the check made, in order; the one the verdict is about is `judged`.
   std::vector<Exchange> exchanges;
   std::size_t judged = 0;
+  /// The exchanges up to `judged` went in order on one fresh connection, and what they did
+  /// before it is the point (the era a stdio connection was locked to): a reproducer replays
+  /// them all as a sequence, not the judged request alone.
+  bool one_connection = false;
 };
 
 /// Observations that are not verdicts, reported beside them.

@@ -164,6 +164,15 @@ void Sessions(RevisionRun& run) {
     verdict.check_id = std::string(check::kSessionDelete);
     const std::size_t index = result.Add(std::move(after));
     result.Merge(std::move(verdict), index, "a request in the session after its DELETE");
+    // Sessions are isolated: the main session lives on and still answers a ping (tables §4a
+    // L6, L6a), judged by lifecycle.ping's row and reported here too.
+    if (Connection* main = run.Main()) {
+      Exchange other = main->Send(main->client().Make("ping"), Owed::kReply);
+      Verdict alive = Judge(check::kPing, other.request, other.observation, run.Context());
+      alive.check_id = std::string(check::kSessionDelete);
+      const std::size_t at = result.Add(std::move(other));
+      result.Merge(std::move(alive), at, "a ping in another session after this one's DELETE");
+    }
   }
   throwaway->transport().set_session_id("");
   run.Report(std::move(result));

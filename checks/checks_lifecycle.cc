@@ -51,7 +51,7 @@ boost::json::object ProbeParams(std::string_view method) {
 // of them shown), or unreachable where the connection ended before that request was sent.
 void ReportEachAt(RevisionRun& run, const std::vector<Exchange>& exchanges,
                   std::initializer_list<std::pair<std::string_view, std::optional<std::size_t>>> at,
-                  const std::string& note = {}) {
+                  const std::string& note = {}, bool one_connection = false) {
   for (const auto& [id, index] : at) {
     if (!run.Pending(id)) continue;
     if (!index) {
@@ -62,6 +62,7 @@ void ReportEachAt(RevisionRun& run, const std::vector<Exchange>& exchanges,
     for (const Exchange& exchange : exchanges) result.Add(exchange);
     result.JudgeAt(*index, run.Context());
     if (!note.empty()) result.Note(note);
+    if (one_connection) result.OnOneConnection();
     run.Report(std::move(result));
   }
 }
@@ -251,7 +252,7 @@ void EraLockedConnection(RevisionRun& run) {
         exchanges.push_back(fresh->Send(initialize, Owed::kReply));
         at = exchanges.size() - 1;
       }
-      ReportEachAt(run, exchanges, {{locked, at}});
+      ReportEachAt(run, exchanges, {{locked, at}}, {}, /*one_connection=*/true);
     }
   }
   if (run.Pending(reverse)) {
@@ -284,7 +285,7 @@ void EraLockedConnection(RevisionRun& run) {
         at = exchanges.size() - 1;
       }
     }
-    ReportEachAt(run, exchanges, {{reverse, at}});
+    ReportEachAt(run, exchanges, {{reverse, at}}, {}, /*one_connection=*/true);
   }
 }
 

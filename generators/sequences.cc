@@ -4,11 +4,12 @@
 // a list of another method carrying the nextCursor the first handed out; cancellations (of a
 // ping still in flight over stdio, of a finished request, of an id never sent, each of the last
 // two followed by a ping that must still be answered); over stdio at a target speaking both eras,
-// an enveloped request once initialized. In 2026-07-28 over stdio: server/discover, an enveloped
-// list that locks the connection's era, then an envelope-less initialize (tables §4b V16a, V16b).
-// Each step names the check
-// and row it is planned to be judged by, from a small model of the state a conformant server would
-// be in (oracles/sequence.h); the campaign judges each step by the state actually reached.
+// an enveloped request once initialized; over HTTP a second session opened beside the first,
+// DELETEd, and a request naming it (the first must live on: sessions are isolated). In 2026-07-28
+// over stdio: server/discover, an enveloped list that locks the connection's era, then an
+// envelope-less initialize (tables §4b V16a, V16b). Each step names the check and row it is planned
+// to be judged by, from a small model of the state a conformant server would be in
+// (oracles/sequence.h); the campaign judges each step by the state actually reached.
 
 #include <rapidcheck.h>
 
@@ -42,6 +43,9 @@ enum class Op {
   kCancelFinished,
   kCancelUnknown,
   kEnvelopedRequest,
+  kOpenSecond,
+  kDeleteSecond,
+  kInSecond,
 };
 
 constexpr std::string_view kLists[] = {"resources/templates/list", "tools/list", "prompts/list",
@@ -73,6 +77,12 @@ std::string_view Name(Op op) {
       return "cancel an unknown id";
     case Op::kEnvelopedRequest:
       return "an enveloped request";
+    case Op::kOpenSecond:
+      return "initialize a second session";
+    case Op::kDeleteSecond:
+      return "DELETE the second session";
+    case Op::kInSecond:
+      return "ping in the second session";
   }
   return "?";
 }
@@ -120,7 +130,26 @@ std::vector<Op> Choices(const GenContext& context, const SequenceState& state, b
   return ops;
 }
 
-bool IsInitializeOp(Op op) { return op == Op::kInitialize || op == Op::kReinitialize; }
+// A second session beside the first (HTTP): opened, DELETEd, then named. It takes the place of
+// every other ping drawn while the first session lives, so that the other choices, and the
+// sequences a seed drew before it existed, stay what they were.
+std::optional<Op> SecondSessionOp(const GenContext& context, const SequenceState& state) {
+  using Session = SequenceState::Session;
+  if (!context.http() || state.session != Session::kLive) return std::nullopt;
+  switch (state.second) {
+    case Session::kNone:
+      return Op::kOpenSecond;
+    case Session::kLive:
+      return Op::kDeleteSecond;
+    case Session::kEnded:
+      return Op::kInSecond;
+  }
+  return std::nullopt;
+}
+
+bool IsInitializeOp(Op op) {
+  return op == Op::kInitialize || op == Op::kReinitialize || op == Op::kOpenSecond;
+}
 
 // `list` names the list method for kList and kForeignCursor (whose method is another one).
 Request Build(const GenContext& context, Op op, int id, std::string_view list) {
@@ -162,6 +191,22 @@ Request Build(const GenContext& context, Op op, int id, std::string_view list) {
       // would send it (tables §4b V16b).
       return MakeRequest(Revision::k2026_07_28, context.transport,
                          std::string(DeclaredList(context)), {}, id);
+    case Op::kOpenSecond: {
+      // Without a session: over HTTP it opens a session of its own (tables §9b).
+      Request request = MakeInitialize(context.revision, context.transport, id);
+      request.session = SessionBinding::kOmit;
+      return request;
+    }
+    case Op::kDeleteSecond: {
+      Request request = MakeBodyless(context.revision, "DELETE");
+      request.session = SessionBinding::kSecond;
+      return request;
+    }
+    case Op::kInSecond: {
+      Request request = MakeRequest(context.revision, context.transport, "ping", {}, id);
+      request.session = SessionBinding::kSecond;
+      return request;
+    }
     case Op::kCancelFinished:
     case Op::kCancelUnknown:
       break;  // several steps: Assemble builds them
@@ -202,7 +247,10 @@ GeneratedCase Assemble(const GenContext& context, const std::vector<int>& codes)
     const std::vector<Op> ops =
         Choices(context, state, listed.has_value(), last_request.has_value());
     const auto index = static_cast<std::size_t>(code);
-    const Op op = ops[index % ops.size()];
+    Op op = ops[index % ops.size()];
+    if (op == Op::kPing && index / ops.size() % 2 == 1) {
+      op = SecondSessionOp(context, state).value_or(op);
+    }
     if (op == Op::kCancelFinished || op == Op::kCancelUnknown) {
       const Request named =
           op == Op::kCancelFinished
@@ -246,7 +294,7 @@ GeneratedCase Assemble(const GenContext& context, const std::vector<int>& codes)
     // A client MUST NOT cancel initialize (tables §4a L9): only a later request is named.
     // Nor the enveloped request: its cancellation would be of the other era too.
     if (!request.IsNotification() && request.BodyJson() && !IsInitializeOp(op) &&
-        op != Op::kEnvelopedRequest) {
+        op != Op::kEnvelopedRequest && request.session != SessionBinding::kSecond) {
       last_request = request;
     }
     step.pipelined = op == Op::kCancelInFlight;

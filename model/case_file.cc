@@ -83,7 +83,9 @@ boost::json::value RequestToJson(const Request& request) {
       out["body_base64"] = Base64Encode(raw->bytes);
     }
   }
-  out["session"] = request.session == SessionBinding::kAttach ? "attach" : "omit";
+  out["session"] = request.session == SessionBinding::kAttach ? "attach"
+                   : request.session == SessionBinding::kOmit ? "omit"
+                                                              : "second";
   return out;
 }
 
@@ -143,10 +145,12 @@ Result<Request> RequestFromJson(const boost::json::value& json) {
   }
 
   if (const auto* session = StringMember(object, "session")) {
-    if (*session != "attach" && *session != "omit") {
-      return Invalid("\"session\" must be \"attach\" or \"omit\"");
+    if (*session != "attach" && *session != "omit" && *session != "second") {
+      return Invalid("\"session\" must be \"attach\", \"omit\" or \"second\"");
     }
-    request.session = *session == "attach" ? SessionBinding::kAttach : SessionBinding::kOmit;
+    request.session = *session == "attach"   ? SessionBinding::kAttach
+                      : *session == "second" ? SessionBinding::kSecond
+                                             : SessionBinding::kOmit;
   }
   return request;
 }

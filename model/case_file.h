@@ -6,7 +6,7 @@
 //  "body": {...}            a JSON body, or
 //  "body_text": "{\"jsonr"  raw bytes that are valid UTF-8, or
 //  "body_base64": "/w=="    raw bytes that are not; no body member means no body,
-//  "session":"attach"}
+//  "session":"attach"}       or "omit", or "second" (model/request.h)
 //
 // A JSON body and a raw body that happens to be JSON stay distinct, so the round trip is exact.
 

@@ -173,23 +173,33 @@ std::string SubstituteCursor(std::string command, const SequenceStep& step) {
   return command;
 }
 
+// The Mcp-Session-Id of the reply in $r, or nothing.
+constexpr std::string_view kSessionOfReply =
+    "$(printf '%s' \"$r\" | tr -d '\\r' | sed -n "
+    "'s/^[Mm][Cc][Pp]-[Ss][Ee][Ss][Ss][Ii][Oo][Nn]-[Ii][Dd]: //p' | head -n 1)";
+
 std::string HttpSequence(const Sequence& steps, const std::string& url) {
-  std::string command = "sid=";
+  std::string command = "sid=; sid2=";
+  // An initialize without a session was sent: a later one opens the second session ($sid2).
+  bool opened = false;
   for (std::size_t index = 0; index < steps.size(); ++index) {
     const Request& step = steps[index].request;
-    const bool attach =
-        step.session == SessionBinding::kAttach && !FindHeader(step.headers, kHeaderSessionId);
+    const bool own = FindHeader(step.headers, kHeaderSessionId).has_value();
+    const bool attach = step.session == SessionBinding::kAttach && !own;
+    const bool second = step.session == SessionBinding::kSecond && !own;
     std::string curl = SubstituteCursor(CurlRequest(step, url, false), steps[index]);
-    if (attach) {
+    if (attach || second) {
       // Unquoted on purpose: no session yet means no header at all.
+      const std::string variable = attach ? "sid" : "sid2";
       const std::string marker = "curl -sS -i --max-redirs 0";
       curl.replace(curl.find(marker), marker.size(),
-                   marker + " ${sid:+-H \"Mcp-Session-Id: $sid\"}");
+                   marker + " ${" + variable + ":+-H \"Mcp-Session-Id: $" + variable + "\"}");
     }
     command += "; r=$(" + curl + "); printf '%s\\n\\n' \"$r\"";
-    command +=
-        "; [ -n \"$sid\" ] || sid=$(printf '%s' \"$r\" | tr -d '\\r' | sed -n "
-        "'s/^[Mm][Cc][Pp]-[Ss][Ee][Ss][Ss][Ii][Oo][Nn]-[Ii][Dd]: //p' | head -n 1)";
+    command += "; [ -n \"$sid\" ] || sid=" + std::string(kSessionOfReply);
+    const bool opens = step.session == SessionBinding::kOmit && step.RpcMethod() == "initialize";
+    if (opens && opened) command += "; [ -n \"$sid2\" ] || sid2=" + std::string(kSessionOfReply);
+    opened = opened || opens;
     if (CursorCarriedLater(steps, index)) command += CaptureCursor(index);
   }
   return command;

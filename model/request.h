@@ -45,8 +45,10 @@ using Body = std::variant<NoBody, boost::json::value, RawBody>;
 
 /// Whether the transport attaches the live session id (handshake era over HTTP).
 /// kAttach adds `Mcp-Session-Id` only when the request carries none of its own, so a generator
-/// can send a wrong id by writing the header, or no id at all with kOmit.
-enum class SessionBinding { kAttach, kOmit };
+/// can send a wrong id by writing the header, or no id at all with kOmit. kSecond names the
+/// session a sequence's second initialize without a session opened (model/sequence.h): the
+/// sequence runner writes that id; a transport attaches nothing.
+enum class SessionBinding { kAttach, kOmit, kSecond };
 
 struct Request {
   TransportKind transport = TransportKind::kHttp;

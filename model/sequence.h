@@ -4,8 +4,9 @@
 // between requests — the handshake's order, a session after its DELETE, a second initialize —
 // is only visible this way. Each step is a Request of the one request model; the session it
 // travels in is part of the request (SessionBinding::kAttach: the Mcp-Session-Id captured from
-// the first reply that carried one; kOmit: none), so a DELETE of the session is a bodyless
-// DELETE that attaches it, and a request after it names the ended session. A step may carry
+// the first reply that carried one; kOmit: none; kSecond: the one a later initialize without a
+// session opened beside it), so a DELETE of the session is a bodyless DELETE that attaches it,
+// and a request after it names the ended session. A step may carry
 // the nextCursor an earlier step's reply handed out (cursor_from): its params.cursor holds
 // kCursorPlaceholder until it is sent, when the cursor captured from that reply takes its place.
 

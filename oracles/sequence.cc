@@ -22,6 +22,12 @@ bool InSession(const Request& request) {
          !FindHeader(request.headers, kHeaderSessionId);
 }
 
+// The step names the second session the sequence opened (SessionBinding::kSecond).
+bool InSecond(const Request& request) {
+  return Http(request) && request.session == SessionBinding::kSecond &&
+         !FindHeader(request.headers, kHeaderSessionId);
+}
+
 bool IsInitialize(const Request& request) {
   return request.RpcMethod() == "initialize" && !request.IsNotification();
 }
@@ -92,6 +98,11 @@ SequenceState Advance(SequenceState state, const Request& request, bool answered
   if (state.era == EraLock::kUnlocked && answered) {
     if (const auto era = LocksEra(request)) state.era = *era;
   }
+  if (OpensHandshake(state, request) && Http(request) && state.session != Session::kNone) {
+    // Another session beside the first: the first one's handshake is where it was.
+    if (session_assigned && state.second == Session::kNone) state.second = Session::kLive;
+    return state;
+  }
   if (OpensHandshake(state, request)) {
     if (answered) state.handshake = Handshake::kInitializeAnswered;
     if (session_assigned && state.session == Session::kNone) state.session = Session::kLive;
@@ -104,6 +115,10 @@ SequenceState Advance(SequenceState state, const Request& request, bool answered
   if (request.http_method == "DELETE" && InSession(request) && state.session == Session::kLive &&
       deleted) {
     state.session = Session::kEnded;
+  }
+  if (request.http_method == "DELETE" && InSecond(request) && state.second == Session::kLive &&
+      deleted) {
+    state.second = Session::kEnded;
   }
   return state;
 }
@@ -129,6 +144,14 @@ std::optional<StepRule> RuleForStep(const SequenceState& state, const Request& r
   }
   if (InSession(request) && state.session == Session::kEnded) {
     return StepRule{check::kSessionUnknown, "H13", context};
+  }
+  if (InSecond(request)) {
+    // Only the second session's end is judged; its own handshake is not tracked.
+    if (state.second == Session::kEnded) return StepRule{check::kSessionUnknown, "H13", context};
+    if (request.http_method == "DELETE" && state.second == Session::kLive) {
+      return StepRule{check::kSessionDelete, "H14", context};
+    }
+    return std::nullopt;
   }
   if (request.http_method == "DELETE") {
     if (InSession(request) && state.session == Session::kLive) {

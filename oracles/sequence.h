@@ -25,6 +25,10 @@ struct SequenceState {
   Handshake handshake = Handshake::kFresh;
   /// HTTP: the session the first initialize opened (Mcp-Session-Id), live or ended by DELETE.
   Session session = Session::kNone;
+  /// HTTP: the session a later initialize without a session opened beside it (steps bound
+  /// SessionBinding::kSecond name it). Its handshake is not tracked: only its DELETE and what
+  /// follows are judged, and the first session must live on (sessions are isolated).
+  Session second = Session::kNone;
   /// stdio: the era the first era-distinctive request the server served locked the connection
   /// to (tables §4b V16): an enveloped request other than server/discover locks 2026-07-28, an
   /// envelope-less initialize the handshake era (a ping, answered in either era, proves none).

@@ -5,7 +5,7 @@
 namespace mcpfuzz::refserver {
 namespace {
 
-constexpr std::array<FaultInfo, 42> kFaults = {{
+constexpr std::array<FaultInfo, 43> kFaults = {{
     {Fault::kUnknownToolIsError, "unknown-tool-is-error",
      "an unknown tool gets an isError:true result instead of JSON-RPC error -32602"},
     {Fault::kUnknownToolPlainSuccess, "unknown-tool-plain-success",
@@ -112,6 +112,9 @@ constexpr std::array<FaultInfo, 42> kFaults = {{
     {Fault::kEraSwitchAfterInitialize, "era-switch-after-initialize",
      "stdio: on a connection initialize locked to the handshake era, an enveloped request is "
      "served as 2026-07-28 (a result with resultType) instead of -32600"},
+    {Fault::kDeleteEndsAllSessions, "delete-ends-all-sessions",
+     "HTTP: a DELETE of one session ends every session, so a request in another one gets 404 "
+     "instead of being served (sessions are isolated)"},
 }};
 
 }  // namespace

@@ -53,6 +53,7 @@ enum class Fault {
   kProgressUnrequested,
   kInitializeRelocksEra,
   kEraSwitchAfterInitialize,
+  kDeleteEndsAllSessions,
 };
 
 /// The switches a server runs with; empty means conformant.

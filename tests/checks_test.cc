@@ -827,6 +827,8 @@ const std::vector<FaultExpectation>& FaultTable() {
       {Fault::kInitializeRelocksEra, kStdio, {check::kInitializeAfterEraLock}},
       // An enveloped tools/list after initialize, answered with resultType (WARN).
       {Fault::kEraSwitchAfterInitialize, kStdio, {check::kEnvelopeAfterInitialize}},
+      // A ping in the main session after a throwaway session's DELETE gets 404.
+      {Fault::kDeleteEndsAllSessions, kHttp, {check::kSessionDelete}},
   };
   return table;
 }

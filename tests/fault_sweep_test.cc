@@ -111,6 +111,9 @@ constexpr SweepRow kRows[] = {
      .transport = kStdio,
      .check = check::kEnvelopeAfterInitialize,
      .family = "sequences"},
+    // A request in the first session after the second one's DELETE: a lifecycle check (L6,
+    // L6a, L4 or L8a) judges the 404.
+    {.fault = "delete-ends-all-sessions", .check = "lifecycle.", .family = "sequences"},
 };
 
 const SweepRow* RowFor(std::string_view fault) {

@@ -825,6 +825,23 @@ std::map<Fault, FaultScenario> MakeFaultScenarios() {
         EXPECT_EQ(client->Send(unknown).http_status, 404);
       }};
 
+  // Two sessions on one connection: the second initialize goes without a session id.
+  table[Fault::kDeleteEndsAllSessions] = {
+      kHttpOnly, kReplyTimeout, [](Target& target, bool faulty) {
+        auto client = OpenClient(target, kHandshake);
+        Request second = MakeInitialize(kHandshake, kHttp, "second");
+        second.session = SessionBinding::kOmit;
+        const Observation opened = client->Send(second);
+        const auto other = FindHeader(opened.http_headers, kHeaderSessionId);
+        ASSERT_TRUE(other.has_value()) << Show(opened);
+        ASSERT_NE(*other, target.transport->session_id());
+        Request end = MakeBodyless(kHandshake, "DELETE");
+        end.headers.push_back({std::string(kHeaderSessionId), std::string(*other)});
+        EXPECT_EQ(client->Send(end).http_status / 100, 2);
+        const Observation ping = client->Send(client->Make("ping"));
+        EXPECT_EQ(ping.http_status, faulty ? 404 : 200) << Show(ping);
+      }};
+
   table[Fault::kReinitializeRenegotiates] = {
       kBoth, kReplyTimeout, [](Target& target, bool faulty) {
         auto client = OpenClient(target, kHandshake);

@@ -90,6 +90,10 @@ constexpr FaultRow kFaults[] = {
     // V16b: initialize, then an enveloped request (notifications/initialized plays no part).
     // Sent only where the era probe saw both eras spoken, so no revision is forced.
     {"era-switch-after-initialize", kStdio, check::kEnvelopeAfterInitialize, 2, std::nullopt},
+    // Sessions are isolated: initialize, a second initialize without a session (a session of
+    // its own), its DELETE, then a request in the first session must still be answered (here a
+    // tools/list before notifications/initialized, L4: the 404 is not its answer).
+    {"delete-ends-all-sessions", kHttp, check::kRequestBeforeInit, 4},
 };
 
 // Names the parameter in test output instead of dumping its bytes.
@@ -216,6 +220,53 @@ Observation Answered(std::string_view reply) {
   Observation observation;
   observation.messages = {boost::json::parse(reply)};
   return observation;
+}
+
+// Two sessions in one sequence (HTTP): the second one's DELETE and what names it afterwards are
+// judged; the first session's steps keep their own rules.
+TEST(SequenceModel, ASecondSessionIsJudgedApartFromTheFirst) {
+  SequenceState state;
+  Request first = MakeInitialize(kR4, kHttp, 1);
+  first.session = SessionBinding::kOmit;
+  state = PlanSequence(state, first);
+  state = PlanSequence(state, MakeNotification(kR4, kHttp, "notifications/initialized"));
+  Request second = MakeInitialize(kR4, kHttp, 2);
+  second.session = SessionBinding::kOmit;
+  EXPECT_EQ(RuleForStep(state, second)->check_id, check::kInitialize);
+  state = PlanSequence(state, second);
+  EXPECT_EQ(state.second, SequenceState::Session::kLive);
+  // The first session's handshake stays where it was.
+  EXPECT_EQ(state.handshake, SequenceState::Handshake::kInitialized);
+  Request end = MakeBodyless(kR4, "DELETE");
+  end.session = SessionBinding::kSecond;
+  EXPECT_EQ(RuleForStep(state, end)->check_id, check::kSessionDelete);
+  state = PlanSequence(state, end);
+  EXPECT_EQ(state.second, SequenceState::Session::kEnded);
+  EXPECT_EQ(state.session, SequenceState::Session::kLive);
+  const Request ping = MakeRequest(kR4, kHttp, "ping", {}, 3);
+  EXPECT_EQ(RuleForStep(state, ping)->check_id, check::kPing);
+  Request in_second = ping;
+  in_second.session = SessionBinding::kSecond;
+  EXPECT_EQ(RuleForStep(state, in_second)->check_id, check::kSessionUnknown);
+
+  // The case file keeps the binding; the reproducer captures both ids and sends each where it
+  // belongs.
+  Sequence sequence;
+  for (const Request& request : {first, second, end, ping}) {
+    sequence.push_back({request, "", "", std::nullopt});
+  }
+  auto decoded = SequenceFromJson(SequenceToJson(sequence));
+  ASSERT_TRUE(decoded.ok()) << decoded.error().message;
+  EXPECT_EQ(*decoded, sequence);
+  ReproducerTarget target;
+  target.url = "http://127.0.0.1:8931/mcp";
+  const std::string line = SequenceReproducer(sequence, target);
+  EXPECT_NE(line.find("[ -n \"$sid2\" ] || sid2=$(printf"), std::string::npos) << line;
+  const auto delete_at = line.find("-X DELETE");
+  ASSERT_NE(delete_at, std::string::npos) << line;
+  EXPECT_NE(line.rfind("${sid2:+-H \"Mcp-Session-Id: $sid2\"}", delete_at), std::string::npos)
+      << line;
+  EXPECT_NE(line.find("${sid:+-H \"Mcp-Session-Id: $sid\"}", delete_at), std::string::npos) << line;
 }
 
 // Tables §4b V16a: initialize on a connection a served enveloped request locked to 2026-07-28.

@@ -89,6 +89,9 @@ SequenceRun RunSequence(const TransportFactory& connect, const Sequence& sequenc
   Transport& transport = **connected;
   SequenceState state;
   Revision revision = kLatestRevision;
+  // The session a later initialize without a session opened beside the first
+  // (SessionBinding::kSecond): the transport attaches only the first, so it is written here.
+  std::string second_session;
   for (std::size_t index = 0; index < sequence.size(); ++index) {
     const SequenceStep step = WithCapturedCursor(state, sequence[index]);
     revision = step.request.revision;
@@ -118,10 +121,19 @@ SequenceRun RunSequence(const TransportFactory& connect, const Sequence& sequenc
       }
       continue;
     }
-    Observation observation = transport.Send(step.request);
-    if (transport.session_id().empty()) {
-      if (auto session = FindHeader(observation.http_headers, kHeaderSessionId)) {
+    Request sent = step.request;
+    if (sent.session == SessionBinding::kSecond && !second_session.empty() &&
+        !FindHeader(sent.headers, kHeaderSessionId)) {
+      sent.headers.push_back({std::string(kHeaderSessionId), second_session});
+    }
+    const bool opens_second = sent.session == SessionBinding::kOmit &&
+                              sent.RpcMethod() == "initialize" && !transport.session_id().empty();
+    Observation observation = transport.Send(sent);
+    if (auto session = FindHeader(observation.http_headers, kHeaderSessionId)) {
+      if (transport.session_id().empty()) {
         transport.set_session_id(std::string(*session));
+      } else if (opens_second && second_session.empty()) {
+        second_session = std::string(*session);
       }
     }
     const SequenceState before = state;
@@ -137,6 +149,12 @@ SequenceRun RunSequence(const TransportFactory& connect, const Sequence& sequenc
   // Nothing left behind: a session still live is ended, as McpClient::Close ends one.
   if (state.session == SequenceState::Session::kLive && !transport.session_id().empty()) {
     static_cast<void>(transport.Send(MakeBodyless(revision, "DELETE")));
+  }
+  if (state.second == SequenceState::Session::kLive && !second_session.empty()) {
+    Request end = MakeBodyless(revision, "DELETE");
+    end.session = SessionBinding::kOmit;
+    end.headers.push_back({std::string(kHeaderSessionId), second_session});
+    static_cast<void>(transport.Send(end));
   }
   return run;
 }

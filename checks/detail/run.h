@@ -55,6 +55,8 @@ class ResultBuilder {
   /// Merges a verdict reached elsewhere for the exchange at `index`.
   void Merge(Verdict verdict, std::size_t index, std::string label = {});
   void Note(std::string note) { extra_notes_.push_back(std::move(note)); }
+  /// See CheckResult::one_connection.
+  void OnOneConnection() { result_.one_connection = true; }
   std::size_t size() const { return result_.exchanges.size(); }
   const std::vector<Exchange>& exchanges() const { return result_.exchanges; }
   bool judged_any() const { return best_.has_value(); }

@@ -112,7 +112,11 @@ Answer HandshakeEra::HandleHttpDelete(const Headers& headers) {
   if (!session_id) return BadRequest(-32000, "Bad Request: Mcp-Session-Id header is required");
   auto session = sessions_.http.find(TrimOws(*session_id));
   if (session == sessions_.http.end()) return SessionNotFound();
-  if (!faults_.contains(Fault::kDeletedSessionServed)) sessions_.http.erase(session);
+  if (faults_.contains(Fault::kDeleteEndsAllSessions)) {
+    sessions_.http.clear();
+  } else if (!faults_.contains(Fault::kDeletedSessionServed)) {
+    sessions_.http.erase(session);
+  }
   Answer answer;
   answer.http_status = 200;
   return answer;
