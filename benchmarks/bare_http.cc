@@ -23,6 +23,7 @@
 
 #include "benchmarks/bench_util.h"
 #include "benchmarks/e2e.h"
+#include "model/request_builder.h"
 
 namespace mcpfuzz::bench {
 namespace {
@@ -31,6 +32,9 @@ struct SessionIds {
   std::mutex mutex;
   /// By recorded connection: mcpfuzz keeps one session id per transport.
   std::map<std::size_t, std::string> by_connection;
+  /// By recorded connection: the session a sequence's second initialize without a session
+  /// opened beside the first (SessionBinding::kSecond).
+  std::map<std::size_t, std::string> second_by_connection;
 };
 
 struct Reply {
@@ -72,15 +76,20 @@ class Client {
     auto add = [&headers](const std::string& entry) {
       headers = curl_slist_append(headers, entry.c_str());
     };
-    for (const Header& header : request.headers) {
+    // The recorded second session's id is mcpfuzz's, not this run's: it is replaced.
+    const bool second = request.session == SessionBinding::kSecond;
+    Headers recorded = request.headers;
+    if (second) RemoveHeader(recorded, kHeaderSessionId);
+    for (const Header& header : recorded) {
       add(header.value.empty() ? header.name + ";" : header.name + ": " + header.value);
     }
-    const bool attach = request.session == SessionBinding::kAttach &&
-                        !FindHeader(request.headers, "Mcp-Session-Id");
+    const bool attach = second || (request.session == SessionBinding::kAttach &&
+                                   !FindHeader(request.headers, kHeaderSessionId));
     if (attach) {
       const std::lock_guard lock(ids_.mutex);
-      auto id = ids_.by_connection.find(sent.connection);
-      if (id != ids_.by_connection.end()) add("Mcp-Session-Id: " + id->second);
+      const auto& ids = second ? ids_.second_by_connection : ids_.by_connection;
+      auto id = ids.find(sent.connection);
+      if (id != ids.end()) add(std::string(kHeaderSessionId) + ": " + id->second);
     }
     // As mcpfuzz does: curl adds none of its own.
     for (const char* suppressed : {"Accept:", "Expect:", "Content-Type:"}) add(suppressed);
@@ -108,8 +117,11 @@ class Client {
     if (!reply_.session_id.empty() && request.RpcMethod() == "initialize") {
       const std::lock_guard lock(ids_.mutex);
       // The first: a second initialize on one connection (a sequence) leaves mcpfuzz's
-      // session id as it was.
-      ids_.by_connection.emplace(sent.connection, reply_.session_id);
+      // session id as it was, and one sent without a session opens the second.
+      if (!ids_.by_connection.emplace(sent.connection, reply_.session_id).second &&
+          request.session == SessionBinding::kOmit) {
+        ids_.second_by_connection.emplace(sent.connection, reply_.session_id);
+      }
     }
     return static_cast<int>(status);
   }

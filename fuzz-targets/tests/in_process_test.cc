@@ -129,10 +129,12 @@ TEST(InProcessReuse, EveryInputJudgesAsOnAFreshServerWithEachFault) {
   }
 }
 
-// A stdio `initialize` in 2026-07-28 (no _meta) initializes the stdio session of a server
-// that had none, after which messages without _meta are answered by the handshake era. The
-// next input must not see that.
+// A stdio `initialize` in 2026-07-28 (no _meta), on a connection the session's opening locked
+// to 2026-07-28, is refused by a conformant server; with initialize-relocks-era it is served and
+// locks the connection to the handshake era, after which messages without _meta are answered
+// by the handshake era. The next input must not see that.
 TEST(InProcessReuse, AnInputThatInitializesStdioLeavesNothingBehind) {
+  const refserver::FaultSet relocks{refserver::Fault::kInitializeRelocksEra};
   CaseSpec meta_missing;
   meta_missing.rule = BrokenRule::kMetaMissing;
   meta_missing.revision = static_cast<std::uint8_t>(
@@ -141,7 +143,7 @@ TEST(InProcessReuse, AnInputThatInitializesStdioLeavesNothingBehind) {
   meta_missing.transport = 1;
   ASSERT_EQ(SpecTransport(meta_missing), TransportKind::kStdio);
 
-  InProcessServer fresh({}, ServerLifetime::kFreshPerCase);
+  InProcessServer fresh(relocks, ServerLifetime::kFreshPerCase);
   const std::optional<Judged> expected = fresh.Run(meta_missing);
   ASSERT_TRUE(expected);
   ASSERT_EQ(expected->verdict.kind, VerdictKind::kPass) << Summarize(expected->verdict);
@@ -150,7 +152,7 @@ TEST(InProcessReuse, AnInputThatInitializesStdioLeavesNothingBehind) {
   Request initialize = MakeInitialize(Revision::k2025_11_25, TransportKind::kStdio, 1);
   initialize.revision = Revision::k2026_07_28;
 
-  InProcessServer reused({}, ServerLifetime::kReused);
+  InProcessServer reused(relocks, ServerLifetime::kReused);
   ASSERT_TRUE(reused.Run(meta_missing));
   const std::optional<Judged> initialized =
       reused.Send(FuzzCase{{initialize, std::string(check::kMetaMissing), {}}, ""});
