@@ -28,6 +28,29 @@
 namespace mcpfuzz::test_support {
 namespace {
 
+// A sequence is what its case file reads back as.
+void ExpectCaseFileRoundTrip(const Sequence& sequence) {
+  auto decoded = SequenceFromJson(SequenceToJson(sequence));
+  ASSERT_TRUE(decoded.ok()) << decoded.error().message;
+  EXPECT_EQ(*decoded, sequence);
+}
+
+// The reproducer of `steps` against a server on the usual port.
+template <class Steps>
+std::string HttpReproducer(const Steps& steps) {
+  ReproducerTarget target;
+  target.url = "http://127.0.0.1:8931/mcp";
+  return SequenceReproducer(steps, target);
+}
+
+// A stdio target whose command line is `server --stdio`.
+ReproducerTarget StdioServer() {
+  ReproducerTarget target;
+  target.kind = TransportKind::kStdio;
+  target.argv = {"server", "--stdio"};
+  return target;
+}
+
 using namespace std::chrono_literals;
 
 constexpr TransportKind kHttp = TransportKind::kHttp;
@@ -255,12 +278,8 @@ TEST(SequenceModel, ASecondSessionIsJudgedApartFromTheFirst) {
   for (const Request& request : {first, second, end, ping}) {
     sequence.push_back({request, "", "", std::nullopt});
   }
-  auto decoded = SequenceFromJson(SequenceToJson(sequence));
-  ASSERT_TRUE(decoded.ok()) << decoded.error().message;
-  EXPECT_EQ(*decoded, sequence);
-  ReproducerTarget target;
-  target.url = "http://127.0.0.1:8931/mcp";
-  const std::string line = SequenceReproducer(sequence, target);
+  ExpectCaseFileRoundTrip(sequence);
+  const std::string line = HttpReproducer(sequence);
   EXPECT_NE(line.find("[ -n \"$sid2\" ] || sid2=$(printf"), std::string::npos) << line;
   const auto delete_at = line.find("-X DELETE");
   ASSERT_NE(delete_at, std::string::npos) << line;
@@ -383,13 +402,9 @@ TEST(SequenceCodec, RoundTripsAndTheReproducerCapturesTheSession) {
       {MakeBodyless(kR4, "DELETE"), std::string(check::kSessionDelete), "H14", std::nullopt});
   sequence.push_back({MakeRequest(kR4, kHttp, "ping", {}, 2), std::string(check::kSessionUnknown),
                       "H13", std::nullopt});
-  auto decoded = SequenceFromJson(SequenceToJson(sequence));
-  ASSERT_TRUE(decoded.ok()) << decoded.error().message;
-  EXPECT_EQ(*decoded, sequence);
+  ExpectCaseFileRoundTrip(sequence);
 
-  ReproducerTarget target;
-  target.url = "http://127.0.0.1:8931/mcp";
-  const std::string line = SequenceReproducer(StepRequests(sequence), target);
+  const std::string line = HttpReproducer(StepRequests(sequence));
   // The first step goes without a session; later ones attach the one captured.
   EXPECT_EQ(std::count(line.begin(), line.end(), '\n'), 0) << line;
   EXPECT_NE(line.find("sid=$(printf"), std::string::npos) << line;
@@ -397,9 +412,7 @@ TEST(SequenceCodec, RoundTripsAndTheReproducerCapturesTheSession) {
   const auto first_curl = line.find("curl");
   EXPECT_EQ(line.substr(first_curl, 60).find("Mcp-Session-Id"), std::string::npos) << line;
 
-  target.kind = kStdio;
-  target.argv = {"server", "--stdio"};
-  const std::string stdio = SequenceReproducer(StepRequests(sequence), target);
+  const std::string stdio = SequenceReproducer(StepRequests(sequence), StdioServer());
   EXPECT_EQ(stdio.rfind("printf ", 0), 0U) << stdio;
   EXPECT_NE(stdio.find("| server --stdio"), std::string::npos) << stdio;
 }
@@ -437,20 +450,14 @@ TEST(SequenceCodec, TheReproducerCarriesTheCapturedCursor) {
       {MakeRequest(kR4, kHttp, "resources/templates/list", {}, 2), "", "", std::nullopt});
   sequence.push_back({WithCursor(MakeRequest(kR4, kHttp, "tools/list", {}, 3), kCursorPlaceholder),
                       std::string(check::kInvalidCursor), "C1", 2});
-  auto decoded = SequenceFromJson(SequenceToJson(sequence));
-  ASSERT_TRUE(decoded.ok()) << decoded.error().message;
-  EXPECT_EQ(*decoded, sequence);
+  ExpectCaseFileRoundTrip(sequence);
 
-  ReproducerTarget target;
-  target.url = "http://127.0.0.1:8931/mcp";
-  const std::string line = SequenceReproducer(sequence, target);
+  const std::string line = HttpReproducer(sequence);
   EXPECT_NE(line.find("; c3=$(printf '%s' \"$r\" | sed -n"), std::string::npos) << line;
   EXPECT_NE(line.find(R"("cursor":"'"$c3"'")"), std::string::npos) << line;
   EXPECT_EQ(line.find(kCursorPlaceholder), std::string::npos) << line;
 
-  target.kind = kStdio;
-  target.argv = {"server", "--stdio"};
-  const std::string stdio = SequenceReproducer(sequence, target);
+  const std::string stdio = SequenceReproducer(sequence, StdioServer());
   EXPECT_NE(stdio.find("mkfifo"), std::string::npos) << stdio;
   EXPECT_NE(stdio.find("server --stdio <\"$d/in\""), std::string::npos) << stdio;
   EXPECT_NE(stdio.find(R"("cursor":"'"$c3"'")"), std::string::npos) << stdio;
@@ -496,10 +503,7 @@ TEST(SequenceCodec, APipelinedStepRoundTripsAndNamesItsCancellation) {
   Sequence sequence;
   sequence.push_back({ping, "", "", std::nullopt, true});
   sequence.push_back({cancellation, std::string(check::kCancelledNoReply), "L9", std::nullopt});
-  auto decoded = SequenceFromJson(SequenceToJson(sequence));
-  ASSERT_TRUE(decoded.ok()) << decoded.error().message;
-  EXPECT_EQ(*decoded, sequence);
-  EXPECT_TRUE((*decoded)[0].pipelined);
+  ExpectCaseFileRoundTrip(sequence);  // `pipelined` included
   boost::json::value bad = SequenceToJson(sequence);
   bad.as_array()[0].as_object()["pipelined"] = 1;
   EXPECT_FALSE(SequenceFromJson(bad).ok());
