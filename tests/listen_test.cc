@@ -139,6 +139,9 @@ TEST(ListenAcknowledged, OverStdioOtherMessagesMayComeFirst) {
   EXPECT_EQ(verdict.kind, VerdictKind::kPass) << Show(verdict);
   // Seeing nothing of it (the acknowledgement may come after a later request's reply) is not
   // judged; over HTTP the reply is the stream, so an empty one is.
+  // Another request's error says nothing about this one.
+  verdict = JudgeStream(request, {ErrorReply(99, -32601, "Method not found"), Closing()});
+  EXPECT_EQ(verdict.kind, VerdictKind::kFail) << Show(verdict);
   verdict = Judge(check::kListenAcknowledged, request, Silent(request));
   EXPECT_EQ(verdict.kind, VerdictKind::kPass) << Show(verdict);
   EXPECT_FALSE(verdict.notes.empty());

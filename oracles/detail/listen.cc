@@ -126,13 +126,13 @@ std::vector<Finding> CheckListenStream(const Request& request, const Observation
   std::vector<const json::value*> stream;
   for (const json::value& message : observation.messages) {
     const bool response = IsResponseShaped(message);
-    if (response && message.get_object().contains("error")) return findings;  // refused
     const json::value* stamp = SubscriptionIdOf(message);
+    const json::value* answers = response ? message.get_object().if_contains("id") : nullptr;
     const bool own = http || AcknowledgesListen(message, *id) ||
-                     (stamp != nullptr && *stamp == *id) ||
-                     (response && message.get_object().if_contains("id") != nullptr &&
-                      message.get_object().at("id") == *id);
-    if (own) stream.push_back(&message);
+                     (stamp != nullptr && *stamp == *id) || (answers != nullptr && *answers == *id);
+    if (!own) continue;
+    if (response && message.get_object().contains("error")) return findings;  // refused
+    stream.push_back(&message);
   }
   if (stream.empty()) {
     if (http) {
