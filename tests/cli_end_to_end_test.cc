@@ -8,10 +8,9 @@
 #include <boost/json.hpp>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "model/reproducer.h"
+#include "support/files.h"
 #include "support/processes.h"
 #include "transport/server_process.h"
 
@@ -22,19 +21,13 @@ namespace json = boost::json;
 using test_support::Mcpfuzz;
 using test_support::McpfuzzBinary;
 using test_support::ProcessRun;
+using test_support::ReadJson;
 using test_support::RunShell;
 
 std::string TempPath(const std::string& name) {
   return (std::filesystem::temp_directory_path() /
           (name + "-" + std::to_string(::getpid()) + ".json"))
       .string();
-}
-
-json::value ReadJson(const std::string& path) {
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return json::parse(text.str());
 }
 
 TEST(CheckCommand, ConformantBuiltinServerPassesWithExitZero) {
@@ -326,10 +319,7 @@ TEST(CheckCommand, TheArgsProbesHintNamesAFlagThatRunsIt) {
   ProcessRun skipped =
       Mcpfuzz("check --builtin --only tools.bad-arguments --report json=" + report);
   EXPECT_EQ(skipped.exit_code, 2) << "nothing judged: " << skipped.output;
-  std::ifstream file(report);
-  std::stringstream text;
-  text << file.rdbuf();
-  const std::string json = text.str();
+  const std::string json = test_support::ReadFile(report);
   const std::string command = "`mcpfuzz check ";
   const std::size_t at = json.find(command);
   ASSERT_NE(at, std::string::npos) << json;

@@ -12,7 +12,6 @@
 #include <boost/json/serialize.hpp>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -21,11 +20,14 @@
 
 #include "campaign/differential.h"
 #include "reports/writers.h"
+#include "support/files.h"
 #include "support/processes.h"
 #include "support/reference_server.h"
 
 namespace mcpfuzz {
 namespace {
+
+using test_support::ReadJson;
 
 using namespace std::chrono_literals;
 
@@ -294,10 +296,7 @@ TEST(DiffCli, ExitCodesAndJsonReport) {
                                            " --report json=" + ShellQuote(json));
   EXPECT_EQ(wrong.exit_code, 1) << wrong.output;
   EXPECT_NE(wrong.output.find("tools.unknown-name"), std::string::npos) << wrong.output;
-  std::ifstream file(json);
-  std::stringstream text;
-  text << file.rdbuf();
-  const boost::json::value report = boost::json::parse(text.str());
+  const boost::json::value report = ReadJson(json);
   EXPECT_EQ(report.at("format").as_string(), "mcpfuzz-diff-report");
   EXPECT_EQ(report.at("seed").as_int64(), 7);
   EXPECT_EQ(report.at("summary").at("wrong_side").as_int64(), 1);
@@ -317,13 +316,6 @@ TEST(DiffCli, ExitCodesAndJsonReport) {
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_NE(help.output.find("--baseline-server"), std::string::npos) << help.output;
   EXPECT_NE(help.output.find("Exit codes: 0 no disagreement with a wrong side"), std::string::npos);
-}
-
-boost::json::value ReadJson(const std::filesystem::path& path) {
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return boost::json::parse(text.str());
 }
 
 // The members that differ between any two runs, sharded or not: when it started and how long

@@ -24,6 +24,7 @@
 
 #include "model/model.h"
 #include "model/reproducer.h"
+#include "support/files.h"
 #include "support/processes.h"
 #include "support/stdio_requests.h"
 #include "transport/children.h"
@@ -38,6 +39,7 @@ using std::chrono::milliseconds;
 using test_support::Call;
 using test_support::Mcpfuzz;
 using test_support::ProcessRun;
+using test_support::ReadFile;
 using test_support::RunShell;
 using test_support::ScratchDirectory;
 
@@ -71,13 +73,6 @@ struct BoundedRun {
   double seconds = -1;
   std::optional<json::value> report;
 };
-
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // Runs mcpfuzz `command` against `target` (a URL, or `-- argv...`) with a JSON report to
 // `report`.

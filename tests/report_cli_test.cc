@@ -11,9 +11,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "model/reproducer.h"
+#include "support/files.h"
 #include "support/processes.h"
 
 namespace mcpfuzz::test_support {
@@ -21,13 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace json = boost::json;
-
-std::string Read(const fs::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
 
 class ReportFiles : public ::testing::Test {
  protected:
@@ -52,14 +45,14 @@ class ReportFiles : public ::testing::Test {
   }
   // Every file there, and no temporary file left behind.
   void ExpectAllFive(std::string_view json_format) const {
-    const json::value report = json::parse(Read(dir_ / "r.json"));
+    const json::value report = json::parse(ReadFile(dir_ / "r.json"));
     EXPECT_EQ(report.at("format").as_string(), json_format);
-    const json::value sarif = json::parse(Read(dir_ / "r.sarif"));
+    const json::value sarif = json::parse(ReadFile(dir_ / "r.sarif"));
     EXPECT_FALSE(sarif.at("runs").at(0).at("results").as_array().empty());
-    EXPECT_NE(Read(dir_ / "r.xml").find("<failure "), std::string::npos);
-    EXPECT_NE(Read(dir_ / "r.md").find("### Findings"), std::string::npos);
+    EXPECT_NE(ReadFile(dir_ / "r.xml").find("<failure "), std::string::npos);
+    EXPECT_NE(ReadFile(dir_ / "r.md").find("### Findings"), std::string::npos);
     // A check report charts its verdicts; a fuzz report counts cases per family instead.
-    const std::string html = Read(dir_ / "r.html");
+    const std::string html = ReadFile(dir_ / "r.html");
     EXPECT_NE(html.find(json_format == "mcpfuzz-fuzz-report" ? "<th>cases sent</th>" : "<svg"),
               std::string::npos);
     for (const auto& entry : fs::directory_iterator(dir_)) {
@@ -92,7 +85,7 @@ TEST_F(ReportFiles, ReplayWritesAllFiveFormats) {
                                  " --builtin --fault unknown-tool-is-error" + AllFive());
   EXPECT_EQ(run.exit_code, 1) << run.output;
   ExpectAllFive("mcpfuzz-replay-report");
-  EXPECT_GE(json::parse(Read(dir_ / "r.json")).at("still_failing").as_int64(), 1);
+  EXPECT_GE(json::parse(ReadFile(dir_ / "r.json")).at("still_failing").as_int64(), 1);
 }
 
 // Found out before the run, not after an hour of fuzzing: nothing is sent, nothing written.

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "reports/writers.h"
+#include "support/files.h"
 #include "support/report_fixtures.h"
 
 namespace mcpfuzz::test_support {
@@ -36,13 +37,6 @@ std::string Extension(Format format) {
       return "html";
   }
   return "txt";
-}
-
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
 }
 
 void ExpectGolden(const reports::Report& report) {

@@ -20,6 +20,7 @@
 #include "model/reproducer.h"
 #include "reports/merge.h"
 #include "reports/survey.h"
+#include "support/files.h"
 #include "support/processes.h"
 #include "support/reference_server.h"
 
@@ -28,13 +29,6 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace json = boost::json;
-
-json::value ReadJson(const fs::path& path) {
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return json::parse(text.str());
-}
 
 std::string StdioLine(const std::string& fault) {
   return "stdio: " + RefServerPath() + " --stdio --fault " + fault + "\n";
@@ -170,10 +164,7 @@ TEST_F(Survey, GroupsServersByTheServerInfoTheyAnnounce) {
   EXPECT_EQ(groups[1].per_check[0].counts.fail, 1);
   EXPECT_EQ(groups[1].per_check[0].counts.warn, 1);
 
-  std::ifstream markdown_file(dir_ / "s.md");
-  std::stringstream markdown_text;
-  markdown_text << markdown_file.rdbuf();
-  const std::string markdown = markdown_text.str();
+  const std::string markdown = ReadFile(dir_ / "s.md");
   for (const char* row : {"| alpha-sdk 1.0.0 | 2 | tools.unknown-name | 1 | 0 |",
                           "| beta-sdk 2.0.0 | 2 | tools.unknown-name | 1 | 1 |",
                           "| (no serverInfo) | 1 | — | 0 | 0 |"}) {

@@ -25,6 +25,7 @@
 #include "reports/diff.h"
 #include "reports/merge.h"
 #include "reports/writers.h"
+#include "support/files.h"
 #include "support/processes.h"
 #include "support/reference_server.h"
 #include "support/report_fixtures.h"
@@ -34,15 +35,6 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace json = boost::json;
-
-std::string ReadText(const fs::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
-json::value ReadJson(const fs::path& path) { return json::parse(ReadText(path)); }
 
 // What differs between any two runs, sharded or not, or measures the work of the run rather
 // than the target: when it started, how long it took (and the rate and time breakdown that
@@ -246,31 +238,40 @@ void ExpectSameFormats(reports::Report original, reports::Report read) {
   EXPECT_EQ(got.str(), want.str());
 }
 
+// `report` written as JSON and read back by the reader of its kind, as `mcpfuzz merge` reads it.
+Result<reports::Report> ReadBack(const reports::Report& report) {
+  std::ostringstream written;
+  reports::WriteJson(report, written);
+  const json::value value = json::parse(written.str());
+  switch (report.kind) {
+    case reports::ReportKind::kDiff:
+      return reports::DiffReportFromJson(value);
+    case reports::ReportKind::kSurvey:
+      return reports::SurveyReportFromJson(value);
+    default:
+      return reports::FuzzReportFromJson(value);
+  }
+}
+
 TEST(ReportReadBack, FuzzReportWritesEveryFormatAsTheOriginal) {
   reports::Report original = HostileFuzzReport();
   // A campaign's duration is its elapsed time; the fixture sets only the duration.
   original.fuzz->elapsed_ms = std::llround(original.duration_seconds * 1000.0);
-  std::ostringstream written;
-  reports::WriteJson(original, written);
-  auto read = reports::FuzzReportFromJson(json::parse(written.str()));
+  auto read = ReadBack(original);
   ASSERT_TRUE(read.ok()) << read.error().message;
   ExpectSameFormats(original, std::move(*read));
 }
 
 TEST(ReportReadBack, SurveyReportWritesEveryFormatAsTheOriginal) {
   const reports::Report original = HostileSurveyReport();
-  std::ostringstream written;
-  reports::WriteJson(original, written);
-  auto read = reports::SurveyReportFromJson(json::parse(written.str()));
+  auto read = ReadBack(original);
   ASSERT_TRUE(read.ok()) << read.error().message;
   ExpectSameFormats(original, std::move(*read));
 }
 
 TEST(ReportReadBack, DiffReportWritesEveryFormatAsTheOriginal) {
   const reports::Report original = HostileDiffReport();
-  std::ostringstream written;
-  reports::WriteJson(original, written);
-  auto read = reports::DiffReportFromJson(json::parse(written.str()));
+  auto read = ReadBack(original);
   ASSERT_TRUE(read.ok()) << read.error().message;
   ASSERT_TRUE(read->diff->targets.at(1).server_info.has_value());
   ExpectSameFormats(original, std::move(*read));
@@ -279,10 +280,7 @@ TEST(ReportReadBack, DiffReportWritesEveryFormatAsTheOriginal) {
 // The shards of the fixture reports, read back from their JSON as `mcpfuzz merge` reads them.
 reports::Report Shard(reports::Report report, const std::string& label) {
   (report.diff ? report.diff->shard : report.shard) = label;
-  std::ostringstream written;
-  reports::WriteJson(report, written);
-  const json::value value = json::parse(written.str());
-  auto read = report.diff ? reports::DiffReportFromJson(value) : reports::FuzzReportFromJson(value);
+  auto read = ReadBack(report);
   EXPECT_TRUE(read.ok()) << read.error().message;
   return read.ok() ? std::move(*read) : reports::Report{};
 }

@@ -6,8 +6,6 @@
 
 #include <boost/json.hpp>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "checks/checks.h"
@@ -15,6 +13,7 @@
 #include "model/request_builder.h"
 #include "oracles/check_ids.h"
 #include "oracles/oracle.h"
+#include "support/files.h"
 #include "support/processes.h"
 #include "support/reference_server.h"
 #include "transport/client.h"
@@ -27,14 +26,8 @@ namespace {
 namespace json = boost::json;
 using test_support::Mcpfuzz;
 using test_support::ProcessRun;
+using test_support::ReadJson;
 using test_support::ScratchDirectory;
-
-json::value ReadJson(const std::filesystem::path& path) {
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return json::parse(text.str());
-}
 
 // --- the oracle: S1 binds every revision ------------------------------------------------------
 
