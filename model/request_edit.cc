@@ -16,6 +16,17 @@ boost::json::object& Params(Request& request) {
   return params.as_object();
 }
 
+const boost::json::object* ObjectMember(const boost::json::object& object, std::string_view key) {
+  const boost::json::value* member = object.if_contains(key);
+  return member != nullptr ? member->if_object() : nullptr;
+}
+
+const boost::json::object* ParamsMeta(const boost::json::value& message) {
+  const boost::json::object* object = message.if_object();
+  const boost::json::object* params = object != nullptr ? ObjectMember(*object, "params") : nullptr;
+  return params != nullptr ? ObjectMember(*params, "_meta") : nullptr;
+}
+
 boost::json::object& Meta(Request& request) {
   boost::json::value& meta = Params(request)["_meta"];
   if (!meta.is_object()) meta = boost::json::object{};

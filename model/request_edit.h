@@ -1,8 +1,11 @@
 #pragma once
 // Request surgery: the few edits every way of breaking one rule starts from. Each returns a
-// reference into the request's JSON body, creating what is missing.
+// reference into the request's JSON body, creating what is missing. And the one read of a
+// message's `params._meta`, which creates nothing.
 
 #include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+#include <string_view>
 
 #include "model/request.h"
 
@@ -14,5 +17,10 @@ boost::json::object& BodyObject(Request& request);
 boost::json::object& Params(Request& request);
 /// `params._meta` of the object body, created (or replaced) as an object.
 boost::json::object& Meta(Request& request);
+
+/// `object[key]` when it is an object; null otherwise.
+const boost::json::object* ObjectMember(const boost::json::object& object, std::string_view key);
+/// `params._meta` of a JSON-RPC message, when both are objects; null otherwise.
+const boost::json::object* ParamsMeta(const boost::json::value& message);
 
 }  // namespace mcpfuzz

@@ -2,15 +2,9 @@
 
 #include <boost/json.hpp>
 
+#include "model/request_edit.h"
+
 namespace mcpfuzz {
-namespace {
-
-const boost::json::object* MemberObject(const boost::json::object& object, std::string_view key) {
-  const boost::json::value* member = object.if_contains(key);
-  return member != nullptr && member->is_object() ? &member->get_object() : nullptr;
-}
-
-}  // namespace
 
 bool IsListen(const Request& request) {
   return request.RpcMethod() == kListenMethod && request.RpcId().has_value();
@@ -19,10 +13,10 @@ bool IsListen(const Request& request) {
 const boost::json::value* SubscriptionIdOf(const boost::json::value& message) {
   if (!message.is_object()) return nullptr;
   const boost::json::object& object = message.get_object();
-  const boost::json::object* holder = MemberObject(object, "params");
-  if (holder == nullptr) holder = MemberObject(object, "result");
+  const boost::json::object* holder = ObjectMember(object, "params");
+  if (holder == nullptr) holder = ObjectMember(object, "result");
   if (holder == nullptr) return nullptr;
-  const boost::json::object* meta = MemberObject(*holder, "_meta");
+  const boost::json::object* meta = ObjectMember(*holder, "_meta");
   return meta != nullptr ? meta->if_contains(kMetaSubscriptionId) : nullptr;
 }
 

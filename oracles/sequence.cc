@@ -5,6 +5,7 @@
 
 #include "model/channel.h"
 #include "model/request_builder.h"
+#include "model/request_edit.h"
 #include "oracles/check_ids.h"
 
 namespace mcpfuzz {
@@ -42,11 +43,8 @@ bool OpensHandshake(const SequenceState& state, const Request& request) {
 // Carries the 2026-07-28 envelope (params._meta protocolVersion): a claim of that era.
 bool Enveloped(const Request& request) {
   const auto body = request.BodyJson();
-  if (!body || !body->is_object()) return false;
-  const auto* params = body->as_object().if_contains("params");
-  const auto* meta =
-      params && params->is_object() ? params->as_object().if_contains("_meta") : nullptr;
-  return meta != nullptr && meta->is_object() && meta->as_object().contains(kMetaProtocolVersion);
+  const boost::json::object* meta = body ? ParamsMeta(*body) : nullptr;
+  return meta != nullptr && meta->contains(kMetaProtocolVersion);
 }
 
 // The era a served `request` locks a stdio connection to (tables §4b V16): an enveloped request

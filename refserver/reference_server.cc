@@ -7,6 +7,7 @@
 
 #include "model/json_depth.h"
 #include "model/request_builder.h"
+#include "model/request_edit.h"
 #include "refserver/detail/handshake.h"
 #include "refserver/detail/http_rules.h"
 #include "refserver/detail/jsonrpc.h"
@@ -26,14 +27,6 @@ constexpr std::string_view kLeakedInternals =
     "\n    at McpServer.handle (/srv/app/node_modules/mcp-core/dist/server.js:412:23)"
     "\n    upstream db-primary.prod.internal.corp:5432 refused the connection";
 constexpr std::string_view kStdoutLogLine = "[INFO] mcpfuzz-refserver: handling message";
-
-const boost::json::object* ParamsMeta(const boost::json::value& message) {
-  const auto* object = message.if_object();
-  const auto* params = object != nullptr ? object->if_contains("params") : nullptr;
-  const auto* params_object = params != nullptr ? params->if_object() : nullptr;
-  const auto* meta = params_object != nullptr ? params_object->if_contains("_meta") : nullptr;
-  return meta != nullptr ? meta->if_object() : nullptr;
-}
 
 bool HasStatelessMeta(const boost::json::value& message) {
   const boost::json::object* meta = ParamsMeta(message);

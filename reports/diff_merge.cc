@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
 
 #include "reports/detail/json_read.h"
 #include "reports/detail/server_info_json.h"
@@ -29,16 +30,10 @@ std::string KeyOf(const DiffRow& row) {
 }  // namespace
 
 Result<Report> DiffReportFromJson(const json::value& value) {
-  if (!value.is_object() || Text(value.as_object(), "format") != "mcpfuzz-diff-report") {
-    return Error{"not an mcpfuzz-diff-report"};
-  }
+  Result<Report> head = detail::ReportHead(value, "mcpfuzz-diff-report", ReportKind::kDiff);
+  if (!head) return head.error();
+  Report report = std::move(*head);
   const json::object& in = value.as_object();
-  Report report;
-  report.kind = ReportKind::kDiff;
-  report.tool_version = in.contains("tool") && in.at("tool").is_object()
-                            ? Text(in.at("tool").as_object(), "version")
-                            : std::string();
-  report.started_at = Text(in, "started_at");
   report.duration_seconds = Real(in, "duration_seconds");
   DiffSection diff;
   if (const json::value* seed = in.if_contains("seed"); seed != nullptr && seed->is_number()) {

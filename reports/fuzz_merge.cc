@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "model/revision.h"
 #include "oracles/verdict_json.h"
@@ -81,14 +82,10 @@ ReportItem FuzzFindingItem(json::object record, Verdict verdict) {
 }
 
 Result<Report> FuzzReportFromJson(const json::value& value) {
-  if (!value.is_object() || Text(value.as_object(), "format") != "mcpfuzz-fuzz-report") {
-    return Error{"not an mcpfuzz-fuzz-report"};
-  }
+  Result<Report> head = detail::ReportHead(value, "mcpfuzz-fuzz-report", ReportKind::kFuzz);
+  if (!head) return head.error();
+  Report report = std::move(*head);
   const json::object& in = value.as_object();
-  Report report;
-  report.kind = ReportKind::kFuzz;
-  report.tool_version = Text(Object(in, "tool"), "version");
-  report.started_at = Text(in, "started_at");
   report.duration_seconds = Real(in, "elapsed_seconds");
   TargetSection target;
   const json::object& described = Object(in, "target");

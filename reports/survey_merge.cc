@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
 
 #include "model/revision.h"
 #include "oracles/verdict_json.h"
@@ -133,14 +134,10 @@ std::size_t ShardNumber(const std::string& label) {
 }  // namespace
 
 Result<Report> SurveyReportFromJson(const json::value& value) {
-  if (!value.is_object() || Text(value.as_object(), "format") != "mcpfuzz-survey-report") {
-    return Error{"not an mcpfuzz-survey-report"};
-  }
+  Result<Report> head = detail::ReportHead(value, "mcpfuzz-survey-report", ReportKind::kSurvey);
+  if (!head) return head.error();
+  Report report = std::move(*head);
   const json::object& in = value.as_object();
-  Report report;
-  report.kind = ReportKind::kSurvey;
-  report.tool_version = Text(Object(in, "tool"), "version");
-  report.started_at = Text(in, "started_at");
   report.duration_seconds = Real(in, "duration_seconds");
   report.shard = Text(in, "shard");
   for (const json::value& entry : Array(in, "targets")) {

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "model/channel.h"
+#include "model/request_edit.h"
 #include "model/subscription.h"
 
 namespace mcpfuzz::oracles_detail {
@@ -26,11 +27,6 @@ constexpr OptIn kOptIns[] = {
 constexpr std::string_view kResourceSubscriptions = "resourceSubscriptions";
 constexpr std::string_view kResourceUpdated = "notifications/resources/updated";
 
-const json::object* ObjectAt(const json::object& object, std::string_view key) {
-  const json::value* member = object.if_contains(key);
-  return member != nullptr && member->is_object() ? &member->get_object() : nullptr;
-}
-
 std::string Text(const json::value& value) { return Excerpt(json::serialize(value), 80); }
 
 std::string_view MethodOf(const json::value& message) {
@@ -44,8 +40,8 @@ std::string_view MethodOf(const json::value& message) {
 json::object RequestedFilter(const Request& request) {
   std::optional<json::value> body = request.BodyJson();
   if (!body || !body->is_object()) return {};
-  const json::object* params = ObjectAt(body->get_object(), "params");
-  const json::object* filter = params != nullptr ? ObjectAt(*params, "notifications") : nullptr;
+  const json::object* params = ObjectMember(body->get_object(), "params");
+  const json::object* filter = params != nullptr ? ObjectMember(*params, "notifications") : nullptr;
   return filter != nullptr ? *filter : json::object{};
 }
 
@@ -75,8 +71,9 @@ bool Allowed(const json::object& filter, std::string_view method, const json::va
 // The acknowledgement names what the server agreed to honor: a subset of what was requested.
 void CheckAcknowledged(const json::value& ack, const json::object& requested, Strength strength,
                        std::vector<Finding>& findings) {
-  const json::object* params = ack.is_object() ? ObjectAt(ack.get_object(), "params") : nullptr;
-  const json::object* honored = params != nullptr ? ObjectAt(*params, "notifications") : nullptr;
+  const json::object* params = ack.is_object() ? ObjectMember(ack.get_object(), "params") : nullptr;
+  const json::object* honored =
+      params != nullptr ? ObjectMember(*params, "notifications") : nullptr;
   if (honored == nullptr) {
     findings.push_back({Aspect::kShape, strength,
                         "the acknowledgement has no params.notifications object (the subset of "
@@ -167,7 +164,7 @@ std::vector<Finding> CheckListenStream(const Request& request, const Observation
     if (http)
       CheckStamp(*message, *id, "the notification " + std::string(method), strength, findings);
     const json::object* params =
-        message->is_object() ? ObjectAt(message->get_object(), "params") : nullptr;
+        message->is_object() ? ObjectMember(message->get_object(), "params") : nullptr;
     const json::value* uri = params != nullptr ? params->if_contains("uri") : nullptr;
     if (!method.empty() && !Allowed(requested, method, uri)) {
       findings.push_back({Aspect::kShape, strength,

@@ -6,26 +6,12 @@
 #include <string_view>
 
 #include "model/logging.h"
+#include "model/request_edit.h"
 
 namespace mcpfuzz::oracles_detail {
 namespace {
 
 namespace json = boost::json;
-
-const json::object* ObjectAt(const json::object& object, std::string_view key) {
-  const json::value* member = object.if_contains(key);
-  return member != nullptr && member->is_object() ? &member->get_object() : nullptr;
-}
-
-// The request's params._meta, when it has one.
-std::optional<json::object> RequestMeta(const Request& request) {
-  std::optional<json::value> body = request.BodyJson();
-  if (!body || !body->is_object()) return std::nullopt;
-  const json::object* params = ObjectAt(body->get_object(), "params");
-  const json::object* meta = params != nullptr ? ObjectAt(*params, "_meta") : nullptr;
-  if (meta == nullptr) return std::nullopt;
-  return *meta;
-}
 
 std::string Text(const json::value& value) { return Excerpt(json::serialize(value), 60); }
 
@@ -61,9 +47,10 @@ std::vector<Finding> CheckRelatedNotifications(const Request& request,
                                                const Observation& observation) {
   std::vector<Finding> findings;
   if (request.transport != TransportKind::kHttp) return findings;
-  const std::optional<json::object> meta = RequestMeta(request);
-  const json::value* asked_level = meta ? meta->if_contains(kMetaLogLevel) : nullptr;
-  const json::value* token = meta ? meta->if_contains(kMetaProgressToken) : nullptr;
+  const std::optional<json::value> body = request.BodyJson();
+  const json::object* meta = body ? ParamsMeta(*body) : nullptr;
+  const json::value* asked_level = meta != nullptr ? meta->if_contains(kMetaLogLevel) : nullptr;
+  const json::value* token = meta != nullptr ? meta->if_contains(kMetaProgressToken) : nullptr;
   std::optional<double> last_progress;
   for (const json::value& message : observation.messages) {
     if (!message.is_object()) continue;
@@ -71,7 +58,7 @@ std::vector<Finding> CheckRelatedNotifications(const Request& request,
     const json::value* method = object.if_contains("method");
     if (method == nullptr || !method->is_string() || object.contains("id")) continue;
     static const json::object kNoParams;
-    const json::object* params = ObjectAt(object, "params");
+    const json::object* params = ObjectMember(object, "params");
     if (params == nullptr) params = &kNoParams;
     if (method->get_string() == "notifications/message") {
       CheckLogMessage(*params, asked_level, request.revision, findings);

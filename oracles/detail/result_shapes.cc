@@ -3,19 +3,13 @@
 #include <boost/json.hpp>
 
 #include "model/request_builder.h"
+#include "model/request_edit.h"
 
 namespace mcpfuzz::oracles_detail {
 namespace {
 
-constexpr std::string_view kMetaServerInfoKey = "io.modelcontextprotocol/serverInfo";
-
 Finding ShapeFinding(Strength strength, std::string text) {
   return Finding{Aspect::kShape, strength, std::move(text)};
-}
-
-const boost::json::object* ObjectMember(const boost::json::object& object, std::string_view key) {
-  const auto* member = object.if_contains(key);
-  return member != nullptr && member->is_object() ? &member->as_object() : nullptr;
 }
 
 bool IsNonEmptyStringArray(const boost::json::value* value) {
@@ -159,7 +153,7 @@ std::vector<Finding> CheckDiscoverResult(const boost::json::value& result, Stren
     findings.push_back(ShapeFinding(strength, "instructions is not a string"));
   }
   const auto* meta = ObjectMember(object, "_meta");
-  if (meta == nullptr || ObjectMember(*meta, kMetaServerInfoKey) == nullptr) {
+  if (meta == nullptr || ObjectMember(*meta, kMetaServerInfo) == nullptr) {
     findings.push_back(
         ShapeFinding(Strength::kShould, "_meta lacks io.modelcontextprotocol/serverInfo"));
   }

@@ -10,6 +10,9 @@
 #include <string>
 #include <string_view>
 
+#include "model/result.h"
+#include "reports/report.h"
+
 namespace mcpfuzz::reports::detail {
 
 /// The string member `key`; empty when missing or not a string.
@@ -55,6 +58,21 @@ inline const boost::json::array& Array(const boost::json::object& object, std::s
   static const boost::json::array kEmpty;
   const boost::json::value* value = object.if_contains(key);
   return value != nullptr && value->is_array() ? value->as_array() : kEmpty;
+}
+
+/// A report of `kind` with what every report's JSON carries (the tool's version, when the run
+/// started), or an error when `value` is not a report in `format` ("mcpfuzz-fuzz-report").
+inline Result<Report> ReportHead(const boost::json::value& value, std::string_view format,
+                                 ReportKind kind) {
+  if (!value.is_object() || Text(value.as_object(), "format") != format) {
+    return Error{"not an " + std::string(format)};
+  }
+  const boost::json::object& in = value.as_object();
+  Report report;
+  report.kind = kind;
+  report.tool_version = Text(Object(in, "tool"), "version");
+  report.started_at = Text(in, "started_at");
+  return report;
 }
 
 }  // namespace mcpfuzz::reports::detail
