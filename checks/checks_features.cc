@@ -2,6 +2,7 @@
 // otherwise well-formed request.
 
 #include <boost/json.hpp>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -158,6 +159,37 @@ void InvalidLogLevel(RevisionRun& run) {
                      Meta(request)[kMetaLogLevel] = "mcpfuzz-no-such-level";
                      return request;
                    }}});
+}
+
+// logging/setLevel on a connection of its own, then a ping (tables §7 G4). The level is the most
+// severe one, so that any log message the ping's reply carries is below it.
+void SessionLogLevel(RevisionRun& run) {
+  const std::string_view id = check::kSessionLogLevel;
+  if (!run.RequireCapability(id, "logging")) return;
+  std::unique_ptr<Connection> fresh = run.Fresh();
+  if (!fresh) return run.ReportUnreachable(id);
+  std::vector<Exchange> opening;
+  if (!fresh->Open(&opening) || fresh->Dead()) return run.ReportUnreachable(id);
+  ResultBuilder result(run, id);
+  for (Exchange& exchange : opening) result.Add(std::move(exchange));
+  constexpr std::string_view kLevel = kLogLevels.back();
+  const std::size_t set_level = result.Add(
+      fresh->Send(fresh->client().Make("logging/setLevel", {{"level", kLevel}}), Owed::kReply));
+  const Exchange& set = result.exchanges()[set_level];
+  if (ClassifyReply(set.request, set.observation).channel != Channel::kSuccess) {
+    // Not judged (NOT_APPLICABLE): without a level set there is nothing to judge messages by.
+    for (Exchange& cleanup : fresh->Close()) result.Add(std::move(cleanup));
+    result.Note(
+        "logging/setLevel was not answered with a result, so no level was set to judge "
+        "later log messages by");
+    return run.Report(std::move(result));
+  }
+  JudgeContext context = run.Context();
+  context.session_log_level = std::string(kLevel);
+  if (!fresh->Dead()) result.Judge(fresh->Send(fresh->client().Make("ping")), context);
+  for (Exchange& cleanup : fresh->Close()) result.Add(std::move(cleanup));
+  result.OnOneConnection();
+  run.Report(std::move(result));
 }
 
 }  // namespace mcpfuzz::checks::detail

@@ -3,12 +3,13 @@
 // over HTTP a DELETE of the session followed by requests in it; once initialized, a list and
 // a list of another method carrying the nextCursor the first handed out; cancellations (of a
 // ping still in flight over stdio, of a finished request, of an id never sent, each of the last
-// two followed by a ping that must still be answered); over stdio at a target speaking both eras,
-// an enveloped request once initialized; over HTTP a second session opened beside the first,
-// DELETEd, and a request naming it (the first must live on: sessions are isolated). In 2026-07-28
-// over stdio: server/discover, an enveloped list that locks the connection's era, then an
-// envelope-less initialize (tables §4b V16a, V16b). Each step names the check and row it is planned
-// to be judged by, from a small model of the state a conformant server would be in
+// two followed by a ping that must still be answered); where the target declared logging,
+// logging/setLevel and a ping whose reply shows the level at work; over stdio at a target speaking
+// both eras, an enveloped request once initialized; over HTTP a second session opened beside the
+// first, DELETEd, and a request naming it (the first must live on: sessions are isolated). In
+// 2026-07-28 over stdio: server/discover, an enveloped list that locks the connection's era, then
+// an envelope-less initialize (tables §4b V16a, V16b). Each step names the check and row it is
+// planned to be judged by, from a small model of the state a conformant server would be in
 // (oracles/sequence.h); the campaign judges each step by the state actually reached.
 
 #include <rapidcheck.h>
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "generators/detail/families.h"
+#include "model/logging.h"
 #include "model/request_builder.h"
 #include "oracles/check_ids.h"
 #include "oracles/sequence.h"
@@ -46,6 +48,7 @@ enum class Op {
   kOpenSecond,
   kDeleteSecond,
   kInSecond,
+  kSetLevel,
 };
 
 constexpr std::string_view kLists[] = {"resources/templates/list", "tools/list", "prompts/list",
@@ -83,6 +86,8 @@ std::string_view Name(Op op) {
       return "DELETE the second session";
     case Op::kInSecond:
       return "ping in the second session";
+    case Op::kSetLevel:
+      return "logging/setLevel";
   }
   return "?";
 }
@@ -147,6 +152,15 @@ std::optional<Op> SecondSessionOp(const GenContext& context, const SequenceState
   return std::nullopt;
 }
 
+// logging/setLevel, then a ping whose reply stream is judged by the level set (tables §7 G4). It
+// takes the place of every fourth ping drawn once initialized where the target declared logging,
+// for the same reason as SecondSessionOp.
+bool SetLevelFits(const GenContext& context, const SequenceState& state) {
+  using Session = SequenceState::Session;
+  return state.handshake == SequenceState::Handshake::kInitialized && context.Declares("logging") &&
+         (context.stdio() || state.session == Session::kLive);
+}
+
 bool IsInitializeOp(Op op) {
   return op == Op::kInitialize || op == Op::kReinitialize || op == Op::kOpenSecond;
 }
@@ -209,17 +223,19 @@ Request Build(const GenContext& context, Op op, int id, std::string_view list) {
     }
     case Op::kCancelFinished:
     case Op::kCancelUnknown:
+    case Op::kSetLevel:
       break;  // several steps: Assemble builds them
   }
   return {};
 }
 
-// A cancellation the receiver MAY ignore (a finished request, an id never sent), then a ping:
-// whatever the server made of the cancellation, it must go on answering (tables §4a L9, L6).
-std::vector<SequenceStep> CancelThenPing(const GenContext& context, const SequenceState& state,
-                                         const Request& named, int ping_id) {
+// `first`, then a ping. After a cancellation the receiver MAY ignore (a finished request, an id
+// never sent), whatever the server made of it, it must go on answering (tables §4a L9, L6); after
+// logging/setLevel, the ping's reply stream shows the level at work (§7 G4).
+std::vector<SequenceStep> ThenPing(const GenContext& context, const SequenceState& state,
+                                   Request first, int ping_id) {
   std::vector<SequenceStep> steps(2);
-  steps[0].request = CancellationOf(named);
+  steps[0].request = std::move(first);
   const Request ping = MakeRequest(context.revision, context.transport, "ping", {}, ping_id);
   const SequenceState after = PlanSequence(state, steps[0].request);
   steps[1].request = ping;
@@ -240,7 +256,7 @@ GeneratedCase Assemble(const GenContext& context, const std::vector<int>& codes)
   // The last list step: the cursor a kForeignCursor step carries comes from its reply.
   std::optional<std::size_t> listed;
   std::string_view listed_method;
-  std::vector<std::string_view> names;
+  std::vector<std::string> names;
   // The last request sent (its id names a finished request for kCancelFinished).
   std::optional<Request> last_request;
   for (int code : codes) {
@@ -248,22 +264,41 @@ GeneratedCase Assemble(const GenContext& context, const std::vector<int>& codes)
         Choices(context, state, listed.has_value(), last_request.has_value());
     const auto index = static_cast<std::size_t>(code);
     Op op = ops[index % ops.size()];
-    if (op == Op::kPing && index / ops.size() % 2 == 1) {
+    const std::size_t variant = index / ops.size();
+    if (op == Op::kPing && variant % 2 == 1) {
       op = SecondSessionOp(context, state).value_or(op);
+    } else if (op == Op::kPing && variant % 4 == 2 && SetLevelFits(context, state)) {
+      op = Op::kSetLevel;
+    }
+    if (op == Op::kSetLevel) {
+      // The level comes from the step's place, so that the seeds' draws stay what they were.
+      const std::string_view level =
+          kLogLevels[(variant / 4 + static_cast<std::size_t>(id) * 3) % kLogLevels.size()];
+      const Request set_level = MakeRequest(context.revision, context.transport, "logging/setLevel",
+                                            {{"level", level}}, id++);
+      for (SequenceStep& step : ThenPing(context, state, set_level, id)) {
+        state = PlanSequence(state, step.request);
+        generated.steps.push_back(std::move(step));
+      }
+      last_request = generated.steps.back().request;
+      ++id;
+      names.push_back("logging/setLevel \"" + std::string(level) + "\"");
+      names.push_back("ping");
+      continue;
     }
     if (op == Op::kCancelFinished || op == Op::kCancelUnknown) {
       const Request named =
           op == Op::kCancelFinished
               ? *last_request
               : MakeRequest(context.revision, context.transport, "ping", {}, "mcpfuzz-never-sent");
-      for (SequenceStep& step : CancelThenPing(context, state, named, id)) {
+      for (SequenceStep& step : ThenPing(context, state, CancellationOf(named), id)) {
         state = PlanSequence(state, step.request);
         generated.steps.push_back(std::move(step));
       }
       last_request = generated.steps.back().request;
       ++id;
-      names.push_back(op == Op::kCancelFinished ? "cancel the last request"
-                                                : "cancel an unknown id");
+      names.emplace_back(op == Op::kCancelFinished ? "cancel the last request"
+                                                   : "cancel an unknown id");
       names.push_back("ping");
       continue;
     }
@@ -299,7 +334,7 @@ GeneratedCase Assemble(const GenContext& context, const std::vector<int>& codes)
     }
     step.pipelined = op == Op::kCancelInFlight;
     step.request = std::move(request);
-    names.push_back(Name(op));
+    names.emplace_back(Name(op));
     generated.steps.push_back(std::move(step));
     if (op == Op::kCancelInFlight) {
       // Sent with the request right before it, and judged as its cancellation (tables §4a L9,
@@ -319,7 +354,7 @@ GeneratedCase Assemble(const GenContext& context, const std::vector<int>& codes)
     generated.steps.pop_back();
     names.pop_back();
   }
-  for (std::string_view name : names) {
+  for (const std::string& name : names) {
     if (!generated.variant.empty()) generated.variant += ", ";
     generated.variant += name;
   }

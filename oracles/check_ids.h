@@ -59,6 +59,7 @@ inline constexpr std::string_view kUnknownPrompt = "prompts.unknown";
 inline constexpr std::string_view kPromptMissingArguments = "prompts.missing-arguments";
 inline constexpr std::string_view kInvalidCursor = "pagination.invalid-cursor";
 inline constexpr std::string_view kInvalidLogLevel = "logging.invalid-level";
+inline constexpr std::string_view kSessionLogLevel = "logging.session-level";
 
 // Streamable HTTP (tables §9, §10).
 inline constexpr std::string_view kProtocolVersionHeaderMismatch =
@@ -137,6 +138,7 @@ inline constexpr std::array kAll = {
     kPromptMissingArguments,
     kInvalidCursor,
     kInvalidLogLevel,
+    kSessionLogLevel,
     kProtocolVersionHeaderMismatch,
     kProtocolVersionHeaderInvalid,
     kProtocolVersionHeaderMissing,

@@ -248,7 +248,8 @@ Verdict Judge(std::string_view check_id, const Request& request, const Observati
     std::vector<Finding> envelope = oracles_detail::CheckReplyEnvelope(
         as_legacy ? *as_legacy : request, body, observation, reply);
     findings.insert(findings.end(), envelope.begin(), envelope.end());
-    std::vector<Finding> related = oracles_detail::CheckRelatedNotifications(request, observation);
+    std::vector<Finding> related =
+        oracles_detail::CheckRelatedNotifications(request, observation, context.session_log_level);
     findings.insert(findings.end(), related.begin(), related.end());
   }
 

@@ -28,6 +28,9 @@ struct JudgeContext {
   /// names.unknown-consistent: what the target answered to a random name of the same method,
   /// which the answer to an impossible one must match up to the name.
   std::optional<NameAnswer> random_name_answer;
+  /// Handshake era, in a sequence: the level a logging/setLevel the server answered set for the
+  /// session this request travels in. A log message below it is tolerated only (tables §7 G4).
+  std::optional<std::string> session_log_level;
 };
 
 /// How much of a verdict Judge writes for people.

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "model/channel.h"
+#include "model/logging.h"
 #include "model/request_builder.h"
 #include "model/request_edit.h"
 #include "oracles/check_ids.h"
@@ -90,9 +91,29 @@ bool ForeignCursor(const SequenceState& state, const Request& request) {
   return foreign;
 }
 
+// The level a logging/setLevel sets: a level name in params.level (a refusal sets nothing, so
+// the caller asks only of an answered one).
+std::optional<std::string> LevelSet(const Request& request) {
+  if (request.RpcMethod() != "logging/setLevel" || request.IsNotification()) return std::nullopt;
+  const auto body = request.BodyJson();
+  const boost::json::object* object = body ? body->if_object() : nullptr;
+  const boost::json::object* params = object ? ObjectMember(*object, "params") : nullptr;
+  const boost::json::value* level = params ? params->if_contains("level") : nullptr;
+  if (level == nullptr || !level->is_string() || !LogLevelRank(level->get_string())) {
+    return std::nullopt;
+  }
+  return std::string(level->get_string());
+}
+
+// The step travels in the first session: over HTTP the captured one, over stdio the connection.
+bool InFirstSession(const Request& request) { return !Http(request) || InSession(request); }
+
 SequenceState Advance(SequenceState state, const Request& request, bool answered,
                       bool session_assigned, bool deleted) {
   ++state.steps;
+  if (answered && InFirstSession(request)) {
+    if (auto level = LevelSet(request)) state.log_level = std::move(level);
+  }
   if (state.era == EraLock::kUnlocked && answered) {
     if (const auto era = LocksEra(request)) state.era = *era;
   }
@@ -125,6 +146,7 @@ SequenceState Advance(SequenceState state, const Request& request, bool answered
 
 std::optional<StepRule> RuleForStep(const SequenceState& state, const Request& request) {
   JudgeContext context;
+  if (InFirstSession(request)) context.session_log_level = state.log_level;
   if (!Http(request) && !request.IsNotification()) {
     const auto claims = LocksEra(request);
     if (state.era == EraLock::kStateless && IsInitialize(request) && !Enveloped(request)) {
@@ -163,7 +185,11 @@ std::optional<StepRule> RuleForStep(const SequenceState& state, const Request& r
   }
   if (request.IsNotification()) return StepRule{check::kNotificationNoReply, "L3", context};
   if (request.RpcMethod() == "ping") {
-    if (state.handshake == Handshake::kInitialized) return StepRule{check::kPing, "L6a", context};
+    if (state.handshake == Handshake::kInitialized) {
+      // After a served logging/setLevel its reply shows the level at work (tables §7 G4).
+      if (context.session_log_level) return StepRule{check::kSessionLogLevel, "G4", context};
+      return StepRule{check::kPing, "L6a", context};
+    }
     return StepRule{check::kPingBeforeInit, "L6", context};
   }
   if (state.handshake != Handshake::kInitialized) {

@@ -42,6 +42,9 @@ struct SequenceState {
     bool operator==(const Cursor&) const = default;
   };
   std::vector<Cursor> cursors;
+  /// The level a logging/setLevel the server answered with a result set for the first session
+  /// (over stdio, the connection): later steps in it are judged with it (tables §7 G4).
+  std::optional<std::string> log_level;
   /// Steps taken so far (the index of the next one).
   std::size_t steps = 0;
   bool operator==(const SequenceState&) const = default;
@@ -60,7 +63,9 @@ struct StepRule {
 /// another list method handed out (and not one of its own) is judged by C1: refused -32602.
 /// Over stdio, a request of the other era on a locked connection is judged by V16a (initialize
 /// after a served enveloped request) or V16b (an enveloped request after initialize); of the
-/// other 2026-07-28 requests only server/discover is judged (V5).
+/// other 2026-07-28 requests only server/discover is judged (V5). A step in the first session
+/// after a served logging/setLevel carries that level in its context, and a ping there once
+/// initialized is judged by G4 instead of L6a (§7 G4).
 std::optional<StepRule> RuleForStep(const SequenceState& state, const Request& request);
 
 /// The cursor the reply of step `step` handed out, if it handed one out.

@@ -208,6 +208,23 @@ void AddFeatureRows(std::vector<Expectation>& rows) {
       .summary = "A request whose _meta logLevel is not a level gets -32602; the HTTP status is "
                  "unspecified",
   });
+  // A ping in a session whose level logging/setLevel set (a sequence): answered as any ping
+  // (L6a), and its log messages judged by the level (tables §7 G4, in the reply envelope's
+  // related notifications: below the level is a lowercase "should", so a WARN).
+  rows.push_back({
+      .id = check::kSessionLogLevel,
+      .revisions = kHandshakeEra,
+      .capability = CapabilityRequirement::kDeclared,
+      .channel = {.conformant = {kSuccess}, .strength = Strength::kMust},
+      .http_status = {.conformant = {kHttp2xx}, .strength = Strength::kMust},
+      .shape = ShapeCheck::kEmptyResult,
+      .shape_strength = Strength::kMust,
+      .reference = "<rev>:server/utilities/logging.mdx \"Setting Log Level\"; TS "
+                   "SetLevelRequestParams.level (\"should send all logs at this level and "
+                   "higher\"); <rev>:basic/utilities/ping.mdx; tables §7 G4, §4a L6a",
+      .summary = "After logging/setLevel, a ping gets an empty result and no log message below "
+                 "the level set",
+  });
 }
 
 }  // namespace mcpfuzz::oracles_detail

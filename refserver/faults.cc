@@ -5,7 +5,7 @@
 namespace mcpfuzz::refserver {
 namespace {
 
-constexpr std::array<FaultInfo, 43> kFaults = {{
+constexpr std::array<FaultInfo, 44> kFaults = {{
     {Fault::kUnknownToolIsError, "unknown-tool-is-error",
      "an unknown tool gets an isError:true result instead of JSON-RPC error -32602"},
     {Fault::kUnknownToolPlainSuccess, "unknown-tool-plain-success",
@@ -115,6 +115,9 @@ constexpr std::array<FaultInfo, 43> kFaults = {{
     {Fault::kDeleteEndsAllSessions, "delete-ends-all-sessions",
      "HTTP: a DELETE of one session ends every session, so a request in another one gets 404 "
      "instead of being served (sessions are isolated)"},
+    {Fault::kSetLevelIgnored, "set-level-ignored",
+     "handshake era: once logging/setLevel set a session's level, every request served in it is "
+     "logged at info, even when the level set is above info"},
 }};
 
 }  // namespace

@@ -54,6 +54,7 @@ enum class Fault {
   kInitializeRelocksEra,
   kEraSwitchAfterInitialize,
   kDeleteEndsAllSessions,
+  kSetLevelIgnored,
 };
 
 /// The switches a server runs with; empty means conformant.

@@ -69,6 +69,14 @@ void Matrix(const TargetSection& target, std::ostream& out) {
   }
 }
 
+// One line per finding of `verdict`: its strength and what it says.
+void FindingLines(const Verdict& verdict, std::ostream& out) {
+  for (const Finding& finding : verdict.findings) {
+    out << "  - " << ToString(finding.strength) << ": " << EscapeForTerminal(finding.text, 160)
+        << "\n";
+  }
+}
+
 void Findings(const TargetSection& target, std::ostream& out) {
   bool heading = false;
   for (const auto& item : target.items) {
@@ -85,10 +93,7 @@ void Findings(const TargetSection& target, std::ostream& out) {
       out << "  \"" << EscapeForTerminal(verdict.observed.excerpt, 100) << "\"";
     }
     out << "\n";
-    for (const Finding& finding : verdict.findings) {
-      out << "  - " << ToString(finding.strength) << ": " << EscapeForTerminal(finding.text, 160)
-          << "\n";
-    }
+    FindingLines(verdict, out);
     out << "  spec: " << verdict.spec_reference << "\n";
     if (!item.reproducer.empty()) {
       out << "  reproduce: " << EscapeForTerminal(item.reproducer, 2000) << "\n";
@@ -189,8 +194,10 @@ void FuzzText(const Report& report, std::ostream& out) {
       out << "  +" << repeats << " repeats";
     }
     out << "\n  expected: " << EscapeForTerminal(verdict.expected.text, 160)
-        << "\n  observed: " << ObservedText(verdict.observed) << "\n  shrunk in "
-        << Fact(item, "shrunk") << "\n";
+        << "\n  observed: " << ObservedText(verdict.observed) << "\n";
+    // What broke, where the channel and status were as expected (a log level, a leak).
+    FindingLines(verdict, out);
+    out << "  shrunk in " << Fact(item, "shrunk") << "\n";
     if (!item.case_file.empty()) {
       out << "  case: " << EscapeForTerminal(item.case_file, 300) << "\n";
     } else if (const std::string_view why = Fact(item, "case not written"); !why.empty()) {

@@ -829,6 +829,8 @@ const std::vector<FaultExpectation>& FaultTable() {
       {Fault::kEraSwitchAfterInitialize, kStdio, {check::kEnvelopeAfterInitialize}},
       // A ping in the main session after a throwaway session's DELETE gets 404.
       {Fault::kDeleteEndsAllSessions, kHttp, {check::kSessionDelete}},
+      // An info log message in the reply to a ping after logging/setLevel "emergency".
+      {Fault::kSetLevelIgnored, kStdio, {check::kSessionLogLevel}},
   };
   return table;
 }

@@ -114,6 +114,8 @@ constexpr SweepRow kRows[] = {
     // A request in the first session after the second one's DELETE: a lifecycle check (L6,
     // L6a, L4 or L8a) judges the 404.
     {.fault = "delete-ends-all-sessions", .check = "lifecycle.", .family = "sequences"},
+    // A session's log level (tables §7 G4): logging/setLevel, then a ping.
+    {.fault = "set-level-ignored", .check = check::kSessionLogLevel, .family = "sequences"},
 };
 
 const SweepRow* RowFor(std::string_view fault) {

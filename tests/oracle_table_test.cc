@@ -69,7 +69,8 @@ Request ProbeFor(const Expectation& row, Revision revision, TransportKind transp
   if (id == check::kListenAcknowledged) {
     return MakeRequest(revision, transport, kListenMethod, {{"notifications", json::object{}}}, 7);
   }
-  if (id == check::kPingBeforeInit || id == check::kPing || id == check::kDiscoverResult) {
+  if (id == check::kPingBeforeInit || id == check::kPing || id == check::kSessionLogLevel ||
+      id == check::kDiscoverResult) {
     method = id == check::kDiscoverResult ? "server/discover" : "ping";
     params = {};
   }

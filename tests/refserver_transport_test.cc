@@ -842,6 +842,33 @@ std::map<Fault, FaultScenario> MakeFaultScenarios() {
         EXPECT_EQ(ping.http_status, faulty ? 404 : 200) << Show(ping);
       }};
 
+  // A session's level (tables §7 G4): each request served after logging/setLevel is logged at
+  // info when info is at the level set or above; the fault logs it whatever the level.
+  table[Fault::kSetLevelIgnored] = {
+      kBoth, kReplyTimeout, [](Target& target, bool faulty) {
+        auto client = OpenClient(target, kHandshake);
+        const Observation before = client->Send(client->Make("ping"));
+        EXPECT_EQ(before.messages.size(), 1U) << Show(before);
+        auto log_messages_after = [&](std::string_view level) {
+          const Request set = client->Make("logging/setLevel", {{"level", level}});
+          ExpectChannel(set, client->Send(set), Channel::kSuccess);
+          const Request ping = client->Make("ping");
+          const Observation observation = client->Send(ping);
+          ExpectChannel(ping, observation, Channel::kSuccess);
+          std::size_t logged = 0;
+          for (const json::value& message : observation.messages) {
+            if (message.as_object().if_contains("method") != nullptr &&
+                message.at("method") == "notifications/message") {
+              EXPECT_EQ(message.at("params").at("level"), "info") << Show(observation);
+              ++logged;
+            }
+          }
+          return logged;
+        };
+        EXPECT_EQ(log_messages_after("debug"), 1U);
+        EXPECT_EQ(log_messages_after("error"), faulty ? 1U : 0U);
+      }};
+
   table[Fault::kReinitializeRenegotiates] = {
       kBoth, kReplyTimeout, [](Target& target, bool faulty) {
         auto client = OpenClient(target, kHandshake);

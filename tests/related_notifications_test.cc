@@ -1,7 +1,7 @@
 // What an HTTP reply stream carries about its request (tables §10 X4): log messages only when
 // the 2026-07-28 request asked for them, not below its level (§4b V11, V11a); progress only for
 // the request's own token, increasing (§4a L10). Judged on every reply, here under a check that
-// wants a plain result.
+// wants a plain result. The handshake era's level is a session's (§7 G4), passed in the context.
 
 #include <gtest/gtest.h>
 
@@ -91,6 +91,34 @@ TEST(RelatedNotifications, NothingTiesAMessageToARequestElsewhere) {
   EXPECT_EQ(verdict.kind, VerdictKind::kPass) << Show(verdict);
   verdict = JudgeWith(ToolsList(kModern, TransportKind::kStdio), {Log("info")});
   EXPECT_EQ(verdict.kind, VerdictKind::kPass) << Show(verdict);
+}
+
+// Tables §7 G4: in the handshake era the level is the session's, set by logging/setLevel, and a
+// sequence passes it on; over stdio too, where the connection is the session. A message below it
+// is tolerated only (a lowercase "should"); 2026-07-28 requests keep their own level.
+TEST(RelatedNotifications, TheSessionsLevelJudgesHandshakeEraMessagesOnBothTransports) {
+  JudgeContext context;
+  context.session_log_level = "warning";
+  for (TransportKind transport : {kHttp, TransportKind::kStdio}) {
+    SCOPED_TRACE(std::string(ToString(transport)));
+    const Request request = ToolsList(Revision::k2025_11_25, transport);
+    auto judge = [&](std::vector<json::value> before) {
+      before.push_back(ResultReply(kId, json::object{}));
+      return Judge(check::kPing, request,
+                   Replied(request, std::move(before), 200, "text/event-stream"), context);
+    };
+    Verdict verdict = judge({Log("warning"), Log("emergency")});
+    EXPECT_EQ(verdict.kind, VerdictKind::kPass) << Show(verdict);
+    verdict = judge({Log("warning"), Log("notice")});
+    EXPECT_EQ(verdict.kind, VerdictKind::kWarn) << Show(verdict);
+    EXPECT_TRUE(EnvelopeSays(verdict, "below the \"warning\" the session set")) << Show(verdict);
+  }
+  const Request modern = ToolsList(kModern, kHttp, {{kMetaLogLevel, "debug"}});
+  std::vector<json::value> stream = {Log("debug"),
+                                     ResultReply(kId, json::object{{"resultType", "complete"}})};
+  const Observation observation = Replied(modern, std::move(stream), 200, "text/event-stream");
+  EXPECT_EQ(Judge(check::kMetaClientInfoOptional, modern, observation, context).kind,
+            VerdictKind::kPass);
 }
 
 TEST(RelatedNotifications, ProgressCarriesTheRequestsTokenAndIncreases) {

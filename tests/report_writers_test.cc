@@ -283,6 +283,18 @@ TEST(ReportWriters, AFuzzRunThatProbedNothingSaysWhatItFuzzed) {
   EXPECT_NE(terminal().find("speaks: no revision mcpfuzz knows"), std::string::npos);
 }
 
+// A fuzz finding whose channel and status were as expected (a log message below the level, a
+// leak) says what broke only in its findings: the terminal shows each, escaped.
+TEST(ReportWriters, TheFuzzTerminalShowsWhatEachFindingSays) {
+  reports::Report report = HostileFuzzReport();
+  Verdict& verdict = report.targets.at(0).items.at(0).verdict;
+  verdict.findings = {{Aspect::kEnvelope, Strength::kShould, "a log message " + kHostile}};
+  std::ostringstream out;
+  reports::WriteTerminal(report, out);
+  EXPECT_NE(out.str().find("  - SHOULD: a log message <script>"), std::string::npos) << out.str();
+  EXPECT_EQ(out.str().find('\x1B'), std::string::npos) << "escaped as any server text";
+}
+
 TEST(ReportWriters, ServerInfoIsShownEscapedInEveryFormatOfFuzzAndDiff) {
   const std::string markup =
       "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; ]]&gt; &amp; &quot;q&quot;";

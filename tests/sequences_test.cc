@@ -117,6 +117,10 @@ constexpr FaultRow kFaults[] = {
     // its own), its DELETE, then a request in the first session must still be answered (here a
     // tools/list before notifications/initialized, L4: the 404 is not its answer).
     {"delete-ends-all-sessions", kHttp, check::kRequestBeforeInit, 4},
+    // A session's log level (tables §7 G4): initialize, notifications/initialized,
+    // logging/setLevel above info, and a ping whose reply carries an info log message.
+    {"set-level-ignored", kStdio, check::kSessionLogLevel, 4},
+    {"set-level-ignored", kHttp, check::kSessionLogLevel, 4},
 };
 
 // Names the parameter in test output instead of dumping its bytes.
@@ -286,6 +290,57 @@ TEST(SequenceModel, ASecondSessionIsJudgedApartFromTheFirst) {
   EXPECT_NE(line.rfind("${sid2:+-H \"Mcp-Session-Id: $sid2\"}", delete_at), std::string::npos)
       << line;
   EXPECT_NE(line.find("${sid:+-H \"Mcp-Session-Id: $sid\"}", delete_at), std::string::npos) << line;
+}
+
+// Tables §7 G4: a served logging/setLevel sets the session's level, and a ping after it is judged
+// with that level; a refused one, or one naming no level, sets nothing.
+TEST(SequenceModel, AServedSetLevelJudgesThePingAfterItByThatLevel) {
+  for (TransportKind kind : {kStdio, kHttp}) {
+    SCOPED_TRACE(std::string(ToString(kind)));
+    SequenceState state;
+    Request initialize = MakeInitialize(kR4, kind, 1);
+    initialize.session = SessionBinding::kOmit;
+    state = PlanSequence(state, initialize);
+    state = PlanSequence(state, MakeNotification(kR4, kind, "notifications/initialized"));
+    const Request set = MakeRequest(kR4, kind, "logging/setLevel", {{"level", "error"}}, 2);
+    const Request ping = MakeRequest(kR4, kind, "ping", {}, 3);
+    EXPECT_FALSE(RuleForStep(state, set).has_value());
+    EXPECT_EQ(AdvanceSequence(state, set,
+                              Answered(R"({"jsonrpc":"2.0","id":2,"error":{"code":-32601,)"
+                                       R"("message":"no"}})"))
+                  .log_level,
+              std::nullopt);
+    const Request no_level = MakeRequest(kR4, kind, "logging/setLevel", {{"level", "Error"}}, 2);
+    EXPECT_EQ(AdvanceSequence(state, no_level, Answered(R"({"jsonrpc":"2.0","id":2,"result":{}})"))
+                  .log_level,
+              std::nullopt);
+    EXPECT_EQ(RuleForStep(state, ping)->check_id, check::kPing);
+    state = AdvanceSequence(state, set, Answered(R"({"jsonrpc":"2.0","id":2,"result":{}})"));
+    EXPECT_EQ(state.log_level, "error");
+    const auto rule = RuleForStep(state, ping);
+    ASSERT_TRUE(rule.has_value());
+    EXPECT_EQ(rule->check_id, check::kSessionLogLevel);
+    EXPECT_EQ(rule->row, "G4");
+    EXPECT_EQ(rule->context.session_log_level, "error");
+
+    // The level at work: an info message in the ping's reply is below "error" (a WARN, the text
+    // says "should"), a critical one is not.
+    auto judged = [&](std::string_view level) {
+      Observation observation;
+      observation.messages = {boost::json::object{{"jsonrpc", "2.0"},
+                                                  {"method", "notifications/message"},
+                                                  {"params", {{"level", level}, {"data", "x"}}}},
+                              boost::json::parse(R"({"jsonrpc":"2.0","id":3,"result":{}})")};
+      if (kind == kHttp) {
+        observation.http_status = 200;
+        observation.content_type = "text/event-stream";
+      }
+      return JudgeStep(state, ping, observation).verdict;
+    };
+    const Verdict below = judged("info");
+    EXPECT_EQ(below.kind, VerdictKind::kWarn) << Summarize(below);
+    EXPECT_EQ(judged("critical").kind, VerdictKind::kPass) << Summarize(judged("critical"));
+  }
 }
 
 // Tables §4b V16a: initialize on a connection a served enveloped request locked to 2026-07-28.

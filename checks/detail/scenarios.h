@@ -49,6 +49,7 @@ void UnknownPrompt(RevisionRun& run);
 void PromptMissingArguments(RevisionRun& run);
 void InvalidCursor(RevisionRun& run);
 void InvalidLogLevel(RevisionRun& run);
+void SessionLogLevel(RevisionRun& run);
 
 // checks_removed.cc: the methods 2026-07-28 removed.
 void RemovedMethods(RevisionRun& run);

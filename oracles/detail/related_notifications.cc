@@ -19,9 +19,25 @@ Finding EnvelopeFinding(Strength strength, std::string text) {
   return {Aspect::kEnvelope, strength, std::move(text)};
 }
 
-void CheckLogMessage(const json::object& params, const json::value* asked, Revision revision,
+// A message below `asked` (a level name) is only tolerated: the setLevel text says "should"
+// (tables §4b V11a, §7 G4). `who` names who asked for the level.
+void CheckBelowLevel(const json::object& params, const json::value& asked, std::string_view who,
                      std::vector<Finding>& findings) {
-  if (revision != Revision::k2026_07_28) return;  // setLevel is a session's, not a request's
+  const json::value* level = params.if_contains("level");
+  const std::optional<std::size_t> wanted =
+      asked.is_string() ? LogLevelRank(asked.get_string()) : std::nullopt;
+  const std::optional<std::size_t> sent =
+      level != nullptr && level->is_string() ? LogLevelRank(level->get_string()) : std::nullopt;
+  if (wanted && sent && *sent < *wanted) {
+    findings.push_back(EnvelopeFinding(Strength::kShould, "a log message at level " + Text(*level) +
+                                                              ", below the " + Text(asked) + " " +
+                                                              std::string(who)));
+  }
+}
+
+// 2026-07-28: the level is the request's own (V11, V11a).
+void CheckLogMessage(const json::object& params, const json::value* asked,
+                     std::vector<Finding>& findings) {
   if (asked == nullptr) {
     findings.push_back(
         EnvelopeFinding(Strength::kMust, "a notifications/message for a request without _meta " +
@@ -29,23 +45,43 @@ void CheckLogMessage(const json::object& params, const json::value* asked, Revis
                                              " (the client did not opt into log messages)"));
     return;
   }
-  const json::value* level = params.if_contains("level");
-  const std::optional<std::size_t> wanted =
-      asked->is_string() ? LogLevelRank(asked->get_string()) : std::nullopt;
-  const std::optional<std::size_t> sent =
-      level != nullptr && level->is_string() ? LogLevelRank(level->get_string()) : std::nullopt;
-  if (wanted && sent && *sent < *wanted) {
-    findings.push_back(EnvelopeFinding(Strength::kShould, "a log message at level " + Text(*level) +
-                                                              ", below the " + Text(*asked) +
-                                                              " the request asked for"));
+  CheckBelowLevel(params, *asked, "the request asked for", findings);
+}
+
+bool IsNotification(const json::value& message, std::string_view method) {
+  const json::object* object = message.if_object();
+  const json::value* name = object != nullptr ? object->if_contains("method") : nullptr;
+  return name != nullptr && name->is_string() && name->get_string() == method &&
+         !object->contains("id");
+}
+
+const json::object& ParamsOf(const json::object& notification) {
+  static const json::object kNoParams;
+  const json::object* params = ObjectMember(notification, "params");
+  return params != nullptr ? *params : kNoParams;
+}
+
+// The handshake era: the level is the session's, set by logging/setLevel (§7 G4). Over stdio
+// every message on the connection is the session's.
+void CheckSessionLevel(const Observation& observation, std::string_view level,
+                       std::vector<Finding>& findings) {
+  const json::value asked(level);
+  for (const json::value& message : observation.messages) {
+    if (!IsNotification(message, "notifications/message")) continue;
+    CheckBelowLevel(ParamsOf(message.get_object()), asked,
+                    "the session set with logging/setLevel (tables §7 G4)", findings);
   }
 }
 
 }  // namespace
 
 std::vector<Finding> CheckRelatedNotifications(const Request& request,
-                                               const Observation& observation) {
+                                               const Observation& observation,
+                                               const std::optional<std::string>& session_level) {
   std::vector<Finding> findings;
+  if (EraOf(request.revision) == Era::kHandshake && session_level) {
+    CheckSessionLevel(observation, *session_level, findings);
+  }
   if (request.transport != TransportKind::kHttp) return findings;
   const std::optional<json::value> body = request.BodyJson();
   const json::object* meta = body ? ParamsMeta(*body) : nullptr;
@@ -53,19 +89,17 @@ std::vector<Finding> CheckRelatedNotifications(const Request& request,
   const json::value* token = meta != nullptr ? meta->if_contains(kMetaProgressToken) : nullptr;
   std::optional<double> last_progress;
   for (const json::value& message : observation.messages) {
-    if (!message.is_object()) continue;
-    const json::object& object = message.get_object();
-    const json::value* method = object.if_contains("method");
-    if (method == nullptr || !method->is_string() || object.contains("id")) continue;
-    static const json::object kNoParams;
-    const json::object* params = ObjectMember(object, "params");
-    if (params == nullptr) params = &kNoParams;
-    if (method->get_string() == "notifications/message") {
-      CheckLogMessage(*params, asked_level, request.revision, findings);
+    const bool log = IsNotification(message, "notifications/message");
+    if (!log && !IsNotification(message, "notifications/progress")) continue;
+    const json::object& params = ParamsOf(message.get_object());
+    if (log) {
+      // Before 2026-07-28 the level is a session's, not a request's.
+      if (request.revision == Revision::k2026_07_28) {
+        CheckLogMessage(params, asked_level, findings);
+      }
       continue;
     }
-    if (method->get_string() != "notifications/progress") continue;
-    const json::value* sent = params->if_contains(kMetaProgressToken);
+    const json::value* sent = params.if_contains(kMetaProgressToken);
     if (token == nullptr) {
       findings.push_back(EnvelopeFinding(
           Strength::kMust, "a notifications/progress for a request that gave no progressToken"));
@@ -78,7 +112,7 @@ std::vector<Finding> CheckRelatedNotifications(const Request& request,
                                ", not the request's " + Text(*token)));
       continue;
     }
-    const json::value* progress = params->if_contains("progress");
+    const json::value* progress = params.if_contains("progress");
     if (progress == nullptr || !progress->is_number()) continue;  // the schema's business
     const double value = progress->to_number<double>();
     if (last_progress && value <= *last_progress) {

@@ -22,9 +22,13 @@ Answer BadRequest(std::int64_t code, std::string message, int status = 400) {
 
 Answer SessionNotFound() { return BadRequest(-32001, "Session not found", 404); }
 
-MethodReply SetLevel(const boost::json::object& params) {
+// A valid level sets the session's (tables §7 G1, G4).
+MethodReply SetLevel(const boost::json::object& params, HandshakeEra::Session& session) {
   const boost::json::value* level = params.if_contains("level");
-  if (level != nullptr && level->is_string() && LogLevelRank(level->get_string())) {
+  const std::optional<std::size_t> rank =
+      level != nullptr && level->is_string() ? LogLevelRank(level->get_string()) : std::nullopt;
+  if (rank) {
+    session.log_level = rank;
     return {boost::json::object{}};
   }
   return {RpcError{-32602,
@@ -56,11 +60,13 @@ Answer HandshakeEra::HandleHttpPost(const Headers& headers, const boost::json::v
   Framed framed = Frame(body, faults_.contains(Fault::kInvalidRequestAccepted));
   const bool is_initialize = body.is_object() && framed.kind == Framed::Kind::kCall &&
                              framed.call.method == "initialize" && !framed.call.is_notification();
-  Revision revision = kLatestHandshakeRevision;
+  // Where a fault serves a request without a session of its own.
+  Session unbound;
+  Session* serving = &unbound;
   if (auto session_id = FindHeader(headers, kHeaderSessionId)) {
     auto session = sessions_.http.find(TrimOws(*session_id));
     if (session != sessions_.http.end()) {
-      revision = session->second;
+      serving = &session->second;
     } else if (!faults_.contains(Fault::kStaleSessionServed)) {
       return SessionNotFound();
     }
@@ -68,7 +74,7 @@ Answer HandshakeEra::HandleHttpPost(const Headers& headers, const boost::json::v
         session != sessions_.http.end()) {
       Initialized initialized = Initialize(framed.call);
       if (std::holds_alternative<boost::json::object>(initialized.reply.reply)) {
-        session->second = initialized.revision;
+        session->second.revision = initialized.revision;
       }
       return MessageAnswer(ToReply(*framed.call.id, initialized.reply), 200);
     }
@@ -85,13 +91,13 @@ Answer HandshakeEra::HandleHttpPost(const Headers& headers, const boost::json::v
     answer.action = initialized.reply.action;
     if (std::holds_alternative<boost::json::object>(initialized.reply.reply)) {
       std::string id = MintSessionId();
-      sessions_.http.emplace(id, initialized.revision);
+      sessions_.http.emplace(id, Session{initialized.revision, std::nullopt});
       answer.http_headers.push_back({std::string(kHeaderSessionId), id});
     }
     return answer;
   } else if (faults_.contains(Fault::kSessionNotEnforced)) {
     if (auto header = FindHeader(headers, kHeaderProtocolVersion)) {
-      revision = ParseRevision(TrimOws(*header)).value_or(revision);
+      unbound.revision = ParseRevision(TrimOws(*header)).value_or(unbound.revision);
     }
   } else {
     return BadRequest(-32000, "Bad Request: Mcp-Session-Id header is required");
@@ -104,7 +110,7 @@ Answer HandshakeEra::HandleHttpPost(const Headers& headers, const boost::json::v
                                     ToValidUtf8(*header) + " in MCP-Protocol-Version");
     }
   }
-  return Process(body, revision);
+  return Process(body, *serving);
 }
 
 Answer HandshakeEra::HandleHttpDelete(const Headers& headers) {
@@ -129,13 +135,15 @@ Answer HandshakeEra::HandleStdio(const boost::json::value& message) {
       (!sessions_.stdio || faults_.contains(Fault::kReinitializeRenegotiates))) {
     Initialized initialized = Initialize(framed.call);
     if (std::holds_alternative<boost::json::object>(initialized.reply.reply)) {
-      sessions_.stdio = initialized.revision;
+      if (!sessions_.stdio) sessions_.stdio.emplace();
+      sessions_.stdio->revision = initialized.revision;
     }
     Answer answer = MessageAnswer(ToReply(*framed.call.id, initialized.reply), 200);
     answer.action = initialized.reply.action;
     return answer;
   }
-  return Process(message, sessions_.stdio.value_or(kLatestHandshakeRevision));
+  Session before_initialize;
+  return Process(message, sessions_.stdio ? *sessions_.stdio : before_initialize);
 }
 
 HandshakeEra::Initialized HandshakeEra::Initialize(const Call& call) const {
@@ -160,8 +168,8 @@ HandshakeEra::Initialized HandshakeEra::Initialize(const Call& call) const {
   return {std::move(reply), revision};
 }
 
-Answer HandshakeEra::Process(const boost::json::value& body, Revision revision) const {
-  if (const auto* batch = body.if_array()) return ProcessBatch(*batch, revision);
+Answer HandshakeEra::Process(const boost::json::value& body, Session& session) const {
+  if (const auto* batch = body.if_array()) return ProcessBatch(*batch, session);
   Framed framed = Frame(body, faults_.contains(Fault::kInvalidRequestAccepted));
   switch (framed.kind) {
     case Framed::Kind::kInvalid:
@@ -172,17 +180,23 @@ Answer HandshakeEra::Process(const boost::json::value& body, Revision revision) 
       break;
   }
   if (framed.call.is_notification()) return NotificationAnswer(faults_, false);
-  MethodReply reply = Dispatch(framed.call, revision);
+  MethodReply reply = Dispatch(framed.call, session);
   if (auto take_over = TakeOverAnswer(reply)) return *take_over;
   Answer answer = MessageAnswer(ToReply(*framed.call.id, reply), 200);
   answer.action = reply.action;
+  if (session.log_level && framed.call.method != "logging/setLevel" &&
+      std::holds_alternative<boost::json::object>(reply.reply) &&
+      (*session.log_level <= *LogLevelRank("info") || faults_.contains(Fault::kSetLevelIgnored))) {
+    answer.notifications.push_back(ServingLogMessage(framed.call.method));
+  }
   return answer;
 }
 
-Answer HandshakeEra::ProcessBatch(const boost::json::array& batch, Revision revision) const {
-  if (revision != Revision::k2025_03_26 || faults_.contains(Fault::kBatchRejectedIn2025_03_26)) {
+Answer HandshakeEra::ProcessBatch(const boost::json::array& batch, Session& session) const {
+  if (session.revision != Revision::k2025_03_26 ||
+      faults_.contains(Fault::kBatchRejectedIn2025_03_26)) {
     return BadRequest(-32600, "Invalid Request: JSON-RPC batches are not supported in " +
-                                  std::string(ToString(revision)));
+                                  std::string(ToString(session.revision)));
   }
   if (batch.empty()) return BadRequest(-32600, "Invalid Request: empty batch");
   boost::json::array replies;
@@ -202,7 +216,7 @@ Answer HandshakeEra::ProcessBatch(const boost::json::array& batch, Revision revi
     MethodReply reply =
         framed.call.method == "initialize"
             ? MethodReply{RpcError{-32600, "Invalid Request: initialize must not be batched", {}}}
-            : Dispatch(framed.call, revision);
+            : Dispatch(framed.call, session);
     if (auto take_over = TakeOverAnswer(reply)) return *take_over;
     replies.push_back(ToReply(*framed.call.id, reply));
   }
@@ -210,7 +224,7 @@ Answer HandshakeEra::ProcessBatch(const boost::json::array& batch, Revision revi
   return MessageAnswer(std::move(replies), 200);
 }
 
-MethodReply HandshakeEra::Dispatch(const Call& call, Revision revision) const {
+MethodReply HandshakeEra::Dispatch(const Call& call, Session& session) const {
   if (call.method == "ping") {
     if (faults_.contains(Fault::kPingMethodNotFound)) {
       return {RpcError{-32601, "Method not found: ping", std::nullopt}};
@@ -220,8 +234,10 @@ MethodReply HandshakeEra::Dispatch(const Call& call, Revision revision) const {
   if (call.method == "initialize") {
     return {RpcError{-32600, "Invalid Request: Server already initialized", std::nullopt}};
   }
-  if (call.method == "logging/setLevel") return SetLevel(call.params);
-  if (IsCatalogMethod(call.method)) return CallCatalog(faults_, revision, call.method, call.params);
+  if (call.method == "logging/setLevel") return SetLevel(call.params, session);
+  if (IsCatalogMethod(call.method)) {
+    return CallCatalog(faults_, session.revision, call.method, call.params);
+  }
   return {RpcError{-32601, "Method not found: " + call.method, std::nullopt}};
 }
 

@@ -7,6 +7,9 @@
 // - a second initialize gets -32600 "Server already initialized" (L8, as the TS SDK; the
 //   fault reinitialize-renegotiates answers it and changes the session's version instead);
 // - requests after the initialize response but before notifications/initialized are served;
+// - once logging/setLevel set a session's level, each request served in it is logged with an
+//   info notifications/message before its reply when info is at that level or above (§7 G4; the
+//   fault set-level-ignored logs it whatever the level);
 // - HTTP: a request without Mcp-Session-Id gets 400 (-32000), an unknown one 404 (-32001
 //   "Session not found"), DELETE ends the session with 200, a present MCP-Protocol-Version
 //   that is not a handshake revision gets 400 (-32000); initialize is exempt from both header
@@ -16,6 +19,7 @@
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
@@ -44,10 +48,17 @@ class HandshakeEra {
   /// True once initialize was answered on stdio.
   bool stdio_initialized() const { return sessions_.stdio.has_value(); }
 
+  /// One session: its negotiated revision, and the log level logging/setLevel set (a rank of
+  /// kLogLevels), none before one did.
+  struct Session {
+    Revision revision = kLatestHandshakeRevision;
+    std::optional<std::size_t> log_level;
+    bool operator==(const Session&) const = default;
+  };
   /// Everything a message can change: the HTTP sessions and the stdio session.
   struct Sessions {
-    std::map<std::string, Revision, std::less<>> http;
-    std::optional<Revision> stdio;
+    std::map<std::string, Session, std::less<>> http;
+    std::optional<Session> stdio;
     bool operator==(const Sessions&) const = default;
   };
   const Sessions& sessions() const { return sessions_; }
@@ -59,9 +70,10 @@ class HandshakeEra {
     Revision revision = kLatestHandshakeRevision;
   };
   Initialized Initialize(const Call& call) const;
-  Answer Process(const boost::json::value& body, Revision revision) const;
-  Answer ProcessBatch(const boost::json::array& batch, Revision revision) const;
-  MethodReply Dispatch(const Call& call, Revision revision) const;
+  /// Answers `body` in `session` (a temporary one where a fault serves a request without one).
+  Answer Process(const boost::json::value& body, Session& session) const;
+  Answer ProcessBatch(const boost::json::array& batch, Session& session) const;
+  MethodReply Dispatch(const Call& call, Session& session) const;
   std::string MintSessionId() const;
 
   const FaultSet& faults_;

@@ -103,6 +103,15 @@ boost::json::value ToReply(const boost::json::value& id, const MethodReply& repl
   return nullptr;
 }
 
+boost::json::value ServingLogMessage(std::string_view method) {
+  return boost::json::object{
+      {"jsonrpc", "2.0"},
+      {"method", "notifications/message"},
+      {"params", boost::json::object{{"level", "info"},
+                                     {"logger", "mcpfuzz-refserver"},
+                                     {"data", "serving " + std::string(method)}}}};
+}
+
 Answer NotificationAnswer(const FaultSet& faults, bool stateless) {
   Answer answer;
   if (!faults.contains(Fault::kNotificationAnswered)) return answer;

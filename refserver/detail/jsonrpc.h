@@ -92,6 +92,9 @@ boost::json::value ParseErrorReply(const FaultSet& faults, std::string_view deta
 /// The JSON-RPC reply to a handled call.
 boost::json::value ToReply(const boost::json::value& id, const MethodReply& reply);
 
+/// The notifications/message this server logs the serving of `method` with, at info.
+boost::json::value ServingLogMessage(std::string_view method);
+
 /// The answer to a notification: none, or (notification-answered) an empty result with id null.
 Answer NotificationAnswer(const FaultSet& faults, bool stateless);
 

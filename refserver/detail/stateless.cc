@@ -203,12 +203,7 @@ std::vector<boost::json::value> RelatedNotifications(const FaultSet& faults, con
   const std::optional<std::size_t> wanted =
       level != nullptr && level->is_string() ? LogLevelRank(level->get_string()) : std::nullopt;
   if (faults.contains(Fault::kLogLevelIgnored) || (wanted && *wanted <= *LogLevelRank("info"))) {
-    notifications.push_back(
-        boost::json::object{{"jsonrpc", "2.0"},
-                            {"method", "notifications/message"},
-                            {"params", boost::json::object{{"level", "info"},
-                                                           {"logger", "mcpfuzz-refserver"},
-                                                           {"data", "serving " + call.method}}}});
+    notifications.push_back(ServingLogMessage(call.method));
   }
   const boost::json::value* token =
       meta != nullptr ? meta->if_contains(kMetaProgressToken) : nullptr;
