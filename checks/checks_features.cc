@@ -13,6 +13,7 @@
 #include "model/channel.h"
 #include "model/logging.h"
 #include "model/request_builder.h"
+#include "model/request_edit.h"
 #include "oracles/check_ids.h"
 
 namespace mcpfuzz::checks::detail {
@@ -161,6 +162,63 @@ void InvalidLogLevel(RevisionRun& run) {
                    }}});
 }
 
+// The uri of the first resource a resources/list reply names.
+std::optional<std::string> FirstResourceUri(const Exchange& list) {
+  const Reply reply = ClassifyReply(list.request, list.observation);
+  if (reply.channel != Channel::kSuccess) return std::nullopt;
+  const boost::json::object* result = ObjectMember(reply.message->as_object(), "result");
+  const boost::json::value* resources = result ? result->if_contains("resources") : nullptr;
+  if (resources == nullptr || !resources->is_array() || resources->as_array().empty()) {
+    return std::nullopt;
+  }
+  const boost::json::value& first = resources->as_array().front();
+  const boost::json::object* resource = first.if_object();
+  const boost::json::value* uri = resource ? resource->if_contains("uri") : nullptr;
+  if (uri == nullptr || !uri->is_string()) return std::nullopt;
+  return std::string(uri->as_string());
+}
+
+bool Served(const Exchange& exchange) {
+  return ClassifyReply(exchange.request, exchange.observation).channel == Channel::kSuccess;
+}
+
+// resources/subscribe of the first resource resources/list names, its resources/unsubscribe,
+// then a ping, on a connection of their own (tables §7 R4s). Nothing is judged where the
+// server names no resource or refuses the subscribe: the unsubscribe would follow none.
+void Unsubscribe(RevisionRun& run) {
+  const std::string_view id = check::kUnsubscribe;
+  if (!run.RequireCapability(id, "resources")) return;
+  if (!DeclaresFlag(run.capabilities(), "resources", "subscribe")) {
+    return run.ReportNotApplicable(id, "the server did not declare resources.subscribe");
+  }
+  std::unique_ptr<Connection> fresh = run.Fresh();
+  if (!fresh) return run.ReportUnreachable(id);
+  std::vector<Exchange> opening;
+  if (!fresh->Open(&opening) || fresh->Dead()) return run.ReportUnreachable(id);
+  ResultBuilder result(run, id);
+  for (Exchange& exchange : opening) result.Add(std::move(exchange));
+  auto send = [&](std::string_view method, boost::json::object params) {
+    return fresh->Send(fresh->client().Make(method, std::move(params)), Owed::kReply);
+  };
+  const std::size_t list = result.Add(send("resources/list", {}));
+  const std::optional<std::string> uri = FirstResourceUri(result.exchanges()[list]);
+  const std::size_t subscribed =
+      uri && !fresh->Dead() ? result.Add(send("resources/subscribe", {{"uri", *uri}})) : list;
+  if (!uri || subscribed == list || !Served(result.exchanges()[subscribed])) {
+    result.Note(uri ? "resources/subscribe was not answered with a result, so there is no "
+                      "subscription to end"
+                    : "resources/list named no resource to subscribe to");
+  } else if (!fresh->Dead()) {
+    JudgeContext context = run.Context();
+    result.Judge(send("resources/unsubscribe", {{"uri", *uri}}), context, "resources/unsubscribe");
+    context.unsubscribed_uris = {*uri};
+    if (!fresh->Dead()) result.Judge(send("ping", {}), context, "a ping after it");
+  }
+  for (Exchange& cleanup : fresh->Close()) result.Add(std::move(cleanup));
+  result.OnOneConnection();
+  run.Report(std::move(result));
+}
+
 // logging/setLevel on a connection of its own, then a ping (tables §7 G4). The level is the most
 // severe one, so that any log message the ping's reply carries is below it.
 void SessionLogLevel(RevisionRun& run) {
@@ -175,8 +233,7 @@ void SessionLogLevel(RevisionRun& run) {
   constexpr std::string_view kLevel = kLogLevels.back();
   const std::size_t set_level = result.Add(
       fresh->Send(fresh->client().Make("logging/setLevel", {{"level", kLevel}}), Owed::kReply));
-  const Exchange& set = result.exchanges()[set_level];
-  if (ClassifyReply(set.request, set.observation).channel != Channel::kSuccess) {
+  if (!Served(result.exchanges()[set_level])) {
     // Not judged (NOT_APPLICABLE): without a level set there is nothing to judge messages by.
     for (Exchange& cleanup : fresh->Close()) result.Add(std::move(cleanup));
     result.Note(

@@ -2,12 +2,18 @@
 
 #include <ostream>
 
+#include "model/request_edit.h"
+
 namespace mcpfuzz {
 
 Request GenContext::Make(std::string_view method, boost::json::object params,
                          boost::json::value id) const {
   if (make) return make(method, std::move(params), std::move(id));
   return MakeRequest(revision, transport, method, std::move(params), std::move(id));
+}
+
+bool GenContext::DeclaresFlag(std::string_view capability, std::string_view member) const {
+  return mcpfuzz::DeclaresFlag(capabilities, capability, member);
 }
 
 Request GenContext::MakeNotification(std::string_view method, boost::json::object params) const {

@@ -72,6 +72,8 @@ struct GenContext {
   Request MakeNotification(std::string_view method, boost::json::object params = {}) const;
 
   bool Declares(std::string_view capability) const { return capabilities.contains(capability); }
+  /// The capability declares `member` true ("resources", "subscribe").
+  bool DeclaresFlag(std::string_view capability, std::string_view member) const;
   bool stateless() const { return EraOf(revision) == Era::kStateless; }
   bool http() const { return transport == TransportKind::kHttp; }
   bool stdio() const { return transport == TransportKind::kStdio; }

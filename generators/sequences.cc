@@ -4,13 +4,15 @@
 // a list of another method carrying the nextCursor the first handed out; cancellations (of a
 // ping still in flight over stdio, of a finished request, of an id never sent, each of the last
 // two followed by a ping that must still be answered); where the target declared logging,
-// logging/setLevel and a ping whose reply shows the level at work; over stdio at a target speaking
-// both eras, an enveloped request once initialized; over HTTP a second session opened beside the
-// first, DELETEd, and a request naming it (the first must live on: sessions are isolated). In
-// 2026-07-28 over stdio: server/discover, an enveloped list that locks the connection's era, then
-// an envelope-less initialize (tables §4b V16a, V16b). Each step names the check and row it is
-// planned to be judged by, from a small model of the state a conformant server would be in
-// (oracles/sequence.h); the campaign judges each step by the state actually reached.
+// logging/setLevel and a ping whose reply shows the level at work; where it declared
+// resources.subscribe, a resource's subscribe, its unsubscribe and a ping; over stdio at a target
+// speaking both eras, an enveloped request once initialized; over HTTP a second session opened
+// beside the first, DELETEd, and a request naming it (the first must live on: sessions are
+// isolated). In 2026-07-28 over stdio: server/discover, an enveloped list that locks the
+// connection's era, then an envelope-less initialize (tables §4b V16a, V16b). Each step names the
+// check and row it is planned to be judged by, from a small model of the state a conformant
+// server would be in (oracles/sequence.h); the campaign judges each step by the state actually
+// reached.
 
 #include <rapidcheck.h>
 
@@ -49,6 +51,7 @@ enum class Op {
   kDeleteSecond,
   kInSecond,
   kSetLevel,
+  kSubscribe,
 };
 
 constexpr std::string_view kLists[] = {"resources/templates/list", "tools/list", "prompts/list",
@@ -88,6 +91,8 @@ std::string_view Name(Op op) {
       return "ping in the second session";
     case Op::kSetLevel:
       return "logging/setLevel";
+    case Op::kSubscribe:
+      return "resources/subscribe";
   }
   return "?";
 }
@@ -161,6 +166,15 @@ bool SetLevelFits(const GenContext& context, const SequenceState& state) {
          (context.stdio() || state.session == Session::kLive);
 }
 
+// resources/subscribe of a URI the target listed, its resources/unsubscribe, then a ping (tables
+// §7 R4s). It takes the place of the pings SetLevelFits leaves, at every fourth variant, where
+// the target declared resources.subscribe.
+bool SubscribeFits(const GenContext& context, const SequenceState& state) {
+  return state.handshake == SequenceState::Handshake::kInitialized &&
+         context.DeclaresFlag("resources", "subscribe") && !context.resource_uris.empty() &&
+         (context.stdio() || state.session == SequenceState::Session::kLive);
+}
+
 bool IsInitializeOp(Op op) {
   return op == Op::kInitialize || op == Op::kReinitialize || op == Op::kOpenSecond;
 }
@@ -224,6 +238,7 @@ Request Build(const GenContext& context, Op op, int id, std::string_view list) {
     case Op::kCancelFinished:
     case Op::kCancelUnknown:
     case Op::kSetLevel:
+    case Op::kSubscribe:
       break;  // several steps: Assemble builds them
   }
   return {};
@@ -269,6 +284,30 @@ GeneratedCase Assemble(const GenContext& context, const std::vector<int>& codes)
       op = SecondSessionOp(context, state).value_or(op);
     } else if (op == Op::kPing && variant % 4 == 2 && SetLevelFits(context, state)) {
       op = Op::kSetLevel;
+    } else if (op == Op::kPing && variant % 4 == 0 && variant > 0 &&
+               SubscribeFits(context, state)) {
+      op = Op::kSubscribe;
+    }
+    if (op == Op::kSubscribe) {
+      const std::string& uri = context.resource_uris[(variant / 4 + static_cast<std::size_t>(id)) %
+                                                     context.resource_uris.size()];
+      const Request subscribe = MakeRequest(context.revision, context.transport,
+                                            "resources/subscribe", {{"uri", uri}}, id++);
+      SequenceStep first{subscribe, "", "", std::nullopt};
+      state = PlanSequence(state, subscribe);
+      generated.steps.push_back(std::move(first));
+      const Request unsubscribe = MakeRequest(context.revision, context.transport,
+                                              "resources/unsubscribe", {{"uri", uri}}, id++);
+      for (SequenceStep& step : ThenPing(context, state, unsubscribe, id)) {
+        state = PlanSequence(state, step.request);
+        generated.steps.push_back(std::move(step));
+      }
+      last_request = generated.steps.back().request;
+      ++id;
+      names.push_back("resources/subscribe " + uri);
+      names.emplace_back("resources/unsubscribe");
+      names.emplace_back("ping");
+      continue;
     }
     if (op == Op::kSetLevel) {
       // The level comes from the step's place, so that the seeds' draws stay what they were.

@@ -20,14 +20,6 @@ namespace {
 
 constexpr std::string_view kFamily = "subscriptions";
 
-bool DeclaresMember(const GenContext& context, std::string_view capability,
-                    std::string_view member) {
-  const boost::json::value* declared = context.capabilities.if_contains(capability);
-  if (declared == nullptr || !declared->is_object()) return false;
-  const boost::json::value* flag = declared->get_object().if_contains(member);
-  return flag != nullptr && flag->is_bool() && flag->get_bool();
-}
-
 // Each opt-in the target cannot honor, as (filter member, its value).
 std::vector<std::pair<std::string_view, boost::json::value>> Undeliverable(
     const GenContext& context) {
@@ -35,9 +27,9 @@ std::vector<std::pair<std::string_view, boost::json::value>> Undeliverable(
   for (auto [flag, capability] :
        {std::pair{"toolsListChanged", "tools"}, std::pair{"promptsListChanged", "prompts"},
         std::pair{"resourcesListChanged", "resources"}}) {
-    if (!DeclaresMember(context, capability, "listChanged")) opt_ins.emplace_back(flag, true);
+    if (!context.DeclaresFlag(capability, "listChanged")) opt_ins.emplace_back(flag, true);
   }
-  if (!DeclaresMember(context, "resources", "subscribe")) {
+  if (!context.DeclaresFlag("resources", "subscribe")) {
     const std::string uri =
         context.resource_uris.empty() ? "mcpfuzz://nothing" : context.resource_uris.front();
     opt_ins.emplace_back("resourceSubscriptions", boost::json::array{boost::json::value(uri)});

@@ -21,6 +21,13 @@ const boost::json::object* ObjectMember(const boost::json::object& object, std::
   return member != nullptr ? member->if_object() : nullptr;
 }
 
+bool DeclaresFlag(const boost::json::object& capabilities, std::string_view capability,
+                  std::string_view member) {
+  const boost::json::object* declared = ObjectMember(capabilities, capability);
+  const boost::json::value* flag = declared != nullptr ? declared->if_contains(member) : nullptr;
+  return flag != nullptr && flag->is_bool() && flag->get_bool();
+}
+
 const boost::json::object* ParamsMeta(const boost::json::value& message) {
   const boost::json::object* object = message.if_object();
   const boost::json::object* params = object != nullptr ? ObjectMember(*object, "params") : nullptr;

@@ -22,5 +22,8 @@ boost::json::object& Meta(Request& request);
 const boost::json::object* ObjectMember(const boost::json::object& object, std::string_view key);
 /// `params._meta` of a JSON-RPC message, when both are objects; null otherwise.
 const boost::json::object* ParamsMeta(const boost::json::value& message);
+/// Declared server `capabilities` set `capability`.`member` true ("resources", "subscribe").
+bool DeclaresFlag(const boost::json::object& capabilities, std::string_view capability,
+                  std::string_view member);
 
 }  // namespace mcpfuzz

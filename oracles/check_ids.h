@@ -55,6 +55,7 @@ inline constexpr std::string_view kToolMissingName = "tools.missing-name";
 inline constexpr std::string_view kToolArgumentsNotObject = "tools.arguments-not-object";
 inline constexpr std::string_view kToolBadArguments = "tools.bad-arguments";
 inline constexpr std::string_view kUnknownResource = "resources.unknown";
+inline constexpr std::string_view kUnsubscribe = "resources.unsubscribe";
 inline constexpr std::string_view kUnknownPrompt = "prompts.unknown";
 inline constexpr std::string_view kPromptMissingArguments = "prompts.missing-arguments";
 inline constexpr std::string_view kInvalidCursor = "pagination.invalid-cursor";
@@ -134,6 +135,7 @@ inline constexpr std::array kAll = {
     kToolArgumentsNotObject,
     kToolBadArguments,
     kUnknownResource,
+    kUnsubscribe,
     kUnknownPrompt,
     kPromptMissingArguments,
     kInvalidCursor,

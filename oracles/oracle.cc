@@ -249,7 +249,7 @@ Verdict Judge(std::string_view check_id, const Request& request, const Observati
         as_legacy ? *as_legacy : request, body, observation, reply);
     findings.insert(findings.end(), envelope.begin(), envelope.end());
     std::vector<Finding> related =
-        oracles_detail::CheckRelatedNotifications(request, observation, context.session_log_level);
+        oracles_detail::CheckRelatedNotifications(request, observation, context);
     findings.insert(findings.end(), related.begin(), related.end());
   }
 

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "model/observation.h"
 #include "model/request.h"
@@ -31,6 +32,9 @@ struct JudgeContext {
   /// Handshake era, in a sequence: the level a logging/setLevel the server answered set for the
   /// session this request travels in. A log message below it is tolerated only (tables §7 G4).
   std::optional<std::string> session_log_level;
+  /// Handshake era, in a sequence: the resource URIs a resources/unsubscribe the server answered
+  /// ended in this session. An update for one of them after that is tolerated only (§7 R4s).
+  std::vector<std::string> unsubscribed_uris;
 };
 
 /// How much of a verdict Judge writes for people.

@@ -1,7 +1,9 @@
 #include "oracles/sequence.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "model/channel.h"
 #include "model/logging.h"
@@ -105,6 +107,28 @@ std::optional<std::string> LevelSet(const Request& request) {
   return std::string(level->get_string());
 }
 
+// The params.uri of a resources/subscribe or resources/unsubscribe request.
+std::optional<std::string> SubscriptionUri(const Request& request, std::string_view method) {
+  if (request.RpcMethod() != method || request.IsNotification()) return std::nullopt;
+  const auto body = request.BodyJson();
+  const boost::json::object* object = body ? body->if_object() : nullptr;
+  const boost::json::object* params = object ? ObjectMember(*object, "params") : nullptr;
+  const boost::json::value* uri = params ? params->if_contains("uri") : nullptr;
+  if (uri == nullptr || !uri->is_string()) return std::nullopt;
+  return std::string(uri->get_string());
+}
+
+bool Contains(const std::vector<std::string>& uris, const std::string& uri) {
+  return std::find(uris.begin(), uris.end(), uri) != uris.end();
+}
+
+// The subscription `request` ended: an unsubscribe of a URI the session subscribed to.
+std::optional<std::string> EndsSubscription(const SequenceState& state, const Request& request) {
+  auto uri = SubscriptionUri(request, "resources/unsubscribe");
+  if (!uri || !Contains(state.subscribed, *uri)) return std::nullopt;
+  return uri;
+}
+
 // The step travels in the first session: over HTTP the captured one, over stdio the connection.
 bool InFirstSession(const Request& request) { return !Http(request) || InSession(request); }
 
@@ -113,6 +137,14 @@ SequenceState Advance(SequenceState state, const Request& request, bool answered
   ++state.steps;
   if (answered && InFirstSession(request)) {
     if (auto level = LevelSet(request)) state.log_level = std::move(level);
+    if (auto uri = SubscriptionUri(request, "resources/subscribe")) {
+      std::erase(state.unsubscribed, *uri);
+      if (!Contains(state.subscribed, *uri)) state.subscribed.push_back(*uri);
+    }
+    if (auto uri = EndsSubscription(state, request)) {
+      std::erase(state.subscribed, *uri);
+      state.unsubscribed.push_back(*uri);
+    }
   }
   if (state.era == EraLock::kUnlocked && answered) {
     if (const auto era = LocksEra(request)) state.era = *era;
@@ -146,7 +178,10 @@ SequenceState Advance(SequenceState state, const Request& request, bool answered
 
 std::optional<StepRule> RuleForStep(const SequenceState& state, const Request& request) {
   JudgeContext context;
-  if (InFirstSession(request)) context.session_log_level = state.log_level;
+  if (InFirstSession(request)) {
+    context.session_log_level = state.log_level;
+    context.unsubscribed_uris = state.unsubscribed;
+  }
   if (!Http(request) && !request.IsNotification()) {
     const auto claims = LocksEra(request);
     if (state.era == EraLock::kStateless && IsInitialize(request) && !Enveloped(request)) {
@@ -186,7 +221,9 @@ std::optional<StepRule> RuleForStep(const SequenceState& state, const Request& r
   if (request.IsNotification()) return StepRule{check::kNotificationNoReply, "L3", context};
   if (request.RpcMethod() == "ping") {
     if (state.handshake == Handshake::kInitialized) {
-      // After a served logging/setLevel its reply shows the level at work (tables §7 G4).
+      // After a served resources/unsubscribe its reply shows whether updates stopped (§7 R4s);
+      // after a served logging/setLevel, the level at work (§7 G4).
+      if (!state.unsubscribed.empty()) return StepRule{check::kUnsubscribe, "R4s", context};
       if (context.session_log_level) return StepRule{check::kSessionLogLevel, "G4", context};
       return StepRule{check::kPing, "L6a", context};
     }
@@ -197,6 +234,9 @@ std::optional<StepRule> RuleForStep(const SequenceState& state, const Request& r
   }
   // The list's method answered a list before (the capability is there to ask about).
   if (ForeignCursor(state, request)) return StepRule{check::kInvalidCursor, "C1", context};
+  if (InFirstSession(request) && EndsSubscription(state, request)) {
+    return StepRule{check::kUnsubscribe, "R4s", context};
+  }
   return std::nullopt;
 }
 

@@ -45,6 +45,10 @@ struct SequenceState {
   /// The level a logging/setLevel the server answered with a result set for the first session
   /// (over stdio, the connection): later steps in it are judged with it (tables §7 G4).
   std::optional<std::string> log_level;
+  /// The resource URIs a resources/subscribe the server answered with a result subscribed the
+  /// first session to, and of those the ones a served resources/unsubscribe ended since (§7 R4s).
+  std::vector<std::string> subscribed;
+  std::vector<std::string> unsubscribed;
   /// Steps taken so far (the index of the next one).
   std::size_t steps = 0;
   bool operator==(const SequenceState&) const = default;
@@ -65,7 +69,9 @@ struct StepRule {
 /// after a served enveloped request) or V16b (an enveloped request after initialize); of the
 /// other 2026-07-28 requests only server/discover is judged (V5). A step in the first session
 /// after a served logging/setLevel carries that level in its context, and a ping there once
-/// initialized is judged by G4 instead of L6a (§7 G4).
+/// initialized is judged by G4 instead of L6a (§7 G4). A resources/unsubscribe of a URI the
+/// session subscribed to is judged by R4s, and so is a ping once one was served; the URIs it
+/// ended are in the context of every later step of the session.
 std::optional<StepRule> RuleForStep(const SequenceState& state, const Request& request);
 
 /// The cursor the reply of step `step` handed out, if it handed one out.

@@ -208,6 +208,23 @@ void AddFeatureRows(std::vector<Expectation>& rows) {
       .summary = "A request whose _meta logLevel is not a level gets -32602; the HTTP status is "
                  "unspecified",
   });
+  // resources/unsubscribe of a URI this session subscribed to, and a ping after it (a sequence):
+  // each answered with an empty result, and no update of that URI after the unsubscribe's answer
+  // (judged with the reply's related notifications). The schema's words carry no RFC keyword.
+  rows.push_back({
+      .id = check::kUnsubscribe,
+      .revisions = kHandshakeEra,
+      .capability = CapabilityRequirement::kDeclared,
+      .channel = {.conformant = {kSuccess}, .strength = Strength::kShould},
+      .http_status = {.conformant = {kHttp2xx}, .strength = Strength::kShould},
+      .shape = ShapeCheck::kEmptyResult,
+      .shape_strength = Strength::kShould,
+      .reference = "TS UnsubscribeRequest (\"request cancellation of resources/updated "
+                   "notifications\"; \"should follow a previous resources/subscribe request\"), "
+                   "EmptyResult; <rev>:server/resources.mdx \"Subscriptions\"; tables §7 R4s",
+      .summary = "resources/unsubscribe after resources/subscribe gets an empty result, and no "
+                 "update of that resource comes after it",
+  });
   // A ping in a session whose level logging/setLevel set (a sequence): answered as any ping
   // (L6a), and its log messages judged by the level (tables §7 G4, in the reply envelope's
   // related notifications: below the level is a lowercase "should", so a WARN).

@@ -5,7 +5,7 @@
 namespace mcpfuzz::refserver {
 namespace {
 
-constexpr std::array<FaultInfo, 44> kFaults = {{
+constexpr std::array<FaultInfo, 45> kFaults = {{
     {Fault::kUnknownToolIsError, "unknown-tool-is-error",
      "an unknown tool gets an isError:true result instead of JSON-RPC error -32602"},
     {Fault::kUnknownToolPlainSuccess, "unknown-tool-plain-success",
@@ -118,6 +118,9 @@ constexpr std::array<FaultInfo, 44> kFaults = {{
     {Fault::kSetLevelIgnored, "set-level-ignored",
      "handshake era: once logging/setLevel set a session's level, every request served in it is "
      "logged at info, even when the level set is above info"},
+    {Fault::kUnsubscribeIgnored, "unsubscribe-ignored",
+     "handshake era: resources/unsubscribe is answered with a result but the subscription stays, "
+     "so later replies in the session still carry notifications/resources/updated for it"},
 }};
 
 }  // namespace

@@ -55,6 +55,7 @@ enum class Fault {
   kEraSwitchAfterInitialize,
   kDeleteEndsAllSessions,
   kSetLevelIgnored,
+  kUnsubscribeIgnored,
 };
 
 /// The switches a server runs with; empty means conformant.

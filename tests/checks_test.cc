@@ -831,6 +831,8 @@ const std::vector<FaultExpectation>& FaultTable() {
       {Fault::kDeleteEndsAllSessions, kHttp, {check::kSessionDelete}},
       // An info log message in the reply to a ping after logging/setLevel "emergency".
       {Fault::kSetLevelIgnored, kStdio, {check::kSessionLogLevel}},
+      // An update of the readme in the reply to the ping after its resources/unsubscribe.
+      {Fault::kUnsubscribeIgnored, kHttp, {check::kUnsubscribe}},
   };
   return table;
 }

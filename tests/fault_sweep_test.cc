@@ -116,6 +116,8 @@ constexpr SweepRow kRows[] = {
     {.fault = "delete-ends-all-sessions", .check = "lifecycle.", .family = "sequences"},
     // A session's log level (tables §7 G4): logging/setLevel, then a ping.
     {.fault = "set-level-ignored", .check = check::kSessionLogLevel, .family = "sequences"},
+    // A resource's subscription (tables §7 R4s): subscribe, unsubscribe, then a ping.
+    {.fault = "unsubscribe-ignored", .check = check::kUnsubscribe, .family = "sequences"},
 };
 
 const SweepRow* RowFor(std::string_view fault) {

@@ -65,6 +65,9 @@ const std::map<std::string_view, std::string_view>& Unrepairable() {
       {check::kPingBeforeInit, "about the handshake's order: several requests on a new session"},
       {check::kRequestBeforeInit, "about the handshake's order: several requests on a new session"},
       {check::kPing, "a well-formed ping: the session's state is the subject, nothing is broken"},
+      {check::kUnsubscribe,
+       "a well-formed unsubscribe after a subscribe: the session's subscriptions are the "
+       "subject"},
       {check::kSessionLogLevel,
        "a well-formed ping after logging/setLevel: the session's level is the subject"},
       {check::kReinitialize, "about the handshake's order: a second initialize in a session"},

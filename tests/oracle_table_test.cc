@@ -66,6 +66,9 @@ Request ProbeFor(const Expectation& row, Revision revision, TransportKind transp
   }
   std::string method = "tools/call";
   json::object params{{"name", "probe"}, {"arguments", json::object{}}};
+  if (id == check::kUnsubscribe) {
+    return MakeRequest(revision, transport, "resources/unsubscribe", {{"uri", "mcpfuzz://x"}}, 7);
+  }
   if (id == check::kListenAcknowledged) {
     return MakeRequest(revision, transport, kListenMethod, {{"notifications", json::object{}}}, 7);
   }

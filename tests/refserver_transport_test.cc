@@ -869,6 +869,38 @@ std::map<Fault, FaultScenario> MakeFaultScenarios() {
         EXPECT_EQ(log_messages_after("error"), faulty ? 1U : 0U);
       }};
 
+  // A resource's subscription (tables §7 R4s): each request served while the session is
+  // subscribed carries an update of the resource; after the unsubscribe none does, unless the
+  // fault keeps the subscription.
+  table[Fault::kUnsubscribeIgnored] = {
+      kBoth, kReplyTimeout, [](Target& target, bool faulty) {
+        auto client = OpenClient(target, kHandshake);
+        auto updates_in = [](const Observation& observation) {
+          std::size_t updates = 0;
+          for (const json::value& message : observation.messages) {
+            const json::value* method = message.as_object().if_contains("method");
+            if (method != nullptr && *method == "notifications/resources/updated") {
+              EXPECT_EQ(message.at("params").at("uri"), "mcpfuzz://readme");
+              ++updates;
+            }
+          }
+          return updates;
+        };
+        const Request unknown =
+            client->Make("resources/subscribe", {{"uri", "mcpfuzz://no-such-resource"}});
+        const Reply refused =
+            ExpectChannel(unknown, client->Send(unknown), Channel::kProtocolError);
+        EXPECT_EQ(refused.error_code, -32002);
+        const Request subscribe =
+            client->Make("resources/subscribe", {{"uri", "mcpfuzz://readme"}});
+        ExpectChannel(subscribe, client->Send(subscribe), Channel::kSuccess);
+        EXPECT_EQ(updates_in(client->Send(client->Make("ping"))), 1U);
+        const Request unsubscribe =
+            client->Make("resources/unsubscribe", {{"uri", "mcpfuzz://readme"}});
+        ExpectChannel(unsubscribe, client->Send(unsubscribe), Channel::kSuccess);
+        EXPECT_EQ(updates_in(client->Send(client->Make("ping"))), faulty ? 1U : 0U);
+      }};
+
   table[Fault::kReinitializeRenegotiates] = {
       kBoth, kReplyTimeout, [](Target& target, bool faulty) {
         auto client = OpenClient(target, kHandshake);

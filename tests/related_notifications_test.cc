@@ -121,6 +121,29 @@ TEST(RelatedNotifications, TheSessionsLevelJudgesHandshakeEraMessagesOnBothTrans
             VerdictKind::kPass);
 }
 
+// Tables §7 R4s: an update of a resource whose subscription resources/unsubscribe ended is only
+// tolerated (the schema's words carry no keyword); another resource's update passes.
+TEST(RelatedNotifications, AnUpdateAfterItsUnsubscribeWarns) {
+  JudgeContext context;
+  context.unsubscribed_uris = {"a://x"};
+  const Request request = ToolsList(Revision::k2025_06_18, TransportKind::kStdio);
+  auto updated = [](std::string_view uri) -> json::value {
+    return json::object{{"jsonrpc", "2.0"},
+                        {"method", "notifications/resources/updated"},
+                        {"params", json::object{{"uri", uri}}}};
+  };
+  auto judge = [&](std::string_view uri) {
+    std::vector<json::value> stream = {updated(uri), ResultReply(kId, json::object{})};
+    return Judge(check::kPing, request, Replied(request, std::move(stream)), context);
+  };
+  Verdict verdict = judge("a://x");
+  EXPECT_EQ(verdict.kind, VerdictKind::kWarn) << Show(verdict);
+  EXPECT_TRUE(EnvelopeSays(verdict, "after its resources/unsubscribe was answered"))
+      << Show(verdict);
+  verdict = judge("a://y");
+  EXPECT_EQ(verdict.kind, VerdictKind::kPass) << Show(verdict);
+}
+
 TEST(RelatedNotifications, ProgressCarriesTheRequestsTokenAndIncreases) {
   for (Revision revision : {Revision::k2025_11_25, kModern}) {
     SCOPED_TRACE(std::string(ToString(revision)));

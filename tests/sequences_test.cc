@@ -121,6 +121,10 @@ constexpr FaultRow kFaults[] = {
     // logging/setLevel above info, and a ping whose reply carries an info log message.
     {"set-level-ignored", kStdio, check::kSessionLogLevel, 4},
     {"set-level-ignored", kHttp, check::kSessionLogLevel, 4},
+    // A resource's subscription (tables §7 R4s): initialize, notifications/initialized,
+    // resources/subscribe, resources/unsubscribe, and a ping whose reply still carries an update.
+    {"unsubscribe-ignored", kStdio, check::kUnsubscribe, 5},
+    {"unsubscribe-ignored", kHttp, check::kUnsubscribe, 5},
 };
 
 // Names the parameter in test output instead of dumping its bytes.
@@ -340,6 +344,66 @@ TEST(SequenceModel, AServedSetLevelJudgesThePingAfterItByThatLevel) {
     const Verdict below = judged("info");
     EXPECT_EQ(below.kind, VerdictKind::kWarn) << Summarize(below);
     EXPECT_EQ(judged("critical").kind, VerdictKind::kPass) << Summarize(judged("critical"));
+  }
+}
+
+// Tables §7 R4s: an unsubscribe of a URI the session subscribed to is judged, and so is a ping
+// after it, with the URI in its context; an unsubscribe of a URI never subscribed is not.
+TEST(SequenceModel, AnUnsubscribeEndsTheUpdatesOfItsResource) {
+  for (TransportKind kind : {kStdio, kHttp}) {
+    SCOPED_TRACE(std::string(ToString(kind)));
+    SequenceState state;
+    Request initialize = MakeInitialize(kR4, kind, 1);
+    initialize.session = SessionBinding::kOmit;
+    state = PlanSequence(state, initialize);
+    state = PlanSequence(state, MakeNotification(kR4, kind, "notifications/initialized"));
+    const Request subscribe = MakeRequest(kR4, kind, "resources/subscribe", {{"uri", "a://x"}}, 2);
+    const Request unsubscribe =
+        MakeRequest(kR4, kind, "resources/unsubscribe", {{"uri", "a://x"}}, 3);
+    const Request ping = MakeRequest(kR4, kind, "ping", {}, 4);
+    EXPECT_FALSE(RuleForStep(state, unsubscribe).has_value()) << "it follows no subscribe";
+    EXPECT_TRUE(AdvanceSequence(state, subscribe,
+                                Answered(R"({"jsonrpc":"2.0","id":2,"error":{"code":-32601,)"
+                                         R"("message":"no"}})"))
+                    .subscribed.empty());
+    state = AdvanceSequence(state, subscribe, Answered(R"({"jsonrpc":"2.0","id":2,"result":{}})"));
+    ASSERT_EQ(state.subscribed, std::vector<std::string>{"a://x"});
+    auto rule = RuleForStep(state, unsubscribe);
+    ASSERT_TRUE(rule.has_value());
+    EXPECT_EQ(rule->check_id, check::kUnsubscribe);
+    EXPECT_EQ(RuleForStep(state, ping)->check_id, check::kPing);
+    // A refused unsubscribe ends nothing.
+    EXPECT_TRUE(AdvanceSequence(state, unsubscribe,
+                                Answered(R"({"jsonrpc":"2.0","id":3,"error":{"code":-32601,)"
+                                         R"("message":"no"}})"))
+                    .unsubscribed.empty());
+    state =
+        AdvanceSequence(state, unsubscribe, Answered(R"({"jsonrpc":"2.0","id":3,"result":{}})"));
+    EXPECT_TRUE(state.subscribed.empty());
+    rule = RuleForStep(state, ping);
+    ASSERT_TRUE(rule.has_value());
+    EXPECT_EQ(rule->check_id, check::kUnsubscribe);
+    EXPECT_EQ(rule->context.unsubscribed_uris, std::vector<std::string>{"a://x"});
+
+    auto judged = [&](std::string_view uri) {
+      Observation observation;
+      observation.messages = {boost::json::object{{"jsonrpc", "2.0"},
+                                                  {"method", "notifications/resources/updated"},
+                                                  {"params", {{"uri", uri}}}},
+                              boost::json::parse(R"({"jsonrpc":"2.0","id":4,"result":{}})")};
+      if (kind == kHttp) {
+        observation.http_status = 200;
+        observation.content_type = "text/event-stream";
+      }
+      return JudgeStep(state, ping, observation).verdict;
+    };
+    const Verdict after = judged("a://x");
+    EXPECT_EQ(after.kind, VerdictKind::kWarn) << Summarize(after);
+    EXPECT_EQ(judged("a://other").kind, VerdictKind::kPass) << Summarize(judged("a://other"));
+    // Subscribing again ends what the unsubscribe ended.
+    state = PlanSequence(state, subscribe);
+    EXPECT_TRUE(state.unsubscribed.empty());
+    EXPECT_EQ(judged("a://x").kind, VerdictKind::kPass);
   }
 }
 

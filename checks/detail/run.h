@@ -119,6 +119,7 @@ class RevisionRun {
   const std::string& MainFailure() const { return connections_.MainFailure(); }
   std::unique_ptr<Connection> Fresh() { return connections_.Fresh(); }
   bool Declares(std::string_view capability) const { return connections_.Declares(capability); }
+  const boost::json::object& capabilities() const { return connections_.capabilities(); }
   bool capabilities_known() const { return connections_.capabilities_known(); }
   bool session_assigned() const { return connections_.session_assigned(); }
   /// The target stopped answering in time (kTimeoutsBeforeGivingUp): nothing more is sent.

@@ -50,6 +50,7 @@ void PromptMissingArguments(RevisionRun& run);
 void InvalidCursor(RevisionRun& run);
 void InvalidLogLevel(RevisionRun& run);
 void SessionLogLevel(RevisionRun& run);
+void Unsubscribe(RevisionRun& run);
 
 // checks_removed.cc: the methods 2026-07-28 removed.
 void RemovedMethods(RevisionRun& run);

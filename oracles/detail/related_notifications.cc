@@ -1,5 +1,6 @@
 #include "oracles/detail/related_notifications.h"
 
+#include <algorithm>
 #include <boost/json.hpp>
 #include <optional>
 #include <string>
@@ -61,15 +62,32 @@ const json::object& ParamsOf(const json::object& notification) {
   return params != nullptr ? *params : kNoParams;
 }
 
-// The handshake era: the level is the session's, set by logging/setLevel (§7 G4). Over stdio
-// every message on the connection is the session's.
-void CheckSessionLevel(const Observation& observation, std::string_view level,
-                       std::vector<Finding>& findings) {
-  const json::value asked(level);
+// The handshake era: what the session asked for. Over stdio every message on the connection is
+// the session's. A log message below the level logging/setLevel set (§7 G4); an update of a
+// resource resources/unsubscribe ended (§7 R4s).
+void CheckSession(const Observation& observation, const JudgeContext& context,
+                  std::vector<Finding>& findings) {
+  const std::optional<json::value> level =
+      context.session_log_level ? std::optional<json::value>(*context.session_log_level)
+                                : std::nullopt;
   for (const json::value& message : observation.messages) {
-    if (!IsNotification(message, "notifications/message")) continue;
-    CheckBelowLevel(ParamsOf(message.get_object()), asked,
-                    "the session set with logging/setLevel (tables §7 G4)", findings);
+    if (level && IsNotification(message, "notifications/message")) {
+      CheckBelowLevel(ParamsOf(message.get_object()), *level,
+                      "the session set with logging/setLevel (tables §7 G4)", findings);
+    }
+    if (context.unsubscribed_uris.empty() ||
+        !IsNotification(message, "notifications/resources/updated")) {
+      continue;
+    }
+    const json::value* uri = ParamsOf(message.get_object()).if_contains("uri");
+    if (uri == nullptr || !uri->is_string() ||
+        std::find(context.unsubscribed_uris.begin(), context.unsubscribed_uris.end(),
+                  uri->get_string()) == context.unsubscribed_uris.end()) {
+      continue;
+    }
+    findings.push_back(EnvelopeFinding(
+        Strength::kShould, "a notifications/resources/updated for " + Text(*uri) +
+                               " after its resources/unsubscribe was answered (tables §7 R4s)"));
   }
 }
 
@@ -77,11 +95,9 @@ void CheckSessionLevel(const Observation& observation, std::string_view level,
 
 std::vector<Finding> CheckRelatedNotifications(const Request& request,
                                                const Observation& observation,
-                                               const std::optional<std::string>& session_level) {
+                                               const JudgeContext& context) {
   std::vector<Finding> findings;
-  if (EraOf(request.revision) == Era::kHandshake && session_level) {
-    CheckSessionLevel(observation, *session_level, findings);
-  }
+  if (EraOf(request.revision) == Era::kHandshake) CheckSession(observation, context, findings);
   if (request.transport != TransportKind::kHttp) return findings;
   const std::optional<json::value> body = request.BodyJson();
   const json::object* meta = body ? ParamsMeta(*body) : nullptr;

@@ -1,13 +1,12 @@
 #pragma once
-// Internal: the notifications an HTTP reply stream carries about its request (tables §10 X4):
-// log messages (§4b V11, V11a, §7 G4) and progress (§4a L10).
+// Internal: the notifications a reply carries about its request (tables §10 X4) or its session:
+// log messages (§4b V11, V11a, §7 G4), progress (§4a L10) and resource updates (§7 R4s).
 
-#include <optional>
-#include <string>
 #include <vector>
 
 #include "model/observation.h"
 #include "model/request.h"
+#include "oracles/oracle.h"
 #include "oracles/verdict.h"
 
 namespace mcpfuzz::oracles_detail {
@@ -17,11 +16,12 @@ namespace mcpfuzz::oracles_detail {
 /// below the level it asked for is only tolerated (V11a, a lowercase "should"); in every revision
 /// a notifications/progress must carry the progressToken the request gave (none given: none may
 /// come), and its progress must increase (L10). Over stdio nothing ties a notification to a
-/// request, so nothing of that is judged there. In the handshake era `session_level`, the level a
-/// served logging/setLevel set for the session, is judged on both transports (over stdio the
-/// connection is the session): a log message below it is only tolerated (§7 G4).
+/// request, so nothing of that is judged there. In the handshake era what a sequence knows of the
+/// session (`context`) is judged on both transports (over stdio the connection is the session):
+/// a log message below the level a served logging/setLevel set (§7 G4), and an update of a
+/// resource whose subscription a served resources/unsubscribe ended (§7 R4s), are only tolerated.
 std::vector<Finding> CheckRelatedNotifications(const Request& request,
                                                const Observation& observation,
-                                               const std::optional<std::string>& session_level);
+                                               const JudgeContext& context);
 
 }  // namespace mcpfuzz::oracles_detail

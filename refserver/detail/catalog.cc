@@ -271,7 +271,11 @@ boost::json::object ServerCapabilities(Era era) {
       {"prompts", boost::json::object{}},
       {"resources", boost::json::object{}},
   };
-  if (era == Era::kHandshake) capabilities["logging"] = boost::json::object{};
+  if (era == Era::kHandshake) {
+    capabilities["logging"] = boost::json::object{};
+    // 2026-07-28 removed resources/subscribe; its subscriptions/listen delivers no updates here.
+    capabilities["resources"] = boost::json::object{{"subscribe", true}};
+  }
   return capabilities;
 }
 

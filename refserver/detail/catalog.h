@@ -22,8 +22,8 @@ inline constexpr std::string_view kReadmeUri = "mcpfuzz://readme";
 inline constexpr std::string_view kUpstreamFailureText =
     "upstream API timed out, retry in 30 seconds";
 
-/// The capabilities advertised: tools, prompts, resources, and logging in the handshake era
-/// only (2026-07-28 removed logging/setLevel).
+/// The capabilities advertised: tools, prompts, resources, and in the handshake era only logging
+/// and resources.subscribe (2026-07-28 removed logging/setLevel and resources/subscribe).
 boost::json::object ServerCapabilities(Era era);
 /// The natural-language instructions of initialize and server/discover.
 std::string_view ServerInstructions();

@@ -37,6 +37,43 @@ MethodReply SetLevel(const boost::json::object& params, HandshakeEra::Session& s
                    std::nullopt}};
 }
 
+// resources/subscribe and resources/unsubscribe of the one resource (tables §7 R4s).
+MethodReply Subscription(const FaultSet& faults, const Call& call, HandshakeEra::Session& session) {
+  const boost::json::value* uri = call.params.if_contains("uri");
+  if (uri == nullptr || !uri->is_string()) {
+    return {RpcError{-32602, "Invalid params: uri must be a string", std::nullopt}};
+  }
+  if (uri->get_string() != kReadmeUri) {
+    return {RpcError{-32002, "Resource not found", boost::json::object{{"uri", *uri}}}};
+  }
+  if (call.method == "resources/subscribe") {
+    session.subscriptions.emplace(uri->get_string());
+  } else if (!faults.contains(Fault::kUnsubscribeIgnored)) {
+    session.subscriptions.erase(std::string(uri->get_string()));
+  }
+  return {boost::json::object{}};
+}
+
+// What a request served in `session` brings before its reply: an update of each resource the
+// session is subscribed to (every other request served counts as a change of them), and a log
+// message when the session's level lets info through.
+std::vector<boost::json::value> SessionNotifications(const FaultSet& faults, const Call& call,
+                                                     const HandshakeEra::Session& session) {
+  std::vector<boost::json::value> notifications;
+  if (call.method != "resources/subscribe" && call.method != "resources/unsubscribe") {
+    for (const std::string& uri : session.subscriptions) {
+      notifications.push_back(boost::json::object{{"jsonrpc", "2.0"},
+                                                  {"method", "notifications/resources/updated"},
+                                                  {"params", boost::json::object{{"uri", uri}}}});
+    }
+  }
+  if (session.log_level && call.method != "logging/setLevel" &&
+      (*session.log_level <= *LogLevelRank("info") || faults.contains(Fault::kSetLevelIgnored))) {
+    notifications.push_back(ServingLogMessage(call.method));
+  }
+  return notifications;
+}
+
 // A raw page or a hang replaces the whole reply, whatever else the message held.
 std::optional<Answer> TakeOverAnswer(const MethodReply& reply) {
   if (const auto* page = std::get_if<RawPage>(&reply.reply)) {
@@ -91,7 +128,9 @@ Answer HandshakeEra::HandleHttpPost(const Headers& headers, const boost::json::v
     answer.action = initialized.reply.action;
     if (std::holds_alternative<boost::json::object>(initialized.reply.reply)) {
       std::string id = MintSessionId();
-      sessions_.http.emplace(id, Session{initialized.revision, std::nullopt});
+      Session session;
+      session.revision = initialized.revision;
+      sessions_.http.emplace(id, std::move(session));
       answer.http_headers.push_back({std::string(kHeaderSessionId), id});
     }
     return answer;
@@ -184,10 +223,8 @@ Answer HandshakeEra::Process(const boost::json::value& body, Session& session) c
   if (auto take_over = TakeOverAnswer(reply)) return *take_over;
   Answer answer = MessageAnswer(ToReply(*framed.call.id, reply), 200);
   answer.action = reply.action;
-  if (session.log_level && framed.call.method != "logging/setLevel" &&
-      std::holds_alternative<boost::json::object>(reply.reply) &&
-      (*session.log_level <= *LogLevelRank("info") || faults_.contains(Fault::kSetLevelIgnored))) {
-    answer.notifications.push_back(ServingLogMessage(framed.call.method));
+  if (std::holds_alternative<boost::json::object>(reply.reply)) {
+    answer.notifications = SessionNotifications(faults_, framed.call, session);
   }
   return answer;
 }
@@ -235,6 +272,9 @@ MethodReply HandshakeEra::Dispatch(const Call& call, Session& session) const {
     return {RpcError{-32600, "Invalid Request: Server already initialized", std::nullopt}};
   }
   if (call.method == "logging/setLevel") return SetLevel(call.params, session);
+  if (call.method == "resources/subscribe" || call.method == "resources/unsubscribe") {
+    return Subscription(faults_, call, session);
+  }
   if (IsCatalogMethod(call.method)) {
     return CallCatalog(faults_, session.revision, call.method, call.params);
   }

@@ -10,6 +10,11 @@
 // - once logging/setLevel set a session's level, each request served in it is logged with an
 //   info notifications/message before its reply when info is at that level or above (§7 G4; the
 //   fault set-level-ignored logs it whatever the level);
+// - resources/subscribe of a listed resource subscribes the session to it, resources/unsubscribe
+//   ends that (-32002 for a URI it does not list, as resources/read); every request served in
+//   the session counts as a change of the resources it is subscribed to, so its reply carries a
+//   notifications/resources/updated for each before the result (§7 R4s; the fault
+//   unsubscribe-ignored answers an unsubscribe and keeps the subscription);
 // - HTTP: a request without Mcp-Session-Id gets 400 (-32000), an unknown one 404 (-32001
 //   "Session not found"), DELETE ends the session with 200, a present MCP-Protocol-Version
 //   that is not a handshake revision gets 400 (-32000); initialize is exempt from both header
@@ -22,6 +27,7 @@
 #include <cstddef>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -48,11 +54,12 @@ class HandshakeEra {
   /// True once initialize was answered on stdio.
   bool stdio_initialized() const { return sessions_.stdio.has_value(); }
 
-  /// One session: its negotiated revision, and the log level logging/setLevel set (a rank of
-  /// kLogLevels), none before one did.
+  /// One session: its negotiated revision, the log level logging/setLevel set (a rank of
+  /// kLogLevels, none before one did), and the resources it is subscribed to.
   struct Session {
     Revision revision = kLatestHandshakeRevision;
     std::optional<std::size_t> log_level;
+    std::set<std::string, std::less<>> subscriptions;
     bool operator==(const Session&) const = default;
   };
   /// Everything a message can change: the HTTP sessions and the stdio session.
