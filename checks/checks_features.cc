@@ -117,13 +117,23 @@ std::optional<std::string> NextCursor(const Exchange& list) {
   return std::string(next->as_string());
 }
 
-void InvalidCursor(RevisionRun& run) {
-  if (!run.capabilities_known()) return run.ReportUnreachable(check::kInvalidCursor);
+// The list methods of the capabilities the server declared.
+std::vector<std::string> DeclaredLists(const RevisionRun& run) {
   std::vector<std::string> lists;
   for (std::string_view capability : {"tools", "prompts", "resources"}) {
     if (run.Declares(capability)) lists.push_back(std::string(capability) + "/list");
   }
   if (run.Declares("resources")) lists.emplace_back("resources/templates/list");
+  return lists;
+}
+
+bool Served(const Exchange& exchange) {
+  return ClassifyReply(exchange.request, exchange.observation).channel == Channel::kSuccess;
+}
+
+void InvalidCursor(RevisionRun& run) {
+  if (!run.capabilities_known()) return run.ReportUnreachable(check::kInvalidCursor);
+  const std::vector<std::string> lists = DeclaredLists(run);
   if (lists.empty()) {
     return run.ReportNotApplicable(check::kInvalidCursor,
                                    "the server declared none of tools, prompts and resources, so "
@@ -144,6 +154,42 @@ void InvalidCursor(RevisionRun& run) {
     }
   }
   ReportVariants(run, check::kInvalidCursor, variants);
+}
+
+// The first nextCursor a declared list hands out, sent with that list twice on a connection of
+// its own (tables §7 C2): the second use must get a result as the first did, cursors being
+// stable. Not judged where no list hands out a cursor or the first use is refused.
+void CursorReused(RevisionRun& run) {
+  const std::string_view id = check::kCursorReused;
+  if (!run.capabilities_known()) return run.ReportUnreachable(id);
+  std::unique_ptr<Connection> fresh = run.Fresh();
+  if (!fresh) return run.ReportUnreachable(id);
+  std::vector<Exchange> opening;
+  if (!fresh->Open(&opening) || fresh->Dead()) return run.ReportUnreachable(id);
+  ResultBuilder result(run, id);
+  for (Exchange& exchange : opening) result.Add(std::move(exchange));
+  auto send = [&](const std::string& method, boost::json::object params) {
+    return fresh->Send(fresh->client().Make(method, std::move(params)), Owed::kReply);
+  };
+  std::string note = "no declared list handed out a nextCursor to send twice";
+  for (const std::string& method : DeclaredLists(run)) {
+    if (fresh->Dead()) break;
+    const std::optional<std::string> cursor =
+        NextCursor(result.exchanges()[result.Add(send(method, {}))]);
+    if (!cursor) continue;
+    const std::size_t first = result.Add(send(method, {{"cursor", *cursor}}));
+    if (!Served(result.exchanges()[first])) {
+      note = method + " refused its own nextCursor the first time it was sent back";
+    } else if (!fresh->Dead()) {
+      result.Judge(send(method, {{"cursor", *cursor}}), run.Context(),
+                   method + " with its nextCursor a second time");
+    }
+    break;
+  }
+  if (!result.judged_any()) result.Note(std::move(note));
+  for (Exchange& cleanup : fresh->Close()) result.Add(std::move(cleanup));
+  result.OnOneConnection();
+  run.Report(std::move(result));
 }
 
 void InvalidLogLevel(RevisionRun& run) {
@@ -176,10 +222,6 @@ std::optional<std::string> FirstResourceUri(const Exchange& list) {
   const boost::json::value* uri = resource ? resource->if_contains("uri") : nullptr;
   if (uri == nullptr || !uri->is_string()) return std::nullopt;
   return std::string(uri->as_string());
-}
-
-bool Served(const Exchange& exchange) {
-  return ClassifyReply(exchange.request, exchange.observation).channel == Channel::kSuccess;
 }
 
 // resources/subscribe of the first resource resources/list names, its resources/unsubscribe,

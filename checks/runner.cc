@@ -106,6 +106,8 @@ constexpr std::array kEntries = {
     Entry{{check::kPromptMissingArguments, "prompts/get without a required argument gets -32602"},
           d::PromptMissingArguments},
     Entry{{check::kInvalidCursor, "a garbage cursor gets -32602"}, d::InvalidCursor},
+    Entry{{check::kCursorReused, "a list's nextCursor sent back twice gets a result both times"},
+          d::CursorReused},
     Entry{{check::kInvalidLogLevel, "an unknown log level gets -32602"}, d::InvalidLogLevel},
     Entry{{check::kSessionLogLevel,
            "after logging/setLevel, no log message below the level set comes"},

@@ -1,9 +1,10 @@
 // Sequences on one fresh connection (handshake era): initialize, notifications/initialized,
 // ping at every point of the handshake, a second initialize asking for another version, and
 // over HTTP a DELETE of the session followed by requests in it; once initialized, a list and
-// a list of another method carrying the nextCursor the first handed out; cancellations (of a
-// ping still in flight over stdio, of a finished request, of an id never sent, each of the last
-// two followed by a ping that must still be answered); where the target declared logging,
+// a list of another method carrying the nextCursor the first handed out, and the same list's next
+// page asked for twice with that cursor; cancellations (of a ping still in flight over stdio, of a
+// finished request, of an id never sent, each of the last two followed by a ping that must still
+// be answered); where the target declared logging,
 // logging/setLevel and a ping whose reply shows the level at work; where it declared
 // resources.subscribe, a resource's subscribe, its unsubscribe and a ping; over stdio at a target
 // speaking both eras, an enveloped request once initialized; over HTTP a second session opened
@@ -343,7 +344,12 @@ GeneratedCase Assemble(const GenContext& context, const std::vector<int>& codes)
     }
     const std::string_view list =
         op == Op::kList ? kLists[index / ops.size() % std::size(kLists)] : listed_method;
+    // A list of the method listed last asks for its next page with the cursor that list handed
+    // out, twice: the second time reuses the cursor (tables §7 C2: cursors are stable). So the
+    // draws stay what they were: they were plain lists, which nothing judges.
+    const bool next_page = op == Op::kList && listed && list == listed_method;
     Request request = Build(context, op, id++, list);
+    if (next_page) request = WithCursor(std::move(request), kCursorPlaceholder);
     SequenceStep step;
     if (auto rule = RuleForStep(state, request)) {
       step.check_id = std::string(rule->check_id);
@@ -360,7 +366,9 @@ GeneratedCase Assemble(const GenContext& context, const std::vector<int>& codes)
       step.check_id.clear();
       step.row.clear();
     }
-    if (op == Op::kList) {
+    if (next_page) {
+      step.cursor_from = listed;
+    } else if (op == Op::kList) {
       listed = generated.steps.size();
       listed_method = list;
     }
@@ -373,8 +381,17 @@ GeneratedCase Assemble(const GenContext& context, const std::vector<int>& codes)
     }
     step.pipelined = op == Op::kCancelInFlight;
     step.request = std::move(request);
-    names.emplace_back(Name(op));
+    names.emplace_back(next_page ? "its next page" : Name(op));
     generated.steps.push_back(std::move(step));
+    if (next_page) {
+      SequenceStep again = generated.steps.back();
+      again.request = WithCursor(Build(context, op, id++, list), kCursorPlaceholder);
+      again.check_id = std::string(check::kCursorReused);
+      again.row = "C2";
+      state = PlanSequence(state, again.request);
+      names.emplace_back("the same cursor again");
+      generated.steps.push_back(std::move(again));
+    }
     if (op == Op::kCancelInFlight) {
       // Sent with the request right before it, and judged as its cancellation (tables §4a L9,
       // §8 S5): whatever the request's own rule, a cancelled request is owed no reply.

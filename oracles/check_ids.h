@@ -59,6 +59,7 @@ inline constexpr std::string_view kUnsubscribe = "resources.unsubscribe";
 inline constexpr std::string_view kUnknownPrompt = "prompts.unknown";
 inline constexpr std::string_view kPromptMissingArguments = "prompts.missing-arguments";
 inline constexpr std::string_view kInvalidCursor = "pagination.invalid-cursor";
+inline constexpr std::string_view kCursorReused = "pagination.cursor-reused";
 inline constexpr std::string_view kInvalidLogLevel = "logging.invalid-level";
 inline constexpr std::string_view kSessionLogLevel = "logging.session-level";
 
@@ -139,6 +140,7 @@ inline constexpr std::array kAll = {
     kUnknownPrompt,
     kPromptMissingArguments,
     kInvalidCursor,
+    kCursorReused,
     kInvalidLogLevel,
     kSessionLogLevel,
     kProtocolVersionHeaderMismatch,

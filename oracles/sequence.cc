@@ -69,14 +69,29 @@ bool IsList(const Request& request) {
   return method && method->ends_with("/list") && !request.IsNotification();
 }
 
-std::optional<std::string> CursorOf(const Request& request) {
+// params[key] of the body, when it is a string.
+std::optional<std::string> StringParam(const Request& request, std::string_view key) {
   const auto body = request.BodyJson();
-  if (!body || !body->is_object()) return std::nullopt;
-  const auto* params = body->as_object().if_contains("params");
-  const auto* cursor =
-      params && params->is_object() ? params->as_object().if_contains("cursor") : nullptr;
-  if (cursor == nullptr || !cursor->is_string()) return std::nullopt;
-  return std::string(cursor->as_string());
+  const boost::json::object* object = body ? body->if_object() : nullptr;
+  const boost::json::object* params = object ? ObjectMember(*object, "params") : nullptr;
+  const boost::json::value* value = params ? params->if_contains(key) : nullptr;
+  if (value == nullptr || !value->is_string()) return std::nullopt;
+  return std::string(value->get_string());
+}
+
+std::optional<std::string> CursorOf(const Request& request) {
+  return StringParam(request, "cursor");
+}
+
+// The captured cursor `request` carries when its own list method handed it out.
+std::optional<std::size_t> OwnCursor(const SequenceState& state, const Request& request) {
+  const auto cursor = CursorOf(request);
+  if (!cursor || !IsList(request)) return std::nullopt;
+  for (std::size_t index = 0; index < state.cursors.size(); ++index) {
+    const SequenceState::Cursor& captured = state.cursors[index];
+    if (captured.cursor == *cursor && captured.method == *request.RpcMethod()) return index;
+  }
+  return std::nullopt;
 }
 
 // A cursor another list method handed out, and this one never did (a server may share one).
@@ -97,25 +112,15 @@ bool ForeignCursor(const SequenceState& state, const Request& request) {
 // the caller asks only of an answered one).
 std::optional<std::string> LevelSet(const Request& request) {
   if (request.RpcMethod() != "logging/setLevel" || request.IsNotification()) return std::nullopt;
-  const auto body = request.BodyJson();
-  const boost::json::object* object = body ? body->if_object() : nullptr;
-  const boost::json::object* params = object ? ObjectMember(*object, "params") : nullptr;
-  const boost::json::value* level = params ? params->if_contains("level") : nullptr;
-  if (level == nullptr || !level->is_string() || !LogLevelRank(level->get_string())) {
-    return std::nullopt;
-  }
-  return std::string(level->get_string());
+  std::optional<std::string> level = StringParam(request, "level");
+  if (!level || !LogLevelRank(*level)) return std::nullopt;
+  return level;
 }
 
 // The params.uri of a resources/subscribe or resources/unsubscribe request.
 std::optional<std::string> SubscriptionUri(const Request& request, std::string_view method) {
   if (request.RpcMethod() != method || request.IsNotification()) return std::nullopt;
-  const auto body = request.BodyJson();
-  const boost::json::object* object = body ? body->if_object() : nullptr;
-  const boost::json::object* params = object ? ObjectMember(*object, "params") : nullptr;
-  const boost::json::value* uri = params ? params->if_contains("uri") : nullptr;
-  if (uri == nullptr || !uri->is_string()) return std::nullopt;
-  return std::string(uri->get_string());
+  return StringParam(request, "uri");
 }
 
 bool Contains(const std::vector<std::string>& uris, const std::string& uri) {
@@ -135,6 +140,9 @@ bool InFirstSession(const Request& request) { return !Http(request) || InSession
 SequenceState Advance(SequenceState state, const Request& request, bool answered,
                       bool session_assigned, bool deleted) {
   ++state.steps;
+  if (answered) {
+    if (const auto own = OwnCursor(state, request)) ++state.cursors[*own].uses;
+  }
   if (answered && InFirstSession(request)) {
     if (auto level = LevelSet(request)) state.log_level = std::move(level);
     if (auto uri = SubscriptionUri(request, "resources/subscribe")) {
@@ -234,6 +242,9 @@ std::optional<StepRule> RuleForStep(const SequenceState& state, const Request& r
   }
   // The list's method answered a list before (the capability is there to ask about).
   if (ForeignCursor(state, request)) return StepRule{check::kInvalidCursor, "C1", context};
+  if (const auto own = OwnCursor(state, request); own && state.cursors[*own].uses > 0) {
+    return StepRule{check::kCursorReused, "C2", context};
+  }
   if (InFirstSession(request) && EndsSubscription(state, request)) {
     return StepRule{check::kUnsubscribe, "R4s", context};
   }
@@ -258,7 +269,7 @@ SequenceState AdvanceSequence(SequenceState state, const Request& request,
                            : nullptr;
     if (next != nullptr && next->is_string()) {
       state.cursors.push_back(
-          {state.steps, std::string(*request.RpcMethod()), std::string(next->as_string())});
+          {state.steps, std::string(*request.RpcMethod()), std::string(next->as_string()), 0});
     }
   }
   const bool session_assigned = FindHeader(observation.http_headers, kHeaderSessionId).has_value();

@@ -39,6 +39,8 @@ struct SequenceState {
     std::size_t step = 0;
     std::string method;
     std::string cursor;
+    /// Requests of the same list carrying it that got a result (a later one reuses it, §7 C2).
+    std::size_t uses = 0;
     bool operator==(const Cursor&) const = default;
   };
   std::vector<Cursor> cursors;
@@ -67,7 +69,9 @@ struct StepRule {
 /// another list method handed out (and not one of its own) is judged by C1: refused -32602.
 /// Over stdio, a request of the other era on a locked connection is judged by V16a (initialize
 /// after a served enveloped request) or V16b (an enveloped request after initialize); of the
-/// other 2026-07-28 requests only server/discover is judged (V5). A step in the first session
+/// other 2026-07-28 requests only server/discover is judged (V5). Once initialized, a */list
+/// request carrying a cursor its own list handed out, already used once with a result, is
+/// judged by C2: cursors are stable. A step in the first session
 /// after a served logging/setLevel carries that level in its context, and a ping there once
 /// initialized is judged by G4 instead of L6a (§7 G4). A resources/unsubscribe of a URI the
 /// session subscribed to is judged by R4s, and so is a ping once one was served; the URIs it

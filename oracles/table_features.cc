@@ -189,6 +189,18 @@ void AddFeatureRows(std::vector<Expectation>& rows) {
                    "EX:InvalidParamsError/invalid-cursor; tables §7 C1",
       .summary = "A */list request with an invalid cursor gets -32602",
   });
+  // A cursor used again (a sequence, or the checklist): stable cursors are a SHOULD.
+  rows.push_back({
+      .id = check::kCursorReused,
+      .revisions = kEveryRevision,
+      .capability = CapabilityRequirement::kDeclared,
+      .channel = {.conformant = {kSuccess}, .strength = Strength::kShould},
+      .http_status = {.conformant = {kHttp2xx}, .strength = Strength::kShould},
+      .reference = "<rev>:server/utilities/pagination.mdx \"Implementation Guidelines\" "
+                   "(\"Servers SHOULD: Provide stable cursors\"); tables §7 C2",
+      .summary = "A */list request with a cursor the same list handed out, used once already, "
+                 "gets a result again",
+  });
   rows.push_back({
       .id = check::kInvalidLogLevel,
       .revisions = kHandshakeEra,

@@ -5,7 +5,7 @@
 namespace mcpfuzz::refserver {
 namespace {
 
-constexpr std::array<FaultInfo, 45> kFaults = {{
+constexpr std::array<FaultInfo, 46> kFaults = {{
     {Fault::kUnknownToolIsError, "unknown-tool-is-error",
      "an unknown tool gets an isError:true result instead of JSON-RPC error -32602"},
     {Fault::kUnknownToolPlainSuccess, "unknown-tool-plain-success",
@@ -121,6 +121,9 @@ constexpr std::array<FaultInfo, 45> kFaults = {{
     {Fault::kUnsubscribeIgnored, "unsubscribe-ignored",
      "handshake era: resources/unsubscribe is answered with a result but the subscription stays, "
      "so later replies in the session still carry notifications/resources/updated for it"},
+    {Fault::kCursorSingleUse, "cursor-single-use",
+     "handshake era: a cursor a list request of the session already carried is refused with "
+     "-32602 \"Invalid cursor\" instead of answered again (cursors are stable)"},
 }};
 
 }  // namespace

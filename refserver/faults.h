@@ -56,6 +56,7 @@ enum class Fault {
   kDeleteEndsAllSessions,
   kSetLevelIgnored,
   kUnsubscribeIgnored,
+  kCursorSingleUse,
 };
 
 /// The switches a server runs with; empty means conformant.

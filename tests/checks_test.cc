@@ -833,6 +833,8 @@ const std::vector<FaultExpectation>& FaultTable() {
       {Fault::kSetLevelIgnored, kStdio, {check::kSessionLogLevel}},
       // An update of the readme in the reply to the ping after its resources/unsubscribe.
       {Fault::kUnsubscribeIgnored, kHttp, {check::kUnsubscribe}},
+      // resources/templates/list's nextCursor refused the second time it is sent back.
+      {Fault::kCursorSingleUse, kStdio, {check::kCursorReused}},
   };
   return table;
 }

@@ -65,6 +65,8 @@ const std::map<std::string_view, std::string_view>& Unrepairable() {
       {check::kPingBeforeInit, "about the handshake's order: several requests on a new session"},
       {check::kRequestBeforeInit, "about the handshake's order: several requests on a new session"},
       {check::kPing, "a well-formed ping: the session's state is the subject, nothing is broken"},
+      {check::kCursorReused,
+       "a cursor the list handed out, sent again: the session's pagination is the subject"},
       {check::kUnsubscribe,
        "a well-formed unsubscribe after a subscribe: the session's subscriptions are the "
        "subject"},

@@ -66,6 +66,9 @@ Request ProbeFor(const Expectation& row, Revision revision, TransportKind transp
   }
   std::string method = "tools/call";
   json::object params{{"name", "probe"}, {"arguments", json::object{}}};
+  if (id == check::kCursorReused) {
+    return MakeRequest(revision, transport, "tools/list", {{"cursor", "mcpfuzz-cursor"}}, 7);
+  }
   if (id == check::kUnsubscribe) {
     return MakeRequest(revision, transport, "resources/unsubscribe", {{"uri", "mcpfuzz://x"}}, 7);
   }

@@ -901,6 +901,25 @@ std::map<Fault, FaultScenario> MakeFaultScenarios() {
         EXPECT_EQ(updates_in(client->Send(client->Make("ping"))), faulty ? 1U : 0U);
       }};
 
+  // A cursor sent back twice (tables §7 C2): the last page both times, unless the fault refuses
+  // a cursor the session sent before.
+  table[Fault::kCursorSingleUse] = {
+      kBoth, kReplyTimeout, [](Target& target, bool faulty) {
+        auto client = OpenClient(target, kHandshake);
+        const Request first = client->Make("resources/templates/list");
+        const Reply listed = ExpectChannel(first, client->Send(first), Channel::kSuccess);
+        ASSERT_TRUE(listed.message.has_value());
+        const json::value cursor = listed.message->at("result").at("nextCursor");
+        const Request next = client->Make("resources/templates/list", {{"cursor", cursor}});
+        ExpectChannel(next, client->Send(next), Channel::kSuccess);
+        const Request again = client->Make("resources/templates/list", {{"cursor", cursor}});
+        const Reply reply = ExpectChannel(again, client->Send(again),
+                                          faulty ? Channel::kProtocolError : Channel::kSuccess);
+        if (faulty) {
+          EXPECT_EQ(reply.error_code, -32602);
+        }
+      }};
+
   table[Fault::kReinitializeRenegotiates] = {
       kBoth, kReplyTimeout, [](Target& target, bool faulty) {
         auto client = OpenClient(target, kHandshake);

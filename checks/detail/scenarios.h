@@ -48,6 +48,7 @@ void UnknownResource(RevisionRun& run);
 void UnknownPrompt(RevisionRun& run);
 void PromptMissingArguments(RevisionRun& run);
 void InvalidCursor(RevisionRun& run);
+void CursorReused(RevisionRun& run);
 void InvalidLogLevel(RevisionRun& run);
 void SessionLogLevel(RevisionRun& run);
 void Unsubscribe(RevisionRun& run);

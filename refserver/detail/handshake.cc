@@ -276,6 +276,11 @@ MethodReply HandshakeEra::Dispatch(const Call& call, Session& session) const {
     return Subscription(faults_, call, session);
   }
   if (IsCatalogMethod(call.method)) {
+    const boost::json::value* cursor = call.params.if_contains("cursor");
+    if (faults_.contains(Fault::kCursorSingleUse) && cursor != nullptr && cursor->is_string() &&
+        !session.spent_cursors.emplace(cursor->get_string()).second) {
+      return {RpcError{-32602, "Invalid cursor", std::nullopt}};
+    }
     return CallCatalog(faults_, session.revision, call.method, call.params);
   }
   return {RpcError{-32601, "Method not found: " + call.method, std::nullopt}};

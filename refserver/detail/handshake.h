@@ -15,6 +15,8 @@
 //   the session counts as a change of the resources it is subscribed to, so its reply carries a
 //   notifications/resources/updated for each before the result (§7 R4s; the fault
 //   unsubscribe-ignored answers an unsubscribe and keeps the subscription);
+// - a cursor may be sent again (§7 C2; the fault cursor-single-use refuses a cursor the session
+//   sent before with -32602 "Invalid cursor");
 // - HTTP: a request without Mcp-Session-Id gets 400 (-32000), an unknown one 404 (-32001
 //   "Session not found"), DELETE ends the session with 200, a present MCP-Protocol-Version
 //   that is not a handshake revision gets 400 (-32000); initialize is exempt from both header
@@ -60,6 +62,8 @@ class HandshakeEra {
     Revision revision = kLatestHandshakeRevision;
     std::optional<std::size_t> log_level;
     std::set<std::string, std::less<>> subscriptions;
+    /// cursor-single-use: the cursors a list request of the session carried.
+    std::set<std::string, std::less<>> spent_cursors;
     bool operator==(const Session&) const = default;
   };
   /// Everything a message can change: the HTTP sessions and the stdio session.
