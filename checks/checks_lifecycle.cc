@@ -12,7 +12,10 @@
 
 #include "checks/detail/run.h"
 #include "checks/detail/scenarios.h"
+#include "model/channel.h"
+#include "model/logging.h"
 #include "model/request_builder.h"
+#include "model/request_edit.h"
 #include "model/sequence.h"
 #include "oracles/check_ids.h"
 #include "oracles/pre_init.h"
@@ -215,6 +218,37 @@ void CancelledInFlight(RevisionRun& run) {
                      .verdict,
                  at);
   }
+  run.Report(std::move(result));
+}
+
+// Over stdio, on a process of its own: a ping with a progressToken, then a ping after its answer,
+// whose output may carry no progress for that token any more (tables §4a L10a). Over HTTP each
+// later reply stream is judged by L10 already (no row here).
+void ProgressAfterResponse(RevisionRun& run) {
+  const std::string_view id = check::kProgressAfterResponse;
+  std::unique_ptr<Connection> fresh = run.Fresh();
+  if (!fresh) return run.ReportUnreachable(id);
+  std::vector<Exchange> exchanges;
+  if (!fresh->Open(&exchanges) || fresh->Dead()) return run.ReportUnreachable(id);
+  ResultBuilder result(run, id);
+  for (Exchange& exchange : exchanges) result.Add(std::move(exchange));
+  const boost::json::value token("mcpfuzz-progress-4f1c9a");
+  Request tokened = fresh->client().Make("ping");
+  Meta(tokened)[kMetaProgressToken] = token;
+  const std::size_t first = result.Add(fresh->Send(tokened));
+  const Channel answered =
+      ClassifyReply(result.exchanges()[first].request, result.exchanges()[first].observation)
+          .channel;
+  if (answered != Channel::kSuccess && answered != Channel::kProtocolError) {
+    result.Note("the ping with a progressToken got no answer, so its request may still be active");
+  } else if (!fresh->Dead()) {
+    JudgeContext context = run.Context();
+    context.finished_progress_tokens = {token};
+    result.Judge(fresh->Send(fresh->client().Make("ping")), context,
+                 "a ping after the one with a progressToken was answered");
+  }
+  for (Exchange& cleanup : fresh->Close()) result.Add(std::move(cleanup));
+  result.OnOneConnection();
   run.Report(std::move(result));
 }
 

@@ -59,6 +59,9 @@ constexpr std::array kEntries = {
     Entry{{check::kCancelledNoReply,
            "stdio: a request cancelled while in flight gets no response after the cancellation"},
           d::CancelledInFlight},
+    Entry{{check::kProgressAfterResponse,
+           "stdio: no progress for a request's token after the request was answered"},
+          d::ProgressAfterResponse},
     Entry{{check::kInitializeAfterEraLock,
            "stdio: initialize on a connection an enveloped request locked to 2026-07-28 is "
            "refused"},

@@ -85,8 +85,8 @@ errors, invalid requests, notifications, batches, missing or partial _meta, head
 disagreement, unsupported versions, missing resource, a resource's unsubscribe, unknown prompt,
 invalid cursor, a cursor sent twice, invalid log level, a session's log level, the subscription
 stream (2026-07-28), the handshake control (requests before initialize), a request cancelled in
-flight, sessions, Accept and Content-Type, GET, and on stdio: stdout hygiene, early exit, a
-server that stops answering.
+flight, sessions, Accept and Content-Type, GET, and on stdio: progress after a response, stdout
+hygiene, early exit, a server that stops answering.
 Each answer is judged by the oracles (channel, code, HTTP status, envelope, and over HTTP the
 log messages and progress its stream carries) against the spec
 tables in docs/spec/: PASS, WARN (a SHOULD broken or a tolerated alternative), FAIL (a MUST

@@ -53,6 +53,7 @@ enum class Op {
   kInSecond,
   kSetLevel,
   kSubscribe,
+  kProgress,
 };
 
 constexpr std::string_view kLists[] = {"resources/templates/list", "tools/list", "prompts/list",
@@ -94,6 +95,8 @@ std::string_view Name(Op op) {
       return "logging/setLevel";
     case Op::kSubscribe:
       return "resources/subscribe";
+    case Op::kProgress:
+      return "ping with a progressToken";
   }
   return "?";
 }
@@ -240,6 +243,7 @@ Request Build(const GenContext& context, Op op, int id, std::string_view list) {
     case Op::kCancelUnknown:
     case Op::kSetLevel:
     case Op::kSubscribe:
+    case Op::kProgress:
       break;  // several steps: Assemble builds them
   }
   return {};
@@ -282,12 +286,31 @@ GeneratedCase Assemble(const GenContext& context, const std::vector<int>& codes)
     Op op = ops[index % ops.size()];
     const std::size_t variant = index / ops.size();
     if (op == Op::kPing && variant % 2 == 1) {
-      op = SecondSessionOp(context, state).value_or(op);
+      // Over stdio (no second session there): a request with a progressToken, then a ping after
+      // its answer, which may carry no progress for that token any more (tables §4a L10a).
+      const bool progress =
+          context.stdio() && state.handshake == SequenceState::Handshake::kInitialized;
+      op = progress ? Op::kProgress : SecondSessionOp(context, state).value_or(op);
     } else if (op == Op::kPing && variant % 4 == 2 && SetLevelFits(context, state)) {
       op = Op::kSetLevel;
     } else if (op == Op::kPing && variant % 4 == 0 && variant > 0 &&
                SubscribeFits(context, state)) {
       op = Op::kSubscribe;
+    }
+    if (op == Op::kProgress) {
+      const std::string token = "mcpfuzz-progress-" + std::to_string(id);
+      const Request tokened =
+          MakeRequest(context.revision, context.transport, "ping",
+                      {{"_meta", {{std::string(kMetaProgressToken), token}}}}, id++);
+      for (SequenceStep& step : ThenPing(context, state, tokened, id)) {
+        state = PlanSequence(state, step.request);
+        generated.steps.push_back(std::move(step));
+      }
+      last_request = generated.steps.back().request;
+      ++id;
+      names.emplace_back("ping with a progressToken");
+      names.emplace_back("ping");
+      continue;
     }
     if (op == Op::kSubscribe) {
       const std::string& uri = context.resource_uris[(variant / 4 + static_cast<std::size_t>(id)) %

@@ -33,6 +33,8 @@ inline constexpr std::string_view kPing = "lifecycle.ping";
 inline constexpr std::string_view kReinitialize = "lifecycle.reinitialize";
 // Sequences over stdio (tables §4a L9, §8 S5): a request cancelled while in flight.
 inline constexpr std::string_view kCancelledNoReply = "cancellation.no-reply";
+// Sequences over stdio (tables §4a L10a): progress for a request already answered.
+inline constexpr std::string_view kProgressAfterResponse = "progress.after-response";
 // Sequences over stdio at a server speaking both eras (tables §4b V16a, V16b): a request of the
 // other era on a connection whose era the first served request locked.
 inline constexpr std::string_view kInitializeAfterEraLock = "era.initialize-after-lock";
@@ -119,6 +121,7 @@ inline constexpr std::array kAll = {
     kPing,
     kReinitialize,
     kCancelledNoReply,
+    kProgressAfterResponse,
     kInitializeAfterEraLock,
     kEnvelopeAfterInitialize,
     kMetaMissing,

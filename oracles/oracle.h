@@ -1,6 +1,7 @@
 #pragma once
 // The oracle: a pure function from (check, request, observation) to a verdict.
 
+#include <boost/json/value.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,6 +36,9 @@ struct JudgeContext {
   /// Handshake era, in a sequence: the resource URIs a resources/unsubscribe the server answered
   /// ended in this session. An update for one of them after that is tolerated only (§7 R4s).
   std::vector<std::string> unsubscribed_uris;
+  /// In a sequence over stdio: the progressTokens of requests the server answered. A progress
+  /// notification carrying one of them breaks a MUST (tables §4a L10a).
+  std::vector<boost::json::value> finished_progress_tokens;
 };
 
 /// How much of a verdict Judge writes for people.

@@ -137,9 +137,23 @@ std::optional<std::string> EndsSubscription(const SequenceState& state, const Re
 // The step travels in the first session: over HTTP the captured one, over stdio the connection.
 bool InFirstSession(const Request& request) { return !Http(request) || InSession(request); }
 
-SequenceState Advance(SequenceState state, const Request& request, bool answered,
+// The _meta.progressToken a request gave.
+std::optional<boost::json::value> ProgressToken(const Request& request) {
+  if (request.IsNotification()) return std::nullopt;
+  const auto body = request.BodyJson();
+  const boost::json::object* meta = body ? ParamsMeta(*body) : nullptr;
+  const boost::json::value* token = meta ? meta->if_contains(kMetaProgressToken) : nullptr;
+  if (token == nullptr) return std::nullopt;
+  return *token;
+}
+
+// `answered`: a result; `replied`: a result or an error (the request is no longer active).
+SequenceState Advance(SequenceState state, const Request& request, bool answered, bool replied,
                       bool session_assigned, bool deleted) {
   ++state.steps;
+  if (replied) {
+    if (auto token = ProgressToken(request)) state.finished_progress_tokens.push_back(*token);
+  }
   if (answered) {
     if (const auto own = OwnCursor(state, request)) ++state.cursors[*own].uses;
   }
@@ -190,6 +204,7 @@ std::optional<StepRule> RuleForStep(const SequenceState& state, const Request& r
     context.session_log_level = state.log_level;
     context.unsubscribed_uris = state.unsubscribed;
   }
+  if (!Http(request)) context.finished_progress_tokens = state.finished_progress_tokens;
   if (!Http(request) && !request.IsNotification()) {
     const auto claims = LocksEra(request);
     if (state.era == EraLock::kStateless && IsInitialize(request) && !Enveloped(request)) {
@@ -232,6 +247,10 @@ std::optional<StepRule> RuleForStep(const SequenceState& state, const Request& r
       // After a served resources/unsubscribe its reply shows whether updates stopped (§7 R4s);
       // after a served logging/setLevel, the level at work (§7 G4).
       if (!state.unsubscribed.empty()) return StepRule{check::kUnsubscribe, "R4s", context};
+      // Over stdio, after a request with a progressToken was answered (§4a L10a).
+      if (!context.finished_progress_tokens.empty()) {
+        return StepRule{check::kProgressAfterResponse, "L10a", context};
+      }
       if (context.session_log_level) return StepRule{check::kSessionLogLevel, "G4", context};
       return StepRule{check::kPing, "L6a", context};
     }
@@ -262,6 +281,8 @@ SequenceState AdvanceSequence(SequenceState state, const Request& request,
                               const Observation& observation) {
   const Reply reply = ClassifyReply(request, observation);
   const bool answered = reply.channel == Channel::kSuccess;
+  const bool replied = answered || reply.channel == Channel::kProtocolError ||
+                       reply.channel == Channel::kExecutionError;
   if (answered && IsList(request) && reply.message && reply.message->is_object()) {
     const auto* result = reply.message->as_object().if_contains("result");
     const auto* next = result != nullptr && result->is_object()
@@ -274,12 +295,12 @@ SequenceState AdvanceSequence(SequenceState state, const Request& request,
   }
   const bool session_assigned = FindHeader(observation.http_headers, kHeaderSessionId).has_value();
   const bool deleted = observation.http_status >= 200 && observation.http_status < 300;
-  return Advance(state, request, answered, session_assigned, deleted);
+  return Advance(state, request, answered, replied, session_assigned, deleted);
 }
 
 SequenceState PlanSequence(SequenceState state, const Request& request) {
-  return Advance(state, request, /*answered=*/true, /*session_assigned=*/Http(request),
-                 /*deleted=*/true);
+  return Advance(state, request, /*answered=*/true, /*replied=*/true,
+                 /*session_assigned=*/Http(request), /*deleted=*/true);
 }
 
 Judgement JudgeCancelled(const Request& cancelled, Observation observation,

@@ -7,6 +7,7 @@
 // DELETE refused with 405 leaves the session live, an initialize refused opens nothing, so a
 // later step is judged by the rule of the state actually reached.
 
+#include <boost/json/value.hpp>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -51,6 +52,9 @@ struct SequenceState {
   /// first session to, and of those the ones a served resources/unsubscribe ended since (§7 R4s).
   std::vector<std::string> subscribed;
   std::vector<std::string> unsubscribed;
+  /// The `_meta.progressToken`s of requests the server answered (with a result or an error):
+  /// their requests are no longer active (§4a L10a).
+  std::vector<boost::json::value> finished_progress_tokens;
   /// Steps taken so far (the index of the next one).
   std::size_t steps = 0;
   bool operator==(const SequenceState&) const = default;
@@ -75,7 +79,9 @@ struct StepRule {
 /// after a served logging/setLevel carries that level in its context, and a ping there once
 /// initialized is judged by G4 instead of L6a (§7 G4). A resources/unsubscribe of a URI the
 /// session subscribed to is judged by R4s, and so is a ping once one was served; the URIs it
-/// ended are in the context of every later step of the session.
+/// ended are in the context of every later step of the session. Over stdio, a ping once
+/// initialized after a request with a progressToken was answered is judged by L10a, with the
+/// tokens in its context.
 std::optional<StepRule> RuleForStep(const SequenceState& state, const Request& request);
 
 /// The cursor the reply of step `step` handed out, if it handed one out.

@@ -132,6 +132,23 @@ void AddLifecycleRows(std::vector<Expectation>& rows) {
                  "message for that request",
   });
 
+  // A ping over stdio after a request that gave a progressToken was answered: answered as any
+  // ping (L6a), and no progress for that token may come any more (L10a, judged with the reply's
+  // related notifications). Over HTTP a later stream is judged by L10 already.
+  rows.push_back({
+      .id = check::kProgressAfterResponse,
+      .revisions = kHandshakeEra,
+      .transports = TransportScope::kStdio,
+      .channel = {.conformant = {kSuccess}, .strength = Strength::kMust},
+      .shape = ShapeCheck::kEmptyResult,
+      .shape_strength = Strength::kMust,
+      .reference = "<rev>:basic/utilities/progress.mdx (\"Progress notifications MUST only "
+                   "reference tokens that were provided in an active request\"); "
+                   "<rev>:basic/utilities/ping.mdx; tables §4a L10a, L6a",
+      .summary = "stdio: after a request that gave a progressToken was answered, a ping gets an "
+                 "empty result and no progress for that token comes",
+  });
+
   // The era of a stdio connection at a server speaking both eras (tables §4b V16): sequences on
   // one connection, the request of the other era after the first served request locked it.
   // An envelope-less initialize on a connection an enveloped request locked to 2026-07-28: a

@@ -5,7 +5,7 @@
 namespace mcpfuzz::refserver {
 namespace {
 
-constexpr std::array<FaultInfo, 46> kFaults = {{
+constexpr std::array<FaultInfo, 47> kFaults = {{
     {Fault::kUnknownToolIsError, "unknown-tool-is-error",
      "an unknown tool gets an isError:true result instead of JSON-RPC error -32602"},
     {Fault::kUnknownToolPlainSuccess, "unknown-tool-plain-success",
@@ -124,6 +124,9 @@ constexpr std::array<FaultInfo, 46> kFaults = {{
     {Fault::kCursorSingleUse, "cursor-single-use",
      "handshake era: a cursor a list request of the session already carried is refused with "
      "-32602 \"Invalid cursor\" instead of answered again (cursors are stable)"},
+    {Fault::kProgressAfterResponse, "progress-after-response",
+     "handshake era: the reply to the next request served repeats the notifications/progress of "
+     "the last one that gave a progressToken, after that request was answered"},
 }};
 
 }  // namespace

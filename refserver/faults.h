@@ -57,6 +57,7 @@ enum class Fault {
   kSetLevelIgnored,
   kUnsubscribeIgnored,
   kCursorSingleUse,
+  kProgressAfterResponse,
 };
 
 /// The switches a server runs with; empty means conformant.

@@ -98,7 +98,9 @@ std::set<std::string_view> NeverRunOver(TransportKind kind) {
                                                  check::kKeepsAnswering, check::kCancelledNoReply,
                                                  // A stdio connection has an era; HTTP none.
                                                  check::kInitializeAfterEraLock,
-                                                 check::kEnvelopeAfterInitialize};
+                                                 check::kEnvelopeAfterInitialize,
+                                                 // Over HTTP L10 judges every later stream.
+                                                 check::kProgressAfterResponse};
   for (std::string_view id : check::kAll) {
     const bool http_only =
         id.starts_with("headers.") || id.starts_with("sessions.") || id.starts_with("http.");
@@ -835,6 +837,8 @@ const std::vector<FaultExpectation>& FaultTable() {
       {Fault::kUnsubscribeIgnored, kHttp, {check::kUnsubscribe}},
       // resources/templates/list's nextCursor refused the second time it is sent back.
       {Fault::kCursorSingleUse, kStdio, {check::kCursorReused}},
+      // The progress of the ping with a progressToken, repeated in the next ping's output.
+      {Fault::kProgressAfterResponse, kStdio, {check::kProgressAfterResponse}},
   };
   return table;
 }

@@ -121,6 +121,12 @@ constexpr SweepRow kRows[] = {
     // A resource's subscription (tables §7 R4s): subscribe, unsubscribe, then a ping.
     {.fault = "unsubscribe-ignored", .check = check::kUnsubscribe, .family = "sequences"},
     // A cursor sent twice (tables §7 C2): a list, then its next page twice.
+    // Progress after the response (tables §4a L10a): over stdio, where a later reply's progress
+    // is not judged by L10.
+    {.fault = "progress-after-response",
+     .transport = kStdio,
+     .check = check::kProgressAfterResponse,
+     .family = "sequences"},
     // The handshake and the one paginated list, then its page twice: rarer than 1 in 2,000.
     {.fault = "cursor-single-use",
      .check = check::kCursorReused,

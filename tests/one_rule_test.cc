@@ -65,6 +65,9 @@ const std::map<std::string_view, std::string_view>& Unrepairable() {
       {check::kPingBeforeInit, "about the handshake's order: several requests on a new session"},
       {check::kRequestBeforeInit, "about the handshake's order: several requests on a new session"},
       {check::kPing, "a well-formed ping: the session's state is the subject, nothing is broken"},
+      {check::kProgressAfterResponse,
+       "a well-formed ping after a request with a progressToken: the session's progress is the "
+       "subject"},
       {check::kCursorReused,
        "a cursor the list handed out, sent again: the session's pagination is the subject"},
       {check::kUnsubscribe,

@@ -76,7 +76,7 @@ Request ProbeFor(const Expectation& row, Revision revision, TransportKind transp
     return MakeRequest(revision, transport, kListenMethod, {{"notifications", json::object{}}}, 7);
   }
   if (id == check::kPingBeforeInit || id == check::kPing || id == check::kSessionLogLevel ||
-      id == check::kDiscoverResult) {
+      id == check::kProgressAfterResponse || id == check::kDiscoverResult) {
     method = id == check::kDiscoverResult ? "server/discover" : "ping";
     params = {};
   }

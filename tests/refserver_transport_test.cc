@@ -920,6 +920,29 @@ std::map<Fault, FaultScenario> MakeFaultScenarios() {
         }
       }};
 
+  // Progress (tables §4a L10, L10a): a request with a progressToken gets one progress for it
+  // before its result; the fault repeats it in the next reply, after that request was answered.
+  table[Fault::kProgressAfterResponse] = {
+      kBoth, kReplyTimeout, [](Target& target, bool faulty) {
+        auto client = OpenClient(target, kHandshake);
+        auto progress_in = [](const Observation& observation) {
+          std::vector<json::value> tokens;
+          for (const json::value& message : observation.messages) {
+            const json::value* method = message.as_object().if_contains("method");
+            if (method != nullptr && *method == "notifications/progress") {
+              tokens.push_back(message.at("params").at("progressToken"));
+            }
+          }
+          return tokens;
+        };
+        Request tokened = client->Make("ping");
+        Meta(tokened)[kMetaProgressToken] = "mcpfuzz-progress";
+        EXPECT_EQ(progress_in(client->Send(tokened)),
+                  std::vector<json::value>{json::value("mcpfuzz-progress")});
+        const std::vector<json::value> after = progress_in(client->Send(client->Make("ping")));
+        EXPECT_EQ(after.size(), faulty ? 1U : 0U);
+      }};
+
   table[Fault::kReinitializeRenegotiates] = {
       kBoth, kReplyTimeout, [](Target& target, bool faulty) {
         auto client = OpenClient(target, kHandshake);

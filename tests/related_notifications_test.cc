@@ -144,6 +144,24 @@ TEST(RelatedNotifications, AnUpdateAfterItsUnsubscribeWarns) {
   EXPECT_EQ(verdict.kind, VerdictKind::kPass) << Show(verdict);
 }
 
+// Tables §4a L10a: over stdio a progress for a request already answered breaks a MUST; one for
+// another token is not this rule's business.
+TEST(RelatedNotifications, ProgressAfterItsRequestWasAnsweredFailsOverStdio) {
+  JudgeContext context;
+  context.finished_progress_tokens = {json::value("t-1")};
+  const Request request = ToolsList(Revision::k2025_06_18, TransportKind::kStdio);
+  auto judge = [&](json::value token) {
+    std::vector<json::value> stream = {Progress(std::move(token), 2),
+                                       ResultReply(kId, json::object{})};
+    return Judge(check::kPing, request, Replied(request, std::move(stream)), context);
+  };
+  Verdict verdict = judge("t-1");
+  EXPECT_EQ(verdict.kind, VerdictKind::kFail) << Show(verdict);
+  EXPECT_TRUE(EnvelopeSays(verdict, "after its request was answered")) << Show(verdict);
+  verdict = judge("t-2");
+  EXPECT_EQ(verdict.kind, VerdictKind::kPass) << Show(verdict);
+}
+
 TEST(RelatedNotifications, ProgressCarriesTheRequestsTokenAndIncreases) {
   for (Revision revision : {Revision::k2025_11_25, kModern}) {
     SCOPED_TRACE(std::string(ToString(revision)));

@@ -128,6 +128,9 @@ constexpr FaultRow kFaults[] = {
     // resources/subscribe, resources/unsubscribe, and a ping whose reply still carries an update.
     {"unsubscribe-ignored", kStdio, check::kUnsubscribe, 5},
     {"unsubscribe-ignored", kHttp, check::kUnsubscribe, 5},
+    // Progress after the response (tables §4a L10a), over stdio: initialize,
+    // notifications/initialized, a ping with a progressToken, and a ping after its answer.
+    {"progress-after-response", kStdio, check::kProgressAfterResponse, 4},
     // A cursor sent twice (tables §7 C2): initialize, notifications/initialized, the paginated
     // resources/templates/list, then its next page asked for twice with its nextCursor.
     // The handshake and that list are one case in about 200 (the reference server pages only
@@ -413,6 +416,47 @@ TEST(SequenceModel, AnUnsubscribeEndsTheUpdatesOfItsResource) {
     state = PlanSequence(state, subscribe);
     EXPECT_TRUE(state.unsubscribed.empty());
     EXPECT_EQ(judged("a://x").kind, VerdictKind::kPass);
+  }
+}
+
+// Tables §4a L10a: over stdio, once a request with a progressToken was answered (a result or an
+// error), a ping is judged with the token in its context; over HTTP L10 judges later streams.
+TEST(SequenceModel, ProgressForAnAnsweredRequestIsJudgedOverStdio) {
+  for (TransportKind kind : {kStdio, kHttp}) {
+    SCOPED_TRACE(std::string(ToString(kind)));
+    SequenceState state;
+    Request initialize = MakeInitialize(kR4, kind, 1);
+    initialize.session = SessionBinding::kOmit;
+    state = PlanSequence(state, initialize);
+    state = PlanSequence(state, MakeNotification(kR4, kind, "notifications/initialized"));
+    const Request tokened =
+        MakeRequest(kR4, kind, "ping", {{"_meta", {{"progressToken", "t-7"}}}}, 2);
+    const Request ping = MakeRequest(kR4, kind, "ping", {}, 3);
+    EXPECT_TRUE(AdvanceSequence(state, tokened, Observation{}).finished_progress_tokens.empty())
+        << "no answer: the request may still be active";
+    state = AdvanceSequence(state, tokened,
+                            Answered(R"({"jsonrpc":"2.0","id":2,"error":{"code":-32601,)"
+                                     R"("message":"no"}})"));
+    ASSERT_EQ(state.finished_progress_tokens.size(), 1U);
+    const auto rule = RuleForStep(state, ping);
+    ASSERT_TRUE(rule.has_value());
+    if (kind == kHttp) {
+      EXPECT_EQ(rule->check_id, check::kPing);
+      continue;
+    }
+    EXPECT_EQ(rule->check_id, check::kProgressAfterResponse);
+    EXPECT_EQ(rule->row, "L10a");
+    Observation observation;
+    observation.messages = {
+        boost::json::object{{"jsonrpc", "2.0"},
+                            {"method", "notifications/progress"},
+                            {"params", {{"progressToken", "t-7"}, {"progress", 2}}}},
+        boost::json::parse(R"({"jsonrpc":"2.0","id":3,"result":{}})")};
+    const Verdict after = JudgeStep(state, ping, observation).verdict;
+    EXPECT_EQ(after.kind, VerdictKind::kFail) << Summarize(after);
+    observation.messages.front().as_object()["params"].as_object()["progressToken"] = "t-8";
+    const Verdict other = JudgeStep(state, ping, observation).verdict;
+    EXPECT_EQ(other.kind, VerdictKind::kPass) << Summarize(other);
   }
 }
 

@@ -23,6 +23,7 @@ void InitializeUnsupportedVersion(RevisionRun& run);
 void HandshakeControl(RevisionRun& run);
 void InitializedSession(RevisionRun& run);
 void CancelledInFlight(RevisionRun& run);
+void ProgressAfterResponse(RevisionRun& run);
 void EraLockedConnection(RevisionRun& run);
 void CapabilityUnadvertised(RevisionRun& run);
 void ClientCapabilityRequired(RevisionRun& run);

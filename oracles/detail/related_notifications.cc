@@ -62,6 +62,24 @@ const json::object& ParamsOf(const json::object& notification) {
   return params != nullptr ? *params : kNoParams;
 }
 
+// Over stdio, a progress notification for a request already answered (§4a L10a). Over HTTP a
+// later stream's progress is judged by L10 against that stream's own request.
+void CheckFinishedProgress(const Observation& observation, const JudgeContext& context,
+                           std::vector<Finding>& findings) {
+  const std::vector<json::value>& finished = context.finished_progress_tokens;
+  if (finished.empty()) return;
+  for (const json::value& message : observation.messages) {
+    if (!IsNotification(message, "notifications/progress")) continue;
+    const json::value* token = ParamsOf(message.get_object()).if_contains(kMetaProgressToken);
+    if (token == nullptr || std::find(finished.begin(), finished.end(), *token) == finished.end()) {
+      continue;
+    }
+    findings.push_back(EnvelopeFinding(
+        Strength::kMust, "a notifications/progress with progressToken " + Text(*token) +
+                             " after its request was answered (tables §4a L10a)"));
+  }
+}
+
 // The handshake era: what the session asked for. Over stdio every message on the connection is
 // the session's. A log message below the level logging/setLevel set (§7 G4); an update of a
 // resource resources/unsubscribe ended (§7 R4s).
@@ -98,7 +116,10 @@ std::vector<Finding> CheckRelatedNotifications(const Request& request,
                                                const JudgeContext& context) {
   std::vector<Finding> findings;
   if (EraOf(request.revision) == Era::kHandshake) CheckSession(observation, context, findings);
-  if (request.transport != TransportKind::kHttp) return findings;
+  if (request.transport != TransportKind::kHttp) {
+    CheckFinishedProgress(observation, context, findings);
+    return findings;
+  }
   const std::optional<json::value> body = request.BodyJson();
   const json::object* meta = body ? ParamsMeta(*body) : nullptr;
   const json::value* asked_level = meta != nullptr ? meta->if_contains(kMetaLogLevel) : nullptr;

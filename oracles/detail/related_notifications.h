@@ -19,7 +19,8 @@ namespace mcpfuzz::oracles_detail {
 /// request, so nothing of that is judged there. In the handshake era what a sequence knows of the
 /// session (`context`) is judged on both transports (over stdio the connection is the session):
 /// a log message below the level a served logging/setLevel set (§7 G4), and an update of a
-/// resource whose subscription a served resources/unsubscribe ended (§7 R4s), are only tolerated.
+/// resource whose subscription a served resources/unsubscribe ended (§7 R4s), are only tolerated;
+/// over stdio a progress notification for a request already answered breaks a MUST (§4a L10a).
 std::vector<Finding> CheckRelatedNotifications(const Request& request,
                                                const Observation& observation,
                                                const JudgeContext& context);

@@ -58,8 +58,16 @@ MethodReply Subscription(const FaultSet& faults, const Call& call, HandshakeEra:
 // session is subscribed to (every other request served counts as a change of them), and a log
 // message when the session's level lets info through.
 std::vector<boost::json::value> SessionNotifications(const FaultSet& faults, const Call& call,
-                                                     const HandshakeEra::Session& session) {
+                                                     HandshakeEra::Session& session) {
   std::vector<boost::json::value> notifications;
+  const std::optional<boost::json::value> token = ProgressTokenOf(call);
+  if (token) notifications.push_back(ProgressNotification(*token));
+  if (faults.contains(Fault::kProgressAfterResponse)) {
+    if (session.answered_progress_token) {
+      notifications.push_back(ProgressNotification(*session.answered_progress_token));
+    }
+    session.answered_progress_token = token;
+  }
   if (call.method != "resources/subscribe" && call.method != "resources/unsubscribe") {
     for (const std::string& uri : session.subscriptions) {
       notifications.push_back(boost::json::object{{"jsonrpc", "2.0"},

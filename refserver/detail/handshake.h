@@ -15,6 +15,9 @@
 //   the session counts as a change of the resources it is subscribed to, so its reply carries a
 //   notifications/resources/updated for each before the result (§7 R4s; the fault
 //   unsubscribe-ignored answers an unsubscribe and keeps the subscription);
+// - a request served with a _meta.progressToken gets one notifications/progress for it before
+//   its result (§4a L10; the fault progress-after-response sends another one for it in the
+//   reply of the next request served, after it was answered: L10a);
 // - a cursor may be sent again (§7 C2; the fault cursor-single-use refuses a cursor the session
 //   sent before with -32602 "Invalid cursor");
 // - HTTP: a request without Mcp-Session-Id gets 400 (-32000), an unknown one 404 (-32001
@@ -64,6 +67,9 @@ class HandshakeEra {
     std::set<std::string, std::less<>> subscriptions;
     /// cursor-single-use: the cursors a list request of the session carried.
     std::set<std::string, std::less<>> spent_cursors;
+    /// progress-after-response: the progressToken of the last request served, whose progress
+    /// the next reply repeats.
+    std::optional<boost::json::value> answered_progress_token;
     bool operator==(const Session&) const = default;
   };
   /// Everything a message can change: the HTTP sessions and the stdio session.

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <utility>
 
+#include "model/logging.h"
+
 namespace mcpfuzz::refserver::detail {
 namespace {
 
@@ -110,6 +112,24 @@ boost::json::value ServingLogMessage(std::string_view method) {
       {"params", boost::json::object{{"level", "info"},
                                      {"logger", "mcpfuzz-refserver"},
                                      {"data", "serving " + std::string(method)}}}};
+}
+
+boost::json::value ProgressNotification(const boost::json::value& token) {
+  return boost::json::object{
+      {"jsonrpc", "2.0"},
+      {"method", "notifications/progress"},
+      {"params", boost::json::object{{kMetaProgressToken, token}, {"progress", 1}, {"total", 1}}}};
+}
+
+std::optional<boost::json::value> ProgressTokenOf(const Call& call) {
+  const boost::json::value* meta = call.params.if_contains("_meta");
+  const boost::json::value* token = meta != nullptr && meta->is_object()
+                                        ? meta->get_object().if_contains(kMetaProgressToken)
+                                        : nullptr;
+  if (token == nullptr || !(token->is_string() || token->is_int64() || token->is_uint64())) {
+    return std::nullopt;
+  }
+  return *token;
 }
 
 Answer NotificationAnswer(const FaultSet& faults, bool stateless) {

@@ -94,6 +94,10 @@ boost::json::value ToReply(const boost::json::value& id, const MethodReply& repl
 
 /// The notifications/message this server logs the serving of `method` with, at info.
 boost::json::value ServingLogMessage(std::string_view method);
+/// The one notifications/progress this server sends about a request: `token`, progress 1 of 1.
+boost::json::value ProgressNotification(const boost::json::value& token);
+/// The `_meta.progressToken` a call gave, when it is one (a string or an integer).
+std::optional<boost::json::value> ProgressTokenOf(const Call& call);
 
 /// The answer to a notification: none, or (notification-answered) an empty result with id null.
 Answer NotificationAnswer(const FaultSet& faults, bool stateless);

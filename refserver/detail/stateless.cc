@@ -205,18 +205,10 @@ std::vector<boost::json::value> RelatedNotifications(const FaultSet& faults, con
   if (faults.contains(Fault::kLogLevelIgnored) || (wanted && *wanted <= *LogLevelRank("info"))) {
     notifications.push_back(ServingLogMessage(call.method));
   }
-  const boost::json::value* token =
-      meta != nullptr ? meta->if_contains(kMetaProgressToken) : nullptr;
-  const bool asked =
-      token != nullptr && (token->is_string() || token->is_int64() || token->is_uint64());
-  if (asked || faults.contains(Fault::kProgressUnrequested)) {
-    notifications.push_back(boost::json::object{
-        {"jsonrpc", "2.0"},
-        {"method", "notifications/progress"},
-        {"params", boost::json::object{{kMetaProgressToken,
-                                        asked ? *token : boost::json::value("mcpfuzz-refserver")},
-                                       {"progress", 1},
-                                       {"total", 1}}}});
+  const std::optional<boost::json::value> token = ProgressTokenOf(call);
+  if (token || faults.contains(Fault::kProgressUnrequested)) {
+    notifications.push_back(
+        ProgressNotification(token.value_or(boost::json::value("mcpfuzz-refserver"))));
   }
   return notifications;
 }
