@@ -26,6 +26,11 @@ Variant Call(std::string label, std::string method, boost::json::object params) 
       Owed::kReply};
 }
 
+// `method` with `params` sent on `connection`, a reply owed.
+Exchange Ask(Connection& connection, std::string_view method, boost::json::object params = {}) {
+  return connection.Send(connection.client().Make(method, std::move(params)), Owed::kReply);
+}
+
 struct PromptArgument {
   std::string prompt;
   std::string argument;
@@ -127,10 +132,6 @@ std::vector<std::string> DeclaredLists(const RevisionRun& run) {
   return lists;
 }
 
-bool Served(const Exchange& exchange) {
-  return ClassifyReply(exchange.request, exchange.observation).channel == Channel::kSuccess;
-}
-
 void InvalidCursor(RevisionRun& run) {
   if (!run.capabilities_known()) return run.ReportUnreachable(check::kInvalidCursor);
   const std::vector<std::string> lists = DeclaredLists(run);
@@ -162,34 +163,23 @@ void InvalidCursor(RevisionRun& run) {
 void CursorReused(RevisionRun& run) {
   const std::string_view id = check::kCursorReused;
   if (!run.capabilities_known()) return run.ReportUnreachable(id);
-  std::unique_ptr<Connection> fresh = run.Fresh();
-  if (!fresh) return run.ReportUnreachable(id);
-  std::vector<Exchange> opening;
-  if (!fresh->Open(&opening) || fresh->Dead()) return run.ReportUnreachable(id);
-  ResultBuilder result(run, id);
-  for (Exchange& exchange : opening) result.Add(std::move(exchange));
-  auto send = [&](const std::string& method, boost::json::object params) {
-    return fresh->Send(fresh->client().Make(method, std::move(params)), Owed::kReply);
-  };
-  std::string note = "no declared list handed out a nextCursor to send twice";
-  for (const std::string& method : DeclaredLists(run)) {
-    if (fresh->Dead()) break;
-    const std::optional<std::string> cursor =
-        NextCursor(result.exchanges()[result.Add(send(method, {}))]);
-    if (!cursor) continue;
-    const std::size_t first = result.Add(send(method, {{"cursor", *cursor}}));
-    if (!Served(result.exchanges()[first])) {
-      note = method + " refused its own nextCursor the first time it was sent back";
-    } else if (!fresh->Dead()) {
-      result.Judge(send(method, {{"cursor", *cursor}}), run.Context(),
+  ReportOnOwnConnection(run, id, [&run](Connection& connection, ResultBuilder& result) {
+    for (const std::string& method : DeclaredLists(run)) {
+      if (connection.Dead()) break;
+      const std::optional<std::string> cursor =
+          NextCursor(result.exchanges()[result.Add(Ask(connection, method))]);
+      if (!cursor) continue;
+      const std::size_t first = result.Add(Ask(connection, method, {{"cursor", *cursor}}));
+      if (!Served(result.exchanges()[first])) {
+        return result.Note(method + " refused its own nextCursor the first time it was sent back");
+      }
+      if (connection.Dead()) return;
+      result.Judge(Ask(connection, method, {{"cursor", *cursor}}), run.Context(),
                    method + " with its nextCursor a second time");
+      return;
     }
-    break;
-  }
-  if (!result.judged_any()) result.Note(std::move(note));
-  for (Exchange& cleanup : fresh->Close()) result.Add(std::move(cleanup));
-  result.OnOneConnection();
-  run.Report(std::move(result));
+    result.Note("no declared list handed out a nextCursor to send twice");
+  });
 }
 
 void InvalidLogLevel(RevisionRun& run) {
@@ -233,32 +223,24 @@ void Unsubscribe(RevisionRun& run) {
   if (!DeclaresFlag(run.capabilities(), "resources", "subscribe")) {
     return run.ReportNotApplicable(id, "the server did not declare resources.subscribe");
   }
-  std::unique_ptr<Connection> fresh = run.Fresh();
-  if (!fresh) return run.ReportUnreachable(id);
-  std::vector<Exchange> opening;
-  if (!fresh->Open(&opening) || fresh->Dead()) return run.ReportUnreachable(id);
-  ResultBuilder result(run, id);
-  for (Exchange& exchange : opening) result.Add(std::move(exchange));
-  auto send = [&](std::string_view method, boost::json::object params) {
-    return fresh->Send(fresh->client().Make(method, std::move(params)), Owed::kReply);
-  };
-  const std::size_t list = result.Add(send("resources/list", {}));
-  const std::optional<std::string> uri = FirstResourceUri(result.exchanges()[list]);
-  const std::size_t subscribed =
-      uri && !fresh->Dead() ? result.Add(send("resources/subscribe", {{"uri", *uri}})) : list;
-  if (!uri || subscribed == list || !Served(result.exchanges()[subscribed])) {
-    result.Note(uri ? "resources/subscribe was not answered with a result, so there is no "
-                      "subscription to end"
-                    : "resources/list named no resource to subscribe to");
-  } else if (!fresh->Dead()) {
+  ReportOnOwnConnection(run, id, [&run](Connection& connection, ResultBuilder& result) {
+    const std::optional<std::string> uri =
+        FirstResourceUri(result.exchanges()[result.Add(Ask(connection, "resources/list"))]);
+    if (!uri) return result.Note("resources/list named no resource to subscribe to");
+    if (connection.Dead()) return;
+    if (!Served(result.exchanges()[result.Add(
+            Ask(connection, "resources/subscribe", {{"uri", *uri}}))])) {
+      return result.Note(
+          "resources/subscribe was not answered with a result, so there is no subscription to "
+          "end");
+    }
+    if (connection.Dead()) return;
     JudgeContext context = run.Context();
-    result.Judge(send("resources/unsubscribe", {{"uri", *uri}}), context, "resources/unsubscribe");
+    result.Judge(Ask(connection, "resources/unsubscribe", {{"uri", *uri}}), context,
+                 "resources/unsubscribe");
     context.unsubscribed_uris = {*uri};
-    if (!fresh->Dead()) result.Judge(send("ping", {}), context, "a ping after it");
-  }
-  for (Exchange& cleanup : fresh->Close()) result.Add(std::move(cleanup));
-  result.OnOneConnection();
-  run.Report(std::move(result));
+    if (!connection.Dead()) result.Judge(Ask(connection, "ping"), context, "a ping after it");
+  });
 }
 
 // logging/setLevel on a connection of its own, then a ping (tables §7 G4). The level is the most
@@ -266,29 +248,21 @@ void Unsubscribe(RevisionRun& run) {
 void SessionLogLevel(RevisionRun& run) {
   const std::string_view id = check::kSessionLogLevel;
   if (!run.RequireCapability(id, "logging")) return;
-  std::unique_ptr<Connection> fresh = run.Fresh();
-  if (!fresh) return run.ReportUnreachable(id);
-  std::vector<Exchange> opening;
-  if (!fresh->Open(&opening) || fresh->Dead()) return run.ReportUnreachable(id);
-  ResultBuilder result(run, id);
-  for (Exchange& exchange : opening) result.Add(std::move(exchange));
-  constexpr std::string_view kLevel = kLogLevels.back();
-  const std::size_t set_level = result.Add(
-      fresh->Send(fresh->client().Make("logging/setLevel", {{"level", kLevel}}), Owed::kReply));
-  if (!Served(result.exchanges()[set_level])) {
-    // Not judged (NOT_APPLICABLE): without a level set there is nothing to judge messages by.
-    for (Exchange& cleanup : fresh->Close()) result.Add(std::move(cleanup));
-    result.Note(
-        "logging/setLevel was not answered with a result, so no level was set to judge "
-        "later log messages by");
-    return run.Report(std::move(result));
-  }
-  JudgeContext context = run.Context();
-  context.session_log_level = std::string(kLevel);
-  if (!fresh->Dead()) result.Judge(fresh->Send(fresh->client().Make("ping")), context);
-  for (Exchange& cleanup : fresh->Close()) result.Add(std::move(cleanup));
-  result.OnOneConnection();
-  run.Report(std::move(result));
+  ReportOnOwnConnection(run, id, [&run](Connection& connection, ResultBuilder& result) {
+    constexpr std::string_view kLevel = kLogLevels.back();
+    if (!Served(result.exchanges()[result.Add(
+            Ask(connection, "logging/setLevel", {{"level", kLevel}}))])) {
+      // Not judged (NOT_APPLICABLE): without a level set there is nothing to judge messages by.
+      return result.Note(
+          "logging/setLevel was not answered with a result, so no level was set to judge later "
+          "log messages by");
+    }
+    JudgeContext context = run.Context();
+    context.session_log_level = std::string(kLevel);
+    if (!connection.Dead()) {
+      result.Judge(Ask(connection, "ping"), context);
+    }
+  });
 }
 
 }  // namespace mcpfuzz::checks::detail

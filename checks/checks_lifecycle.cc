@@ -225,31 +225,23 @@ void CancelledInFlight(RevisionRun& run) {
 // whose output may carry no progress for that token any more (tables §4a L10a). Over HTTP each
 // later reply stream is judged by L10 already (no row here).
 void ProgressAfterResponse(RevisionRun& run) {
-  const std::string_view id = check::kProgressAfterResponse;
-  std::unique_ptr<Connection> fresh = run.Fresh();
-  if (!fresh) return run.ReportUnreachable(id);
-  std::vector<Exchange> exchanges;
-  if (!fresh->Open(&exchanges) || fresh->Dead()) return run.ReportUnreachable(id);
-  ResultBuilder result(run, id);
-  for (Exchange& exchange : exchanges) result.Add(std::move(exchange));
-  const boost::json::value token("mcpfuzz-progress-4f1c9a");
-  Request tokened = fresh->client().Make("ping");
-  Meta(tokened)[kMetaProgressToken] = token;
-  const std::size_t first = result.Add(fresh->Send(tokened));
-  const Channel answered =
-      ClassifyReply(result.exchanges()[first].request, result.exchanges()[first].observation)
-          .channel;
-  if (answered != Channel::kSuccess && answered != Channel::kProtocolError) {
-    result.Note("the ping with a progressToken got no answer, so its request may still be active");
-  } else if (!fresh->Dead()) {
-    JudgeContext context = run.Context();
-    context.finished_progress_tokens = {token};
-    result.Judge(fresh->Send(fresh->client().Make("ping")), context,
-                 "a ping after the one with a progressToken was answered");
-  }
-  for (Exchange& cleanup : fresh->Close()) result.Add(std::move(cleanup));
-  result.OnOneConnection();
-  run.Report(std::move(result));
+  ReportOnOwnConnection(
+      run, check::kProgressAfterResponse, [&run](Connection& connection, ResultBuilder& result) {
+        const boost::json::value token("mcpfuzz-progress-4f1c9a");
+        Request tokened = connection.client().Make("ping");
+        Meta(tokened)[kMetaProgressToken] = token;
+        const Exchange& first = result.exchanges()[result.Add(connection.Send(tokened))];
+        const Channel answered = ClassifyReply(first.request, first.observation).channel;
+        if (answered != Channel::kSuccess && answered != Channel::kProtocolError) {
+          return result.Note(
+              "the ping with a progressToken got no answer, so its request may still be active");
+        }
+        if (connection.Dead()) return;
+        JudgeContext context = run.Context();
+        context.finished_progress_tokens = {token};
+        result.Judge(connection.Send(connection.client().Make("ping")), context,
+                     "a ping after the one with a progressToken was answered");
+      });
 }
 
 void EraLockedConnection(RevisionRun& run) {

@@ -1,8 +1,11 @@
 #include "checks/detail/run.h"
 
 #include <boost/json.hpp>
+#include <memory>
 #include <utility>
+#include <vector>
 
+#include "model/channel.h"
 #include "model/request_builder.h"
 #include "oracles/check_ids.h"
 #include "oracles/expectations.h"
@@ -225,6 +228,24 @@ void ReportFirstOpen(RevisionRun& run, std::string_view check_id) {
   for (const Exchange& exchange : first_open) result.Add(exchange);
   result.JudgeAt(0, run.Context());
   run.Report(std::move(result));
+}
+
+void ReportOnOwnConnection(RevisionRun& run, std::string_view check_id,
+                           const std::function<void(Connection&, ResultBuilder&)>& steps) {
+  std::unique_ptr<Connection> fresh = run.Fresh();
+  if (!fresh) return run.ReportUnreachable(check_id);
+  std::vector<Exchange> opening;
+  if (!fresh->Open(&opening) || fresh->Dead()) return run.ReportUnreachable(check_id);
+  ResultBuilder result(run, check_id);
+  for (Exchange& exchange : opening) result.Add(std::move(exchange));
+  steps(*fresh, result);
+  for (Exchange& cleanup : fresh->Close()) result.Add(std::move(cleanup));
+  result.OnOneConnection();
+  run.Report(std::move(result));
+}
+
+bool Served(const Exchange& exchange) {
+  return ClassifyReply(exchange.request, exchange.observation).channel == Channel::kSuccess;
 }
 
 std::string DescribeAnswer(const Exchange& exchange) {

@@ -204,6 +204,16 @@ void ReportVariants(RevisionRun& run, std::string_view check_id,
 /// Judges the main connection's first Open (initialize, or server/discover) as `check_id`.
 void ReportFirstOpen(RevisionRun& run, std::string_view check_id);
 
+/// Runs `steps` on a connection of the check's own (a new stdio process, a new HTTP session),
+/// opened first, every exchange kept in one result for `check_id`; closes it after and reports
+/// the result as of one connection. UNVERIFIED (unreachable) when none could be opened. For
+/// checks about a session's state, which the main connection must not carry into later checks.
+void ReportOnOwnConnection(RevisionRun& run, std::string_view check_id,
+                           const std::function<void(Connection&, ResultBuilder&)>& steps);
+
+/// The exchange got a result.
+bool Served(const Exchange& exchange);
+
 /// "protocol_error -32602 (HTTP 200)" for the reply in `exchange`.
 std::string DescribeAnswer(const Exchange& exchange);
 
