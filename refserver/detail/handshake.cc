@@ -182,7 +182,7 @@ Answer HandshakeEra::HandleStdio(const boost::json::value& message) {
       (!sessions_.stdio || faults_.contains(Fault::kReinitializeRenegotiates))) {
     Initialized initialized = Initialize(framed.call);
     if (std::holds_alternative<boost::json::object>(initialized.reply.reply)) {
-      if (!sessions_.stdio) sessions_.stdio.emplace();
+      if (!sessions_.stdio) sessions_.stdio = Session{};
       sessions_.stdio->revision = initialized.revision;
     }
     Answer answer = MessageAnswer(ToReply(*framed.call.id, initialized.reply), 200);
