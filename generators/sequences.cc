@@ -4,14 +4,14 @@
 // a list of another method carrying the nextCursor the first handed out, and the same list's next
 // page asked for twice with that cursor; cancellations (of a ping still in flight over stdio, of a
 // finished request, of an id never sent, each of the last two followed by a ping that must still
-// be answered); where the target declared logging,
-// logging/setLevel and a ping whose reply shows the level at work; where it declared
-// resources.subscribe, a resource's subscribe, its unsubscribe and a ping; over stdio at a target
-// speaking both eras, an enveloped request once initialized; over HTTP a second session opened
-// beside the first, DELETEd, and a request naming it (the first must live on: sessions are
-// isolated). In 2026-07-28 over stdio: server/discover, an enveloped list that locks the
-// connection's era, then an envelope-less initialize (tables §4b V16a, V16b). Each step names the
-// check and row it is planned to be judged by, from a small model of the state a conformant
+// be answered); over stdio a ping with a progressToken and a ping after its answer; where the
+// target declared logging, logging/setLevel and a ping whose reply shows the level at work; where
+// it declared resources.subscribe, a resource's subscribe, its unsubscribe and a ping; over stdio
+// at a target speaking both eras, an enveloped request once initialized; over HTTP a second
+// session opened beside the first, DELETEd, and a request naming it (the first must live on:
+// sessions are isolated). In 2026-07-28 over stdio: server/discover, an enveloped list that locks
+// the connection's era, then an envelope-less initialize (tables §4b V16a, V16b). Each step names
+// the check and row it is planned to be judged by, from a small model of the state a conformant
 // server would be in (oracles/sequence.h); the campaign judges each step by the state actually
 // reached.
 
@@ -279,6 +279,17 @@ GeneratedCase Assemble(const GenContext& context, const std::vector<int>& codes)
   std::vector<std::string> names;
   // The last request sent (its id names a finished request for kCancelFinished).
   std::optional<Request> last_request;
+  // `first` and a ping after it (ThenPing), named `name` and "ping".
+  auto add_then_ping = [&](Request first, std::string name) {
+    for (SequenceStep& step : ThenPing(context, state, std::move(first), id)) {
+      state = PlanSequence(state, step.request);
+      generated.steps.push_back(std::move(step));
+    }
+    last_request = generated.steps.back().request;
+    ++id;
+    names.push_back(std::move(name));
+    names.emplace_back("ping");
+  };
   for (int code : codes) {
     const std::vector<Op> ops =
         Choices(context, state, listed.has_value(), last_request.has_value());
@@ -299,17 +310,9 @@ GeneratedCase Assemble(const GenContext& context, const std::vector<int>& codes)
     }
     if (op == Op::kProgress) {
       const std::string token = "mcpfuzz-progress-" + std::to_string(id);
-      const Request tokened =
-          MakeRequest(context.revision, context.transport, "ping",
-                      {{"_meta", {{std::string(kMetaProgressToken), token}}}}, id++);
-      for (SequenceStep& step : ThenPing(context, state, tokened, id)) {
-        state = PlanSequence(state, step.request);
-        generated.steps.push_back(std::move(step));
-      }
-      last_request = generated.steps.back().request;
-      ++id;
-      names.emplace_back("ping with a progressToken");
-      names.emplace_back("ping");
+      add_then_ping(MakeRequest(context.revision, context.transport, "ping",
+                                {{"_meta", {{std::string(kMetaProgressToken), token}}}}, id++),
+                    "ping with a progressToken");
       continue;
     }
     if (op == Op::kSubscribe) {
@@ -320,33 +323,19 @@ GeneratedCase Assemble(const GenContext& context, const std::vector<int>& codes)
       SequenceStep first{subscribe, "", "", std::nullopt};
       state = PlanSequence(state, subscribe);
       generated.steps.push_back(std::move(first));
-      const Request unsubscribe = MakeRequest(context.revision, context.transport,
-                                              "resources/unsubscribe", {{"uri", uri}}, id++);
-      for (SequenceStep& step : ThenPing(context, state, unsubscribe, id)) {
-        state = PlanSequence(state, step.request);
-        generated.steps.push_back(std::move(step));
-      }
-      last_request = generated.steps.back().request;
-      ++id;
       names.push_back("resources/subscribe " + uri);
-      names.emplace_back("resources/unsubscribe");
-      names.emplace_back("ping");
+      add_then_ping(MakeRequest(context.revision, context.transport, "resources/unsubscribe",
+                                {{"uri", uri}}, id++),
+                    "resources/unsubscribe");
       continue;
     }
     if (op == Op::kSetLevel) {
       // The level comes from the step's place, so that the seeds' draws stay what they were.
       const std::string_view level =
           kLogLevels[(variant / 4 + static_cast<std::size_t>(id) * 3) % kLogLevels.size()];
-      const Request set_level = MakeRequest(context.revision, context.transport, "logging/setLevel",
-                                            {{"level", level}}, id++);
-      for (SequenceStep& step : ThenPing(context, state, set_level, id)) {
-        state = PlanSequence(state, step.request);
-        generated.steps.push_back(std::move(step));
-      }
-      last_request = generated.steps.back().request;
-      ++id;
-      names.push_back("logging/setLevel \"" + std::string(level) + "\"");
-      names.push_back("ping");
+      add_then_ping(MakeRequest(context.revision, context.transport, "logging/setLevel",
+                                {{"level", level}}, id++),
+                    "logging/setLevel \"" + std::string(level) + "\"");
       continue;
     }
     if (op == Op::kCancelFinished || op == Op::kCancelUnknown) {
@@ -354,15 +343,8 @@ GeneratedCase Assemble(const GenContext& context, const std::vector<int>& codes)
           op == Op::kCancelFinished
               ? *last_request
               : MakeRequest(context.revision, context.transport, "ping", {}, "mcpfuzz-never-sent");
-      for (SequenceStep& step : ThenPing(context, state, CancellationOf(named), id)) {
-        state = PlanSequence(state, step.request);
-        generated.steps.push_back(std::move(step));
-      }
-      last_request = generated.steps.back().request;
-      ++id;
-      names.emplace_back(op == Op::kCancelFinished ? "cancel the last request"
-                                                   : "cancel an unknown id");
-      names.push_back("ping");
+      add_then_ping(CancellationOf(named),
+                    op == Op::kCancelFinished ? "cancel the last request" : "cancel an unknown id");
       continue;
     }
     const std::string_view list =
