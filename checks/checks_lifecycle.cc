@@ -231,8 +231,7 @@ void ProgressAfterResponse(RevisionRun& run) {
         Request tokened = connection.client().Make("ping");
         Meta(tokened)[kMetaProgressToken] = token;
         const Exchange& first = result.exchanges()[result.Add(connection.Send(tokened))];
-        const Channel answered = ClassifyReply(first.request, first.observation).channel;
-        if (answered != Channel::kSuccess && answered != Channel::kProtocolError) {
+        if (!IsResponse(ClassifyReply(first.request, first.observation).channel)) {
           return result.Note(
               "the ping with a progressToken got no answer, so its request may still be active");
         }

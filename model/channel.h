@@ -21,6 +21,12 @@ enum class Channel {
   kTransportFailure,  ///< Timeout, refused or reset connection, exited process.
 };
 std::string_view ToString(Channel channel);
+/// A JSON-RPC response came: a result (with or without isError) or an error. The request it
+/// answers is no longer active.
+constexpr bool IsResponse(Channel channel) {
+  return channel == Channel::kSuccess || channel == Channel::kExecutionError ||
+         channel == Channel::kProtocolError;
+}
 
 /// The reply to one request, classified.
 struct Reply {

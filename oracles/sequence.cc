@@ -281,8 +281,7 @@ SequenceState AdvanceSequence(SequenceState state, const Request& request,
                               const Observation& observation) {
   const Reply reply = ClassifyReply(request, observation);
   const bool answered = reply.channel == Channel::kSuccess;
-  const bool replied = answered || reply.channel == Channel::kProtocolError ||
-                       reply.channel == Channel::kExecutionError;
+  const bool replied = IsResponse(reply.channel);
   if (answered && IsList(request) && reply.message && reply.message->is_object()) {
     const auto* result = reply.message->as_object().if_contains("result");
     const auto* next = result != nullptr && result->is_object()

@@ -17,11 +17,7 @@ void MatchResponse(const boost::json::value& message, BatchAnswer& answer) {
   if (id == nullptr || !Contains(answer.request_ids, *id) || Contains(answer.answered_ids, *id)) {
     return;
   }
-  const Channel channel = ClassifyMessage(message).channel;
-  if (channel == Channel::kProtocolError || channel == Channel::kSuccess ||
-      channel == Channel::kExecutionError) {
-    answer.answered_ids.push_back(*id);
-  }
+  if (IsResponse(ClassifyMessage(message).channel)) answer.answered_ids.push_back(*id);
 }
 
 }  // namespace

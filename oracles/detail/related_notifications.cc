@@ -85,6 +85,8 @@ void CheckFinishedProgress(const Observation& observation, const JudgeContext& c
 // resource resources/unsubscribe ended (§7 R4s).
 void CheckSession(const Observation& observation, const JudgeContext& context,
                   std::vector<Finding>& findings) {
+  // Judge runs on the fuzz loop's hot path, where no sequence state is ever set.
+  if (!context.session_log_level && context.unsubscribed_uris.empty()) return;
   const std::optional<json::value> level =
       context.session_log_level ? std::optional<json::value>(*context.session_log_level)
                                 : std::nullopt;
