@@ -12,7 +12,6 @@
 #include "campaign/detail/judging.h"
 #include "campaign/detail/random_names.h"
 #include "campaign/detail/sequence_run.h"
-#include "campaign/detail/session.h"
 #include "campaign/detail/shrink.h"
 #include "campaign/finding_file.h"
 #include "generators/registry.h"
@@ -34,7 +33,7 @@ std::uint64_t SplitMix64(std::uint64_t value) {
   return value ^ (value >> 31U);
 }
 
-ReproducerTarget ReproducerFor(const CampaignOptions& options, const Session& session) {
+ReproducerTarget ReproducerFor(const CampaignOptions& options, const TargetSession& session) {
   ReproducerTarget target = options.reproducer;
   target.kind = session.kind();
   if (target.kind == TransportKind::kHttp && target.url.empty()) {
@@ -55,6 +54,24 @@ std::set<std::string> FamiliesFor(const CampaignOptions& options) {
     }
   }
   return families;
+}
+
+// Fuzz sessions reopen after a failure and keep a warm spare: a finding's re-sends and shrinking
+// restart a stdio server several times, and each restart would otherwise wait for a start-up.
+SessionPolicy LaneSessionPolicy() {
+  SessionPolicy policy;
+  policy.warm_spare = true;
+  policy.list_features = true;
+  return policy;
+}
+
+// The verdict rests on a silence learnt before the full time limit passed and not proven at
+// this target: a drop while no drop was awaited yet (TargetSession::drops_proven), or a
+// deafness within the patience kept for a server that went deaf before.
+bool SilenceCutShort(const Judged& judged, const TargetSession& session) {
+  return (judged.dropped && !session.drops_proven()) ||
+         (judged.observation.outcome == Outcome::kAliveButDeaf &&
+          judged.observation.time_limit == TimeLimit::kPatience);
 }
 
 }  // namespace
@@ -106,39 +123,35 @@ void Campaign::OpenLanes() {
   }
   for (Revision revision : revisions) {
     Lane lane;
-    lane.session = std::make_unique<Session>(connect_, revision);
-    std::string why;
-    if (!lane.session->Open(/*list_features=*/true, why)) {
-      result_.notes.push_back("no session in " + std::string(ToString(revision)) + ": " + why);
+    lane.session = std::make_unique<TargetSession>(link_, revision, LaneSessionPolicy());
+    if (auto opened = lane.session->Open(); !opened.ok()) {
+      result_.notes.push_back("no session in " + std::string(ToString(revision)) + ": " +
+                              opened.error().message);
       continue;
     }
     if (!result_.server_info) result_.server_info = lane.session->server_info();
-    lane.session->mutable_context().call_real_tools = options_.call_real_tools;
+    lane.context = ContextOf(*lane.session);
+    lane.context.call_real_tools = options_.call_real_tools;
     // Only a probe tells: with a forced revision the target is not known to speak both eras.
-    lane.session->mutable_context().speaks_both_eras =
-        result_.eras.Newest(Era::kStateless).has_value() &&
-        result_.eras.Newest(Era::kHandshake).has_value();
-    lane.session->mutable_context().max_request_bytes = options_.max_request_bytes;
+    lane.context.speaks_both_eras = result_.eras.Newest(Era::kStateless).has_value() &&
+                                    result_.eras.Newest(Era::kHandshake).has_value();
+    lane.context.max_request_bytes = options_.max_request_bytes;
     if (options_.ask_random_names) {
       // Behind a sentinel: a server that never answers an unknown name costs one round trip
       // over stdio, not a timeout per session.
-      Session& session = *lane.session;
-      session.mutable_context().random_name_answers =
-          campaign_detail::AskRandomNames(session.context(), [&session](const Request& request) {
-            Pipeline pipeline;
-            pipeline.requests.push_back(request);
-            pipeline.sentinel = session.Sentinel();
-            return session.SendPipelined(pipeline).observations.front();
-          });
+      TargetSession& session = *lane.session;
+      lane.context.random_name_answers = campaign_detail::AskRandomNames(
+          lane.context,
+          [&session](const Request& request) { return session.Send(request, Owed::kNothing); });
     }
-    if (gen::ApplicableFamilies(lane.session->context(), families).empty()) {
+    if (gen::ApplicableFamilies(lane.context, families).empty()) {
       result_.notes.push_back("no selected family applies in " + std::string(ToString(revision)));
       continue;
     }
-    lane.generator = gen::AnyCase(lane.session->context(), families);
+    lane.generator = gen::AnyCase(lane.context, families);
     if (options_.families.empty() &&
-        !gen::ApplicableFamilies(lane.session->context(), {"sequences"}).empty()) {
-      lane.sequences = gen::AnyCase(lane.session->context(), {"sequences"});
+        !gen::ApplicableFamilies(lane.context, {"sequences"}).empty()) {
+      lane.sequences = gen::AnyCase(lane.context, {"sequences"});
     }
     result_.revisions.push_back(lane.session->revision());
     lanes_.push_back(std::move(lane));
@@ -156,12 +169,13 @@ std::size_t Campaign::OpenWorkerSessions(std::size_t wanted) {
   std::size_t workers = wanted;
   for (Lane& lane : lanes_) {
     while (lane.extra.size() + 1 < workers) {
-      auto session = std::make_unique<Session>(connect_, lane.session->revision());
-      std::string why;
-      if (!session->Open(/*list_features=*/false, why)) {
+      SessionPolicy policy = LaneSessionPolicy();
+      policy.list_features = false;
+      auto session = std::make_unique<TargetSession>(link_, lane.session->revision(), policy);
+      if (auto opened = session->Open(); !opened.ok()) {
         result_.notes.push_back("ran with concurrency " + std::to_string(lane.extra.size() + 1) +
                                 ": another " + std::string(ToString(lane.session->revision())) +
-                                " session could not be opened: " + why);
+                                " session could not be opened: " + opened.error().message);
         workers = lane.extra.size() + 1;
         break;
       }
@@ -234,9 +248,14 @@ std::optional<SentCase> Campaign::RunCase(Lane& lane, std::size_t index) {
   }
   if (RecordAndSkip(*generated)) return std::nullopt;
   if (!generated->steps.empty()) return RunSequenceCase(lane, std::move(*generated), index);
-  CountSent(*generated);
   const auto sent = Clock::now();
   SentCase judged{*generated, SendAndJudge(*lane.session, *generated, /*settle=*/false)};
+  // A case is counted only when it was sent: reopening a server found dead may have spent the
+  // restart budget, and the lost session sent nothing.
+  if (lane.session->lost() && judged.judged.observation.outcome == Outcome::kTransportError) {
+    return std::nullopt;
+  }
+  CountSent(*generated);
   Add(Silent(*generated, judged.judged) ? result_.timing.silence : result_.timing.sending, sent);
   std::optional<ProcessExit> death = lane.session->TakeDeathBetweenExchanges();
   if (lane.death_before_next) death = std::exchange(lane.death_before_next, std::nullopt);
@@ -295,16 +314,31 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
   finding.revision = lane.session->revision();
   finding.original = generated.request;
 
-  Session& session = *lane.session;
+  TargetSession& session = *lane.session;
   // A stdio connection carries what earlier cases did to it (SDK v2 switches a connection's
   // era for good on one request without _meta). The re-sends, the shrinking and the reproducer
   // all start from a fresh process, so a failure that needs that history is reported flaky
   // rather than as a stable finding whose case file cannot reproduce it.
-  if (session.kind() == TransportKind::kStdio) session.MarkBroken();
+  session.Retire();
   const auto resending = Clock::now();
   finding.resends = std::max(options_.resends, 0);
-  for (int resend = 0; resend < finding.resends; ++resend) {
-    const Judged again = SendAndJudge(session, generated, settle);
+  for (int resend = 0; resend < finding.resends && !Interrupted(); ++resend) {
+    // A verdict that rests on a silence learnt before the full limit passed (a drop the
+    // sentinel showed, a patience cut short) is first sent alone under the full limit: a
+    // server that answers late is not to be reported for a silence it did not keep.
+    const bool alone = resend == 0 && SilenceCutShort(judged, session);
+    const Judged again = SendAndJudge(session, generated, settle, alone);
+    // Only an answer overturns it: a re-send the session could not make says nothing.
+    if (alone && again.observation.outcome == Outcome::kOk &&
+        (!again.finding || again.signature != signature)) {
+      seen_.erase(signature);
+      result_.notes.push_back("case " + std::to_string(index) + " (" + generated.check_id +
+                              "): a silence learnt before the time limit passed was answered "
+                              "when sent alone; judged by that answer");
+      if (again.finding) Investigate(lane, generated, index, again, settle);
+      Add(result_.timing.resends, resending);
+      return;
+    }
     if (again.finding && again.signature == signature) ++finding.reproduced;
   }
   finding.stable = finding.reproduced == finding.resends;
@@ -321,7 +355,7 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
   Shrunk shrunk;
   try {
     shrunk = ShrinkFinding(session, root, generated, judged, signature, settle,
-                           {shrink_sends, options_.max_shrink_time});
+                           {shrink_sends, options_.max_shrink_time, options_.stop});
   } catch (...) {
     shrunk = {generated, judged, 0, 0};
   }
@@ -342,7 +376,7 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
 SentCase Campaign::RunSequenceCase(const Lane& lane, GeneratedCase generated, std::size_t index) {
   CountSent(generated);
   const auto sent = Clock::now();
-  const SequenceRun run = RunSequence(connect_, generated.steps);
+  const SequenceRun run = RunSequence(link_, generated.steps);
   Add(result_.timing.sending, sent);
   SentCase out{generated, run.steps.empty() ? Judged{} : run.steps.back()};
   if (!run.error.empty()) {
@@ -372,8 +406,8 @@ SentCase Campaign::RunSequenceCase(const Lane& lane, GeneratedCase generated, st
 
   const auto resending = Clock::now();
   finding.resends = std::max(options_.resends, 0);
-  for (int resend = 0; resend < finding.resends; ++resend) {
-    const SequenceRun again = RunSequence(connect_, generated.steps);
+  for (int resend = 0; resend < finding.resends && !Interrupted(); ++resend) {
+    const SequenceRun again = RunSequence(link_, generated.steps);
     if (again.finding() != nullptr && again.finding()->signature == signature) {
       ++finding.reproduced;
     }
@@ -382,8 +416,9 @@ SentCase Campaign::RunSequenceCase(const Lane& lane, GeneratedCase generated, st
   Add(result_.timing.resends, resending);
 
   const auto shrinking = Clock::now();
-  const ShrunkSequence shrunk = ShrinkSequence(connect_, generated.steps, run, signature,
-                                               options_.max_shrink_sends, options_.max_shrink_time);
+  const ShrunkSequence shrunk =
+      ShrinkSequence(link_, generated.steps, run, signature, options_.max_shrink_sends,
+                     options_.max_shrink_time, options_.stop);
   Add(result_.timing.shrinking, shrinking);
   finding.steps = shrunk.minimal;
   finding.minimal = shrunk.minimal.back().request;
@@ -419,19 +454,19 @@ void Campaign::Report(bool force) {
   progress_(progress);
 }
 
-void Campaign::AddCounts(const Session& session) {
-  result_.restarts += session.reopens();
-  result_.warm_restarts += session.warm_reopens();
-  result_.deaf_timeouts += session.deaf_timeouts();
-  result_.deaf_within_patience += session.deaf_within_patience();
+void Campaign::AddCounts(const TargetSession& session) {
+  result_.restarts += session.counts().reopens;
+  result_.warm_restarts += session.counts().warm_reopens;
+  result_.deaf_timeouts += session.counts().deaf_timeouts;
+  result_.deaf_within_patience += session.counts().deaf_within_patience;
 }
 
 void Campaign::DropLostLane(std::size_t position) {
-  const Session& session = *lanes_[position].session;
+  const TargetSession& session = *lanes_[position].session;
   AddCounts(session);
   result_.notes.push_back("the " + std::string(ToString(session.revision())) +
                           " session was lost after " + std::to_string(result_.cases) +
-                          " cases: " + session.lost_reason());
+                          " cases: " + session.why());
   lanes_.erase(lanes_.begin() + static_cast<std::ptrdiff_t>(position));
   // Which lane a case index goes to changed: what was sent ahead is for the old assignment.
   for (Lane& lane : lanes_) lane.ahead.clear();

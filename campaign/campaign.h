@@ -233,10 +233,14 @@ struct ReplayedCase {
 struct ReplayResult {
   std::vector<ReplayedCase> cases;
   std::size_t still_failing = 0;
+  /// `stop` was set before every case file was sent again.
+  bool stopped_early = false;
 };
 
 /// Reads case files (`path` is one file, or a directory whose *.json files are read in name
-/// order), re-sends each request in a session of its revision, and judges it again.
-ReplayResult Replay(const TransportFactory& connect, const std::filesystem::path& path);
+/// order), re-sends each request in a session of its revision, and judges it again. Set from a
+/// signal handler, `stop` ends the replay after the case in flight.
+ReplayResult Replay(const TransportFactory& connect, const std::filesystem::path& path,
+                    const std::atomic<bool>* stop = nullptr);
 
 }  // namespace mcpfuzz

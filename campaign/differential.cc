@@ -10,14 +10,12 @@
 #include "campaign/detail/campaign_loop.h"
 #include "campaign/detail/differential_shrink.h"
 #include "campaign/detail/judging.h"
-#include "campaign/detail/session.h"
 #include "generators/registry.h"
 
 namespace mcpfuzz {
 namespace {
 
 using campaign_detail::DiffSides;
-using campaign_detail::Session;
 using Clock = std::chrono::steady_clock;
 
 // The newest revision every target speaks.
@@ -43,9 +41,10 @@ void KeepShared(std::vector<T>& mine, const std::vector<T>& theirs, Name name) {
 // What every target shares, seen from a session on `transport`: `base` (a session's context on
 // that transport) with only the capabilities, tools, prompts and resources all the others
 // declared too. No random-name answers (they are per target), no real tools.
-GenContext CommonContext(GenContext base, const std::vector<std::unique_ptr<Session>>& sessions) {
+GenContext CommonContext(GenContext base,
+                         const std::vector<std::unique_ptr<TargetSession>>& sessions) {
   for (const auto& session : sessions) {
-    const GenContext& other = session->context();
+    const GenContext other = campaign_detail::ContextOf(*session);
     boost::json::object shared;
     for (const auto& [key, value] : base.capabilities) {
       if (other.capabilities.contains(key)) shared.emplace(key, value);
@@ -127,13 +126,17 @@ DiffResult RunDiff(const std::vector<DiffTarget>& targets, const DiffOptions& op
     }
   }
 
-  std::vector<std::unique_ptr<Session>> sessions;
+  // One link per target: each has its own give-up rule and its own sentinel trust.
+  std::vector<std::unique_ptr<TargetLink>> links;
+  std::vector<std::unique_ptr<TargetSession>> sessions;
+  SessionPolicy policy;
+  policy.list_features = true;
   for (const DiffTarget& target : targets) {
-    sessions.push_back(std::make_unique<Session>(target.connect, *result.revision));
-    std::string why;
-    if (!sessions.back()->Open(/*list_features=*/true, why)) {
+    links.push_back(std::make_unique<TargetLink>(target.connect));
+    sessions.push_back(std::make_unique<TargetSession>(*links.back(), *result.revision, policy));
+    if (auto opened = sessions.back()->Open(); !opened.ok()) {
       result.notes.push_back("no " + std::string(ToString(*result.revision)) + " session with " +
-                             target.name + ": " + why);
+                             target.name + ": " + opened.error().message);
       result.unreachable = true;
     }
     result.transports.push_back(sessions.back()->kind());
@@ -151,7 +154,8 @@ DiffResult RunDiff(const std::vector<DiffTarget>& targets, const DiffOptions& op
   Generators generators;
   for (const auto& session : sessions) {
     if (!generators.contexts.contains(session->kind())) {
-      generators.contexts.emplace(session->kind(), CommonContext(session->context(), sessions));
+      generators.contexts.emplace(session->kind(),
+                                  CommonContext(campaign_detail::ContextOf(*session), sessions));
     }
   }
   // Only families every context has something to say about, so each transport picks the same.
@@ -237,7 +241,8 @@ DiffResult RunDiff(const std::vector<DiffTarget>& targets, const DiffOptions& op
     }
     const campaign_detail::DiffShrunk shrunk = campaign_detail::ShrinkDisagreement(
         sessions, roots, originals, sides, mixed,
-        campaign_detail::ShrinkBudget{options.max_shrink_sends, options.max_shrink_time});
+        campaign_detail::ShrinkBudget{options.max_shrink_sends, options.max_shrink_time,
+                                      options.stop});
     disagreement.shrink_steps = shrunk.steps;
     disagreement.shrink_sends = shrunk.sends;
     for (std::size_t t = 0; t < targets.size(); ++t) {
@@ -265,7 +270,7 @@ DiffResult RunDiff(const std::vector<DiffTarget>& targets, const DiffOptions& op
   for (auto& [id, count] : checks) result.checks.push_back(std::move(count));
   for (const auto& session : sessions) {
     if (session->lost()) {
-      result.notes.push_back("a session was lost: " + session->lost_reason());
+      result.notes.push_back("a session was lost: " + session->why());
     }
   }
   return finish();

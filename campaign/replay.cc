@@ -8,14 +8,11 @@
 #include "campaign/campaign.h"
 #include "campaign/detail/judging.h"
 #include "campaign/detail/sequence_run.h"
-#include "campaign/detail/session.h"
 #include "oracles/check_ids.h"
 #include "reports/finding_file.h"
 
 namespace mcpfuzz {
 namespace {
-
-using campaign_detail::Session;
 
 std::vector<std::filesystem::path> CaseFiles(const std::filesystem::path& path,
                                              std::string& error) {
@@ -41,7 +38,8 @@ std::vector<std::filesystem::path> CaseFiles(const std::filesystem::path& path,
 
 }  // namespace
 
-ReplayResult Replay(const TransportFactory& connect, const std::filesystem::path& path) {
+ReplayResult Replay(const TransportFactory& connect, const std::filesystem::path& path,
+                    const std::atomic<bool>* stop) {
   ReplayResult result;
   std::string listing_error;
   const std::vector<std::filesystem::path> files = CaseFiles(path, listing_error);
@@ -52,9 +50,14 @@ ReplayResult Replay(const TransportFactory& connect, const std::filesystem::path
     result.cases.push_back(std::move(failed));
     return result;
   }
+  TargetLink link(connect);
   // One session per revision, opened when a case of that revision first needs it.
-  std::map<Revision, std::unique_ptr<Session>> sessions;
+  std::map<Revision, std::unique_ptr<TargetSession>> sessions;
   for (const std::filesystem::path& file : files) {
+    if (stop != nullptr && stop->load()) {
+      result.stopped_early = true;
+      break;
+    }
     ReplayedCase replayed;
     replayed.file = file;
     try {
@@ -67,8 +70,7 @@ ReplayResult Replay(const TransportFactory& connect, const std::filesystem::path
       replayed.check_id = stored->check_id;
       if (!stored->steps.empty()) {
         // A sequence: all of it, on a connection of its own.
-        const campaign_detail::SequenceRun run =
-            campaign_detail::RunSequence(connect, stored->steps);
+        const campaign_detail::SequenceRun run = campaign_detail::RunSequence(link, stored->steps);
         if (!run.error.empty()) {
           replayed.error = "no connection for the sequence: " + run.error;
         } else if (const campaign_detail::Judged* found = run.finding()) {
@@ -86,10 +88,10 @@ ReplayResult Replay(const TransportFactory& connect, const std::filesystem::path
       const Revision revision = stored->request.revision;
       auto& session = sessions[revision];
       if (!session) {
-        session = std::make_unique<Session>(connect, revision);
-        std::string why;
-        if (!session->Open(/*list_features=*/false, why)) {
-          replayed.error = "no session in " + std::string(ToString(revision)) + ": " + why;
+        session = std::make_unique<TargetSession>(link, revision);
+        if (auto opened = session->Open(); !opened.ok()) {
+          replayed.error =
+              "no session in " + std::string(ToString(revision)) + ": " + opened.error().message;
           session.reset();
           sessions.erase(revision);
           result.cases.push_back(std::move(replayed));

@@ -21,14 +21,6 @@
 
 namespace mcpfuzz::checks {
 
-/// One request a check sent and what came back, kept for reports and reproducers.
-struct Exchange {
-  Request request;
-  Observation observation;
-  /// The session id attached to the request, if any (handshake era over HTTP).
-  std::string session_id;
-};
-
 /// The judgement of one check in one revision over one transport.
 struct CheckResult {
   Verdict verdict;  ///< verdict.check_id names the check.

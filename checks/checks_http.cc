@@ -23,15 +23,14 @@ constexpr std::string_view kUnknownSessionId = "mcpfuzz-unknown-session-4f1c9a";
 // A harmless request with `change` applied to it.
 template <class Change>
 Variant Altered(std::string label, Change change, Owed owed = Owed::kNothing) {
-  return {
-      std::move(label),
-      [change](Connection& connection) {
-        Request request = connection.client().Make(
-            connection.client().revision() == Revision::k2026_07_28 ? "server/discover" : "ping");
-        change(request);
-        return request;
-      },
-      owed};
+  return {std::move(label),
+          [change](Connection& connection) {
+            Request request =
+                connection.client().Make(HarmlessMethod(connection.client().revision()));
+            change(request);
+            return request;
+          },
+          owed};
 }
 
 Variant WithHeader(std::string label, std::string_view name, std::string value) {
@@ -147,7 +146,7 @@ void Sessions(RevisionRun& run) {
   std::vector<Exchange> opened;
   const bool open = throwaway->Open(&opened);
   for (Exchange& exchange : opened) result.Add(std::move(exchange));
-  if (!open || throwaway->transport().session_id().empty()) {
+  if (!open || throwaway->session().session_id().empty()) {
     return run.ReportNotApplicable(
         check::kSessionDelete, "a second session could not be opened: " + throwaway->OpenFailure());
   }
@@ -174,7 +173,7 @@ void Sessions(RevisionRun& run) {
       result.Merge(std::move(alive), at, "a ping in another session after this one's DELETE");
     }
   }
-  throwaway->transport().set_session_id("");
+  throwaway->session().set_session_id("");
   run.Report(std::move(result));
 }
 

@@ -90,7 +90,7 @@ void InitializeUnsupportedVersion(RevisionRun& run) {
   }
   result.Judge(std::move(exchange), run.Context());
   if (session) {
-    fresh->transport().set_session_id(*session);
+    fresh->session().set_session_id(*session);
     for (Exchange& cleanup : fresh->Close()) result.Add(std::move(cleanup));
   }
   run.Report(std::move(result));
@@ -118,7 +118,7 @@ void HandshakeControl(RevisionRun& run) {
   if (run.http()) {
     send(MakeInitialize(run.revision(), run.kind(), 0), Owed::kReply);
     const auto session = FindHeader(exchanges.back().observation.http_headers, kHeaderSessionId);
-    if (session) connection.transport().set_session_id(std::string(*session));
+    if (session) connection.session().set_session_id(std::string(*session));
   }
   const Request ping = client.Make("ping");
   const std::optional<std::size_t> ping_index = send(ping, Owed::kReply);
@@ -201,9 +201,8 @@ void CancelledInFlight(RevisionRun& run) {
   const Request cancelled = fresh->client().Make(method);
   Pipeline pipeline{{cancelled, CancellationOf(cancelled)}, fresh->client().Make(method)};
   // A cancelled request is owed nothing: its silence is no incident of the process.
-  fresh->transport().set_next_owed(Owed::kNothing);
-  const PipelineResult sent = fresh->transport().SendPipelined(pipeline);
-  std::vector<Exchange> made = fresh->transport().Take();
+  std::vector<Exchange> made;
+  const PipelineResult sent = fresh->SendPipelined(pipeline, made);
   ResultBuilder result(run, id);
   for (Exchange& exchange : exchanges) result.Add(std::move(exchange));
   const std::size_t at = result.size();

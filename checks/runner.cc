@@ -190,10 +190,9 @@ bool Interrupted(const CheckOptions& options) {
   return options.stop != nullptr && options.stop->load();
 }
 
-void RunRevision(const TransportFactory& connect, const CheckOptions& options, d::RevisionPlan plan,
-                 CheckRun& out, const std::function<void(const CheckResult&)>& progress,
-                 d::Responsiveness& responsiveness) {
-  d::RevisionRun run(connect, options, std::move(plan), out, progress, responsiveness);
+void RunRevision(TargetLink& link, const CheckOptions& options, d::RevisionPlan plan, CheckRun& out,
+                 const std::function<void(const CheckResult&)>& progress) {
+  d::RevisionRun run(link, options, std::move(plan), out, progress);
   bool any_wanted = false;
   for (const Entry& entry : kEntries) any_wanted = any_wanted || run.Wants(entry.info.id);
   if (!any_wanted) return;
@@ -264,7 +263,7 @@ CheckRun RunChecks(const TransportFactory& connect, const CheckOptions& options,
                    const std::function<void(const CheckResult&)>& progress) {
   CheckRun out;
   out.eras = DetectEras(connect);
-  d::Responsiveness responsiveness;
+  TargetLink link(connect);
   std::vector<d::RevisionPlan> plans = PlanRevisions(out.eras, options);
   if (plans.empty() && Selected(check::kStdoutOnlyJsonRpc, options)) {
     // Nothing else can be judged without a revision; stdout framing binds them all.
@@ -279,7 +278,14 @@ CheckRun RunChecks(const TransportFactory& connect, const CheckOptions& options,
   }
   for (d::RevisionPlan& plan : plans) {
     if (Interrupted(options)) break;
-    RunRevision(connect, options, std::move(plan), out, progress, responsiveness);
+    const bool answering = !link.gave_up();
+    const Revision revision = plan.revision;
+    RunRevision(link, options, std::move(plan), out, progress);
+    if (answering && link.gave_up()) {
+      out.notes.push_back("gave up on the target in " + std::string(ToString(revision)) + ": " +
+                          TargetLink::GaveUpReason() +
+                          "; nothing more was sent, so the checks left are UNVERIFIED");
+    }
   }
   return out;
 }

@@ -70,6 +70,26 @@ bool Unreachable(const EraReport& eras) {
   });
 }
 
+std::string LimitHint(const EraAttempt& attempt) {
+  if (!attempt.timed_out) return "";
+  switch (*attempt.timed_out) {
+    case TimeLimit::kStartup:
+      return " (the start-up limit, asked " + std::to_string(attempt.asked_times) +
+             " times; --startup-timeout-ms raises it)";
+    case TimeLimit::kReply:
+    case TimeLimit::kPatience:
+      return " (the time limit, asked " + std::to_string(attempt.asked_times) +
+             " times; --timeout-ms raises it)";
+  }
+  return "";
+}
+
+std::string UnreachableReason(const EraReport& eras) {
+  if (eras.attempts.empty()) return "the target could not be reached";
+  const EraAttempt& first = eras.attempts.front();
+  return "the target could not be reached: " + first.note + LimitHint(first);
+}
+
 std::optional<NothingJudged> WhyNothingWasJudged(const checks::CheckRun& run,
                                                  const std::string& target) {
   std::size_t unverified = 0;
@@ -85,8 +105,7 @@ std::optional<NothingJudged> WhyNothingWasJudged(const checks::CheckRun& run,
   if (attempts.empty()) return NothingJudged{"no check was selected", ""};
   if (Unreachable(run.eras)) {
     // The first question's own server: its stderr goes with the reason given.
-    return NothingJudged{"the target could not be reached: " + attempts.front().note,
-                         attempts.front().stderr_tail};
+    return NothingJudged{UnreachableReason(run.eras), attempts.front().stderr_tail};
   }
   if (run.eras.speaks.empty()) {
     auto all_status = [&](int low, int high) {

@@ -22,6 +22,12 @@ Result<checks::CheckOptions> ToCheckOptions(const CheckSettings& settings);
 
 /// True when every era probe failed in the transport: nothing answered at all.
 bool Unreachable(const EraReport& eras);
+/// "the target could not be reached: WHY", naming the time limit that was hit and the option
+/// that raises it when a limit ended the first question.
+std::string UnreachableReason(const EraReport& eras);
+/// "; --startup-timeout-ms raises it" for a question a time limit ended, naming that limit's
+/// option; "" otherwise.
+std::string LimitHint(const EraAttempt& attempt);
 
 /// Why a run judged nothing.
 struct NothingJudged {

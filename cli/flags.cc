@@ -210,6 +210,17 @@ constexpr std::array kFlags = {
              [](ParseState& state, std::string_view flag, const std::string& value) {
                return SetMilliseconds(flag, value, state.options.target.limits.timeout);
              }},
+    Flag{.name = "--startup-timeout-ms",
+         .value = ValueKind::kNumber,
+         .value_name = "N",
+         .commands = kEvery,
+         .group = FlagGroup::kTargetOption,
+         .help = "time limit for a started server's first reply (default 30000); its exit ends "
+                 "the wait at once",
+         .set =
+             [](ParseState& state, std::string_view flag, const std::string& value) {
+               return SetMilliseconds(flag, value, state.options.target.limits.startup_timeout);
+             }},
     Flag{.name = "--max-response-bytes",
          .value = ValueKind::kNumber,
          .value_name = "N",

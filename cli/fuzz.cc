@@ -8,6 +8,7 @@
 #include <random>
 
 #include "campaign/campaign.h"
+#include "cli/check.h"
 #include "cli/report_files.h"
 #include "cli/run_info.h"
 #include "cli/run_reports.h"
@@ -85,7 +86,14 @@ int RunFuzz(const FuzzSettings& settings, Target& target, std::ostream& out, std
   }
   // With --revision there is no era probe: what counts is whether any session was opened.
   if (result.revisions.empty()) {
-    err << "mcpfuzz: the target speaks no revision mcpfuzz knows, or could not be reached\n";
+    if (!options.revision && Unreachable(result.eras)) {
+      err << "mcpfuzz: " << reports::EscapeForTerminal(UnreachableReason(result.eras), 400) << "\n";
+    } else {
+      err << "mcpfuzz: the target speaks no revision mcpfuzz knows, or could not be reached";
+      if (!result.notes.empty())
+        err << ": " << reports::EscapeForTerminal(result.notes.front(), 400);
+      err << "\n";
+    }
     return 2;
   }
   if (!written) return 2;

@@ -22,6 +22,7 @@ extern "C" void OnStopSignal(int signal_number) {
   }
   g_signal.store(signal_number);
   g_requested.store(true);
+  StopAllExchanges();
 }
 
 }  // namespace

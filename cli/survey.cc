@@ -55,7 +55,7 @@ reports::TargetSection CheckOne(const TargetSpec& spec, const checks::CheckOptio
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   reports::TargetSection section = CheckSection(info, run, nullptr);
   if (Unreachable(run.eras)) {
-    section.error = "could not be reached";
+    section.error = UnreachableReason(run.eras).substr(std::string_view("the target ").size());
   } else if (run.eras.speaks.empty()) {
     // It answered something, but no revision was agreed (say, an error to the first probe and
     // a timeout to the others): no row of blanks, but why, as `check` says it alone.

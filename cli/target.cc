@@ -82,8 +82,6 @@ class StdioCommandTarget : public Target {
   bool builtin_;
 };
 
-constexpr std::chrono::milliseconds kBuiltinStartTimeout{10000};
-
 // `mcpfuzz refserver MODE --fault ...`, after checking every fault name here, where a mistake
 // can still be explained.
 Result<std::vector<std::string>> BuiltinArgv(const TargetSpec& spec,
@@ -117,7 +115,8 @@ Result<std::unique_ptr<Target>> OpenTarget(const TargetSpec& spec,
     case TargetSpec::Kind::kBuiltinHttp: {
       auto argv = BuiltinArgv(spec, self_executable, "--http");
       if (!argv) return argv.error();
-      auto process = HttpServerProcess::Start(*argv, kBuiltinStartTimeout);
+      // A server mcpfuzz starts is given the start-up limit, as a stdio server's first reply is.
+      auto process = HttpServerProcess::Start(*argv, spec.limits.startup_timeout);
       if (!process) return Error{"could not start the built-in server: " + process.error().message};
       HttpTarget http{process->url(), spec.extra_headers, false, spec.limits};
       return std::unique_ptr<Target>(std::make_unique<BuiltinHttpTarget>(

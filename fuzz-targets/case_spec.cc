@@ -60,8 +60,7 @@ bool Stateless(Revision revision) { return EraOf(revision) == Era::kStateless; }
 
 // A request every server of the revision answers: the template each check breaks.
 Request Harmless(Revision revision, TransportKind transport, std::int64_t id) {
-  const std::string_view method = Stateless(revision) ? "server/discover" : "ping";
-  return MakeRequest(revision, transport, method, {}, id);
+  return MakeHarmless(revision, transport, id);
 }
 
 FuzzCase MakeFuzzCase(Request request, std::string_view check_id, std::string capability = "") {

@@ -7,12 +7,12 @@
 
 #include "oracles/oracle.h"
 #include "transport/client.h"
+#include "transport/session.h"
 
 namespace mcpfuzz::fuzzing {
 
 struct LiveTarget::Session {
-  std::unique_ptr<Transport> transport;
-  std::unique_ptr<McpClient> client;
+  std::unique_ptr<TargetSession> session;
   KnownNames known;
   /// The target would not open a session of this revision: it does not speak it.
   bool unspoken = false;
@@ -41,45 +41,34 @@ Result<LiveSettings> LiveSettingsFromEnvironment() {
   return settings;
 }
 
-LiveTarget::LiveTarget(LiveSettings settings) : settings_(std::move(settings)) {}
+LiveTarget::LiveTarget(LiveSettings settings)
+    : settings_(std::move(settings)), link_(std::make_unique<TargetLink>([this] {
+        Result<std::unique_ptr<Transport>> transport = Error{""};
+        if (!settings_.url.empty()) {
+          transport = OpenHttp(HttpTarget{settings_.url, {}, false, settings_.limits});
+        } else if (auto stdio = SpawnStdio(StdioTarget{settings_.command, {}, settings_.limits})) {
+          transport = std::unique_ptr<Transport>(std::move(*stdio));
+        } else {
+          transport = stdio.error();
+        }
+        return transport;
+      })) {}
 
-LiveTarget::~LiveTarget() {
-  for (auto& [revision, session] : sessions_) {
-    if (session->client) session->client->Close();
-  }
-}
+LiveTarget::~LiveTarget() = default;
 
 LiveTarget::Session* LiveTarget::SessionFor(Revision revision) {
   auto& slot = sessions_[revision];
-  if (slot && (slot->unspoken || slot->client)) return slot.get();
+  if (slot) return slot.get();
   slot = std::make_unique<Session>();
-  Result<std::unique_ptr<Transport>> transport = Error{""};
-  if (!settings_.url.empty()) {
-    transport = OpenHttp(HttpTarget{settings_.url, {}, false, settings_.limits});
-  } else {
-    auto stdio = SpawnStdio(StdioTarget{settings_.command, {}, settings_.limits});
-    if (stdio) {
-      transport = std::unique_ptr<Transport>(std::move(*stdio));
-    } else {
-      transport = stdio.error();
-    }
-  }
-  if (!transport) {
-    std::cerr << "live_target: " << transport.error().message << "\n";
-    slot->unspoken = true;
-    return slot.get();
-  }
-  slot->transport = std::move(*transport);
-  auto client = std::make_unique<McpClient>(*slot->transport, revision);
-  if (auto opened = client->Open(); !opened) {
+  slot->session = std::make_unique<TargetSession>(*link_, revision);
+  if (auto opened = slot->session->Open(); !opened) {
     // Said once per revision: why every input of that revision is skipped.
     std::cerr << "live_target: no " << ToString(revision) << " session (" << opened.error().message
               << "); its inputs are skipped\n";
     slot->unspoken = true;
     return slot.get();
   }
-  slot->known = ListKnownNames(*client);
-  slot->client = std::move(client);
+  slot->known = ListKnownNames(slot->session->client());
   return slot.get();
 }
 
@@ -89,14 +78,16 @@ std::optional<Judged> LiveTarget::Run(const CaseSpec& spec) {
   fitted.transport = kind == TransportKind::kHttp ? 0 : 1;
   Session* session = SessionFor(SpecRevision(fitted));
   if (session->unspoken) return std::nullopt;
-  auto fuzz_case = BuildCase(fitted, session->client->revision(), kind, session->known);
+  TargetSession& target = *session->session;
+  auto fuzz_case = BuildCase(fitted, target.revision(), kind, session->known);
   if (!fuzz_case) return std::nullopt;
   if (fuzz_case->capability == "session") {
-    fuzz_case->context.capability_declared = !session->transport->session_id().empty();
+    fuzz_case->context.capability_declared = !target.session_id().empty();
   } else if (!fuzz_case->capability.empty()) {
-    fuzz_case->context.capability_declared = session->client->Declares(fuzz_case->capability);
+    fuzz_case->context.capability_declared = target.Declares(fuzz_case->capability);
   }
-  Observation observation = session->transport->Send(fuzz_case->request);
+  // A case breaks a rule: over stdio a sentinel behind it tells a drop from a hang.
+  Observation observation = target.Send(fuzz_case->request, Owed::kNothing);
   return JudgeFuzzCase(std::move(*fuzz_case), std::move(observation));
 }
 

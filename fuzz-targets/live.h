@@ -18,6 +18,7 @@
 
 #include "fuzz-targets/case_spec.h"
 #include "fuzz-targets/harness.h"
+#include "transport/session.h"
 #include "transport/transport.h"
 
 namespace mcpfuzz::fuzzing {
@@ -47,6 +48,7 @@ class LiveTarget {
   Session* SessionFor(Revision revision);
 
   LiveSettings settings_;
+  std::unique_ptr<TargetLink> link_;
   std::map<Revision, std::unique_ptr<Session>> sessions_;
 };
 

@@ -57,6 +57,37 @@ std::string_view ToString(Outcome outcome) {
   return "unknown";
 }
 
+std::string_view ToString(TimeLimit limit) {
+  switch (limit) {
+    case TimeLimit::kReply:
+      return "reply";
+    case TimeLimit::kStartup:
+      return "startup";
+    case TimeLimit::kPatience:
+      return "patience";
+  }
+  return "reply";
+}
+
+std::optional<TimeLimit> TimeLimitNamed(std::string_view name) {
+  for (TimeLimit limit : {TimeLimit::kReply, TimeLimit::kStartup, TimeLimit::kPatience}) {
+    if (ToString(limit) == name) return limit;
+  }
+  return std::nullopt;
+}
+
+std::string_view Describe(TimeLimit limit) {
+  switch (limit) {
+    case TimeLimit::kReply:
+      return "the time limit";
+    case TimeLimit::kStartup:
+      return "the start-up limit";
+    case TimeLimit::kPatience:
+      return "the patience kept for a server that went deaf before";
+  }
+  return "the time limit";
+}
+
 Reply ClassifyMessage(const boost::json::value& message) {
   if (!message.is_object()) return NotJsonRpc("not a JSON object", message);
   const auto& object = message.as_object();
@@ -138,6 +169,15 @@ std::string DescribeReply(const Reply& reply, const Observation& observation) {
     return DescribeObserved(reply.channel, reply.error_code, 0) + " (" + observation.detail + ")";
   }
   return DescribeObserved(reply.channel, reply.error_code, observation.http_status);
+}
+
+bool SentinelAnswered(const Request& sentinel, const Observation& observation) {
+  return ClassifyReply(sentinel, observation).channel != Channel::kTransportFailure;
+}
+
+bool ProcessEnded(const Observation& observation) {
+  return observation.outcome == Outcome::kExited || observation.exit_code.has_value() ||
+         observation.exit_signal.has_value();
 }
 
 }  // namespace mcpfuzz

@@ -59,4 +59,11 @@ std::string DescribeObserved(Channel channel, std::optional<std::int64_t> code, 
 /// The same for a classified reply; a transport failure names what failed instead of a status.
 std::string DescribeReply(const Reply& reply, const Observation& observation);
 
+/// True when the server answered `sentinel`: it read past the request written before it.
+bool SentinelAnswered(const Request& sentinel, const Observation& observation);
+
+/// The observation shows the process ended (an exit, or an exit code or signal reported with a
+/// reply that came out before the end).
+bool ProcessEnded(const Observation& observation);
+
 }  // namespace mcpfuzz

@@ -50,10 +50,26 @@ struct ReplyExcerpt {
   std::size_t bytes = 0;
 };
 
+/// The time limit an exchange waited under: when it ended without a reply, how long mcpfuzz
+/// waited and which option gives more time.
+enum class TimeLimit {
+  kReply,     ///< the per-request timeout, with a large request's read allowance
+  kStartup,   ///< a freshly started stdio server's first reply (Limits::startup_timeout)
+  kPatience,  ///< the shorter wait for a server that went deaf before (a session's patience)
+};
+/// "reply", "startup", "patience": the name in reports.
+std::string_view ToString(TimeLimit limit);
+std::optional<TimeLimit> TimeLimitNamed(std::string_view name);
+/// "the start-up limit": what an observation's detail says.
+std::string_view Describe(TimeLimit limit);
+
 struct Observation {
   Outcome outcome = Outcome::kOk;
   /// A human-readable note on the outcome ("curl: Operation timed out after 2000 ms").
   std::string detail;
+  /// The limit the exchange waited under, and its length (0 where none was set: a test double).
+  TimeLimit time_limit = TimeLimit::kReply;
+  std::chrono::milliseconds limit{0};
 
   // HTTP: status 0 means no HTTP response arrived.
   int http_status = 0;
@@ -78,10 +94,11 @@ struct Observation {
   std::optional<int> exit_signal;
   /// True when mcpfuzz itself ended the process, so a kill is never reported as a crash.
   bool killed_by_mcpfuzz = false;
-  /// Responses carrying the id of a request this transport concluded Outcome::kDropped in an
-  /// earlier exchange: the server answers out of order, and that verdict deserves re-judging.
-  /// Send keeps them in `messages` too; a pipeline reports them on its sentinel's observation
-  /// only. From the first one on, the transport no longer concludes kDropped.
+  /// Responses carrying the id of a request this transport concluded without its reply in an
+  /// earlier exchange (dropped, or unanswered within the limit): that request's late reply,
+  /// never this exchange's answer, so it is here and not in `messages`; a pipeline reports them
+  /// on its sentinel's observation. After a late reply to a drop the server is known to answer
+  /// out of order, and the transport no longer concludes kDropped.
   std::vector<boost::json::value> late_replies;
   /// Stdio: the start of each message that arrived spread over several stdout lines (JSON
   /// pretty-printed across lines), its lines joined by '\n' and cut to a few hundred bytes.
@@ -97,6 +114,14 @@ struct Observation {
   /// Pieces past the kKeptPieces kept of each list, left out entirely, and their bytes.
   std::size_t left_out = 0;
   std::size_t left_out_bytes = 0;
+};
+
+/// A request and what came back for it.
+struct Exchange {
+  Request request;
+  Observation observation;
+  /// The session id attached to the request, if any (handshake era over HTTP).
+  std::string session_id;
 };
 
 /// A piece of a kept observation larger than this is kept as a ReplyExcerpt of this size.

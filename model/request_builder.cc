@@ -128,4 +128,25 @@ Request MakeBodyless(Revision revision, std::string_view http_method) {
   return request;
 }
 
+std::string_view HarmlessMethod(Revision revision) {
+  return EraOf(revision) == Era::kStateless ? "server/discover" : "ping";
+}
+
+Request MakeHarmless(Revision revision, TransportKind transport, boost::json::value id) {
+  return MakeRequest(revision, transport, HarmlessMethod(revision), {}, std::move(id));
+}
+
+namespace {
+constexpr std::string_view kSentinelPrefix = "mcpfuzz-sentinel-";
+}  // namespace
+
+Request MakeSentinel(Revision revision, TransportKind transport, std::size_t serial) {
+  return MakeHarmless(revision, transport,
+                      boost::json::string(std::string(kSentinelPrefix) + std::to_string(serial)));
+}
+
+bool IsSentinelId(const boost::json::value& id) {
+  return id.is_string() && id.as_string().starts_with(kSentinelPrefix);
+}
+
 }  // namespace mcpfuzz

@@ -3,6 +3,7 @@
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -62,5 +63,19 @@ Request MakeInitialize(Revision revision, TransportKind transport, boost::json::
 
 /// An HTTP request with no body (GET or DELETE on the endpoint).
 Request MakeBodyless(Revision revision, std::string_view http_method);
+
+/// The method of the harmless request: one every server of `revision` answers without side
+/// effects, ping in the handshake era and server/discover in 2026-07-28 (which has no ping).
+std::string_view HarmlessMethod(Revision revision);
+/// The harmless request with `id`, well-formed as MakeRequest builds it.
+Request MakeHarmless(Revision revision, TransportKind transport, boost::json::value id);
+
+/// The sentinel: the harmless request written behind one owed no reply on stdio, so its reply
+/// shows the server read past that request (a silence is then a drop, learnt in one round trip
+/// instead of a timeout). Its id, "mcpfuzz-sentinel-<serial>", is a string no generated case
+/// uses, so no reply to a case can be taken for its reply.
+Request MakeSentinel(Revision revision, TransportKind transport, std::size_t serial);
+/// True when `id` is a sentinel's.
+bool IsSentinelId(const boost::json::value& id);
 
 }  // namespace mcpfuzz

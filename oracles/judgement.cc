@@ -80,8 +80,11 @@ Judgement Reach(const Case& sent, Observation observation,
                 const std::optional<ProcessHistory>& process, VerdictText text) {
   Judgement judgement;
   judgement.observation = std::move(observation);
-  judgement.timed_out = judgement.observation.outcome == Outcome::kTimeout ||
-                        judgement.observation.outcome == Outcome::kAliveButDeaf;
+  const Observation& seen = judgement.observation;
+  // A drop learnt only after the whole limit passed cost a time limit as a hang does.
+  judgement.timed_out =
+      seen.outcome == Outcome::kTimeout || seen.outcome == Outcome::kAliveButDeaf ||
+      (seen.outcome == Outcome::kDropped && seen.limit.count() > 0 && seen.elapsed >= seen.limit);
   if (process && process->sentinel && judgement.observation.outcome == Outcome::kAliveButDeaf) {
     // Silence on stdio: deaf, or a message dropped on purpose? The sentinel settles it.
     const SentinelExchange& sentinel = *process->sentinel;
@@ -100,7 +103,9 @@ Judgement Reach(const Case& sent, Observation observation,
   if (judgement.observation.outcome == Outcome::kDropped) {
     // The oracles judge a request dropped as one answered by silence (Channel::kNoReply), the
     // check the tables' "silent" column describes; the outcome stays in the case file.
-    judgement.observation.detail = "no reply; the sentinel written after it was answered";
+    if (judgement.observation.detail.find("sentinel") == std::string::npos) {
+      judgement.observation.detail = "no reply; the sentinel written after it was answered";
+    }
     judgement.dropped = true;
   }
   judgement.verdict = Judge(sent.check_id, sent.request, judgement.observation, sent.context, text);
@@ -184,15 +189,6 @@ Verdict UnreachableVerdict(std::string_view check_id, Revision revision, Transpo
   return Unsent(check_id, revision, transport, VerdictKind::kUnverified,
                 era_spoken ? UnverifiedReason::kTransportError : UnverifiedReason::kEraNotSpoken,
                 "nothing was sent: " + std::string(why));
-}
-
-bool SentinelAnswered(const Request& sentinel, const Observation& observation) {
-  return ClassifyReply(sentinel, observation).channel != Channel::kTransportFailure;
-}
-
-bool ProcessEnded(const Observation& observation) {
-  return observation.outcome == Outcome::kExited || observation.exit_code.has_value() ||
-         observation.exit_signal.has_value();
 }
 
 bool ServerSideFailure(Outcome outcome) {

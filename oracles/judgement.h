@@ -109,12 +109,7 @@ Verdict NotApplicableVerdict(std::string_view check_id, Revision revision, Trans
 Verdict UnreachableVerdict(std::string_view check_id, Revision revision, TransportKind transport,
                            bool era_spoken, std::string_view why);
 
-/// True when the server answered `sentinel`: it read past the request written before it.
-bool SentinelAnswered(const Request& sentinel, const Observation& observation);
-
-/// The observation shows the process ended (an exit, or an exit code or signal reported with a
-/// reply that came out before the end).
-bool ProcessEnded(const Observation& observation);
+// SentinelAnswered and ProcessEnded are model/channel.h's.
 
 /// An exchange that ended without an answer because of the server: a timeout, a reset
 /// connection, a process that exited or stopped answering.

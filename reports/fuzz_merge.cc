@@ -96,6 +96,12 @@ Result<Report> FuzzReportFromJson(const json::value& value) {
     if (!revision.is_string()) continue;
     if (auto spoken = ParseRevision(revision.as_string())) target.eras.speaks.push_back(*spoken);
   }
+  for (const json::value& revision : Array(in, "undetermined")) {
+    if (!revision.is_string()) continue;
+    if (auto unsure = ParseRevision(revision.as_string())) {
+      target.eras.undetermined.push_back(*unsure);
+    }
+  }
   target.server_info = detail::ServerInfoFromJson(in);
   for (const json::value& note : Array(in, "notes")) {
     if (note.is_string()) target.notes.emplace_back(note.as_string());

@@ -56,9 +56,13 @@ json::value ErasJson(const EraReport& eras) {
          {"error_code", Nullable(attempt.error_code)},
          {"http_status", Status(attempt.http_status)},
          {"answered", attempt.answered ? json::value(ToString(*attempt.answered)) : nullptr},
+         {"timed_out", attempt.timed_out ? json::value(ToString(*attempt.timed_out)) : nullptr},
+         {"asked_times", attempt.asked_times},
          {"stderr_tail", StderrTailJson(attempt.stderr_tail)}});
   }
-  return {{"speaks", JsonNames(eras.speaks)}, {"attempts", std::move(attempts)}};
+  return {{"speaks", JsonNames(eras.speaks)},
+          {"undetermined", JsonNames(eras.undetermined)},
+          {"attempts", std::move(attempts)}};
 }
 
 json::value CountsJson(const VerdictCounts& counts) {
@@ -137,6 +141,7 @@ json::object FuzzJson(const Report& report) {
   out["cases_per_family"] = counts(figures.cases_per_family);
   out["cases_per_revision"] = counts(figures.cases_per_revision);
   out["speaks"] = JsonNames(target.eras.speaks);
+  out["undetermined"] = JsonNames(target.eras.undetermined);
   out["server_info"] = detail::ServerInfoToJson(target.server_info);
   // Whole milliseconds: the figures are for people and benchmarks, not for arithmetic.
   auto ms = [](double value) { return static_cast<std::int64_t>(value + 0.5); };

@@ -139,6 +139,10 @@ void WriteJunit(const Report& report, std::ostream& out) {
       out << "      <property" << Attr("name", "speaks") << Attr("value", ToString(revision))
           << "/>\n";
     }
+    for (Revision revision : target.eras.undetermined) {
+      out << "      <property" << Attr("name", "not_determined")
+          << Attr("value", ToString(revision)) << "/>\n";
+    }
     if (target.server_info) {
       out << "      <property" << Attr("name", "server_info")
           << Attr("value", AnnouncedText(*target.server_info)) << "/>\n";

@@ -23,10 +23,9 @@ void CountsTable(const Report& report, std::ostream& out) {
   for (std::size_t i = 0; i < std::size(kVerdictOrder); ++i) out << "---:|";
   out << "\n";
   for (const auto& target : report.targets) {
-    std::string speaks;
-    for (Revision revision : target.eras.speaks) {
-      speaks += (speaks.empty() ? "" : ", ") + std::string(ToString(revision));
-    }
+    const EraReport& eras = target.eras;
+    std::string speaks =
+        eras.speaks.empty() && eras.undetermined.empty() ? "" : SpeaksText(target, nullptr);
     if (!target.error.empty()) speaks = "not run: " + target.error;
     out << "| " << Text(target.description) << " | " << Text(speaks) << " |";
     const VerdictCounts counts = Count(target.items);

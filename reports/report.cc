@@ -103,6 +103,15 @@ std::string SpeaksText(const TargetSection& target, const FuzzFigures* fuzz) {
   for (Revision revision : target.eras.speaks) {
     text += (text.empty() ? "" : ", ") + std::string(ToString(revision));
   }
+  // A revision whose question a time limit ended is neither spoken nor not: it is said.
+  std::string undetermined;
+  for (Revision revision : target.eras.undetermined) {
+    undetermined += (undetermined.empty() ? "" : ", ") + std::string(ToString(revision));
+  }
+  if (!undetermined.empty()) {
+    undetermined = "not determined (timed out): " + undetermined;
+    return text.empty() ? undetermined : text + "; " + undetermined;
+  }
   if (!text.empty()) return text;
   if (fuzz == nullptr || fuzz->revisions.empty()) return "no revision mcpfuzz knows";
   std::vector<std::string> fuzzed;

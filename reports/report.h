@@ -172,9 +172,10 @@ std::string ObservedText(const ObservedAnswer& observed);
 /// every writer's header shows (each escapes it for its format).
 std::string AnnouncedText(const ServerInfo& info);
 
-/// The revisions a target was found to speak, for a header's "speaks:". A fuzz run given
-/// --revision probes nothing: it says so and names the revisions it fuzzed, instead of claiming
-/// the target speaks none.
+/// The revisions a target was found to speak, for a header's "speaks:", and those whose question
+/// went unanswered in time ("not determined (timed out)"). A fuzz run given --revision probes
+/// nothing: it says so and names the revisions it fuzzed, instead of claiming the target speaks
+/// none.
 std::string SpeaksText(const TargetSection& target, const FuzzFigures* fuzz);
 
 /// Items that people must look at: failing ones, and WARNs.

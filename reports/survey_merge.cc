@@ -46,6 +46,11 @@ Result<EraReport> ErasFromJson(const json::object& in) {
     if (!revision) return Error{"eras.speaks holds an unknown revision"};
     eras.speaks.push_back(*revision);
   }
+  for (const json::value& unsure : Array(in, "undetermined")) {
+    auto revision = unsure.is_string() ? ParseRevision(unsure.as_string()) : std::nullopt;
+    if (!revision) return Error{"eras.undetermined holds an unknown revision"};
+    eras.undetermined.push_back(*revision);
+  }
   for (const json::value& entry : Array(in, "attempts")) {
     if (!entry.is_object()) return Error{"an era attempt is not an object"};
     const json::object& a = entry.as_object();
@@ -63,6 +68,12 @@ Result<EraReport> ErasFromJson(const json::object& in) {
     attempt.error_code = Integer(a, "error_code");
     attempt.http_status = static_cast<int>(Integer(a, "http_status").value_or(0));
     attempt.answered = RevisionAt(a, "answered");
+    if (const std::string limit = Text(a, "timed_out"); !limit.empty()) {
+      attempt.timed_out = TimeLimitNamed(limit);
+    }
+    if (const auto* times = a.if_contains("asked_times"); times != nullptr && times->is_int64()) {
+      attempt.asked_times = static_cast<int>(times->as_int64());
+    }
     // The report keeps the last lines, made visible; joined again, they are the same lines.
     for (const json::value& line : Array(a, "stderr_tail")) {
       if (!line.is_string()) continue;

@@ -355,6 +355,8 @@ TEST(Options, ARevisionNotSpokenIsUnverified) {
     StdioTarget stdio;
     stdio.argv = {"/bin/sh", "-c", "exec cat > /dev/null"};
     stdio.limits = TestLimits(200ms);
+    // cat starts at once: its silence is not a start-up.
+    stdio.limits.startup_timeout = 200ms;
     stdio.shutdown_grace = 100ms;
     auto spawned = SpawnStdio(std::move(stdio));
     if (!spawned) return spawned.error();

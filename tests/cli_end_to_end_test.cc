@@ -62,12 +62,14 @@ TEST(CheckCommand, AServerThatHangsOnARequestIsAFailNotAPass) {
   EXPECT_NE(run.output.find("hung on a POST"), std::string::npos) << run.output;
 }
 
-// Over stdio the hang is stdio.keeps-answering's finding; the check whose request went
-// unanswered stays UNVERIFIED, and the terminal says why.
+// Over stdio a server gone deaf is stdio.keeps-answering's finding; the check whose request
+// went unanswered stays UNVERIFIED, and the terminal says why. (A server that never answers
+// one request but answers the sentinel behind it dropped that request: a FAIL of its own check.)
 TEST(CheckCommand, EveryUnverifiedVerdictPrintsItsReason) {
   ProcessRun run = Mcpfuzz(
-      "check --builtin-stdio --fault hang-on-unknown-tool --only tools.unknown-name,stdio "
-      "--timeout-ms 1000");
+      "check --revision 2025-11-25 --only tools.unknown-name,stdio "
+      "--timeout-ms 1000 -- python3 " +
+      std::string(MCPFUZZ_SOURCE_DIR) + "/tests/fixtures/deaf_after_tool_call.py");
   EXPECT_EQ(run.exit_code, 1) << run.output;
   const std::size_t section = run.output.find("\nUnverified\n");
   ASSERT_NE(section, std::string::npos) << run.output;
@@ -75,6 +77,17 @@ TEST(CheckCommand, EveryUnverifiedVerdictPrintsItsReason) {
   ASSERT_NE(line, std::string::npos) << run.output;
   const std::string text = run.output.substr(line, run.output.find('\n', line) - line);
   EXPECT_NE(text.find("(transport_error): alive_but_deaf"), std::string::npos) << text;
+}
+
+TEST(CheckCommand, OverStdioARequestNeverAnsweredWhileLaterOnesAreIsADrop) {
+  ProcessRun run = Mcpfuzz(
+      "check --builtin-stdio --fault hang-on-unknown-tool --only tools.unknown-name "
+      "--timeout-ms 1000");
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  EXPECT_NE(run.output.find("FAIL  tools.unknown-name"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("the server answered the request written after this one"),
+            std::string::npos)
+      << run.output;
 }
 
 TEST(CheckCommand, BaselineFailsOnlyOnWhatIsNewOrFixed) {

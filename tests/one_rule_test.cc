@@ -498,7 +498,7 @@ TEST(OneRule, EveryCheckRequestIsServedOnceItsRuleIsRepaired) {
     options.call_real_tools = true;
     const checks::CheckRun run = checks::RunChecks(target.connect, options);
     for (const checks::CheckResult& result : run.results) {
-      for (const checks::Exchange& exchange : result.exchanges) {
+      for (const Exchange& exchange : result.exchanges) {
         if (exchange.request.http_method != "POST") {
           tally.checks_seen.insert(result.verdict.check_id);
           ++tally.unrepairable[kBodiless];

@@ -111,12 +111,18 @@ TEST(StdoutWithoutRevision, AForcedRevisionFailsStdoutAndLeavesTheRestUnverified
 }
 
 TEST(StdoutWithoutRevision, AServerThatWritesNothingStillExitsTwoWithItsReason) {
-  // Reads everything and says nothing: no stdout at all, so nothing to judge.
-  const ProcessRun silent = Mcpfuzz("check --timeout-ms 1000 -- sh -c 'cat >/dev/null' </dev/null");
+  // Reads everything and says nothing: no stdout at all, so nothing to judge. It never started
+  // as far as anyone can tell: the start-up limit ends the wait, and the reason names the
+  // option that raises it.
+  const ProcessRun silent = Mcpfuzz(
+      "check --timeout-ms 1000 --startup-timeout-ms 1500 -- sh -c 'cat >/dev/null' </dev/null");
   EXPECT_EQ(silent.exit_code, 2) << silent.output;
   EXPECT_EQ(silent.output.find("FAIL"), std::string::npos) << silent.output;
   EXPECT_NE(silent.output.find("could not be reached"), std::string::npos) << silent.output;
-  EXPECT_NE(silent.output.find("no reply within 1000 ms"), std::string::npos) << silent.output;
+  EXPECT_NE(silent.output.find("no reply within 1500 ms (the start-up limit)"), std::string::npos)
+      << silent.output;
+  EXPECT_NE(silent.output.find("asked 2 times; --startup-timeout-ms raises it"), std::string::npos)
+      << silent.output;
 
   // Only a blank line (a SHOULD, never a MUST): still nothing judged.
   const ProcessRun blank =

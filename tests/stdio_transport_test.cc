@@ -281,6 +281,8 @@ TEST(StdioTransport, CrashBySignalIsReportedAndNotBlamedOnUs) {
 TEST(StdioTransport, SilentServerIsAliveButDeafAndExitsByItselfOnStdinClose) {
   StdioTarget target = ShellTarget("cat >/dev/null");
   target.limits.timeout = milliseconds(300);
+  // Its first reply would be given the start-up limit: this server is up at once.
+  target.limits.startup_timeout = milliseconds(300);
   target.shutdown_grace = milliseconds(2000);
   auto transport = Spawn(std::move(target));
   ASSERT_TRUE(transport);
@@ -296,6 +298,63 @@ TEST(StdioTransport, SilentServerIsAliveButDeafAndExitsByItselfOnStdinClose) {
   EXPECT_EQ(exit.exit_code, 0);
   EXPECT_FALSE(exit.killed_by_mcpfuzz);
   EXPECT_FALSE(transport->Alive());
+}
+
+TEST(StdioTransport, TheFirstReplyIsGivenTheStartupLimitAndLaterOnesTheTimeout) {
+  // Starts slower than the timeout, then answers every request after the same delay.
+  StdioTarget target = ShellTarget(
+      R"(sleep 1; read line; printf '{"jsonrpc":"2.0","id":1,"result":1}\n'; )"
+      R"(read line; sleep 1; printf '{"jsonrpc":"2.0","id":2,"result":2}\n'; cat >/dev/null)");
+  target.limits.timeout = milliseconds(300);
+  target.limits.startup_timeout = milliseconds(20000);
+  auto transport = Spawn(std::move(target));
+  ASSERT_TRUE(transport);
+  const Observation first = transport->Send(Call(1));
+  EXPECT_EQ(first.outcome, Outcome::kOk) << first.detail;
+  // Answered after the server slept a second: more than the timeout, within the start-up limit.
+  EXPECT_GE(ElapsedMs(first), milliseconds(1000));
+  const Observation second = transport->Send(Call(2));
+  EXPECT_EQ(second.outcome, Outcome::kAliveButDeaf) << second.detail;
+  EXPECT_EQ(second.time_limit, TimeLimit::kReply);
+  EXPECT_NE(second.detail.find("the time limit"), std::string::npos) << second.detail;
+}
+
+TEST(StdioTransport, AServerThatNeverStartsEndsTheStartupWaitByExiting) {
+  StdioTarget target = ShellTarget("read line; exit 3");
+  target.limits.startup_timeout = milliseconds(60000);
+  auto transport = Spawn(std::move(target));
+  ASSERT_TRUE(transport);
+  const Observation observation = transport->Send(Call(1));
+  EXPECT_EQ(observation.outcome, Outcome::kExited) << observation.detail;
+  EXPECT_LT(ElapsedMs(observation), milliseconds(60000));
+}
+
+TEST(StdioTransport, ALargeRequestBuysItsReadAllowance) {
+  Limits limits;
+  limits.timeout = milliseconds(5000);
+  EXPECT_EQ(limits.TimeoutFor(100), milliseconds(5000));
+  EXPECT_EQ(limits.TimeoutFor(std::size_t{10} << 20U),
+            milliseconds(5000) + 10 * kReadAllowancePerMiB);
+}
+
+TEST(StdioTransport, ALateReplyIsNeverTheAnswerOfTheMessageItArrivesWith) {
+  // Answers the request only once a second line arrives, then the parse error of that line.
+  StdioTarget target = ShellTarget(
+      R"(read first; read second; printf '{"jsonrpc":"2.0","id":5,"result":{}}\n)"
+      R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}\n'; )"
+      R"(cat >/dev/null)");
+  target.limits.timeout = milliseconds(300);
+  target.limits.startup_timeout = milliseconds(300);
+  auto transport = Spawn(std::move(target));
+  ASSERT_TRUE(transport);
+  EXPECT_EQ(transport->Send(Call(5)).outcome, Outcome::kAliveButDeaf);
+  // Invalid JSON is owed the first response of any id: not the late reply to id 5.
+  const Observation observation = transport->Send(Raw("{not json"));
+  EXPECT_EQ(observation.outcome, Outcome::kOk) << observation.detail;
+  ASSERT_EQ(observation.messages.size(), 1U) << observation.detail;
+  EXPECT_TRUE(observation.messages[0].at("id").is_null());
+  ASSERT_EQ(observation.late_replies.size(), 1U);
+  EXPECT_EQ(observation.late_replies[0].at("id"), 5);
 }
 
 TEST(StdioTransport, ServerThatIgnoresStdinCloseIsTerminated) {
@@ -336,6 +395,9 @@ TEST(StdioTransport, GrandchildrenDieWithTheServer) {
 TEST(StdioTransport, ShutdownIsIdempotentAndLaterSendsReportExited) {
   auto transport = Spawn(EchoTarget());
   ASSERT_TRUE(transport);
+  // Answered: the server has started, so closing stdin ends it however busy the machine is
+  // (a Python server still starting would outlast the shutdown grace and be terminated).
+  ASSERT_EQ(transport->Send(Call(1)).outcome, Outcome::kOk);
   ProcessExit first = transport->Shutdown();
   ProcessExit second = transport->Shutdown();
   EXPECT_EQ(first.exit_code, 0);

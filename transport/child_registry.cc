@@ -15,7 +15,13 @@ namespace {
 std::array<std::atomic<pid_t>, kMaxTrackedChildren> groups{};
 static_assert(std::atomic<pid_t>::is_always_lock_free);
 
+std::atomic<bool> stopped{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+
 }  // namespace
+
+void StopAllExchanges() noexcept { stopped.store(true); }
+bool ExchangesStopped() noexcept { return stopped.load(); }
 
 void KillAllChildrenNow() noexcept {
   for (std::atomic<pid_t>& slot : groups) {

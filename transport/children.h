@@ -16,4 +16,15 @@ void KillAllChildrenNow() noexcept;
 /// How many live children KillAllChildrenNow can reach at once.
 inline constexpr int kMaxTrackedChildren = 256;
 
+/// Ends every exchange in flight at its next poll (a few tens of milliseconds) and every later
+/// one before it is sent, each as Outcome::kTransportError "stopped": for the first SIGINT or
+/// SIGTERM, so a run stops within one poll of whatever it waits on (a start-up limit of half a
+/// minute, a server dripping a byte a second), then writes its reports. Async-signal-safe: one
+/// store to a lock-free atomic.
+void StopAllExchanges() noexcept;
+/// True once StopAllExchanges was called.
+bool ExchangesStopped() noexcept;
+/// What a stopped exchange's detail says.
+inline constexpr const char* kStoppedDetail = "stopped: mcpfuzz was asked to stop";
+
 }  // namespace mcpfuzz

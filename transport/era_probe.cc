@@ -33,6 +33,10 @@ EraAttempt Describe(Revision asked, std::string method, const Result<OpenOutcome
   attempt.stderr_tail = outcome.observation.stderr_tail;
   if (outcome.request.transport == TransportKind::kStdio) attempt.stdio_opening = outcome;
   if (!opened.ok()) attempt.note = opened.error().message;
+  const Outcome ended = outcome.observation.outcome;
+  if (ended == Outcome::kTimeout || ended == Outcome::kAliveButDeaf) {
+    attempt.timed_out = outcome.observation.time_limit;
+  }
   return attempt;
 }
 
@@ -119,10 +123,29 @@ EraReport DetectEras(const TransportFactory& connect) {
   }
   for (std::thread& thread : threads) thread.join();
 
+  // A question a time limit ended says nothing of the revision: asked again, alone, so no
+  // other start-up competes with its server's. A server that stays silent even alone is slow
+  // or silent whatever it is asked: the questions after it are not asked a third time, each
+  // costing a limit, and stay undetermined.
+  bool silent_alone = false;
+  for (std::size_t i = 0; i < attempts.size() && !silent_alone; ++i) {
+    if (!attempts[i].timed_out) continue;
+    EraAttempt again = i == 0 ? AskStateless(connect) : AskHandshake(connect, handshake[i - 1]);
+    again.asked_times = 2;
+    if (!again.timed_out && again.note.empty()) {
+      again.note = "answered when asked again alone, after a time limit";
+    }
+    silent_alone = again.timed_out.has_value();
+    attempts[i] = std::move(again);
+  }
+
   EraReport report;
   if (attempts[0].channel == Channel::kSuccess) report.speaks.push_back(attempts[0].asked);
   for (std::size_t i = 0; i < handshake.size(); ++i) {
     if (attempts[i + 1].answered == handshake[i]) report.speaks.push_back(handshake[i]);
+  }
+  for (const EraAttempt& attempt : attempts) {
+    if (attempt.timed_out) report.undetermined.push_back(attempt.asked);
   }
   report.attempts = std::move(attempts);
   return report;

@@ -37,11 +37,19 @@ struct EraAttempt {
   /// (bounded by the transport's caps): stdout framing binds every revision, so what stdout
   /// carried can be judged even when no revision is spoken. Nothing over HTTP.
   std::optional<OpenOutcome> stdio_opening;
+  /// The question went unanswered until a time limit passed: which one (a timeout tells
+  /// nothing about the revision, so it is asked again on a fresh connection).
+  std::optional<TimeLimit> timed_out;
+  /// How many times it was asked: 2 when the first went unanswered in time.
+  int asked_times = 1;
 };
 
 struct EraReport {
   /// Revisions the target accepted as asked, newest first.
   std::vector<Revision> speaks;
+  /// Revisions whose question went unanswered in time, twice: not determined, never taken for
+  /// "not spoken". Newest first.
+  std::vector<Revision> undetermined;
   std::vector<EraAttempt> attempts;
 
   bool Speaks(Revision revision) const;
@@ -50,9 +58,11 @@ struct EraReport {
 };
 
 /// Asks every revision, each on a connection of its own, all at once (at most one thread per
-/// revision); the report lists them in the same order whatever order they finish in. Never
-/// throws; a target that cannot be reached yields an empty `speaks` and attempts whose channel
-/// is kTransportFailure.
+/// revision); the report lists them in the same order whatever order they finish in. A question
+/// left unanswered until a time limit passed (servers starting at once starve each other) is
+/// asked again alone on a fresh connection; still unanswered, its revision is `undetermined`.
+/// Never throws; a target that cannot be reached yields an empty `speaks` and attempts whose
+/// channel is kTransportFailure.
 EraReport DetectEras(const TransportFactory& connect);
 
 /// A revision a run (check or fuzz) covers.

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "model/text.h"
+#include "transport/children.h"
 #include "transport/detail/reply_rule.h"
 #include "transport/http_exchange.h"
 #include "transport/transport.h"
@@ -246,7 +247,6 @@ std::optional<std::string> HttpTransport::ConfigureHandle() {
   set("CURLOPT_NOSIGNAL", CURLOPT_NOSIGNAL, 1L);
   // HTTP/2 would lowercase header names; servers must see the casing the request holds.
   set("CURLOPT_HTTP_VERSION", CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
-  set("CURLOPT_TIMEOUT_MS", CURLOPT_TIMEOUT_MS, timeout_ms);
   set("CURLOPT_CONNECTTIMEOUT_MS", CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
   set("CURLOPT_ERRORBUFFER", CURLOPT_ERRORBUFFER, error_buffer_.data());
   set("CURLOPT_HEADERFUNCTION", CURLOPT_HEADERFUNCTION, &OnHeader);
@@ -271,6 +271,9 @@ std::optional<std::string> HttpTransport::Configure(const Request& request, cons
   sends_ = 0;
 
   OptionSetter set(easy_.get());
+  // Per request: a large body buys its read allowance (Limits::TimeoutFor).
+  set("CURLOPT_TIMEOUT_MS", CURLOPT_TIMEOUT_MS,
+      std::max(1L, static_cast<long>(target_.limits.TimeoutFor(body.size()).count())));
   set("CURLOPT_HTTPHEADER", CURLOPT_HTTPHEADER, headers.get());
   header_list_ = std::move(headers);  // the last exchange's list is freed once curl forgot it
   // The method and body. curl keeps POSTFIELDS, NOBODY and CUSTOMREQUEST across transfers,
@@ -316,6 +319,10 @@ std::optional<CURLcode> HttpTransport::Run(const HttpExchange& exchange, std::st
       if (message->msg == CURLMSG_DONE) result = message->data.result;
     }
     if (result || running == 0) break;
+    if (ExchangesStopped()) {
+      failure = kStoppedDetail;
+      break;
+    }
     auto wait = std::chrono::milliseconds(50);
     if ((!exchange.expects_reply() || exchange.acknowledged()) && exchange.is_sse()) {
       const auto quiet_for = Clock::now() - exchange.last_activity();
@@ -331,6 +338,11 @@ std::optional<CURLcode> HttpTransport::Run(const HttpExchange& exchange, std::st
 
 Observation HttpTransport::Send(const Request& request) {
   Observation observation;
+  if (ExchangesStopped()) {
+    observation.outcome = Outcome::kTransportError;
+    observation.detail = kStoppedDetail;
+    return observation;
+  }
   const auto start = Clock::now();
   const std::string body = request.WireBody();
   HttpExchange exchange(observation, request, target_.limits.max_response_bytes,

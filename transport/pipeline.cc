@@ -2,6 +2,20 @@
 
 namespace mcpfuzz {
 
+std::chrono::milliseconds Limits::TimeoutFor(std::size_t request_bytes) const {
+  constexpr std::size_t kMiB = std::size_t{1} << 20U;
+  // Whole MiB only: a request under a MiB, nearly every one, keeps the plain timeout.
+  return timeout + kReadAllowancePerMiB * static_cast<long>(request_bytes / kMiB);
+}
+
+Observation StdioTransport::AwaitReply(const Request& request) {
+  static_cast<void>(request);
+  Observation observation;
+  observation.outcome = Outcome::kAliveButDeaf;
+  observation.detail = "this transport cannot wait for a late reply";
+  return observation;
+}
+
 PipelineResult Transport::SendPipelined(const Pipeline& pipeline) {
   PipelineResult result;
   result.observations.reserve(pipeline.requests.size());

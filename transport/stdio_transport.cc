@@ -12,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "transport/children.h"
 #include "transport/detail/child_process.h"
 #include "transport/detail/dropped_ids.h"
 #include "transport/detail/pipe_io.h"
@@ -44,25 +45,49 @@ class StdioProcessTransport final : public StdioTransport {
   }
   bool Alive() override { return !shutdown_ && !pipes_.process().PollExit(); }
   ProcessExit Shutdown() override;
-  void LimitPatience(std::chrono::milliseconds patience) override {
-    target_.limits.timeout = std::min(target_.limits.timeout, patience);
+  void LimitPatience(std::optional<std::chrono::milliseconds> patience) override {
+    patience_ = patience;
   }
+  Observation AwaitReply(const Request& request) override;
 
  private:
+  // The limits of an exchange writing `request_bytes`: the start-up limit until the server
+  // said anything, then the timeout (or the patience, when shorter), with a large request's
+  // read allowance.
+  Limits ExchangeLimits(std::size_t request_bytes) const;
+  // Anything the server said shows it has started.
+  void Heard(const Observation& observation) { heard_ = heard_ || !observation.messages.empty(); }
+
   StdioTarget target_;
   transport_detail::ServerPipes pipes_;
   std::optional<ProcessExit> shutdown_;
   transport_detail::DroppedIds dropped_;
+  bool heard_ = false;
+  std::optional<std::chrono::milliseconds> patience_;
 };
+
+Limits StdioProcessTransport::ExchangeLimits(std::size_t request_bytes) const {
+  Limits limits = target_.limits;
+  if (!heard_) {
+    limits.time_limit = TimeLimit::kStartup;
+  } else if (patience_ && *patience_ < limits.timeout) {
+    limits.timeout = *patience_;
+    limits.time_limit = TimeLimit::kPatience;
+  }
+  limits.timeout = limits.TimeoutFor(request_bytes);
+  return limits;
+}
 
 // One Send, from the first byte written to the end of the reply.
 class Exchange {
  public:
-  Exchange(const Request& request, const Limits& limits, transport_detail::ServerPipes& pipes)
+  Exchange(std::string wire, const transport_detail::ReplyRule& rule, const Limits& limits,
+           transport_detail::ServerPipes& pipes, transport_detail::DroppedIds& dropped)
       : limits_(limits),
         pipes_(pipes),
-        rule_(transport_detail::ReplyRuleFor(request)),
-        wire_(request.WireBody() + "\n"),
+        dropped_(dropped),
+        rule_(rule),
+        wire_(std::move(wire)),
         window_start_bytes_(pipes.stdout_bytes_read()) {
     pipes_.ClearExchangeStderr();
   }
@@ -92,13 +117,20 @@ class Exchange {
   }
   std::string TooLargeDetail() const;
 
-  const Limits& limits_;
+  // A server still starting (TimeLimit::kStartup) is given the start-up limit until it writes
+  // its first line to stdout: from then on it has started, and the reply limit counts.
+  void Started(Clock::time_point now);
+
+  Limits limits_;
   transport_detail::ServerPipes& pipes_;
+  transport_detail::DroppedIds& dropped_;
   const transport_detail::ReplyRule rule_;
   const std::string wire_;
   const std::size_t window_start_bytes_;
   const Clock::time_point start_ = Clock::now();
-  const Clock::time_point deadline_ = start_ + limits_.timeout;
+  Clock::time_point deadline_ = start_ + (limits_.time_limit == TimeLimit::kStartup
+                                              ? std::max(limits_.timeout, limits_.startup_timeout)
+                                              : limits_.timeout);
   Observation observation_;
   std::size_t written_ = 0;
   std::size_t lines_ = 0;
@@ -141,6 +173,7 @@ Observation Exchange::Run() {
       continue;
     }
 
+    if (ExchangesStopped()) return Finish(Outcome::kTransportError, kStoppedDetail);
     const Clock::time_point now = Clock::now();
     const bool request_sent = written_ == wire_.size();
     const bool listens_for_quiet =
@@ -178,6 +211,7 @@ bool Exchange::TakeLines() {
     ++lines_;
     kept_bytes_ += piece->line.size();
     quiet_since_ = Clock::now();
+    Started(quiet_since_);
     if (Record(framer_.Feed(std::move(piece->line)))) return true;
   }
   return false;
@@ -186,6 +220,12 @@ bool Exchange::TakeLines() {
 bool Exchange::Record(std::vector<transport_detail::StdoutFramer::Framed> framed) {
   bool ends = false;
   for (auto& piece : framed) {
+    // A reply to an earlier request that went unanswered is that request's, never this one's:
+    // it neither ends this exchange nor is judged as its answer.
+    if (piece.value && dropped_.TakeLateReply(*piece.value)) {
+      observation_.late_replies.push_back(std::move(*piece.value));
+      continue;
+    }
     const boost::json::value* message =
         transport_detail::RecordFramed(observation_, std::move(piece));
     if (message == nullptr) continue;
@@ -235,7 +275,9 @@ std::string Exchange::TooLargeDetail() const {
 }
 
 std::string Exchange::TimeoutDetail() const {
-  std::string detail = "no reply within " + std::to_string(limits_.timeout.count()) + " ms" +
+  const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - start_);
+  std::string detail = "no reply within " + std::to_string(waited.count()) + " ms (" +
+                       std::string(Describe(limits_.time_limit)) + ")" +
                        transport_detail::DescribeWriteFailure(write_errno_, written_, wire_.size());
   if (written_ < wire_.size() && !write_errno_) {
     detail += "; only " + std::to_string(written_) + " of " + std::to_string(wire_.size()) +
@@ -247,11 +289,19 @@ std::string Exchange::TimeoutDetail() const {
   return detail;
 }
 
+void Exchange::Started(Clock::time_point now) {
+  if (limits_.time_limit != TimeLimit::kStartup) return;
+  limits_.time_limit = TimeLimit::kReply;
+  deadline_ = std::min(deadline_, now + limits_.timeout);
+}
+
 Observation Exchange::Finish(Outcome outcome, std::string detail) {
   // A text still open when the exchange ends never became a message: its lines were not JSON.
   if (auto open = framer_.Flush()) transport_detail::RecordFramed(observation_, std::move(*open));
   observation_.outcome = outcome;
   observation_.detail = std::move(detail);
+  observation_.time_limit = limits_.time_limit;
+  observation_.limit = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - start_);
   observation_.stderr_tail = pipes_.exchange_stderr_tail();
   // Only an exchange the exit ended carries it: whether a process that is about to exit has
   // done so by the time its reply is read is the scheduler's choice, not the server's.
@@ -275,12 +325,35 @@ Observation StdioProcessTransport::Send(const Request& request) {
     observation.exit_signal = shutdown_->signal;
     return observation;
   }
+  if (ExchangesStopped()) {
+    Observation stopped;
+    stopped.outcome = Outcome::kTransportError;
+    stopped.detail = kStoppedDetail;
+    return stopped;
+  }
   const transport_detail::ReplyRule rule = transport_detail::ReplyRuleFor(request);
   if (rule.kind == transport_detail::ReplyRule::Kind::kMatchingId) dropped_.Forget(rule.id);
-  Observation observation = Exchange(request, target_.limits, pipes_).Run();
-  for (const boost::json::value& message : observation.messages) {
-    if (dropped_.TakeLateReply(message)) observation.late_replies.push_back(message);
+  std::string wire = request.WireBody() + "\n";
+  const Limits limits = ExchangeLimits(wire.size());
+  Observation observation = Exchange(std::move(wire), rule, limits, pipes_, dropped_).Run();
+  Heard(observation);
+  if (rule.kind == transport_detail::ReplyRule::Kind::kMatchingId &&
+      observation.outcome == Outcome::kAliveButDeaf) {
+    dropped_.RememberUnanswered(rule.id);
   }
+  return observation;
+}
+
+Observation StdioProcessTransport::AwaitReply(const Request& request) {
+  if (shutdown_) return Send(request);  // says it was shut down
+  transport_detail::ReplyRule rule = transport_detail::ReplyRuleFor(request);
+  // Its reply is awaited now, so it is not a late reply to be set aside.
+  if (rule.kind == transport_detail::ReplyRule::Kind::kMatchingId) dropped_.Forget(rule.id);
+  Limits limits = target_.limits;
+  // Only a reply ends the wait: silence is what is being tested, up to the whole limit.
+  limits.quiet_window = limits.timeout;
+  Observation observation = Exchange(std::string(), rule, limits, pipes_, dropped_).Run();
+  Heard(observation);
   return observation;
 }
 
@@ -304,7 +377,13 @@ PipelineResult StdioProcessTransport::SendPipelined(const Pipeline& pipeline) {
     result.ambiguous = true;
     return result;
   }
-  return transport_detail::PipelineExchange(pipeline, target_.limits, pipes_, dropped_).Run();
+  std::size_t bytes = pipeline.sentinel->WireBody().size();
+  for (const Request& request : pipeline.requests) bytes += request.WireBody().size();
+  PipelineResult result =
+      transport_detail::PipelineExchange(pipeline, ExchangeLimits(bytes), pipes_, dropped_).Run();
+  for (const Observation& observation : result.observations) Heard(observation);
+  Heard(result.sentinel);
+  return result;
 }
 
 std::string StdioProcessTransport::Describe() const {

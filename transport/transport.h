@@ -23,6 +23,11 @@ namespace mcpfuzz {
 struct Limits {
   /// Per request: from sending the first byte to the complete reply.
   std::chrono::milliseconds timeout{5000};
+  /// A stdio server's first reply after it was started: a start-up is not a reply, and a cold
+  /// `npx -y` or a Python server importing a lot takes 6-20 s on a busy machine (five era probes
+  /// starting at once, say). The process ending ends the wait at once, so a server that cannot
+  /// start costs no more than its own exit.
+  std::chrono::milliseconds startup_timeout{30000};
   /// Bytes kept of one reply; beyond it the exchange ends with Outcome::kTooLarge. On stdio
   /// it caps one line and, as well, everything read from stdout in one reply window (kept or
   /// dropped: the rest of an over-long line counts too), so a server flooding stdout costs one
@@ -36,7 +41,21 @@ struct Limits {
   /// How long to listen after a message that expects no reply (a notification, a GET stream),
   /// so anything the server sends back anyway is still observed.
   std::chrono::milliseconds quiet_window{250};
+  /// Which limit `timeout` is, for what an exchange that ends without a reply says. A
+  /// transport sets it for one exchange; callers leave it.
+  TimeLimit time_limit = TimeLimit::kReply;
+
+  /// The time limit for an exchange that writes `request_bytes`: the timeout, and more for a
+  /// large input (kReadAllowancePerMiB), so a server that reads a huge line slowly is not
+  /// taken for one that stopped reading.
+  std::chrono::milliseconds TimeoutFor(std::size_t request_bytes) const;
 };
+
+/// What a large request adds to the time limit, per MiB written. Reading and parsing a line
+/// costs time in proportion to its size: servers without a line cap answered a 10 MiB line
+/// after 3-9 s on a 2-core machine at load 6-14 (0.3-0.9 s per MiB), so a second per MiB keeps
+/// such a server from being called deaf while a small request's limit stays the timeout.
+inline constexpr std::chrono::milliseconds kReadAllowancePerMiB{1000};
 
 /// Requests written back to back on one connection, and a sentinel behind them.
 struct Pipeline {
@@ -174,11 +193,19 @@ class StdioTransport : public Transport {
   /// Ends the server as the spec's stdio shutdown says: close stdin, wait, SIGTERM the process
   /// group, wait, SIGKILL. Idempotent.
   virtual ProcessExit Shutdown() = 0;
-  /// From now on, waits at most `patience` (when shorter than the timeout) for the server
-  /// before an exchange ends unanswered: for a caller that saw this server go deaf before, so
-  /// that learning it again costs a short wait instead of a timeout per exchange. A transport
-  /// that waits on nothing (a test double) ignores it.
-  virtual void LimitPatience(std::chrono::milliseconds patience) { static_cast<void>(patience); }
+  /// From now on, waits at most `patience` (when shorter than the timeout; nothing: the
+  /// timeout) for the server before an exchange ends unanswered: for a caller that saw this
+  /// server go deaf before, so that learning it again costs a short wait instead of a timeout
+  /// per exchange. A transport that waits on nothing (a test double) ignores it.
+  virtual void LimitPatience(std::optional<std::chrono::milliseconds> patience) {
+    static_cast<void>(patience);
+  }
+  /// Writes nothing and waits, up to the full time limit, for the reply to `request`, which an
+  /// earlier exchange sent and concluded dropped: whether the server drops such requests or
+  /// answers them late, learnt by the event itself. kOk with the reply in `messages` when it
+  /// came; kAliveButDeaf when the limit passed in silence. A test double that cannot wait says
+  /// it never came.
+  virtual Observation AwaitReply(const Request& request);
 };
 
 /// Spawns `target.argv` in its own process group (so `npx`/`node` grandchildren die with it).

@@ -22,8 +22,8 @@
 #include "campaign/campaign.h"
 #include "campaign/detail/judging.h"
 #include "campaign/detail/prefetch.h"
-#include "campaign/detail/session.h"
 #include "generators/generated_case.h"
+#include "transport/session.h"
 
 namespace mcpfuzz::campaign_detail {
 
@@ -34,7 +34,7 @@ struct SentAhead {
   /// The window's sentinel and what it got.
   Request sentinel;
   Observation sentinel_observation;
-  /// The connection the window went out on (Session::generation()).
+  /// The connection the window went out on (TargetSession::generation()).
   std::size_t generation = 0;
   /// The first case of the window carries a death found before the window was sent.
   std::optional<ProcessExit> death_before;
@@ -49,9 +49,11 @@ struct SentCase {
 /// The sessions of one revision and the generator drawn from what the first saw of the target.
 struct Lane {
   /// The first session: worker 0 sends on it, and findings are re-sent and shrunk on it.
-  std::unique_ptr<Session> session;
+  std::unique_ptr<TargetSession> session;
   /// Sessions of workers 1..N-1 (--concurrency N), each with its own connection.
-  std::vector<std::unique_ptr<Session>> extra;
+  std::vector<std::unique_ptr<TargetSession>> extra;
+  /// The target as the first session saw it, for the generators.
+  GenContext context;
   std::optional<rc::Gen<GeneratedCase>> generator;
   /// The sequences family, when no family was named and it applies here: every
   /// kSequenceEvery-th case is drawn from it instead (Campaign::Generate).
@@ -73,7 +75,9 @@ struct Lane {
   /// Checks whose cases this lane sends alone (pipelined.cc).
   std::set<std::string> alone_checks;
 
-  Session& WorkerSession(std::size_t worker) { return worker == 0 ? *session : *extra[worker - 1]; }
+  TargetSession& WorkerSession(std::size_t worker) {
+    return worker == 0 ? *session : *extra[worker - 1];
+  }
 };
 
 /// With the default families, one case in this many is a sequence where sequences apply (a
@@ -123,6 +127,7 @@ class Campaign {
           ++connections_;  // CampaignResult::sessions_opened
           return connect();
         }),
+        link_(connect_),
         options_(options),
         progress_(progress),
         indices_{std::max<std::size_t>(options.shard_index, 1) - 1,
@@ -147,7 +152,7 @@ class Campaign {
   /// replies can be told apart) into lane.ahead; marks them `alone` when it went wrong.
   void SendAhead(Lane& lane, std::size_t index, std::size_t depth, std::set<std::size_t>& alone);
   /// Adds what `session` counted (restarts, deafness) to the result.
-  void AddCounts(const Session& session);
+  void AddCounts(const TargetSession& session);
   /// Removes the lane at `position`, noting why.
   void DropLostLane(std::size_t position);
   /// Generates, sends and decides case `index`; what was sent, unless it was not.
@@ -198,6 +203,8 @@ class Campaign {
 
   std::atomic<std::size_t> connections_{0};  // workers reopen sessions too
   const TransportFactory connect_;
+  // Every session of the run shares it: the give-up rule and whether sentinels prove drops.
+  TargetLink link_;
   const CampaignOptions& options_;
   const CampaignProgressCallback& progress_;
   // This run's case indices: every one, or one shard's.

@@ -32,7 +32,7 @@ DiffAnswer AnswerOf(const Judged& judged, bool with_status) {
   return answer;
 }
 
-DiffSides SendToAll(const std::vector<std::unique_ptr<Session>>& sessions,
+DiffSides SendToAll(const std::vector<std::unique_ptr<TargetSession>>& sessions,
                     const std::vector<const GeneratedCase*>& cases, bool mixed_transports) {
   DiffSides sides;
   for (std::size_t t = 0; t < sessions.size(); ++t) {
@@ -43,7 +43,7 @@ DiffSides SendToAll(const std::vector<std::unique_ptr<Session>>& sessions,
   return sides;
 }
 
-DiffShrunk ShrinkDisagreement(const std::vector<std::unique_ptr<Session>>& sessions,
+DiffShrunk ShrinkDisagreement(const std::vector<std::unique_ptr<TargetSession>>& sessions,
                               const std::vector<rc::Shrinkable<GeneratedCase>>& roots,
                               const std::vector<GeneratedCase>& originals,
                               const DiffSides& original_sides, bool mixed_transports,

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "campaign/detail/session.h"
 #include "campaign/detail/shrink.h"
 #include "campaign/differential.h"
 #include "generators/generated_case.h"
+#include "transport/session.h"
 
 namespace mcpfuzz::campaign_detail {
 
@@ -30,7 +30,7 @@ struct DiffSides {
 DiffAnswer AnswerOf(const Judged& judged, bool with_status);
 
 /// Sends cases[t] on sessions[t] for every target t, and judges each answer.
-DiffSides SendToAll(const std::vector<std::unique_ptr<Session>>& sessions,
+DiffSides SendToAll(const std::vector<std::unique_ptr<TargetSession>>& sessions,
                     const std::vector<const GeneratedCase*>& cases, bool mixed_transports);
 
 struct DiffShrunk {
@@ -46,7 +46,7 @@ struct DiffShrunk {
 /// target" as the property kept. `roots[t]` and `originals[t]` are target t's: the same tree for
 /// every target on one transport; with mixed transports each transport's tree, walked in
 /// lockstep (WalkShrinkTrees).
-DiffShrunk ShrinkDisagreement(const std::vector<std::unique_ptr<Session>>& sessions,
+DiffShrunk ShrinkDisagreement(const std::vector<std::unique_ptr<TargetSession>>& sessions,
                               const std::vector<rc::Shrinkable<GeneratedCase>>& roots,
                               const std::vector<GeneratedCase>& originals,
                               const DiffSides& original_sides, bool mixed_transports,

@@ -15,48 +15,41 @@ Observation ExitObservation(const ProcessExit& exit) {
   return observation;
 }
 
-Judged SendAndJudge(Session& session, const Case& sent, bool settle) {
-  if (session.kind() != TransportKind::kStdio || session.out_of_order()) {
-    return JudgeExchange(session, sent, session.Send(sent.request), std::nullopt, settle);
+GenContext ContextOf(const TargetSession& session) {
+  GenContext context;
+  context.revision = session.revision();
+  context.transport = session.kind();
+  context.capabilities = session.capabilities();
+  context.session_assigned = session.session_assigned();
+  for (const ListedFeatures::Tool& tool : session.listed().tools) {
+    context.tools.push_back({tool.name, tool.input_schema});
   }
-  const Request sentinel = session.Sentinel();
-  PipelineResult result = session.SendPipelined(Pipeline{{sent.request}, sentinel});
-  if (result.observations.empty()) result.observations.emplace_back();
-  if (result.ambiguous) {
-    // What came back cannot be told apart: send the request again alone, on a fresh server,
-    // and learn its silence the slow way.
-    session.MarkBroken();
-    return JudgeExchange(session, sent, session.Send(sent.request), std::nullopt, settle);
-  }
-  return JudgeExchange(session, sent, std::move(result.observations.front()),
-                       SentinelSeen{sentinel, result.sentinel}, settle);
+  context.prompts = session.listed().prompts;
+  context.resource_uris = session.listed().resource_uris;
+  return context;
 }
 
-Judged JudgeExchange(Session& session, const Case& sent, Observation observation,
-                     const std::optional<SentinelSeen>& sentinel, bool settle) {
-  if (session.kind() != TransportKind::kStdio) {
-    return JudgeCase(sent, std::move(observation), std::nullopt);
-  }
+Judged SendAndJudge(TargetSession& session, const Case& sent, bool settle, bool alone) {
+  // A case breaks a rule: whether it is owed a reply is what is being tested.
+  Observation observation =
+      alone ? session.SendAlone(sent.request) : session.Send(sent.request, Owed::kNothing);
+  return JudgeExchange(session, sent, std::move(observation), session.last_sentinel(), settle);
+}
+
+Judged JudgeExchange(TargetSession& session, const Case& sent, Observation observation,
+                     const std::optional<Exchange>& sentinel, bool settle) {
+  if (!session.stdio()) return JudgeCase(sent, std::move(observation), std::nullopt);
   ProcessHistory process;
-  if (observation.outcome == Outcome::kAliveButDeaf) {
-    // Silence on stdio: deaf, or a message dropped on purpose? A well-formed request behind it
-    // settles it; one pipelined behind it already did, else one is sent now.
-    if (sentinel) {
-      process.sentinel = SentinelExchange{sentinel->request, sentinel->observation};
-    } else {
-      Request probe = session.Sentinel();
-      Observation probed = session.Send(probe);
-      process.sentinel = SentinelExchange{std::move(probe), std::move(probed)};
-    }
-    if (!SentinelAnswered(process.sentinel->request, process.sentinel->observation)) {
-      session.MarkBroken();
-    }
+  // Silence on stdio: deaf, or a message dropped on purpose? The sentinel settled it (the
+  // session made a drop of it when answered); unanswered, it is the keeps-answering verdict's.
+  if (sentinel && observation.outcome == Outcome::kAliveButDeaf) {
+    process.sentinel = SentinelExchange{sentinel->request, sentinel->observation};
   }
   if (!settle) return JudgeCase(sent, std::move(observation), process);
   Judged judged = JudgeCase(sent, observation, process);
   // A death right after the reply shows in what the next request gets: the sentinel behind
-  // this one, or a probe sent now. Not needed when the server already stopped answering or
-  // the observation shows the end.
+  // this one, or one sent now. Not needed when the server already stopped answering or the
+  // observation shows the end.
   if (judged.judged_by == JudgedBy::kKeepsAnswering || ProcessEnded(judged.observation)) {
     return judged;
   }

@@ -162,7 +162,7 @@ std::optional<std::pair<std::size_t, Slot>> CasePipeline::TakeCase() {
 
 void CasePipeline::Send(std::size_t worker, std::size_t position, Slot& slot) {
   const std::size_t index = campaign_.indices_.At(position);
-  Session& session = campaign_.lanes_[index % campaign_.lanes_.size()].WorkerSession(worker);
+  TargetSession& session = campaign_.lanes_[index % campaign_.lanes_.size()].WorkerSession(worker);
   // Hangs only grow and are counted in case order, so a case skipped here would be skipped by
   // the coordinator too; this only saves sending it.
   // A sequence opens a connection of its own: the coordinator runs it (Conclude).
@@ -172,7 +172,7 @@ void CasePipeline::Send(std::size_t worker, std::size_t position, Slot& slot) {
   }
   slot.judged = SendAndJudge(session, *slot.generated, /*settle=*/false);
   slot.lost = session.lost();
-  if (slot.lost) slot.lost_reason = session.lost_reason();
+  if (slot.lost) slot.lost_reason = session.why();
 }
 
 void CasePipeline::HandIn(std::size_t index, Slot slot) {

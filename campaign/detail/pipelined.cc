@@ -91,7 +91,7 @@ void Campaign::SendAhead(Lane& lane, std::size_t index, std::size_t depth,
   }
   if (window.size() < 2) return;  // A lone case is sent as RunCase sends it.
 
-  Session& session = *lane.session;
+  TargetSession& session = *lane.session;
   Pipeline pipeline;
   for (const GeneratedCase& generated : window) pipeline.requests.push_back(generated.request);
   pipeline.sentinel = session.Sentinel();
@@ -110,6 +110,9 @@ void Campaign::SendAhead(Lane& lane, std::size_t index, std::size_t depth,
              ClassifyReply(window[k].request, observation).channel == Channel::kNoReply;
   }
   Add(silent ? result_.timing.silence : result_.timing.sending, sent);
+  // A drop is proven once per target, by a case sent alone: until then a silent window goes
+  // again one case at a time.
+  troubled = troubled || (silent && !session.drops_proven());
   if (troubled) {
     ++lane.troubled_windows;
     alone.insert(indices.begin(), indices.end());
@@ -135,7 +138,7 @@ void Campaign::RunPipelined(std::size_t depth) {
     const std::size_t index = indices_.At(at);
     const std::size_t position = index % lanes_.size();
     Lane& lane = lanes_[position];
-    Session& session = *lane.session;
+    TargetSession& session = *lane.session;
     if (session.lost()) {
       DropLostLane(position);
       continue;
@@ -169,7 +172,7 @@ void Campaign::RunPipelined(std::size_t depth) {
     ++result_.pipelined;
     const Judged judged =
         JudgeExchange(session, ahead.generated, std::move(ahead.observation),
-                      SentinelSeen{ahead.sentinel, ahead.sentinel_observation}, /*settle=*/false);
+                      Exchange{ahead.sentinel, ahead.sentinel_observation, {}}, /*settle=*/false);
     Decide(lane, std::move(ahead.generated), index, judged, std::move(ahead.death_before));
     Report(/*force=*/false);
   }

@@ -48,14 +48,14 @@ struct CancelledExchange {
 };
 
 // The request, its cancellation and a ping written back to back before any reply is read.
-CancelledExchange SendCancelled(Transport& transport, const Request& request,
+CancelledExchange SendCancelled(TargetSession& session, const Request& request,
                                 const Request& cancellation, std::size_t index) {
   Pipeline pipeline;
   pipeline.requests = {request, cancellation};
   // A string id: the steps' ids are integers, so no reply can be mistaken for the ping's.
   const boost::json::string id("mcpfuzz-after-cancel-" + std::to_string(index));
   pipeline.sentinel = MakeRequest(request.revision, request.transport, "ping", {}, id);
-  PipelineResult result = transport.SendPipelined(pipeline);
+  PipelineResult result = session.SendPipelined(pipeline);
   CancelledExchange exchange;
   exchange.attributed = !result.ambiguous && result.observations.size() == 2;
   if (result.observations.size() == 2) {
@@ -79,14 +79,17 @@ Judged Unattributed(const Request& request, Observation observation) {
 
 }  // namespace
 
-SequenceRun RunSequence(const TransportFactory& connect, const Sequence& sequence) {
+SequenceRun RunSequence(TargetLink& link, const Sequence& sequence) {
   SequenceRun run;
-  auto connected = connect();
-  if (!connected.ok()) {
-    run.error = connected.error().message;
+  if (sequence.empty()) return run;
+  // Its own connection, never reopened: what the steps did to it is what is judged.
+  SessionPolicy policy;
+  policy.reopen = false;
+  TargetSession session(link, sequence.front().request.revision, policy);
+  if (!session.Connect()) {
+    run.error = session.why();
     return run;
   }
-  Transport& transport = **connected;
   SequenceState state;
   Revision revision = kLatestRevision;
   // The session a later initialize without a session opened beside the first
@@ -99,7 +102,7 @@ SequenceRun RunSequence(const TransportFactory& connect, const Sequence& sequenc
         Cancels(sequence[index + 1].request, step.request)) {
       // Judged at the cancellation: the request's own step only records what it got.
       const Request& cancellation = sequence[index + 1].request;
-      CancelledExchange exchange = SendCancelled(transport, step.request, cancellation, index);
+      CancelledExchange exchange = SendCancelled(session, step.request, cancellation, index);
       state = AdvanceSequence(state, step.request, exchange.request);
       state = AdvanceSequence(state, cancellation, exchange.cancellation);
       Judged recorded;
@@ -127,17 +130,21 @@ SequenceRun RunSequence(const TransportFactory& connect, const Sequence& sequenc
       sent.headers.push_back({std::string(kHeaderSessionId), second_session});
     }
     const bool opens_second = sent.session == SessionBinding::kOmit &&
-                              sent.RpcMethod() == "initialize" && !transport.session_id().empty();
-    Observation observation = transport.Send(sent);
-    if (auto session = FindHeader(observation.http_headers, kHeaderSessionId)) {
-      if (transport.session_id().empty()) {
-        transport.set_session_id(std::string(*session));
+                              sent.RpcMethod() == "initialize" && !session.session_id().empty();
+    Observation observation = session.SendExactly(sent);
+    if (auto assigned = FindHeader(observation.http_headers, kHeaderSessionId)) {
+      if (session.session_id().empty()) {
+        session.set_session_id(std::string(*assigned));
       } else if (opens_second && second_session.empty()) {
-        second_session = std::string(*session);
+        second_session = std::string(*assigned);
       }
     }
     const SequenceState before = state;
     state = AdvanceSequence(state, step.request, observation);
+    // A server that stopped answering or ended answers no later step: sending them would only
+    // wait out a limit each.
+    const bool gone = observation.outcome == Outcome::kAliveButDeaf ||
+                      observation.outcome == Outcome::kTimeout || ProcessEnded(observation);
     Judged judged = JudgeStep(before, step.request, std::move(observation));
     const bool finding = judged.finding;
     run.steps.push_back(std::move(judged));
@@ -145,23 +152,24 @@ SequenceRun RunSequence(const TransportFactory& connect, const Sequence& sequenc
       run.failing = run.steps.size() - 1;
       break;
     }
+    if (gone) break;
   }
   // Nothing left behind: a session still live is ended, as McpClient::Close ends one.
-  if (state.session == SequenceState::Session::kLive && !transport.session_id().empty()) {
-    static_cast<void>(transport.Send(MakeBodyless(revision, "DELETE")));
+  if (state.session == SequenceState::Session::kLive && !session.session_id().empty()) {
+    static_cast<void>(session.SendExactly(MakeBodyless(revision, "DELETE")));
   }
   if (state.second == SequenceState::Session::kLive && !second_session.empty()) {
     Request end = MakeBodyless(revision, "DELETE");
     end.session = SessionBinding::kOmit;
     end.headers.push_back({std::string(kHeaderSessionId), second_session});
-    static_cast<void>(transport.Send(end));
+    static_cast<void>(session.SendExactly(end));
   }
   return run;
 }
 
-ShrunkSequence ShrinkSequence(const TransportFactory& connect, const Sequence& sequence,
-                              const SequenceRun& run, const std::string& signature,
-                              std::size_t max_sends, std::chrono::milliseconds max_time) {
+ShrunkSequence ShrinkSequence(TargetLink& link, const Sequence& sequence, const SequenceRun& run,
+                              const std::string& signature, std::size_t max_sends,
+                              std::chrono::milliseconds max_time, const std::atomic<bool>* stop) {
   const auto start = std::chrono::steady_clock::now();
   ShrunkSequence shrunk;
   shrunk.judged = run.steps[*run.failing];
@@ -173,14 +181,15 @@ ShrunkSequence ShrinkSequence(const TransportFactory& connect, const Sequence& s
     progress = false;
     // The failing step is the last one; every other is a candidate for removal.
     for (std::size_t drop = 0; drop + 1 < shrunk.minimal.size(); ++drop) {
-      if (shrunk.sends >= max_sends || std::chrono::steady_clock::now() - start >= max_time) {
+      if (shrunk.sends >= max_sends || std::chrono::steady_clock::now() - start >= max_time ||
+          (stop != nullptr && stop->load())) {
         return shrunk;
       }
       std::optional<Sequence> without = WithoutStep(shrunk.minimal, drop);
       if (!without) continue;
       Sequence candidate = std::move(*without);
       ++shrunk.sends;
-      const SequenceRun again = RunSequence(connect, candidate);
+      const SequenceRun again = RunSequence(link, candidate);
       const Judged* found = again.finding();
       if (found == nullptr || found->signature != signature) continue;
       candidate.resize(*again.failing + 1);

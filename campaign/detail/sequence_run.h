@@ -3,6 +3,7 @@
 // judged by the rule of the state it met (oracles/sequence.h); and a failing sequence shrunk by
 // removing steps.
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <optional>
@@ -11,7 +12,7 @@
 
 #include "campaign/detail/judging.h"
 #include "model/sequence.h"
-#include "transport/transport.h"
+#include "transport/session.h"
 
 namespace mcpfuzz::campaign_detail {
 
@@ -25,10 +26,11 @@ struct SequenceRun {
   const Judged* finding() const { return failing ? &steps[*failing] : nullptr; }
 };
 
-/// Opens a fresh connection with `connect` and sends `sequence` on it in order. Over HTTP the
+/// Opens a fresh connection on `link` and sends `sequence` on it in order, each step exactly
+/// as it is (no sentinel: every message is part of what is judged). Over HTTP the
 /// Mcp-Session-Id of the first reply that carries one is attached to the later steps that ask
 /// for the session; a session still live at the end is ended with DELETE (not judged).
-SequenceRun RunSequence(const TransportFactory& connect, const Sequence& sequence);
+SequenceRun RunSequence(TargetLink& link, const Sequence& sequence);
 
 struct ShrunkSequence {
   Sequence minimal;
@@ -39,9 +41,10 @@ struct ShrunkSequence {
 
 /// Drops the steps after the failing one, then removes one other step at a time, keeping a
 /// removal when the shorter sequence still fails with `signature` (at any step), until no
-/// single removal does or `max_sends` sequences or `max_time` are spent.
-ShrunkSequence ShrinkSequence(const TransportFactory& connect, const Sequence& sequence,
-                              const SequenceRun& run, const std::string& signature,
-                              std::size_t max_sends, std::chrono::milliseconds max_time);
+/// single removal does, `max_sends` sequences or `max_time` are spent, or `stop` is set.
+ShrunkSequence ShrinkSequence(TargetLink& link, const Sequence& sequence, const SequenceRun& run,
+                              const std::string& signature, std::size_t max_sends,
+                              std::chrono::milliseconds max_time,
+                              const std::atomic<bool>* stop = nullptr);
 
 }  // namespace mcpfuzz::campaign_detail

@@ -90,14 +90,14 @@ LockstepWalk WalkShrinkTrees(const std::vector<rc::Shrinkable<GeneratedCase>>& r
   return walk;
 }
 
-Shrunk ShrinkFinding(Session& session, const rc::Shrinkable<GeneratedCase>& root,
+Shrunk ShrinkFinding(TargetSession& session, const rc::Shrinkable<GeneratedCase>& root,
                      const GeneratedCase& original, const Judged& original_judged,
                      const std::string& signature, bool settle, const ShrinkBudget& budget) {
   Shrunk shrunk{original, original_judged, 0, 0};
   const auto deadline = std::chrono::steady_clock::now() + budget.max_time;
   auto spent = [&] {
     return shrunk.sends >= budget.max_sends || std::chrono::steady_clock::now() >= deadline ||
-           session.lost();
+           session.lost() || budget.Stopped();
   };
   auto keeps = [&](const GeneratedCase& candidate) {
     Judged judged = SendAndJudge(session, candidate, settle);

@@ -4,6 +4,7 @@
 
 #include <rapidcheck/Shrinkable.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <functional>
@@ -25,6 +26,9 @@ struct Shrunk {
 struct ShrinkBudget {
   std::size_t max_sends = 200;
   std::chrono::milliseconds max_time{20000};
+  /// Set by a signal handler: shrinking stops after the exchange in flight.
+  const std::atomic<bool>* stop = nullptr;
+  bool Stopped() const { return stop != nullptr && stop->load(); }
 };
 
 struct ShrinkWalk {
@@ -57,7 +61,7 @@ LockstepWalk WalkShrinkTrees(const std::vector<rc::Shrinkable<GeneratedCase>>& r
 /// Greedy shrinking, as RapidCheck does it: take the first shrink of the current case that
 /// still fails with `signature`, and repeat until none does or the budget is spent. Candidates
 /// of another family or check id are never sent.
-Shrunk ShrinkFinding(Session& session, const rc::Shrinkable<GeneratedCase>& root,
+Shrunk ShrinkFinding(TargetSession& session, const rc::Shrinkable<GeneratedCase>& root,
                      const GeneratedCase& original, const Judged& original_judged,
                      const std::string& signature, bool settle, const ShrinkBudget& budget);
 

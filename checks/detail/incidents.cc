@@ -18,11 +18,6 @@ constexpr std::size_t kMaxStdoutOffenders = 10;
 constexpr std::size_t kMaxOffendingLines = 32;
 constexpr std::size_t kMaxOffendingMessages = 4;
 
-// A complete reply, or a drop the sentinel behind it proved: the server still reads and answers.
-bool AnsweredInTime(Outcome outcome) {
-  return outcome == Outcome::kOk || outcome == Outcome::kDropped || outcome == Outcome::kTooLarge;
-}
-
 // A non-JSON stdout line as the stdout verdict needs it: whole when short; else its first
 // bytes, and a mark that keeps a line that is not blank from looking blank.
 std::string CutNonJson(const std::string& piece) {
@@ -31,39 +26,11 @@ std::string CutNonJson(const std::string& piece) {
   return piece.substr(0, kExcerptBytes) + (blank ? "" : "\xE2\x80\xA6");
 }
 
-bool TimedOut(Outcome outcome) {
-  return outcome == Outcome::kTimeout || outcome == Outcome::kAliveButDeaf;
-}
-
 }  // namespace
 
-std::string GaveUpReason() {
-  return "the last " + std::to_string(kTimeoutsBeforeGivingUp) +
-         " requests went unanswered within the time limit";
-}
-
-IncidentLog::IncidentLog(Revision revision, Responsiveness& responsiveness,
-                         std::vector<std::string>& notes)
-    : revision_(revision), responsiveness_(responsiveness), notes_(notes) {}
-
-void IncidentLog::Record(const Exchange& exchange, ProcessRecord* process, Owed owed) {
-  CountTimeouts(exchange.observation.outcome);
-  if (process != nullptr) RecordStdio(exchange, *process, owed);
-}
-
-void IncidentLog::CountTimeouts(Outcome outcome) {
-  if (AnsweredInTime(outcome)) {
-    responsiveness_.consecutive_timeouts = 0;
-  } else if (TimedOut(outcome) &&
-             ++responsiveness_.consecutive_timeouts >= kTimeoutsBeforeGivingUp &&
-             !responsiveness_.gave_up) {
-    responsiveness_.gave_up = true;
-    notes_.push_back("gave up on the target in " + std::string(ToString(revision_)) + ": " +
-                     GaveUpReason() + "; nothing more was sent, so the checks left are UNVERIFIED");
-  }
-}
-
-void IncidentLog::RecordStdio(const Exchange& whole, ProcessRecord& process, Owed owed) {
+void IncidentLog::Saw(const ObservedExchange& observed) {
+  if (!observed.stdio) return;
+  const Exchange& whole = observed.exchange;
   const Observation& observation = whole.observation;
   if (!observation.stdout_lines.empty()) ++stdout_exchanges_;
   stdout_lines_seen_ += observation.stdout_lines.size();
@@ -78,22 +45,41 @@ void IncidentLog::RecordStdio(const Exchange& whole, ProcessRecord& process, Owe
   }
 
   std::optional<Exchange> previous;
-  if (last_stdio_serial_ == process.serial) previous = last_stdio_exchange_;
+  if (last_stdio_serial_ == observed.connection) previous = last_stdio_exchange_;
   if (ProcessEnded(observation) && !observation.killed_by_mcpfuzz) {
-    // Only the first exchange that sees a process gone is about its death.
-    if (!process.death_reported) {
-      process.death_reported = true;
-      ++deaths_seen_;
-      if (deaths_.size() < kMaxIncidents) {
-        deaths_.push_back({std::string(current_check_), std::move(previous), exchange});
-      }
-    }
-  } else if (observation.outcome == Outcome::kAliveButDeaf && owed == Owed::kReply &&
+    RecordDeath(std::move(previous), exchange, observed.connection);
+  } else if (observation.outcome == Outcome::kAliveButDeaf && observed.owed == Owed::kReply &&
              deafness_.size() < kMaxIncidents) {
     deafness_.push_back({std::string(current_check_), std::move(previous), exchange});
   }
   last_stdio_exchange_ = std::move(exchange);
-  last_stdio_serial_ = process.serial;
+  last_stdio_serial_ = observed.connection;
+  last_stdio_check_ = std::string(current_check_);
+}
+
+void IncidentLog::DiedBetween(const ProcessExit& exit, std::size_t connection) {
+  if (exit.killed_by_mcpfuzz || last_stdio_serial_ != connection || !last_stdio_exchange_) return;
+  // No exchange saw this end: it is the exchange before it, answered, then the exit.
+  Exchange ended = *last_stdio_exchange_;
+  ended.observation.outcome = Outcome::kExited;
+  ended.observation.detail = "the server ended right after answering";
+  ended.observation.exit_code = exit.exit_code;
+  ended.observation.exit_signal = exit.signal;
+  ended.observation.stderr_tail = exit.stderr_tail;
+  const std::string_view blamed = current_check_;
+  current_check_ = last_stdio_check_;
+  RecordDeath(std::nullopt, std::move(ended), connection);
+  current_check_ = blamed;
+}
+
+void IncidentLog::RecordDeath(std::optional<Exchange> previous, Exchange exchange,
+                              std::size_t connection) {
+  // Only the first exchange that sees a process gone is about its death.
+  if (!deaths_reported_.insert(connection).second) return;
+  ++deaths_seen_;
+  if (deaths_.size() < kMaxIncidents) {
+    deaths_.push_back({std::string(current_check_), std::move(previous), std::move(exchange)});
+  }
 }
 
 void IncidentLog::KeepOffendingStdout(const Observation& observation) {

@@ -97,15 +97,19 @@ CheckResult ResultBuilder::Finish() && {
 
 // --- RevisionRun -------------------------------------------------------------------------------
 
-RevisionRun::RevisionRun(const TransportFactory& connect, const CheckOptions& options,
-                         RevisionPlan plan, CheckRun& out, const Progress& progress,
-                         Responsiveness& responsiveness)
-    : options_(options),
+RevisionRun::RevisionRun(TargetLink& link, const CheckOptions& options, RevisionPlan plan,
+                         CheckRun& out, const Progress& progress)
+    : link_(link),
+      options_(options),
       plan_(std::move(plan)),
       out_(out),
       progress_(progress),
-      incidents_(plan_.revision, responsiveness, out.notes),
-      connections_(connect, plan_.revision, incidents_) {}
+      incidents_(plan_.revision),
+      connections_(link, plan_.revision) {
+  link_.set_observer(&incidents_);
+}
+
+RevisionRun::~RevisionRun() { link_.set_observer(nullptr); }
 
 JudgeContext RevisionRun::Context(bool capability_declared) const {
   JudgeContext context;
@@ -168,7 +172,7 @@ void RevisionRun::ReportUnreachable(std::string_view check_id) {
   result.revision = revision();
   result.transport = kind();
   result.verdict = UnreachableVerdict(check_id, revision(), kind(), era_spoken(),
-                                      gave_up() ? GaveUpReason() : MainFailure());
+                                      gave_up() ? TargetLink::GaveUpReason() : MainFailure());
   Report(std::move(result));
 }
 
@@ -182,7 +186,16 @@ void RevisionRun::ReportPendingUnreachable() {
 void SetRawBody(Request& request, std::string bytes) { request.body = RawBody{std::move(bytes)}; }
 
 Request HarmlessRequest(Connection& connection, const RevisionRun& run) {
-  return connection.client().Make(run.stateless() ? "server/discover" : "ping");
+  return connection.client().Make(HarmlessMethod(run.revision()));
+}
+
+// The verdict rests on a silence learnt before the full time limit passed and not proven at
+// this target: a drop while no drop was awaited yet (TargetSession::drops_proven), or a
+// deafness within the patience kept for a server that went deaf before.
+bool SilenceCutShort(const Observation& observation, const TargetSession& session) {
+  return (observation.outcome == Outcome::kDropped && !session.drops_proven()) ||
+         (observation.outcome == Outcome::kAliveButDeaf &&
+          observation.time_limit == TimeLimit::kPatience);
 }
 
 NamedCall ImpossibleNamedCall(const RevisionRun& run, std::string_view name) {
@@ -208,8 +221,17 @@ void ReportVariants(RevisionRun& run, std::string_view check_id,
       continue;
     }
     const std::string label = variants.size() > 1 ? variant.label : std::string();
-    const Verdict& verdict =
-        result.Judge(main->Send(variant.build(*main), variant.owed), context, label);
+    const Request request = variant.build(*main);
+    Exchange exchange = main->Send(request, variant.owed);
+    if (SilenceCutShort(exchange.observation, main->session())) {
+      const Judgement judged = JudgeCase(Case{request, std::string(check_id), context},
+                                         exchange.observation, std::nullopt);
+      if (judged.verdict.kind == VerdictKind::kFail || judged.verdict.kind == VerdictKind::kWarn) {
+        result.Add(std::move(exchange));
+        exchange = main->SendAlone(request);
+      }
+    }
+    const Verdict& verdict = result.Judge(std::move(exchange), context, label);
     // The next variant must not inherit what a wrongly accepted request did to the server.
     if (verdict.kind == VerdictKind::kFail) run.RetireMain();
   }

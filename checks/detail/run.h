@@ -85,9 +85,10 @@ class RevisionRun {
   using Progress = std::function<void(const CheckResult&)>;
 
   /// Results and handshake controls go to `out` (whose `eras` must be filled in); `progress`
-  /// is called after each result.
-  RevisionRun(const TransportFactory& connect, const CheckOptions& options, RevisionPlan plan,
-              CheckRun& out, const Progress& progress, Responsiveness& responsiveness);
+  /// is called after each result. The revision's IncidentLog observes `link` while it runs.
+  RevisionRun(TargetLink& link, const CheckOptions& options, RevisionPlan plan, CheckRun& out,
+              const Progress& progress);
+  ~RevisionRun();
   RevisionRun(const RevisionRun&) = delete;
   RevisionRun& operator=(const RevisionRun&) = delete;
 
@@ -116,14 +117,14 @@ class RevisionRun {
   bool Start();
   Connection* Main() { return connections_.Main(); }
   void RetireMain() { connections_.RetireMain(); }
-  const std::string& MainFailure() const { return connections_.MainFailure(); }
+  std::string MainFailure() const { return connections_.MainFailure(); }
   std::unique_ptr<Connection> Fresh() { return connections_.Fresh(); }
   bool Declares(std::string_view capability) const { return connections_.Declares(capability); }
   const boost::json::object& capabilities() const { return connections_.capabilities(); }
   bool capabilities_known() const { return connections_.capabilities_known(); }
   bool session_assigned() const { return connections_.session_assigned(); }
-  /// The target stopped answering in time (kTimeoutsBeforeGivingUp): nothing more is sent.
-  bool gave_up() const { return incidents_.gave_up(); }
+  /// The target stopped answering in time (TargetLink): nothing more is sent.
+  bool gave_up() const { return link_.gave_up(); }
   /// True when `capability` was declared. Otherwise reports `check_id` NOT_APPLICABLE (or
   /// UNVERIFIED when the capabilities are unknown) and returns false.
   bool RequireCapability(std::string_view check_id, std::string_view capability);
@@ -158,6 +159,7 @@ class RevisionRun {
   }
 
  private:
+  TargetLink& link_;
   const CheckOptions& options_;
   RevisionPlan plan_;
   CheckRun& out_;
@@ -187,7 +189,7 @@ struct NamedCall {
 NamedCall ImpossibleNamedCall(const RevisionRun& run, std::string_view name);
 
 /// One way of breaking a rule: a label for notes and the request, built on the connection it
-/// is sent on (so its id is fresh there).
+/// is sent on (so its id is fresh there), and whether it is owed a reply (TargetSession::Send).
 struct Variant {
   std::string label;
   std::function<Request(Connection&)> build;
@@ -195,7 +197,9 @@ struct Variant {
 };
 
 /// Sends every variant on the main connection (restarting a dead stdio server first) and
-/// reports one result for `check_id`: the worst verdict wins.
+/// reports one result for `check_id`: the worst verdict wins. A FAIL or WARN that rests on a
+/// silence learnt before the full limit passed is sent again alone under the full limit first,
+/// as fuzz does: a server that answers late is judged by its answer.
 void ReportVariants(RevisionRun& run, std::string_view check_id,
                     const std::vector<Variant>& variants, const JudgeContext& context);
 void ReportVariants(RevisionRun& run, std::string_view check_id,

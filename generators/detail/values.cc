@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cstdint>
 
+#include "model/request_builder.h"
 #include "oracles/verdict.h"
 
 namespace mcpfuzz::gen::detail {
@@ -208,7 +209,7 @@ rc::Gen<boost::json::object> SmallObject() {
 }
 
 std::vector<std::string> HarmlessMethods(const GenContext& context) {
-  std::vector<std::string> methods = {context.stateless() ? "server/discover" : "ping"};
+  std::vector<std::string> methods = {std::string(HarmlessMethod(context.revision))};
   if (context.Declares("tools")) methods.emplace_back("tools/list");
   if (context.Declares("prompts")) methods.emplace_back("prompts/list");
   if (context.Declares("resources")) {

@@ -6,24 +6,25 @@
 
 namespace mcpfuzz::transport_detail {
 
-void DroppedIds::Remember(const boost::json::value& id) {
+void DroppedIds::Add(const boost::json::value& id, bool dropped) {
   Forget(id);
-  ids_.push_back(id);
+  ids_.push_back({id, dropped});
   if (ids_.size() > kCapacity) ids_.pop_front();
 }
 
 void DroppedIds::Forget(const boost::json::value& id) {
-  ids_.erase(std::remove(ids_.begin(), ids_.end(), id), ids_.end());
+  std::erase_if(ids_, [&id](const Entry& entry) { return entry.id == id; });
 }
 
 bool DroppedIds::TakeLateReply(const boost::json::value& message) {
   if (ids_.empty() || !IsResponseShaped(message)) return false;
   const auto* id = message.as_object().if_contains("id");
   if (id == nullptr || id->is_null()) return false;
-  auto found = std::find(ids_.begin(), ids_.end(), *id);
+  auto found =
+      std::find_if(ids_.begin(), ids_.end(), [id](const Entry& entry) { return entry.id == *id; });
   if (found == ids_.end()) return false;
+  out_of_order_ = out_of_order_ || found->dropped;
   ids_.erase(found);
-  out_of_order_ = true;
   return true;
 }
 

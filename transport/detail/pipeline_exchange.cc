@@ -7,6 +7,7 @@
 
 #include "model/channel.h"
 #include "model/subscription.h"
+#include "transport/children.h"
 #include "transport/detail/pipe_io.h"
 #include "transport/detail/stdio_record.h"
 
@@ -64,9 +65,19 @@ std::optional<std::string> AmbiguousByConstruction(const Pipeline& pipeline) {
   return std::nullopt;
 }
 
+namespace {
+// A pipeline written to a server still starting waits, like Send, up to the start-up limit.
+Limits PipelineLimits(Limits limits) {
+  if (limits.time_limit == TimeLimit::kStartup) {
+    limits.timeout = std::max(limits.timeout, limits.startup_timeout);
+  }
+  return limits;
+}
+}  // namespace
+
 PipelineExchange::PipelineExchange(const Pipeline& pipeline, const Limits& limits,
                                    ServerPipes& pipes, DroppedIds& dropped)
-    : limits_(limits), pipes_(pipes), dropped_(dropped) {
+    : limits_(PipelineLimits(limits)), pipes_(pipes), dropped_(dropped) {
   auto add = [this](const Request& request) {
     Slot slot;
     slot.rule = ReplyRuleFor(request);
@@ -111,6 +122,12 @@ PipelineResult PipelineExchange::Run() {
       continue;
     }
 
+    if (ExchangesStopped()) {
+      for (Slot& slot : slots_) {
+        if (!slot.concluded) Conclude(slot, Outcome::kTransportError, kStoppedDetail);
+      }
+      break;
+    }
     Clock::time_point now = Clock::now();
     Clock::time_point wake = now + ServerPipes::kExitCheckInterval;
     if (sentinel_answered_) {
@@ -240,6 +257,8 @@ void PipelineExchange::Conclude(Slot& slot, Outcome outcome, std::string detail)
   Observation& observation = slot.observation;
   observation.outcome = outcome;
   observation.detail = std::move(detail);
+  observation.time_limit = limits_.time_limit;
+  observation.limit = limits_.timeout;
   // Stderr goes to the message concluded after it was written, as Send gives it to its
   // exchange.
   observation.stderr_tail = pipes_.exchange_stderr_tail();
@@ -306,6 +325,10 @@ void PipelineExchange::ConcludeAtDeadline() {
     if (written_ >= slot.wire_end && slot.rule.kind != ReplyRule::Kind::kMatchingId) {
       Conclude(slot, Outcome::kOk, sentinel_answered_ ? "" : "the sentinel got no reply either");
       continue;
+    }
+    // A reply that comes after all is this request's, not the next message's.
+    if (!exited && slot.rule.kind == ReplyRule::Kind::kMatchingId) {
+      dropped_.RememberUnanswered(slot.rule.id);
     }
     Conclude(slot, exited ? Outcome::kExited : Outcome::kAliveButDeaf,
              TimeoutDetail(&slot == &sentinel()));
@@ -387,7 +410,8 @@ void PipelineExchange::WriteSome() {
 }
 
 std::string PipelineExchange::TimeoutDetail(bool sentinel) const {
-  std::string detail = "no reply within " + std::to_string(limits_.timeout.count()) + " ms" +
+  std::string detail = "no reply within " + std::to_string(limits_.timeout.count()) + " ms (" +
+                       std::string(Describe(limits_.time_limit)) + ")" +
                        (sentinel ? "" : ", nor to the sentinel written after it") +
                        DescribeWriteFailure(write_errno_, written_, wire_.size());
   if (written_ < wire_.size() && !write_errno_) {

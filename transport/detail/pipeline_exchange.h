@@ -77,7 +77,7 @@ class PipelineExchange {
   void WriteSome();
   std::string TimeoutDetail(bool sentinel) const;
 
-  const Limits& limits_;
+  const Limits limits_;
   ServerPipes& pipes_;
   DroppedIds& dropped_;
   std::vector<Slot> slots_;

@@ -1,0 +1,193 @@
+// The one target session (transport/session.h): what it learns of a server that answers late,
+// drops, dies or stops answering, decided by events (a reply, a sentinel's answer, an exit).
+
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "model/channel.h"
+#include "model/request_builder.h"
+#include "support/stdio_requests.h"
+#include "transport/session.h"
+#include "transport/transport.h"
+
+namespace mcpfuzz {
+namespace {
+
+using std::chrono::milliseconds;
+
+const std::string kSessionServer =
+    std::string(MCPFUZZ_SOURCE_DIR) + "/tests/fixtures/session_server.py";
+constexpr Revision kRevision = kLatestHandshakeRevision;
+
+TransportFactory SessionServer(const std::string& mode, milliseconds timeout = milliseconds(5000)) {
+  return [mode, timeout]() -> Result<std::unique_ptr<Transport>> {
+    StdioTarget target;
+    target.argv = {"python3", kSessionServer, mode};
+    target.limits.timeout = timeout;
+    target.shutdown_grace = milliseconds(300);
+    auto spawned = SpawnStdio(std::move(target));
+    if (!spawned) return spawned.error();
+    return std::unique_ptr<Transport>(std::move(*spawned));
+  };
+}
+
+// Keeps what the session hands its observer.
+struct Seen final : SessionObserver {
+  std::vector<std::string> methods;
+  std::vector<Owed> owed;
+  std::vector<ProcessExit> deaths;
+  void Saw(const ObservedExchange& observed) override {
+    methods.push_back(observed.exchange.request.RpcMethod().value_or("?"));
+    owed.push_back(observed.owed);
+  }
+  void DiedBetween(const ProcessExit& exit, std::size_t) override { deaths.push_back(exit); }
+};
+
+Request Unknown(int id) {
+  return MakeRequest(kRevision, TransportKind::kStdio, "mcpfuzz/unknown", {}, id);
+}
+
+bool IsErrorWithCode(const Observation& observation, std::int64_t code) {
+  for (const boost::json::value& message : observation.messages) {
+    const Reply reply = ClassifyMessage(message);
+    if (reply.channel == Channel::kProtocolError && reply.error_code == code) return true;
+  }
+  return false;
+}
+
+TEST(TargetSession, AnErrorAnsweredAfterTheSentinelIsAwaitedNotTakenForADrop) {
+  TargetLink link(SessionServer("late-errors"));
+  TargetSession session(link, kRevision);
+  ASSERT_TRUE(session.Open().ok()) << session.why();
+  const Observation first = session.Send(Unknown(100), Owed::kNothing);
+  EXPECT_EQ(first.outcome, Outcome::kOk) << first.detail;
+  EXPECT_TRUE(IsErrorWithCode(first, -32601)) << first.detail;
+  // The sentinel was answered first: sentinels prove nothing here from now on.
+  EXPECT_TRUE(session.out_of_order());
+  EXPECT_FALSE(link.late_reply().empty());
+  // Every later request waits for its own reply.
+  const Observation second = session.Send(Unknown(101), Owed::kNothing);
+  EXPECT_EQ(second.outcome, Outcome::kOk) << second.detail;
+  EXPECT_TRUE(IsErrorWithCode(second, -32601)) << second.detail;
+}
+
+TEST(TargetSession, ADropIsProvenOnceByWaitingThenLearntFromTheSentinel) {
+  TargetLink link(SessionServer("drops", milliseconds(400)));
+  TargetSession session(link, kRevision);
+  ASSERT_TRUE(session.Open().ok()) << session.why();
+  EXPECT_FALSE(session.drops_proven());
+  const Observation first = session.Send(Unknown(100), Owed::kNothing);
+  EXPECT_EQ(first.outcome, Outcome::kDropped) << first.detail;
+  EXPECT_TRUE(session.drops_proven());
+  EXPECT_FALSE(session.out_of_order());
+  const Observation second = session.Send(Unknown(101), Owed::kNothing);
+  EXPECT_EQ(second.outcome, Outcome::kDropped) << second.detail;
+  ASSERT_TRUE(session.last_sentinel().has_value());
+  EXPECT_TRUE(
+      SentinelAnswered(session.last_sentinel()->request, session.last_sentinel()->observation));
+}
+
+TEST(TargetSession, AReplyAfterTheTimeLimitIsTheRequestsAnswerNotADrop) {
+  TargetLink link(SessionServer("slow-reply", milliseconds(300)));
+  TargetSession session(link, kRevision);
+  ASSERT_TRUE(session.Open().ok()) << session.why();
+  const Request slow = MakeRequest(kRevision, TransportKind::kStdio, "tools/call",
+                                   {{"name", "x"}, {"arguments", boost::json::object{}}}, 7);
+  const Observation observation = session.Send(slow, Owed::kReply);
+  // Its reply came while the sentinel sent after the silence was waited for.
+  EXPECT_EQ(observation.outcome, Outcome::kOk) << observation.detail;
+  ASSERT_EQ(observation.messages.size(), 1U) << observation.detail;
+  EXPECT_EQ(observation.messages[0].at("id"), 7);
+}
+
+TEST(TargetSession, EveryExchangeReachesTheObserverWithWhatItWasOwed) {
+  Seen seen;
+  TargetLink link(SessionServer("late-errors"), &seen);
+  TargetSession session(link, kRevision);
+  ASSERT_TRUE(session.Open().ok()) << session.why();
+  ASSERT_GE(seen.methods.size(), 2U);
+  EXPECT_EQ(seen.methods[0], "initialize");
+  EXPECT_EQ(seen.methods[1], "notifications/initialized");
+  const std::size_t before = seen.methods.size();
+  session.Send(MakeRequest(kRevision, TransportKind::kStdio, "tools/list", {}, 50), Owed::kNothing);
+  ASSERT_EQ(seen.methods.size(), before + 2);
+  EXPECT_EQ(seen.methods[before], "tools/list");
+  EXPECT_EQ(seen.owed[before], Owed::kNothing);
+  // The sentinel behind it is owed the reply.
+  EXPECT_EQ(seen.methods[before + 1], "ping");
+  EXPECT_EQ(seen.owed[before + 1], Owed::kReply);
+}
+
+TEST(TargetSession, ADeathBetweenExchangesIsReportedAndTheServerReopened) {
+  Seen seen;
+  TargetLink link(SessionServer("dies-on-list"), &seen);
+  TargetSession session(link, kRevision);
+  ASSERT_TRUE(session.Open().ok()) << session.why();
+  const Observation listed = session.Send(
+      MakeRequest(kRevision, TransportKind::kStdio, "tools/list", {}, 60), Owed::kReply);
+  ASSERT_EQ(listed.outcome, Outcome::kOk) << listed.detail;
+  // The server answered, then exited: the next request finds it ended, by the process's exit,
+  // whenever the scheduler let it go; the death is reported once, and a new server answers.
+  Observation pinged;
+  std::optional<ProcessExit> death;
+  for (int attempt = 0; attempt < 2 && !death; ++attempt) {
+    pinged = session.Send(MakeRequest(kRevision, TransportKind::kStdio, "ping", {}, 61 + attempt),
+                          Owed::kReply);
+    death = session.TakeDeathBetweenExchanges();
+    if (!death && ProcessEnded(pinged)) break;  // the exit was the exchange's own
+  }
+  if (death) {
+    EXPECT_EQ(death->exit_code, 7);
+    ASSERT_EQ(seen.deaths.size(), 1U);
+    EXPECT_EQ(seen.deaths[0].exit_code, 7);
+    EXPECT_EQ(pinged.outcome, Outcome::kOk) << pinged.detail;
+    EXPECT_EQ(session.counts().reopens, 1U);
+  } else {
+    EXPECT_TRUE(ProcessEnded(pinged)) << pinged.detail;
+  }
+}
+
+TEST(TargetSession, AConnectionOfItsOwnIsNeverReopened) {
+  TargetLink link(SessionServer("dies-on-list"));
+  SessionPolicy own;
+  own.reopen = false;
+  TargetSession session(link, kRevision, own);
+  ASSERT_TRUE(session.Open().ok()) << session.why();
+  session.Send(MakeRequest(kRevision, TransportKind::kStdio, "tools/list", {}, 60), Owed::kReply);
+  Observation after;
+  for (int attempt = 0; attempt < 3 && !session.lost(); ++attempt) {
+    after = session.Send(MakeRequest(kRevision, TransportKind::kStdio, "ping", {}, 70 + attempt),
+                         Owed::kReply);
+  }
+  EXPECT_TRUE(session.lost());
+  EXPECT_EQ(link.connections_made(), 1U);
+}
+
+TEST(TargetSession, TheLinkGivesUpAfterThreeRequestsUnansweredInARow) {
+  TargetLink link([]() -> Result<std::unique_ptr<Transport>> {
+    StdioTarget target;
+    target.argv = {"sh", "-c", "cat >/dev/null"};
+    target.limits.timeout = milliseconds(100);
+    target.limits.startup_timeout = milliseconds(100);
+    target.shutdown_grace = milliseconds(100);
+    auto spawned = SpawnStdio(std::move(target));
+    if (!spawned) return spawned.error();
+    return std::unique_ptr<Transport>(std::move(*spawned));
+  });
+  TargetSession session(link, kRevision);
+  ASSERT_TRUE(session.Connect());
+  for (int id = 1; id <= TargetLink::kUnansweredBeforeGivingUp; ++id) {
+    EXPECT_EQ(session.SendExactly(test_support::Call(id)).outcome, Outcome::kAliveButDeaf);
+  }
+  EXPECT_TRUE(link.gave_up());
+  const Observation unsent = session.SendExactly(test_support::Call(9));
+  EXPECT_EQ(unsent.outcome, Outcome::kTransportError);
+  EXPECT_NE(unsent.detail.find("not sent"), std::string::npos) << unsent.detail;
+}
+
+}  // namespace
+}  // namespace mcpfuzz

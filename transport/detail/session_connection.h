@@ -1,0 +1,82 @@
+#pragma once
+// Internal: one connection of a TargetSession (over stdio, one server process): the factory's
+// transport behind a decorator that hands each exchange to the run's observer and counts it
+// for the give-up rule, and the McpClient speaking on it.
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "transport/client.h"
+#include "transport/session.h"
+#include "transport/transport.h"
+
+namespace mcpfuzz::transport_detail {
+
+/// What a request not sent (the run gave up on the target) is recorded as: a local refusal the
+/// oracles judge UNVERIFIED, with the reason in its detail.
+Observation NotSent(const std::string& why);
+
+class ObservingTransport final : public TransportDecorator {
+ public:
+  ObservingTransport(std::unique_ptr<Transport> inner, TargetLink& link, std::size_t serial);
+
+  Observation Send(const Request& request) override;
+  /// Forwards, then: a request left unanswered whose sentinel was answered is Outcome::kDropped,
+  /// whichever transport learnt it; each request is observed as owed nothing (the sentinel is
+  /// owed the reply). For the give-up rule the sentinel's answer stands for the pipeline: one
+  /// deafness is one unanswered question, however many requests it silenced.
+  PipelineResult SendPipelined(const Pipeline& pipeline) override;
+
+  /// Sends `request` and observes it as owed `owed`; `counts`: its answer counts for the
+  /// give-up rule (not when a sentinel sent after it is to stand for it).
+  Observation SendOwed(const Request& request, Owed owed, bool counts = true);
+  StdioTransport* stdio() const { return stdio_; }
+  std::size_t serial() const { return serial_; }
+  /// While set (during an open), every exchange is also appended to `tap`.
+  void set_tap(std::vector<Exchange>* tap) { tap_ = tap; }
+  /// Off while a spare opens on a thread of its own: the run's observer and count see one
+  /// thread's exchanges, in order.
+  void set_observed(bool observed) { observed_ = observed; }
+
+ private:
+  void Observe(const Request& request, const Observation& observation, Owed owed, bool counts);
+
+  TargetLink& link_;
+  std::size_t serial_;
+  StdioTransport* stdio_;
+  std::vector<Exchange>* tap_ = nullptr;
+  bool observed_ = true;
+};
+
+class SessionConnection {
+ public:
+  SessionConnection(std::unique_ptr<Transport> transport, TargetLink& link, std::size_t serial,
+                    Revision revision)
+      : transport_(std::move(transport), link, serial), client_(transport_, revision) {}
+
+  ObservingTransport& transport() { return transport_; }
+  McpClient& client() { return client_; }
+  StdioTransport* stdio() const { return transport_.stdio(); }
+  std::size_t serial() const { return transport_.serial(); }
+
+ private:
+  ObservingTransport transport_;
+  McpClient client_;
+};
+
+/// A stdio server started and opened on a thread of its own while requests go on. Only that
+/// thread touches `connection` until it is joined.
+struct Spare {
+  std::unique_ptr<SessionConnection> connection;
+  /// The connection the spare replaces, shut down on the spare's thread (a server that does
+  /// not exit when stdin closes costs the shutdown grace).
+  std::unique_ptr<SessionConnection> retired;
+  bool opened = false;
+  std::string why;
+  std::thread opener;
+};
+
+}  // namespace mcpfuzz::transport_detail

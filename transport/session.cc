@@ -1,0 +1,649 @@
+#include "transport/session.h"
+
+#include <algorithm>
+#include <boost/json/serialize.hpp>
+#include <chrono>
+#include <utility>
+#include <variant>
+
+#include "model/channel.h"
+#include "model/request_builder.h"
+#include "transport/detail/session_connection.h"
+
+namespace mcpfuzz {
+namespace transport_detail {
+namespace {
+
+std::string SessionIdOf(const Request& request, const Transport& transport) {
+  if (auto header = FindHeader(request.headers, kHeaderSessionId)) return std::string(*header);
+  if (request.session == SessionBinding::kAttach) return transport.session_id();
+  return {};
+}
+
+Owed OwedByDefault(const Request& request) {
+  return request.RpcId() ? Owed::kReply : Owed::kNothing;
+}
+
+// An answer in time, or a drop a sentinel proved: the target still reads and answers.
+bool AnsweredInTime(Outcome outcome) {
+  return outcome == Outcome::kOk || outcome == Outcome::kDropped || outcome == Outcome::kTooLarge;
+}
+
+}  // namespace
+
+Observation NotSent(const std::string& why) {
+  Observation observation;
+  observation.outcome = Outcome::kTransportError;
+  observation.detail = "not sent: " + why;
+  return observation;
+}
+
+ObservingTransport::ObservingTransport(std::unique_ptr<Transport> inner, TargetLink& link,
+                                       std::size_t serial)
+    : TransportDecorator(std::move(inner)),
+      link_(link),
+      serial_(serial),
+      stdio_(dynamic_cast<StdioTransport*>(&this->inner())) {}
+
+void ObservingTransport::Observe(const Request& request, const Observation& observation, Owed owed,
+                                 bool counts) {
+  if (!observed_) return;
+  if (counts) link_.Count(observation);
+  if (link_.observer() == nullptr && tap_ == nullptr) return;
+  const Exchange exchange{request, observation, SessionIdOf(request, *this)};
+  if (SessionObserver* observer = link_.observer()) {
+    observer->Saw({exchange, owed, serial_, stdio_ != nullptr});
+  }
+  if (tap_ != nullptr) tap_->push_back(exchange);
+}
+
+Observation ObservingTransport::SendOwed(const Request& request, Owed owed, bool counts) {
+  if (link_.gave_up()) {
+    Observation unsent = NotSent(TargetLink::GaveUpReason());
+    Observe(request, unsent, owed, counts);
+    return unsent;
+  }
+  Observation observation = inner().Send(request);
+  Observe(request, observation, owed, counts);
+  return observation;
+}
+
+Observation ObservingTransport::Send(const Request& request) {
+  return SendOwed(request, OwedByDefault(request));
+}
+
+PipelineResult ObservingTransport::SendPipelined(const Pipeline& pipeline) {
+  PipelineResult result;
+  if (link_.gave_up()) {
+    result.observations.assign(pipeline.requests.size(), NotSent(TargetLink::GaveUpReason()));
+    if (pipeline.sentinel) result.sentinel = NotSent(TargetLink::GaveUpReason());
+    result.answered_after_sentinel.assign(pipeline.requests.size(), false);
+  } else {
+    result = inner().SendPipelined(pipeline);
+  }
+  const bool sentinel_answered =
+      pipeline.sentinel && SentinelAnswered(*pipeline.sentinel, result.sentinel);
+  const bool went_deaf = pipeline.sentinel && result.sentinel.outcome == Outcome::kAliveButDeaf;
+  for (std::size_t k = 0; k < pipeline.requests.size() && k < result.observations.size(); ++k) {
+    Observation& observation = result.observations[k];
+    // A message owed no echoed reply was heard out in silence, but the sentinel behind it got
+    // no answer either: the server stopped answering, and that silence was not its answer.
+    if (went_deaf && observation.outcome == Outcome::kOk && observation.messages.empty() &&
+        observation.non_json.empty()) {
+      observation.outcome = Outcome::kAliveButDeaf;
+      observation.time_limit = result.sentinel.time_limit;
+      observation.limit = result.sentinel.limit;
+      observation.detail = "no reply, and the sentinel written after it got none either";
+    }
+    // A transport that sends one request after the other waits out the limit on a dropped
+    // one; the sentinel answered after it tells the same as one that learns drops.
+    if (sentinel_answered && observation.outcome == Outcome::kAliveButDeaf) {
+      observation.outcome = Outcome::kDropped;
+    }
+    if (observation.outcome == Outcome::kDropped &&
+        observation.detail.find("sentinel") == std::string::npos) {
+      observation.detail = "no reply; the sentinel written after it was answered";
+    }
+    Observe(pipeline.requests[k], observation,
+            pipeline.sentinel ? Owed::kNothing : OwedByDefault(pipeline.requests[k]),
+            !pipeline.sentinel);
+  }
+  if (pipeline.sentinel) Observe(*pipeline.sentinel, result.sentinel, Owed::kReply, true);
+  return result;
+}
+
+}  // namespace transport_detail
+
+// --- TargetLink ----------------------------------------------------------------------------------
+
+Result<std::unique_ptr<Transport>> TargetLink::Connect() {
+  ++connections_made_;
+  return connect_();
+}
+
+void TargetLink::Count(const Observation& observation) {
+  const std::lock_guard lock(mutex_);
+  if (transport_detail::AnsweredInTime(observation.outcome)) {
+    unanswered_in_a_row_ = 0;
+  } else if (observation.outcome == Outcome::kTimeout ||
+             observation.outcome == Outcome::kAliveButDeaf) {
+    if (++unanswered_in_a_row_ >= kUnansweredBeforeGivingUp) gave_up_ = true;
+  }
+}
+
+void TargetLink::TrustSentinels() {
+  SentinelTrust unproven = SentinelTrust::kUnproven;
+  sentinel_trust_.compare_exchange_strong(unproven, SentinelTrust::kTrusted);
+}
+
+void TargetLink::DistrustSentinels(std::string late_reply) {
+  const std::lock_guard lock(mutex_);
+  if (sentinel_trust_.exchange(SentinelTrust::kDistrusted) != SentinelTrust::kDistrusted) {
+    late_reply_ = std::move(late_reply);
+  }
+}
+
+std::string TargetLink::late_reply() const {
+  const std::lock_guard lock(mutex_);
+  return late_reply_;
+}
+
+std::string TargetLink::GaveUpReason() {
+  return "the last " + std::to_string(kUnansweredBeforeGivingUp) +
+         " requests went unanswered within the time limit";
+}
+
+// --- TargetSession -------------------------------------------------------------------------------
+
+namespace {
+
+using transport_detail::SessionConnection;
+
+// Once a server went deaf, later exchanges wait this fraction of the time that silence took
+// the first time, and no less than the floor: a server that answers at all answers a sentinel
+// far sooner, and one that goes deaf again is known at a fraction of a limit. A verdict that
+// rests on this shorter wait says so (Observation::time_limit), and a fuzz finding resting on
+// it is sent again alone under the full limit before it counts.
+constexpr int kPatienceDivisor = 4;
+constexpr std::chrono::milliseconds kPatienceFloor{250};
+
+// The server said something: a reply, output that is not one, or a drop its answer to the
+// sentinel proved. A quiet window's silence is not an answer.
+bool Answered(const Observation& observation) {
+  switch (observation.outcome) {
+    case Outcome::kOk:
+      return !observation.messages.empty() || !observation.non_json.empty();
+    case Outcome::kDropped:
+    case Outcome::kTooLarge:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Outcomes after which the connection (or the stdio process) cannot be trusted for the next
+// request. A stdio drop is not among them: the server read past it. Nor is an HTTP timeout:
+// curl opens a new connection for the next request by itself, and the session the server
+// keeps is still its; reopening would hand a server that hangs on every request a fresh,
+// answered handshake each time, and the run would never give up on it.
+bool Breaks(const Observation& observation) {
+  return observation.outcome == Outcome::kConnectionRefused ||
+         observation.outcome == Outcome::kConnectionReset ||
+         observation.outcome == Outcome::kExited || observation.outcome == Outcome::kAliveButDeaf ||
+         ProcessEnded(observation);
+}
+
+Observation Failed(std::string detail) {
+  Observation observation;
+  observation.outcome = Outcome::kTransportError;
+  observation.detail = std::move(detail);
+  return observation;
+}
+
+// True when a raw body of `pipeline` spells out the id of one of the sentinel's late replies
+// ("id":33, "id": "x"), as the server would read it: the transport cannot read a raw body's
+// id, so the reply to that raw request can look like a late reply to an earlier one.
+bool RawBodyMayOwn(const Pipeline& pipeline, const Observation& sentinel) {
+  for (const Request& request : pipeline.requests) {
+    const auto* raw = std::get_if<RawBody>(&request.body);
+    if (raw == nullptr) continue;
+    for (const boost::json::value& late : sentinel.late_replies) {
+      const auto* id = late.is_object() ? late.as_object().if_contains("id") : nullptr;
+      if (id == nullptr) continue;
+      const std::string wanted = boost::json::serialize(*id);
+      for (std::size_t at = raw->bytes.find("\"id\""); at != std::string::npos;
+           at = raw->bytes.find("\"id\"", at + 1)) {
+        const std::size_t next = raw->bytes.find_first_not_of(" \t:", at + 4);
+        if (next != std::string::npos && raw->bytes.compare(next, wanted.size(), wanted) == 0) {
+          return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+// The reply to `request` among `later`'s late replies (it came after `observation` gave up on
+// it): moved into `observation`, which becomes answered. False when it is not there.
+bool TookLateReply(const Request& request, Observation& later, Observation& observation) {
+  const std::optional<boost::json::value> id = request.RpcId();
+  if (!id) return false;
+  auto found = std::find_if(later.late_replies.begin(), later.late_replies.end(),
+                            [&id](const boost::json::value& reply) {
+                              const auto* echoed = reply.as_object().if_contains("id");
+                              return echoed != nullptr && *echoed == *id;
+                            });
+  if (found == later.late_replies.end()) return false;
+  observation.messages.push_back(std::move(*found));
+  later.late_replies.erase(found);
+  observation.outcome = Outcome::kOk;
+  observation.detail = "answered after " + std::string(Describe(observation.time_limit)) + " of " +
+                       std::to_string(observation.limit.count()) +
+                       " ms had passed, while a sentinel sent after it was waited for";
+  return true;
+}
+
+}  // namespace
+
+TargetSession::TargetSession(TargetLink& link, Revision revision, SessionPolicy policy)
+    : link_(link), revision_(revision), policy_(policy) {}
+
+TargetSession::~TargetSession() {
+  // Ends a handshake-era HTTP session politely; a stdio server is shut down by its transport.
+  if (connection_ && opened_once_ && !broken_ && !lost_ && !closed_ && !stdio()) {
+    connection_->client().Close();
+  }
+  // The spare's server is shut down with it: no child outlives the session.
+  if (spare_ && spare_->opener.joinable()) spare_->opener.join();
+}
+
+McpClient& TargetSession::client() { return connection_->client(); }
+
+std::string TargetSession::session_id() const {
+  return connection_ ? connection_->transport().session_id() : std::string();
+}
+
+void TargetSession::set_session_id(std::string id) {
+  if (connection_) connection_->transport().set_session_id(std::move(id));
+}
+
+std::string TargetSession::SessionIdFor(const Request& request) const {
+  return connection_ ? transport_detail::SessionIdOf(request, connection_->transport())
+                     : std::string();
+}
+
+bool TargetSession::alive() {
+  StdioTransport* process = connection_ ? connection_->stdio() : nullptr;
+  return process == nullptr || process->Alive();
+}
+
+std::vector<Exchange> TargetSession::Close() {
+  std::vector<Exchange> made;
+  if (connection_ == nullptr || closed_ || stdio()) return made;
+  closed_ = true;
+  connection_->transport().set_tap(&made);
+  connection_->client().Close();
+  connection_->transport().set_tap(nullptr);
+  return made;
+}
+
+void TargetSession::Lose(std::string why) {
+  lost_ = true;
+  why_ = std::move(why);
+}
+
+void TargetSession::Adopt(std::unique_ptr<SessionConnection> connection) {
+  connection_ = std::move(connection);
+  connection_->transport().set_observed(true);
+  ++generation_;
+  if (StdioTransport* process = connection_->stdio()) process->LimitPatience(patience_);
+}
+
+bool TargetSession::Reconnect() {
+  if (link_.gave_up()) {
+    why_ = TargetLink::GaveUpReason();
+    return false;
+  }
+  auto transport = link_.Connect();
+  if (!transport.ok()) {
+    why_ = "could not connect: " + transport.error().message;
+    return false;
+  }
+  kind_ = (*transport)->kind();
+  reproduce_at_ = (*transport)->ReproduceAt();
+  Adopt(std::make_unique<SessionConnection>(std::move(*transport), link_, link_.connections_made(),
+                                            revision_));
+  return true;
+}
+
+bool TargetSession::Connect() {
+  if (!Reconnect()) {
+    Lose(why_);
+    return false;
+  }
+  connected_unopened_ = true;
+  return true;
+}
+
+Result<OpenOutcome> TargetSession::OpenConnection() {
+  if (!std::exchange(connected_unopened_, false) && !Reconnect()) return Error{why_};
+  opening_.clear();
+  connection_->transport().set_tap(&opening_);
+  Result<OpenOutcome> opened = connection_->client().OpenAsAsked();
+  connection_->transport().set_tap(nullptr);
+  if (!opened.ok()) {
+    why_ = opened.error().message;
+    const auto& last = connection_->client().last_open();
+    broken_ = last && Breaks(last->observation);
+  }
+  return opened;
+}
+
+Result<OpenOutcome> TargetSession::Open() {
+  Result<OpenOutcome> opened = OpenConnection();
+  if (!opened.ok()) {
+    Lose(why_);
+    return opened;
+  }
+  if (!opened_once_) {
+    opened_once_ = true;
+    capabilities_ = connection_->client().server_capabilities();
+    session_assigned_ = connection_->client().session_assigned();
+    server_info_ = connection_->client().server_info();
+    if (policy_.list_features) listed_ = ListFeatures(connection_->client());
+    PrepareSpare(nullptr);
+  }
+  return opened;
+}
+
+void TargetSession::PrepareSpare(std::unique_ptr<SessionConnection> retired) {
+  if (!stdio() || spare_ || lost_ || !policy_.warm_spare) return;
+  auto transport = link_.Connect();
+  if (!transport.ok()) return;  // No spare: the next restart starts a server as it is needed.
+  spare_ = std::make_unique<transport_detail::Spare>();
+  spare_->connection = std::make_unique<SessionConnection>(std::move(*transport), link_,
+                                                           link_.connections_made(), revision_);
+  spare_->retired = std::move(retired);
+  spare_->connection->transport().set_observed(false);
+  // Only the factory call stays on this thread (tests count the connections a factory made);
+  // the server's start-up and handshake overlap the requests sent meanwhile.
+  spare_->opener = std::thread([spare = spare_.get()] {
+    auto opened = spare->connection->client().OpenAsAsked();
+    spare->opened = opened.ok();
+    if (!opened.ok()) spare->why = opened.error().message;
+    spare->retired.reset();
+  });
+}
+
+bool TargetSession::TakeSpare() {
+  if (!spare_) return false;
+  spare_->opener.join();
+  const std::unique_ptr<transport_detail::Spare> spare = std::move(spare_);
+  if (!spare->opened) {
+    why_ = spare->why;
+    return false;
+  }
+  // Its handshake was answered on the spare's thread, out of the count's sight: it counts now,
+  // as a restarted server's answered handshake does.
+  Observation answered;
+  answered.outcome = Outcome::kOk;
+  link_.Count(answered);
+  Adopt(std::move(spare->connection));
+  return true;
+}
+
+bool TargetSession::Reopen() {
+  std::unique_ptr<SessionConnection> retired = std::move(connection_);
+  bool reopened = TakeSpare();
+  if (reopened) ++counts_.warm_reopens;
+  // A reconnection can fail for reasons of the moment (a port still closing): a few tries.
+  constexpr int kReconnectAttempts = 3;
+  for (int attempt = 0; attempt < kReconnectAttempts && !reopened && !link_.gave_up(); ++attempt) {
+    reopened = OpenConnection().ok();
+  }
+  // The next spare starts now, so it is warm by the next restart.
+  if (reopened) PrepareSpare(std::move(retired));
+  return reopened;
+}
+
+bool TargetSession::SpendsTheRestartBudget() {
+  if (!lost_ && !answered_since_open_ && fruitless_restarts_ + 1 >= policy_.kFruitlessRestarts) {
+    Lose("the server died or stopped answering before answering anything after each of the last " +
+         std::to_string(policy_.kFruitlessRestarts) +
+         " restarts (the restart budget); nothing more was sent to it");
+  }
+  return lost_;
+}
+
+bool TargetSession::Ready() {
+  if (lost_) return false;
+  if (link_.gave_up()) {
+    Lose(TargetLink::GaveUpReason());
+    return false;
+  }
+  if (connection_ == nullptr) {
+    Lose("the session was never opened");
+    return false;
+  }
+  StdioTransport* process = connection_->stdio();
+  const bool died_quietly = !broken_ && process != nullptr && !process->Alive();
+  if (died_quietly) {
+    death_between_ = process->Shutdown();
+    if (SessionObserver* observer = link_.observer()) {
+      observer->DiedBetween(*death_between_, connection_->serial());
+    }
+  }
+  const bool retire = std::exchange(retire_, false) && stdio();
+  const bool failed = broken_ || died_quietly;
+  if (!failed && !retire) return true;
+  if (!policy_.reopen) {
+    if (!failed) return true;
+    Lose(std::string("the server of this connection ") +
+         (died_quietly ? "ended" : "stopped answering") +
+         "; a connection of its own is not reopened");
+    return false;
+  }
+  if (failed) {
+    if (SpendsTheRestartBudget()) return false;
+    fruitless_restarts_ = answered_since_open_ ? 0 : fruitless_restarts_ + 1;
+    answered_since_open_ = false;
+  }
+  ++counts_.reopens;
+  if (!Reopen()) {
+    Lose("the session could not be reopened: " + why_);
+    return false;
+  }
+  broken_ = false;
+  return true;
+}
+
+Request TargetSession::Sentinel() { return MakeSentinel(revision_, kind_, ++sentinels_); }
+
+void TargetSession::Retire() { retire_ = true; }
+
+void TargetSession::MarkBroken() {
+  broken_ = true;
+  // Known now rather than at the next exchange, so that no case is counted that is not sent.
+  if (policy_.reopen) SpendsTheRestartBudget();
+}
+
+void TargetSession::Count(const Observation& observation) {
+  if (Answered(observation)) {
+    answered_since_open_ = true;
+    fruitless_restarts_ = 0;
+  }
+}
+
+void TargetSession::CountDeafness(const Observation& observation) {
+  if (observation.outcome != Outcome::kAliveButDeaf) return;
+  if (observation.time_limit == TimeLimit::kPatience) {
+    ++counts_.deaf_within_patience;
+    return;
+  }
+  ++counts_.deaf_timeouts;
+  if (patience_) return;
+  const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(observation.elapsed);
+  patience_ = std::max(kPatienceFloor, waited / kPatienceDivisor);
+  if (StdioTransport* process = connection_->stdio()) process->LimitPatience(patience_);
+}
+
+void TargetSession::NoteLateReplies(const Pipeline& pipeline, PipelineResult& result) {
+  if (result.sentinel.late_replies.empty()) return;
+  if (RawBodyMayOwn(pipeline, result.sentinel)) {
+    // No proof of disorder: the raw request was not given its reply, so the caller sends it
+    // again alone on a fresh connection.
+    broken_ = true;
+    result.ambiguous = true;
+    return;
+  }
+  const boost::json::value& late = result.sentinel.late_replies.front();
+  const auto* id = late.is_object() ? late.as_object().if_contains("id") : nullptr;
+  link_.DistrustSentinels("a reply to id " +
+                          (id != nullptr ? boost::json::serialize(*id) : std::string("?")));
+}
+
+void TargetSession::ProveDrop(const Request& request, Observation& observation) {
+  StdioTransport* process = connection_->stdio();
+  if (process == nullptr || link_.sentinel_trust() != TargetLink::SentinelTrust::kUnproven) {
+    return;
+  }
+  Observation awaited = process->AwaitReply(request);
+  const bool replied =
+      std::any_of(awaited.messages.begin(), awaited.messages.end(),
+                  [](const boost::json::value& message) { return IsResponseShaped(message); });
+  if (!replied) {
+    if (awaited.outcome == Outcome::kOk || awaited.outcome == Outcome::kAliveButDeaf) {
+      link_.TrustSentinels();
+    }
+    return;
+  }
+  link_.DistrustSentinels("the reply to a request answered " +
+                          std::to_string(awaited.elapsed.count() / 1000) +
+                          " ms after the sentinel's reply");
+  // The request's own answer after all: what a one-at-a-time exchange would have got.
+  for (boost::json::value& message : awaited.messages) {
+    observation.messages.push_back(std::move(message));
+  }
+  for (std::string& piece : awaited.non_json) observation.non_json.push_back(std::move(piece));
+  observation.outcome = Outcome::kOk;
+  observation.detail = "answered " + std::to_string(awaited.elapsed.count() / 1000) +
+                       " ms after the reply to the sentinel written behind it";
+}
+
+PipelineResult TargetSession::SendPipelined(const Pipeline& pipeline) {
+  if (!Ready()) {
+    PipelineResult result;
+    const Observation failure = Failed("the session was lost: " + why_);
+    result.observations.assign(pipeline.requests.size(), failure);
+    result.sentinel = failure;
+    result.answered_after_sentinel.assign(pipeline.requests.size(), false);
+    return result;
+  }
+  return SendPipelinedNow(pipeline);
+}
+
+PipelineResult TargetSession::SendPipelinedNow(const Pipeline& pipeline) {
+  PipelineResult result = connection_->transport().SendPipelined(pipeline);
+  for (const Observation& observation : result.observations) Count(observation);
+  Count(result.sentinel);
+  // Once per pipeline: the sentinel is unanswered whenever the server went deaf in it.
+  CountDeafness(result.sentinel);
+  NoteLateReplies(pipeline, result);
+  // The sentinel's own end breaks nothing: a server found dead is restarted by the next
+  // exchange as one that died between exchanges, and a deaf one is the caller's to judge.
+  if (std::any_of(result.observations.begin(), result.observations.end(), Breaks)) MarkBroken();
+  return result;
+}
+
+Observation TargetSession::SendWaiting(const Request& request, Owed owed, bool full_limit) {
+  StdioTransport* process = connection_->stdio();
+  if (process != nullptr && full_limit) process->LimitPatience(std::nullopt);
+  // Over stdio a silence is settled by the sentinel sent after it, whose answer then counts for
+  // the give-up rule in its stead.
+  const bool settled_by_sentinel = process != nullptr;
+  Observation observation =
+      connection_->transport().SendOwed(request, owed, /*counts=*/!settled_by_sentinel);
+  if (process != nullptr && full_limit) process->LimitPatience(patience_);
+  Count(observation);
+  if (settled_by_sentinel && observation.outcome != Outcome::kAliveButDeaf) {
+    link_.Count(observation);
+  }
+  if (process != nullptr && observation.outcome == Outcome::kAliveButDeaf) {
+    // Deaf, or a message dropped on purpose? A sentinel after it settles it. A deafness is
+    // one incident: the request owed a reply stands for it, else the sentinel does.
+    const Request sentinel = Sentinel();
+    Observation answer = connection_->transport().SendOwed(
+        sentinel, owed == Owed::kReply ? Owed::kNothing : Owed::kReply);
+    Count(answer);
+    if (TookLateReply(request, answer, observation)) {
+      // Answered after all, only later than the limit: a slow server, not a silent one.
+    } else if (SentinelAnswered(sentinel, answer)) {
+      observation.outcome = Outcome::kDropped;
+      observation.detail += "; the sentinel sent after it was answered";
+    } else {
+      // Deaf: it answered neither. The patience is learnt from the request's own wait.
+      CountDeafness(observation);
+    }
+    last_sentinel_ = Exchange{sentinel, std::move(answer), {}};
+  }
+  if (Breaks(observation)) MarkBroken();
+  return observation;
+}
+
+Observation TargetSession::SendAlone(const Request& request) {
+  last_sentinel_.reset();
+  if (!Ready()) return Failed("the session was lost: " + why_);
+  return SendWaiting(request, Owed::kReply, /*full_limit=*/true);
+}
+
+Observation TargetSession::SendExactly(const Request& request) {
+  last_sentinel_.reset();
+  if (lost_ || connection_ == nullptr) return Failed("not connected: " + why_);
+  Observation observation = connection_->transport().Send(request);
+  Count(observation);
+  return observation;
+}
+
+Observation TargetSession::Send(const Request& request, Owed owed) {
+  last_sentinel_.reset();
+  if (!Ready()) return Failed("the session was lost: " + why_);
+  if (!stdio() || owed == Owed::kReply || out_of_order()) {
+    return SendWaiting(request, owed, /*full_limit=*/false);
+  }
+  const Pipeline pipeline{{request}, Sentinel()};
+  PipelineResult result = SendPipelinedNow(pipeline);
+  if (result.ambiguous) {
+    // What came back cannot be told apart: sent again alone, on a fresh server.
+    MarkBroken();
+    if (!Ready()) return Failed("the session was lost: " + why_);
+    return SendWaiting(request, owed, /*full_limit=*/false);
+  }
+  last_sentinel_ = Exchange{*pipeline.sentinel, std::move(result.sentinel), {}};
+  if (result.observations.empty()) return Failed("nothing came back");
+  Observation observation = std::move(result.observations.front());
+  if (observation.outcome == Outcome::kDropped) ProveDrop(request, observation);
+  return observation;
+}
+
+std::optional<ProcessExit> TargetSession::TakeDeathBetweenExchanges() {
+  return std::exchange(death_between_, std::nullopt);
+}
+
+std::optional<ProcessExit> TargetSession::EndedAfterReply(const Observation* sentinel) {
+  StdioTransport* process = connection_ ? connection_->stdio() : nullptr;
+  if (process == nullptr || broken_ || lost_) return std::nullopt;
+  Observation probed;
+  if (sentinel == nullptr) {
+    // On the process itself, not through Send: Send would restart a dead server first.
+    probed = connection_->transport().SendOwed(Sentinel(), Owed::kReply);
+    sentinel = &probed;
+  }
+  if (sentinel->outcome != Outcome::kExited && !ProcessEnded(*sentinel)) {
+    if (sentinel->outcome != Outcome::kOk) broken_ = true;
+    return std::nullopt;
+  }
+  broken_ = true;
+  return process->Shutdown();
+}
+
+}  // namespace mcpfuzz
