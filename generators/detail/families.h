@@ -92,10 +92,11 @@ rc::Gen<GeneratedCase> PaginationCursors(const GenContext& context);
 /// eight levels → logging.invalid-level.
 rc::Gen<GeneratedCase> LogLevels(const GenContext& context);
 
-/// Requests in order on one fresh connection, handshake era: initialize, initialized, ping at
-/// every point of the handshake, a second initialize, over HTTP a DELETE of the session and
-/// requests after it → lifecycle.*, sessions.*, notifications.no-reply, each step by the rule
-/// of its state (oracles/sequence.h).
+/// Requests in order on one fresh connection: in the handshake era initialize, initialized, ping
+/// at every point of the handshake, a second initialize, over HTTP a DELETE of the session and
+/// requests after it, and the operations of detail/sequence_ops.h; in 2026-07-28 over stdio the
+/// era lock → lifecycle.*, sessions.*, notifications.no-reply and more, each step by the rule of
+/// its state (oracles/sequence.h).
 rc::Gen<GeneratedCase> Sequences(const GenContext& context);
 
 }  // namespace mcpfuzz::gen
