@@ -69,6 +69,10 @@ Steps ThenPing(const GenContext& context, Draw& draw, Request first, std::string
 bool SecondSession(const GenContext& context, const Plan& plan, Session second) {
   return context.http() && plan.model.session == Session::kLive && plan.model.second == second;
 }
+Request InSecondSession(Request request) {
+  request.session = SessionBinding::kSecond;
+  return request;
+}
 bool Odd(std::size_t variant) { return variant % 2 == 1; }
 
 constexpr SequenceOp kHandshakeOps[] = {
@@ -218,9 +222,7 @@ constexpr SequenceOp kHandshakeOps[] = {
      .fits = [](const GenContext& context,
                 const Plan& plan) { return SecondSession(context, plan, Session::kLive); },
      .build = [](const GenContext& context, const Plan&, Draw&) -> Steps {
-       Request request = MakeBodyless(context.revision, "DELETE");
-       request.session = SessionBinding::kSecond;
-       return {Step(std::move(request))};
+       return {Step(InSecondSession(MakeBodyless(context.revision, "DELETE")))};
      },
      .in_place_of = "ping",
      .at = Odd},
@@ -228,9 +230,7 @@ constexpr SequenceOp kHandshakeOps[] = {
      .fits = [](const GenContext& context,
                 const Plan& plan) { return SecondSession(context, plan, Session::kEnded); },
      .build = [](const GenContext& context, const Plan&, Draw& draw) -> Steps {
-       Request request = Call(context, "ping", draw.Id());
-       request.session = SessionBinding::kSecond;
-       return {Step(std::move(request))};
+       return {Step(InSecondSession(Call(context, "ping", draw.Id())))};
      },
      .in_place_of = "ping",
      .at = Odd},

@@ -79,8 +79,8 @@ struct OpStep {
 
 /// One operation.
 struct SequenceOp {
-  /// Unique within its table: the step's name in the case's variant, and how `in_place_of` names
-  /// it.
+  /// Unique within its table: how the case's variant calls its steps that are not named, and
+  /// how `in_place_of` finds it.
   std::string_view name = {};
   /// Whether it fits the planned state and the target.
   bool (*fits)(const GenContext& context, const Plan& plan) = nullptr;
