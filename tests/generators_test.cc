@@ -16,13 +16,16 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "generators/detail/sequence_ops.h"
 #include "model/request_builder.h"
 #include "oracles/check_ids.h"
 #include "oracles/expectations.h"
@@ -308,6 +311,56 @@ TEST(Generators, NoRealToolIsNamedUnlessAllowed) {
       if (name != nullptr && name->is_string()) {
         EXPECT_FALSE(real.contains(std::string(name->as_string()))) << Show(generated);
       }
+    }
+  }
+}
+
+// Every operation of the sequences family is drawn where it fits within kCases cases of the
+// usual seeds, in one of its lane's contexts: an operation nothing draws fails here. Which case
+// draws it first is left to the draws.
+TEST(Sequences, EveryOperationIsDrawnWhereItFits) {
+  constexpr int kCases = 2000;
+  auto declaring_all = [](Revision revision, TransportKind transport) {
+    GenContext context = Context(revision, transport);
+    context.capabilities["resources"] = json::object{{"subscribe", true}};
+    context.speaks_both_eras = true;
+    return context;
+  };
+  const struct {
+    std::span<const detail::SequenceOp> ops;
+    std::vector<GenContext> contexts;
+  } lanes[] = {
+      {detail::HandshakeOps(),
+       {declaring_all(Revision::k2025_11_25, kHttp), declaring_all(Revision::k2025_11_25, kStdio)}},
+      {detail::EraLockOps(), {declaring_all(Revision::k2026_07_28, kStdio)}},
+  };
+  for (const auto& lane : lanes) {
+    std::set<std::string, std::less<>> seen;
+    for (const GenContext& context : lane.contexts) {
+      const std::vector<GeneratedCase> cases = SampleFamily(context, "sequences", kCases);
+      ASSERT_EQ(cases.size(), static_cast<std::size_t>(kCases)) << Describe(context);
+      for (const GeneratedCase& generated : cases) {
+        std::string_view variant = generated.variant;
+        for (std::size_t end = 0; !variant.empty(); variant.remove_prefix(end)) {
+          end = variant.find(", ");
+          seen.emplace(variant.substr(0, end));
+          end = end == std::string_view::npos ? variant.size() : end + 2;
+        }
+      }
+    }
+    // A step is named by its operation, or by it and a detail (a level, a URI) where no other
+    // operation's name reads that way.
+    auto drawn = [&](std::string_view name) {
+      const bool detailed =
+          std::none_of(lane.ops.begin(), lane.ops.end(), [&](const detail::SequenceOp& other) {
+            return other.name != name && std::string_view(other.name).starts_with(name);
+          });
+      return std::any_of(seen.begin(), seen.end(), [&](std::string_view step) {
+        return step == name || (detailed && step.starts_with(std::string(name) + " "));
+      });
+    };
+    for (const detail::SequenceOp& op : lane.ops) {
+      EXPECT_TRUE(drawn(op.name)) << op.name << " in none of " << kCases << " cases";
     }
   }
 }

@@ -92,10 +92,10 @@ rc::Gen<GeneratedCase> PaginationCursors(const GenContext& context);
 /// eight levels → logging.invalid-level.
 rc::Gen<GeneratedCase> LogLevels(const GenContext& context);
 
-/// Requests in order on one fresh connection, handshake era: initialize, initialized, ping at
-/// every point of the handshake, a second initialize, over HTTP a DELETE of the session and
-/// requests after it → lifecycle.*, sessions.*, notifications.no-reply, each step by the rule
-/// of its state (oracles/sequence.h).
+/// Requests in order on one fresh connection, each step judged by the rule of its state
+/// (oracles/sequence.h): in the handshake era the handshake, sessions, lists, cancellations and
+/// the other operations of detail/sequence_ops.h → lifecycle.*, sessions.*, notifications.no-reply
+/// and more; in 2026-07-28 over stdio the connection's era lock → era.initialize-after-lock.
 rc::Gen<GeneratedCase> Sequences(const GenContext& context);
 
 }  // namespace mcpfuzz::gen
