@@ -302,8 +302,10 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
   // rather than as a stable finding whose case file cannot reproduce it.
   if (session.kind() == TransportKind::kStdio) session.MarkBroken();
   const auto resending = Clock::now();
-  finding.resends = std::max(options_.resends, 0);
-  for (int resend = 0; resend < finding.resends; ++resend) {
+  // A signal ends the re-sends (and the shrinking below) after the exchange in flight: the
+  // finding counts the re-sends that were made.
+  for (finding.resends = 0; finding.resends < options_.resends && !Interrupted();
+       ++finding.resends) {
     const Judged again = SendAndJudge(session, generated, settle);
     if (again.finding && again.signature == signature) ++finding.reproduced;
   }
@@ -321,7 +323,7 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
   Shrunk shrunk;
   try {
     shrunk = ShrinkFinding(session, root, generated, judged, signature, settle,
-                           {shrink_sends, options_.max_shrink_time});
+                           {shrink_sends, options_.max_shrink_time, options_.stop});
   } catch (...) {
     shrunk = {generated, judged, 0, 0};
   }
@@ -371,8 +373,8 @@ SentCase Campaign::RunSequenceCase(const Lane& lane, GeneratedCase generated, st
   finding.original_steps = generated.steps.size();
 
   const auto resending = Clock::now();
-  finding.resends = std::max(options_.resends, 0);
-  for (int resend = 0; resend < finding.resends; ++resend) {
+  for (finding.resends = 0; finding.resends < options_.resends && !Interrupted();
+       ++finding.resends) {
     const SequenceRun again = RunSequence(connect_, generated.steps);
     if (again.finding() != nullptr && again.finding()->signature == signature) {
       ++finding.reproduced;
@@ -382,8 +384,9 @@ SentCase Campaign::RunSequenceCase(const Lane& lane, GeneratedCase generated, st
   Add(result_.timing.resends, resending);
 
   const auto shrinking = Clock::now();
-  const ShrunkSequence shrunk = ShrinkSequence(connect_, generated.steps, run, signature,
-                                               options_.max_shrink_sends, options_.max_shrink_time);
+  const ShrunkSequence shrunk =
+      ShrinkSequence(connect_, generated.steps, run, signature,
+                     {options_.max_shrink_sends, options_.max_shrink_time, options_.stop});
   Add(result_.timing.shrinking, shrinking);
   finding.steps = shrunk.minimal;
   finding.minimal = shrunk.minimal.back().request;

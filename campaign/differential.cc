@@ -237,7 +237,8 @@ DiffResult RunDiff(const std::vector<DiffTarget>& targets, const DiffOptions& op
     }
     const campaign_detail::DiffShrunk shrunk = campaign_detail::ShrinkDisagreement(
         sessions, roots, originals, sides, mixed,
-        campaign_detail::ShrinkBudget{options.max_shrink_sends, options.max_shrink_time});
+        campaign_detail::ShrinkBudget{options.max_shrink_sends, options.max_shrink_time,
+                                      options.stop});
     disagreement.shrink_steps = shrunk.steps;
     disagreement.shrink_sends = shrunk.sends;
     for (std::size_t t = 0; t < targets.size(); ++t) {

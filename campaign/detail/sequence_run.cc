@@ -161,7 +161,7 @@ SequenceRun RunSequence(const TransportFactory& connect, const Sequence& sequenc
 
 ShrunkSequence ShrinkSequence(const TransportFactory& connect, const Sequence& sequence,
                               const SequenceRun& run, const std::string& signature,
-                              std::size_t max_sends, std::chrono::milliseconds max_time) {
+                              const ShrinkBudget& budget) {
   const auto start = std::chrono::steady_clock::now();
   ShrunkSequence shrunk;
   shrunk.judged = run.steps[*run.failing];
@@ -173,7 +173,8 @@ ShrunkSequence ShrinkSequence(const TransportFactory& connect, const Sequence& s
     progress = false;
     // The failing step is the last one; every other is a candidate for removal.
     for (std::size_t drop = 0; drop + 1 < shrunk.minimal.size(); ++drop) {
-      if (shrunk.sends >= max_sends || std::chrono::steady_clock::now() - start >= max_time) {
+      if (shrunk.sends >= budget.max_sends ||
+          std::chrono::steady_clock::now() - start >= budget.max_time || budget.Stopped()) {
         return shrunk;
       }
       std::optional<Sequence> without = WithoutStep(shrunk.minimal, drop);

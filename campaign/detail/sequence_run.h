@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "campaign/detail/judging.h"
+#include "campaign/detail/shrink.h"
 #include "model/sequence.h"
 #include "transport/transport.h"
 
@@ -39,9 +40,9 @@ struct ShrunkSequence {
 
 /// Drops the steps after the failing one, then removes one other step at a time, keeping a
 /// removal when the shorter sequence still fails with `signature` (at any step), until no
-/// single removal does or `max_sends` sequences or `max_time` are spent.
+/// single removal does or the budget (sequences sent, time, a signal) is spent.
 ShrunkSequence ShrinkSequence(const TransportFactory& connect, const Sequence& sequence,
                               const SequenceRun& run, const std::string& signature,
-                              std::size_t max_sends, std::chrono::milliseconds max_time);
+                              const ShrinkBudget& budget);
 
 }  // namespace mcpfuzz::campaign_detail

@@ -97,7 +97,7 @@ Shrunk ShrinkFinding(Session& session, const rc::Shrinkable<GeneratedCase>& root
   const auto deadline = std::chrono::steady_clock::now() + budget.max_time;
   auto spent = [&] {
     return shrunk.sends >= budget.max_sends || std::chrono::steady_clock::now() >= deadline ||
-           session.lost();
+           session.lost() || budget.Stopped();
   };
   auto keeps = [&](const GeneratedCase& candidate) {
     Judged judged = SendAndJudge(session, candidate, settle);

@@ -4,6 +4,7 @@
 
 #include <rapidcheck/Shrinkable.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <functional>
@@ -25,6 +26,9 @@ struct Shrunk {
 struct ShrinkBudget {
   std::size_t max_sends = 200;
   std::chrono::milliseconds max_time{20000};
+  /// Set by a signal (CampaignOptions::stop): no further candidate is sent.
+  const std::atomic<bool>* stop = nullptr;
+  bool Stopped() const { return stop != nullptr && stop->load(); }
 };
 
 struct ShrinkWalk {
