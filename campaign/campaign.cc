@@ -321,12 +321,14 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
   // rather than as a stable finding whose case file cannot reproduce it.
   session.Retire();
   const auto resending = Clock::now();
-  finding.resends = std::max(options_.resends, 0);
-  for (int resend = 0; resend < finding.resends && !Interrupted(); ++resend) {
-    // A verdict that rests on a silence learnt before the full limit passed (a drop the
-    // sentinel showed, a patience cut short) is first sent alone under the full limit: a
-    // server that answers late is not to be reported for a silence it did not keep.
-    const bool alone = resend == 0 && SilenceCutShort(judged, session);
+  // A signal ends the re-sends (and the shrinking below) after the exchange in flight: the
+  // finding counts the re-sends that were made.
+  for (finding.resends = 0; finding.resends < options_.resends && !Interrupted();
+       ++finding.resends) {
+    // A verdict that rests on a silence learnt before the full limit passed (an unproven drop,
+    // a patience cut short) is first sent alone under the full limit: a server that answers
+    // late is not to be reported for a silence it did not keep.
+    const bool alone = finding.resends == 0 && SilenceCutShort(judged, session);
     const Judged again = SendAndJudge(session, generated, settle, alone);
     // Only an answer overturns it: a re-send the session could not make says nothing.
     if (alone && again.observation.outcome == Outcome::kOk &&
@@ -405,8 +407,8 @@ SentCase Campaign::RunSequenceCase(const Lane& lane, GeneratedCase generated, st
   finding.original_steps = generated.steps.size();
 
   const auto resending = Clock::now();
-  finding.resends = std::max(options_.resends, 0);
-  for (int resend = 0; resend < finding.resends && !Interrupted(); ++resend) {
+  for (finding.resends = 0; finding.resends < options_.resends && !Interrupted();
+       ++finding.resends) {
     const SequenceRun again = RunSequence(link_, generated.steps);
     if (again.finding() != nullptr && again.finding()->signature == signature) {
       ++finding.reproduced;
@@ -417,8 +419,8 @@ SentCase Campaign::RunSequenceCase(const Lane& lane, GeneratedCase generated, st
 
   const auto shrinking = Clock::now();
   const ShrunkSequence shrunk =
-      ShrinkSequence(link_, generated.steps, run, signature, options_.max_shrink_sends,
-                     options_.max_shrink_time, options_.stop);
+      ShrinkSequence(link_, generated.steps, run, signature,
+                     {options_.max_shrink_sends, options_.max_shrink_time, options_.stop});
   Add(result_.timing.shrinking, shrinking);
   finding.steps = shrunk.minimal;
   finding.minimal = shrunk.minimal.back().request;

@@ -131,6 +131,7 @@ struct CampaignFinding {
   std::size_t original_steps = 0;
   /// Re-sends of the original that gave the same signature, out of `resends`.
   int reproduced = 0;
+  /// Re-sends made: CampaignOptions::resends, fewer when a signal stopped them.
   int resends = 0;
   bool stable = false;
   std::size_t shrink_steps = 0;  ///< Accepted shrinks.

@@ -188,7 +188,8 @@ int RunCheck(const CheckSettings& settings, Target& target, std::ostream& out, s
   if (baseline) comparison = Compare(run, *baseline);
   const reports::BaselineComparison* compared = comparison ? &*comparison : nullptr;
 
-  const reports::Report report = BuildCheckReport(info, run, compared);
+  reports::Report report = BuildCheckReport(info, run, compared);
+  report.stopped_by = StopOnSignals::stopped_by();
   reports::WriteTerminal(report, out);
   bool written = WriteReportFiles(report, settings.reports, out, err);
   if (settings.write_baseline) {

@@ -164,7 +164,8 @@ int RunDiffCommand(const Options& options, const std::string& self_executable, s
   err << "mcpfuzz diff: seed " << diff.seed << "\n" << std::flush;
 
   const DiffResult result = RunDiff(targets, diff);
-  const reports::Report report = BuildDiffReport(result, diff, transports);
+  reports::Report report = BuildDiffReport(result, diff, transports);
+  report.stopped_by = StopOnSignals::stopped_by();
   reports::WriteTerminal(report, out);
   const bool written = WriteReportFiles(report, settings.reports, out, err);
   if (result.unreachable) {

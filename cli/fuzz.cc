@@ -78,7 +78,8 @@ int RunFuzz(const FuzzSettings& settings, Target& target, std::ostream& out, std
   if (show_progress) err << "\r\033[K" << std::flush;
 
   info.duration_seconds = static_cast<double>(result.elapsed.count()) / 1000.0;
-  const reports::Report report = BuildFuzzReport(info, options, result);
+  reports::Report report = BuildFuzzReport(info, options, result);
+  report.stopped_by = StopOnSignals::stopped_by();
   reports::WriteTerminal(report, out);
   bool written = WriteReportFiles(report, settings.reports, out, err);
   for (const auto& finding : result.findings) {
@@ -140,13 +141,14 @@ int RunReplay(const std::string& path, const std::vector<ReportFile>& report_fil
               std::ostream& out, std::ostream& err) {
   reports::RunInfo info = StartRunInfo(target);
   const auto start = std::chrono::steady_clock::now();
-  ReplayResult result = Replay(target.Factory(), path);
+  ReplayResult result = Replay(target.Factory(), path, &StopOnSignals::requested());
   info.duration_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   bool unreadable = result.cases.empty();
   if (unreadable) err << "mcpfuzz: no case file found at " << path << "\n";
   for (const auto& replayed : result.cases) unreadable = unreadable || !replayed.error.empty();
-  const reports::Report report = BuildReplayReport(info, result);
+  reports::Report report = BuildReplayReport(info, result);
+  report.stopped_by = StopOnSignals::stopped_by();
   reports::WriteTerminal(report, out);
   if (!WriteReportFiles(report, report_files, out, err)) return 2;
   if (unreadable) return 2;

@@ -56,7 +56,8 @@ Examples:
 Exit codes: 0 done (check: no FAIL), 1 check found a FAIL (or, with --baseline, a new FAIL
 or a listed one that no longer fails), 2 could not run (bad arguments, an unwritable report
 path, an unreachable target, or a run that judged nothing: the reason is printed), 130 or 143
-stopped by Ctrl-C or SIGTERM (reports still written; a second signal exits at once).
+stopped by Ctrl-C or SIGTERM (reports still written, marked as stopped early; a second
+signal exits at once).
 Every flag also takes --flag=value.
 )";
 

@@ -90,8 +90,8 @@ int RunMerge(const std::vector<std::string>& inputs, const std::vector<ReportFil
       }
       return FindingsExitCode(*merged);
     default:
-      // Merging is not stopped by a signal: what the shards' reports say is all there is.
-      return SurveyExitCode(*merged, /*stopped=*/false, err);
+      // Targets a stopped shard never started were not found unreachable.
+      return SurveyExitCode(*merged, merged->StoppedEarly(), err);
   }
 }
 
@@ -117,6 +117,7 @@ shards 1..N each once (or the one report of an unsharded run).
 The start is the earliest shard's and the duration the longest shard's; a campaign's time
 breakdown, sessions opened, restarts and pipelined cases are summed over the shards. Those
 members measure the run, not the target, and differ from an unsharded run's report.
+A shard stopped early by a signal makes the merged report stopped early too.
 Exit codes as the unsharded run's: 0, 1 (a disagreement with a wrong side, a finding seen
 again, a FAIL), 2 a report not read, reports of different kinds or runs, a shard missing or
 given twice, or a report not written.

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <string>
 
 #include "transport/children.h"
 
@@ -45,5 +46,17 @@ StopOnSignals::~StopOnSignals() {
 
 const std::atomic<bool>& StopOnSignals::requested() { return g_requested; }
 int StopOnSignals::signal_number() { return g_signal.load(); }
+
+std::string StopOnSignals::stopped_by() {
+  if (!g_requested.load()) return {};
+  switch (g_signal.load()) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    default:
+      return "signal " + std::to_string(g_signal.load());
+  }
+}
 
 }  // namespace mcpfuzz::cli

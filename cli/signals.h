@@ -5,6 +5,7 @@
 // process group of every child first, so no server outlives it either way.
 
 #include <atomic>
+#include <string>
 
 namespace mcpfuzz::cli {
 
@@ -20,6 +21,10 @@ class StopOnSignals {
   static const std::atomic<bool>& requested();
   /// The signal that asked to stop, or 0.
   static int signal_number();
+  /// "SIGINT" or "SIGTERM" once a signal asked to stop, else "": what a report built now
+  /// records as reports::Report::stopped_by. A signal that came after the last exchange marks
+  /// a complete report too; better that than an incomplete one that looks complete.
+  static std::string stopped_by();
   /// The exit code of a run a signal stopped: 128 + the signal (130 for SIGINT, 143 for
   /// SIGTERM), as shells report it.
   static int exit_code() { return 128 + signal_number(); }

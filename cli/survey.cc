@@ -150,6 +150,7 @@ int RunSurvey(const CheckSettings& settings, const TargetSpec& defaults,
   }
   report.duration_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  report.stopped_by = StopOnSignals::stopped_by();
 
   reports::WriteTerminal(report, out);
   const bool written = WriteReportFiles(report, settings.reports, out, err);

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "reports/detail/server_info_json.h"
+#include "reports/detail/stopped_early.h"
 #include "reports/escape.h"
 #include "reports/report.h"
 
@@ -29,6 +30,7 @@ json::value DiffToJson(const Report& report) {
                    {"revision", diff.revision},
                    {"cases", diff.cases},
                    {"incomparable", diff.incomparable}};
+  detail::AddStoppedEarlyJson(report, out);
   if (!diff.shard.empty()) out["shard"] = diff.shard;
   if (diff.baseline) out["baseline"] = true;
   json::array targets;

@@ -7,6 +7,7 @@
 
 #include "model/pretty_json.h"
 #include "reports/detail/server_info_json.h"
+#include "reports/detail/stopped_early.h"
 #include "reports/diff.h"
 #include "reports/escape.h"
 #include "reports/report.h"
@@ -49,8 +50,8 @@ void WriteDiffHtml(const Report& report, std::ostream& out) {
          "td,th{border:1px solid #ccc;padding:4px 8px;vertical-align:top}"
          ".ok{background:#e6f4ea}.bad{background:#fce8e6}pre{white-space:pre-wrap;"
          "font-size:12px}</style></head><body>\n<h1>mcpfuzz diff report</h1>"
-      << "<p class=\"meta\">mcpfuzz " << H(report.tool_version) << " · started "
-      << H(report.started_at) << " · seed <span data-figure=\"seed\">" << diff.seed
+      << detail::HtmlStoppedBanner(report) << "<p class=\"meta\">mcpfuzz " << H(report.tool_version)
+      << " · started " << H(report.started_at) << " · seed <span data-figure=\"seed\">" << diff.seed
       << "</span> · revision " << H(diff.revision) << " · <span data-figure=\"cases\">"
       << diff.cases << "</span> cases · <span data-figure=\"disagreements\">" << diff.rows.size()
       << "</span> disagreement(s), " << diff.WrongSideCount() << " with a wrong side</p>\n";
@@ -90,7 +91,7 @@ void WriteDiffJunit(const Report& report, std::ostream& out) {
       << attr("timestamp", report.started_at) << ">\n  <testsuite" << attr("name", "disagreements")
       << attr("tests", tests) << attr("failures", failures) << attr("errors", "0")
       << attr("skipped", "0") << attr("time", Seconds(report.duration_seconds)) << ">\n";
-  std::string properties;
+  std::string properties = detail::JunitStoppedEarlyProperties(report);
   for (std::size_t t = 0; t < diff.targets.size(); ++t) {
     if (!diff.targets[t].server_info) continue;
     properties += "      <property" + attr("name", "server_info." + std::to_string(t + 1)) +
@@ -137,6 +138,7 @@ void WriteDiffSarif(const Report& report, std::ostream& out) {
   json::object run{
       {"tool",
        {{"driver", {{"name", "mcpfuzz"}, {"version", report.tool_version}, {"rules", rules}}}}},
+      {"invocations", json::array{detail::SarifInvocation(report)}},
       {"results", results}};
   // As in every SARIF report: what the targets announced is a run property, not the driver's.
   json::array announced;
@@ -147,6 +149,7 @@ void WriteDiffSarif(const Report& report, std::ostream& out) {
                                      {"serverInfo", detail::ServerInfoToJson(target.server_info)}});
   }
   if (any) run["properties"] = {{"targets", std::move(announced)}};
+  detail::AddStoppedEarlySarif(report, run);
   json::value log = json::object{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
                                  {"version", "2.1.0"},
                                  {"runs", json::array{std::move(run)}}};

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "reports/detail/stopped_early.h"
 #include "reports/diff.h"
 #include "reports/escape.h"
 #include "reports/report.h"
@@ -55,7 +56,8 @@ void WriteDiffTerminal(const Report& report, std::ostream& out) {
 
 void WriteDiffMarkdown(const Report& report, std::ostream& out) {
   const DiffSection& diff = SectionOf(report);
-  out << "## mcpfuzz diff\n\nSeed " << diff.seed << ", revision "
+  out << "## mcpfuzz diff\n\n"
+      << detail::MarkdownStoppedBanner(report) << "Seed " << diff.seed << ", revision "
       << EscapeMarkdownInline(diff.revision.empty() ? "none shared" : diff.revision) << ", "
       << diff.cases << " cases";
   if (diff.incomparable > 0) out << " (" << diff.incomparable << " not comparable)";

@@ -144,9 +144,11 @@ Result<Report> FuzzReportFromJson(const json::value& value) {
 void SetRunSpan(const std::vector<Report>& shards, Report& merged) {
   merged.started_at = shards.front().started_at;
   merged.duration_seconds = 0;
+  merged.stopped_by.clear();
   for (const Report& shard : shards) {
     merged.started_at = std::min(merged.started_at, shard.started_at);
     merged.duration_seconds = std::max(merged.duration_seconds, shard.duration_seconds);
+    if (!merged.StoppedEarly()) merged.stopped_by = shard.stopped_by;
   }
 }
 

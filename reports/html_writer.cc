@@ -11,6 +11,7 @@
 #include "reports/detail/html_charts.h"
 #include "reports/detail/html_findings.h"
 #include "reports/detail/html_matrix.h"
+#include "reports/detail/stopped_early.h"
 #include "reports/escape.h"
 #include "reports/survey.h"
 #include "reports/writers.h"
@@ -307,9 +308,10 @@ void WriteHtml(const Report& report, std::ostream& out) {
       << "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
          "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">"
       << "<title>" << H(title) << "</title><style>" << kStyle << "</style></head><body>\n"
-      << "<h1>" << H(title) << "</h1><p class=\"meta\">mcpfuzz " << H(report.tool_version)
-      << " · started " << H(report.started_at) << " · " << seconds << " s · "
-      << FailingCount(report) << " failing</p>\n";
+      << "<h1>" << H(title) << "</h1>" << detail::HtmlStoppedBanner(report)
+      << "<p class=\"meta\">mcpfuzz " << H(report.tool_version) << " · started "
+      << H(report.started_at) << " · " << seconds << " s · " << FailingCount(report)
+      << " failing</p>\n";
   if (report.fuzz) out << FuzzSummary(report);
   if (report.targets.size() > 1) out << Tally(Count(report), "all-");
   if (report.kind == ReportKind::kSurvey) out << SurveyHtml(report);

@@ -8,6 +8,7 @@
 #include "model/pretty_json.h"
 #include "oracles/verdict_json.h"
 #include "reports/detail/server_info_json.h"
+#include "reports/detail/stopped_early.h"
 #include "reports/escape.h"
 #include "reports/survey.h"
 #include "reports/writers.h"
@@ -81,6 +82,7 @@ json::object Header(const Report& report, std::string_view format, const TargetS
     out["target"] = {{"description", target->description}, {"transport", target->transport}};
   }
   out["started_at"] = report.started_at;
+  detail::AddStoppedEarlyJson(report, out);
   return out;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 
+#include "reports/detail/stopped_early.h"
 #include "reports/escape.h"
 #include "reports/writers.h"
 
@@ -134,7 +135,8 @@ void WriteJunit(const Report& report, std::ostream& out) {
     out << "    <properties>\n"
         << "      <property" << Attr("name", "mcpfuzz.version")
         << Attr("value", report.tool_version) << "/>\n      <property" << Attr("name", "transport")
-        << Attr("value", target.transport) << "/>\n";
+        << Attr("value", target.transport) << "/>\n"
+        << detail::JunitStoppedEarlyProperties(report);
     for (Revision revision : target.eras.speaks) {
       out << "      <property" << Attr("name", "speaks") << Attr("value", ToString(revision))
           << "/>\n";

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 
+#include "reports/detail/stopped_early.h"
 #include "reports/escape.h"
 #include "reports/survey.h"
 #include "reports/writers.h"
@@ -106,7 +107,7 @@ void WriteMarkdown(const Report& report, std::ostream& out) {
   const VerdictCounts counts = Count(report);
   out << "## mcpfuzz " << ToString(report.kind);
   if (report.targets.size() == 1) out << ": " << Text(report.targets[0].description);
-  out << "\n\n";
+  out << "\n\n" << detail::MarkdownStoppedBanner(report);
   for (VerdictKind kind : kVerdictOrder) {
     out << (kind == kVerdictOrder[0] ? "**" : " · ") << counts.Of(kind) << " " << ToString(kind);
   }

@@ -43,8 +43,9 @@ Result<Report> SurveyReportFromJson(const boost::json::value& value);
 /// the unsharded survey writes it: target j of the file from shard j % N + 1, in file order.
 Result<Report> MergeSurveyReports(const std::vector<Report>& shards);
 
-/// The span of the run the shards make together: the earliest start, and the longest shard's
-/// duration (shards run side by side).
+/// The span of the run the shards make together: the earliest start, the longest shard's
+/// duration (shards run side by side), and stopped early when any shard was (by the first such
+/// shard's signal): the whole run then covers only what ran before it.
 void SetRunSpan(const std::vector<Report>& shards, Report& merged);
 
 /// "" when `labels` ("K/N", one per report) name shards 1..N of one N, each once, or are one

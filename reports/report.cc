@@ -85,6 +85,11 @@ std::string ObservedText(const ObservedAnswer& observed) {
   return text;
 }
 
+std::string StoppedEarlyText(const Report& report) {
+  if (!report.StoppedEarly()) return {};
+  return "Stopped early by " + report.stopped_by + ": this report covers only what ran before it";
+}
+
 bool WorthShowing(const ReportItem& item) {
   return item.failing || item.verdict.kind == VerdictKind::kWarn ||
          item.verdict.kind == VerdictKind::kFail;

@@ -146,6 +146,10 @@ struct Report {
   std::optional<FuzzFigures> fuzz;
   /// `mcpfuzz diff`: the disagreement matrix (reports/diff.h); `targets` stays empty.
   std::optional<DiffSection> diff;
+  /// What stopped the run before it was done ("SIGTERM", "SIGINT"); empty for a run that ended
+  /// by itself. Every writer marks such a report, so an interrupted run never looks complete.
+  std::string stopped_by;
+  bool StoppedEarly() const { return !stopped_by.empty(); }
 };
 
 struct VerdictCounts {
@@ -177,6 +181,10 @@ std::string AnnouncedText(const ServerInfo& info);
 /// nothing: it says so and names the revisions it fuzzed, instead of claiming the target speaks
 /// none.
 std::string SpeaksText(const TargetSection& target, const FuzzFigures* fuzz);
+
+/// "Stopped early by SIGTERM: this report covers only what ran before it", the words every
+/// writer marks a stopped report with; empty for a report that is not.
+std::string StoppedEarlyText(const Report& report);
 
 /// Items that people must look at: failing ones, and WARNs.
 bool WorthShowing(const ReportItem& item);

@@ -7,6 +7,7 @@
 
 #include "model/pretty_json.h"
 #include "reports/detail/server_info_json.h"
+#include "reports/detail/stopped_early.h"
 #include "reports/escape.h"
 #include "reports/writers.h"
 
@@ -119,12 +120,10 @@ void WriteSarif(const Report& report, std::ostream& out) {
                       {"version", report.tool_version},
                       {"informationUri", "https://modelcontextprotocol.io/specification"},
                       {"rules", std::move(rules)}};
-  json::object invocation{{"executionSuccessful", true}};
-  if (!report.started_at.empty()) invocation["startTimeUtc"] = report.started_at;
   json::object run{
       {"tool", {{"driver", std::move(driver)}}},
       {"automationDetails", {{"id", "mcpfuzz/" + std::string(ToString(report.kind)) + "/"}}},
-      {"invocations", json::array{std::move(invocation)}},
+      {"invocations", json::array{detail::SarifInvocation(report)}},
       {"results", std::move(results)}};
   // What the targets announced is the server's word about itself, not the tool's: a run
   // property, never the driver (which is mcpfuzz).
@@ -136,6 +135,7 @@ void WriteSarif(const Report& report, std::ostream& out) {
                          {"serverInfo", detail::ServerInfoToJson(target.server_info)}});
   }
   if (any) run["properties"] = {{"targets", std::move(announced)}};
+  detail::AddStoppedEarlySarif(report, run);
   json::value log = json::object{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
                                  {"version", "2.1.0"},
                                  {"runs", json::array{std::move(run)}}};

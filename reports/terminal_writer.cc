@@ -270,6 +270,8 @@ void SurveyText(const Report& report, std::ostream& out) {
 }  // namespace
 
 void WriteTerminal(const Report& report, std::ostream& out) {
+  // First, so nobody reads the summary below as the whole run's.
+  if (report.StoppedEarly()) out << EscapeForTerminal(StoppedEarlyText(report), 200) << "\n\n";
   switch (report.kind) {
     case ReportKind::kCheck:
       CheckText(report.targets.at(0), out);

@@ -39,12 +39,13 @@ std::string Extension(Format format) {
   return "txt";
 }
 
-void ExpectGolden(const reports::Report& report) {
+// Files NAME.EXTENSION, NAME the report's kind unless given.
+void ExpectGolden(const reports::Report& report, std::string name = "") {
+  if (name.empty()) name = reports::ToString(report.kind);
   const bool update = std::getenv("MCPFUZZ_UPDATE_GOLDEN") != nullptr;
   for (Format format :
        {Format::kJson, Format::kJunit, Format::kSarif, Format::kMarkdown, Format::kHtml}) {
-    const auto path =
-        kGoldenDir / (std::string(reports::ToString(report.kind)) + "." + Extension(format));
+    const auto path = kGoldenDir / (name + "." + Extension(format));
     std::ostringstream written;
     reports::Write(format, report, written);
     if (update) {
@@ -63,6 +64,12 @@ TEST(ReportGolden, Check) { ExpectGolden(HostileCheckReport()); }
 TEST(ReportGolden, Fuzz) { ExpectGolden(HostileFuzzReport()); }
 TEST(ReportGolden, Replay) { ExpectGolden(HostileReplayReport()); }
 TEST(ReportGolden, Survey) { ExpectGolden(HostileSurveyReport()); }
+// A run SIGTERM stopped: every format marks it (docs/report-format.md).
+TEST(ReportGolden, FuzzStoppedBySigterm) {
+  reports::Report report = HostileFuzzReport();
+  report.stopped_by = "SIGTERM";
+  ExpectGolden(report, "fuzz-stopped");
+}
 
 }  // namespace
 }  // namespace mcpfuzz::test_support

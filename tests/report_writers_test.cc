@@ -367,5 +367,99 @@ TEST(ReportWriters, ServerInfoIsShownEscapedInEveryFormatOfFuzzAndDiff) {
   }
 }
 
+std::string Terminal(const reports::Report& report) {
+  std::ostringstream out;
+  reports::WriteTerminal(report, out);
+  return out.str();
+}
+
+std::size_t Occurrences(const std::string& text, const std::string& part) {
+  std::size_t count = 0;
+  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++count;
+  return count;
+}
+
+// A run a signal stopped is marked in every format of every kind of report, where people and
+// tools look first; a run that ended by itself is marked nowhere.
+TEST(ReportWriters, AStoppedRunIsMarkedInEveryFormatAndOnlyThen) {
+  const std::string sentence =
+      "Stopped early by SIGTERM: this report covers only what ran before it";
+  std::vector<reports::Report> reports = HostileReports();
+  reports.push_back(HostileDiffReport());
+  for (reports::Report report : reports) {
+    SCOPED_TRACE(std::string(reports::ToString(report.kind)) + " report");
+    for (Format format : kFormats) {
+      const std::string written = Written(format, report);
+      for (const char* mark : {"stopped_early", "stoppedEarly", "Stopped early", "stopped_by"}) {
+        EXPECT_EQ(written.find(mark), std::string::npos)
+            << reports::ToString(format) << ": " << mark;
+      }
+    }
+    EXPECT_EQ(Terminal(report).find("Stopped early"), std::string::npos);
+    EXPECT_EQ(json::parse(Written(Format::kSarif, report))
+                  .at("runs")
+                  .at(0)
+                  .at("invocations")
+                  .at(0)
+                  .at("executionSuccessful"),
+              true);
+
+    report.stopped_by = "SIGTERM";
+    const json::value report_json = json::parse(Written(Format::kJson, report));
+    EXPECT_EQ(report_json.at("stopped_early"), true);
+    EXPECT_EQ(report_json.at("stopped_by"), "SIGTERM");
+
+    const std::string junit = Written(Format::kJunit, report);
+    const std::size_t suites = Occurrences(junit, "<testsuite ");
+    ASSERT_GT(suites, 0U);
+    EXPECT_EQ(Occurrences(junit, "<property name=\"stopped_early\" value=\"true\"/>"), suites);
+    EXPECT_EQ(Occurrences(junit, "<property name=\"stopped_by\" value=\"SIGTERM\"/>"), suites);
+
+    const json::value run = json::parse(Written(Format::kSarif, report)).at("runs").at(0);
+    EXPECT_EQ(run.at("properties").at("stoppedEarly"), true);
+    EXPECT_EQ(run.at("properties").at("stoppedBy"), "SIGTERM");
+    const json::value& invocation = run.at("invocations").at(0);
+    EXPECT_EQ(invocation.at("executionSuccessful"), false);
+    EXPECT_EQ(invocation.at("exitSignalName"), "SIGTERM");
+    EXPECT_EQ(invocation.at("toolExecutionNotifications").at(0).at("message").at("text"),
+              json::value(sentence));
+
+    // The banner is the first paragraph under the heading.
+    const std::string md = Written(Format::kMarkdown, report);
+    const std::size_t heading_end = md.find("\n\n");
+    ASSERT_NE(heading_end, std::string::npos);
+    EXPECT_EQ(md.substr(0, 2), "##");
+    EXPECT_EQ(md.substr(heading_end + 2, sentence.size() + 6), "> **" + sentence + ".*") << md;
+
+    const std::string html = Written(Format::kHtml, report);
+    const std::size_t banner = html.find("<p class=\"stopped\" role=\"alert\"");
+    ASSERT_NE(banner, std::string::npos);
+    EXPECT_LT(html.find("</h1>"), banner);
+    EXPECT_LT(banner, html.find("<p class=\"meta\""));
+    EXPECT_NE(html.find(sentence + ".</p>", banner), std::string::npos);
+
+    const std::string terminal = Terminal(report);
+    EXPECT_EQ(terminal.substr(0, terminal.find('\n')), sentence) << terminal;
+  }
+}
+
+// What stopped a run comes back from a JSON report `mcpfuzz merge` reads, which anyone may
+// have written: escaped as server text is.
+TEST(ReportWriters, WhatStoppedARunIsEscapedAsServerTextIs) {
+  for (reports::Report report : {HostileCheckReport(), HostileDiffReport()}) {
+    report.stopped_by = kHostile;
+    for (Format format : {Format::kJunit, Format::kMarkdown, Format::kHtml}) {
+      const std::string written = Written(format, report);
+      EXPECT_TRUE(IsValidUtf8(written));
+      const std::string text = format == Format::kMarkdown ? OutsideCodeBlocks(written) : written;
+      EXPECT_EQ(text.find("<script>alert"), std::string::npos) << reports::ToString(format);
+      EXPECT_EQ(written.find('\x1B'), std::string::npos) << reports::ToString(format);
+    }
+    EXPECT_EQ(json::parse(Written(Format::kJson, report)).at("stopped_by"),
+              json::value(ToValidUtf8(kHostile)));
+    EXPECT_EQ(Terminal(report).find('\x1B'), std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace mcpfuzz::test_support

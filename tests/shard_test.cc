@@ -17,6 +17,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "campaign/campaign.h"
@@ -304,6 +305,55 @@ TEST(MergedReports, KeepWhatTheTargetsAnnounced) {
   EXPECT_EQ(targets, reports::ReportToJson(diff).at("targets"));
   EXPECT_TRUE(targets.at(0).at("server_info").is_null());
   EXPECT_TRUE(targets.at(1).at("server_info").is_object());
+}
+
+// A run of which any shard a signal stopped covers only what ran before it, as that shard
+// does: the merged report is stopped early, by the first such shard's signal (in the order
+// given), whichever kind it is; shards that all ended by themselves merge into a report that
+// is not. The mark survives being read back, as every merge reads it.
+TEST(MergedReports, AreStoppedEarlyWhenAnyShardWas) {
+  for (const reports::Report& whole :
+       {HostileFuzzReport(), HostileSurveyReport(), HostileDiffReport()}) {
+    SCOPED_TRACE(std::string(reports::ToString(whole.kind)) + " report");
+    reports::Report stopped = whole;
+    stopped.stopped_by = "SIGTERM";
+    reports::Report read = Shard(stopped, "");
+    EXPECT_EQ(read.stopped_by, "SIGTERM") << "read back";
+    // A survey's targets split as `check --targets FILE --shard K/2` splits them.
+    const bool survey = whole.kind == reports::ReportKind::kSurvey;
+    auto shard = [&](const reports::Report& report, const std::string& label) {
+      reports::Report part = report;
+      if (survey) {
+        const std::size_t first = label == "1/2" ? 0 : 1;
+        part.targets.clear();
+        for (std::size_t j = first; j < report.targets.size(); j += 2) {
+          part.targets.push_back(report.targets[j]);
+        }
+      }
+      return Shard(part, label);
+    };
+    auto merge = [&](const std::vector<reports::Report>& shards) {
+      switch (whole.kind) {
+        case reports::ReportKind::kDiff:
+          return reports::MergeDiffReports(shards);
+        case reports::ReportKind::kSurvey:
+          return reports::MergeSurveyReports(shards);
+        default:
+          return reports::MergeFuzzReports(shards);
+      }
+    };
+    reports::Report interrupted = stopped;
+    interrupted.stopped_by = "SIGINT";
+    for (const auto& [first, second, by] :
+         {std::tuple{whole, stopped, "SIGTERM"}, std::tuple{interrupted, stopped, "SIGINT"},
+          std::tuple{stopped, whole, "SIGTERM"}, std::tuple{whole, whole, ""}}) {
+      auto merged = merge({shard(first, "1/2"), shard(second, "2/2")});
+      ASSERT_TRUE(merged.ok()) << merged.error().message;
+      EXPECT_EQ(merged->stopped_by, by);
+      const json::value written = reports::ReportToJson(*merged);
+      EXPECT_EQ(written.as_object().contains("stopped_early"), std::string(by) != "");
+    }
+  }
 }
 
 // The diff merge takes the shards as the fuzz and survey merges do (ShardProblem).

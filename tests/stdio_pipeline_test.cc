@@ -108,6 +108,9 @@ TEST(StdioPipeline, SlowRepliesInOrderAreAttributedNotDropped) {
 TEST(StdioPipeline, ADeafServerIsDeafNotDropping) {
   StdioTarget target = PipelineTarget({"--deaf"});
   target.limits.timeout = milliseconds(600);
+  // Deaf from the start, it never writes a line: only the start-up limit ends the wait. Deaf it
+  // is whatever that limit, so it need not be longer than the timeout here.
+  target.limits.startup_timeout = milliseconds(600);
   auto transport = Spawn(target);
   ASSERT_TRUE(transport);
   PipelineResult result =

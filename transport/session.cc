@@ -46,9 +46,9 @@ ObservingTransport::ObservingTransport(std::unique_ptr<Transport> inner, TargetL
       stdio_(dynamic_cast<StdioTransport*>(&this->inner())) {}
 
 void ObservingTransport::Observe(const Request& request, const Observation& observation, Owed owed,
-                                 bool counts) {
+                                 bool harmless) {
   if (!observed_) return;
-  if (counts) link_.Count(observation);
+  if (harmless || tap_ != nullptr) link_.Count(observation);
   if (link_.observer() == nullptr && tap_ == nullptr) return;
   const Exchange exchange{request, observation, SessionIdOf(request, *this)};
   if (SessionObserver* observer = link_.observer()) {
@@ -57,14 +57,14 @@ void ObservingTransport::Observe(const Request& request, const Observation& obse
   if (tap_ != nullptr) tap_->push_back(exchange);
 }
 
-Observation ObservingTransport::SendOwed(const Request& request, Owed owed, bool counts) {
+Observation ObservingTransport::SendOwed(const Request& request, Owed owed, bool harmless) {
   if (link_.gave_up()) {
     Observation unsent = NotSent(TargetLink::GaveUpReason());
-    Observe(request, unsent, owed, counts);
+    Observe(request, unsent, owed, harmless);
     return unsent;
   }
   Observation observation = inner().Send(request);
-  Observe(request, observation, owed, counts);
+  Observe(request, observation, owed, harmless);
   return observation;
 }
 
@@ -150,7 +150,7 @@ std::string TargetLink::late_reply() const {
 
 std::string TargetLink::GaveUpReason() {
   return "the last " + std::to_string(kUnansweredBeforeGivingUp) +
-         " requests went unanswered within the time limit";
+         " harmless requests (handshakes, sentinels, pings) went unanswered within the time limit";
 }
 
 // --- TargetSession -------------------------------------------------------------------------------
@@ -326,7 +326,9 @@ bool TargetSession::Connect() {
 }
 
 Result<OpenOutcome> TargetSession::OpenConnection() {
-  if (!std::exchange(connected_unopened_, false) && !Reconnect()) return Error{why_};
+  // A connection Connect made is opened as it is; any other open makes a new one.
+  const bool reuse = std::exchange(connected_unopened_, false) && connection_ != nullptr;
+  if (!reuse && !Reconnect()) return Error{why_};
   opening_.clear();
   connection_->transport().set_tap(&opening_);
   Result<OpenOutcome> opened = connection_->client().OpenAsAsked();
@@ -393,6 +395,7 @@ bool TargetSession::TakeSpare() {
 }
 
 bool TargetSession::Reopen() {
+  connected_unopened_ = false;
   std::unique_ptr<SessionConnection> retired = std::move(connection_);
   bool reopened = TakeSpare();
   if (reopened) ++counts_.warm_reopens;
@@ -558,22 +561,22 @@ PipelineResult TargetSession::SendPipelinedNow(const Pipeline& pipeline) {
 Observation TargetSession::SendWaiting(const Request& request, Owed owed, bool full_limit) {
   StdioTransport* process = connection_->stdio();
   if (process != nullptr && full_limit) process->LimitPatience(std::nullopt);
-  // Over stdio a silence is settled by the sentinel sent after it, whose answer then counts for
-  // the give-up rule in its stead.
-  const bool settled_by_sentinel = process != nullptr;
-  Observation observation =
-      connection_->transport().SendOwed(request, owed, /*counts=*/!settled_by_sentinel);
+  Observation observation = connection_->transport().SendOwed(request, owed);
   if (process != nullptr && full_limit) process->LimitPatience(patience_);
   Count(observation);
-  if (settled_by_sentinel && observation.outcome != Outcome::kAliveButDeaf) {
-    link_.Count(observation);
+  if (process == nullptr && observation.outcome == Outcome::kTimeout) {
+    // Hung on this request, or on everything? The harmless request tells, and its answer is
+    // what the give-up rule counts: a server that hangs on some requests is judged on.
+    const Request probe = MakeHarmless(
+        revision_, kind_, boost::json::string("mcpfuzz-probe-" + std::to_string(++sentinels_)));
+    connection_->transport().SendOwed(probe, Owed::kReply, /*harmless=*/true);
   }
   if (process != nullptr && observation.outcome == Outcome::kAliveButDeaf) {
     // Deaf, or a message dropped on purpose? A sentinel after it settles it. A deafness is
     // one incident: the request owed a reply stands for it, else the sentinel does.
     const Request sentinel = Sentinel();
     Observation answer = connection_->transport().SendOwed(
-        sentinel, owed == Owed::kReply ? Owed::kNothing : Owed::kReply);
+        sentinel, owed == Owed::kReply ? Owed::kNothing : Owed::kReply, /*harmless=*/true);
     Count(answer);
     if (TookLateReply(request, answer, observation)) {
       // Answered after all, only later than the limit: a slow server, not a silent one.
@@ -635,7 +638,7 @@ std::optional<ProcessExit> TargetSession::EndedAfterReply(const Observation* sen
   Observation probed;
   if (sentinel == nullptr) {
     // On the process itself, not through Send: Send would restart a dead server first.
-    probed = connection_->transport().SendOwed(Sentinel(), Owed::kReply);
+    probed = connection_->transport().SendOwed(Sentinel(), Owed::kReply, /*harmless=*/true);
     sentinel = &probed;
   }
   if (sentinel->outcome != Outcome::kExited && !ProcessEnded(*sentinel)) {

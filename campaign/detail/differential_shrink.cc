@@ -53,6 +53,7 @@ DiffShrunk ShrinkDisagreement(const std::vector<std::unique_ptr<TargetSession>>&
   const auto deadline = std::chrono::steady_clock::now() + budget.max_time;
   auto spent = [&] {
     return shrunk.sends >= budget.max_sends || std::chrono::steady_clock::now() >= deadline ||
+           budget.Stopped() ||
            std::any_of(sessions.begin(), sessions.end(),
                        [](const auto& session) { return session->lost(); });
   };

@@ -168,8 +168,7 @@ SequenceRun RunSequence(TargetLink& link, const Sequence& sequence) {
 }
 
 ShrunkSequence ShrinkSequence(TargetLink& link, const Sequence& sequence, const SequenceRun& run,
-                              const std::string& signature, std::size_t max_sends,
-                              std::chrono::milliseconds max_time, const std::atomic<bool>* stop) {
+                              const std::string& signature, const ShrinkBudget& budget) {
   const auto start = std::chrono::steady_clock::now();
   ShrunkSequence shrunk;
   shrunk.judged = run.steps[*run.failing];
@@ -181,8 +180,8 @@ ShrunkSequence ShrinkSequence(TargetLink& link, const Sequence& sequence, const 
     progress = false;
     // The failing step is the last one; every other is a candidate for removal.
     for (std::size_t drop = 0; drop + 1 < shrunk.minimal.size(); ++drop) {
-      if (shrunk.sends >= max_sends || std::chrono::steady_clock::now() - start >= max_time ||
-          (stop != nullptr && stop->load())) {
+      if (shrunk.sends >= budget.max_sends ||
+          std::chrono::steady_clock::now() - start >= budget.max_time || budget.Stopped()) {
         return shrunk;
       }
       std::optional<Sequence> without = WithoutStep(shrunk.minimal, drop);

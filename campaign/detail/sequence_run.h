@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "campaign/detail/judging.h"
+#include "campaign/detail/shrink.h"
 #include "model/sequence.h"
 #include "transport/session.h"
 
@@ -41,10 +42,8 @@ struct ShrunkSequence {
 
 /// Drops the steps after the failing one, then removes one other step at a time, keeping a
 /// removal when the shorter sequence still fails with `signature` (at any step), until no
-/// single removal does, `max_sends` sequences or `max_time` are spent, or `stop` is set.
+/// single removal does or the budget (sequences sent, time, a signal) is spent.
 ShrunkSequence ShrinkSequence(TargetLink& link, const Sequence& sequence, const SequenceRun& run,
-                              const std::string& signature, std::size_t max_sends,
-                              std::chrono::milliseconds max_time,
-                              const std::atomic<bool>* stop = nullptr);
+                              const std::string& signature, const ShrinkBudget& budget);
 
 }  // namespace mcpfuzz::campaign_detail

@@ -26,7 +26,7 @@ struct Shrunk {
 struct ShrinkBudget {
   std::size_t max_sends = 200;
   std::chrono::milliseconds max_time{20000};
-  /// Set by a signal handler: shrinking stops after the exchange in flight.
+  /// Set by a signal (CampaignOptions::stop): no further candidate is sent.
   const std::atomic<bool>* stop = nullptr;
   bool Stopped() const { return stop != nullptr && stop->load(); }
 };

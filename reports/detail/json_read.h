@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "model/result.h"
+#include "reports/detail/stopped_early.h"
 #include "reports/report.h"
 
 namespace mcpfuzz::reports::detail {
@@ -61,7 +62,8 @@ inline const boost::json::array& Array(const boost::json::object& object, std::s
 }
 
 /// A report of `kind` with what every report's JSON carries (the tool's version, when the run
-/// started), or an error when `value` is not a report in `format` ("mcpfuzz-fuzz-report").
+/// started, what stopped it early), or an error when `value` is not a report in `format`
+/// ("mcpfuzz-fuzz-report").
 inline Result<Report> ReportHead(const boost::json::value& value, std::string_view format,
                                  ReportKind kind) {
   if (!value.is_object() || Text(value.as_object(), "format") != format) {
@@ -72,6 +74,7 @@ inline Result<Report> ReportHead(const boost::json::value& value, std::string_vi
   report.kind = kind;
   report.tool_version = Text(Object(in, "tool"), "version");
   report.started_at = Text(in, "started_at");
+  report.stopped_by = StoppedByFromJson(in);
   return report;
 }
 

@@ -26,23 +26,23 @@ class ObservingTransport final : public TransportDecorator {
   Observation Send(const Request& request) override;
   /// Forwards, then: a request left unanswered whose sentinel was answered is Outcome::kDropped,
   /// whichever transport learnt it; each request is observed as owed nothing (the sentinel is
-  /// owed the reply). For the give-up rule the sentinel's answer stands for the pipeline: one
-  /// deafness is one unanswered question, however many requests it silenced.
+  /// owed the reply). The sentinel's answer counts for the give-up rule.
   PipelineResult SendPipelined(const Pipeline& pipeline) override;
 
-  /// Sends `request` and observes it as owed `owed`; `counts`: its answer counts for the
-  /// give-up rule (not when a sentinel sent after it is to stand for it).
-  Observation SendOwed(const Request& request, Owed owed, bool counts = true);
+  /// Sends `request` and observes it as owed `owed`. `harmless`: the request is a sentinel or
+  /// a liveness probe, whose answer counts for the give-up rule (TargetLink::Count).
+  Observation SendOwed(const Request& request, Owed owed, bool harmless = false);
   StdioTransport* stdio() const { return stdio_; }
   std::size_t serial() const { return serial_; }
-  /// While set (during an open), every exchange is also appended to `tap`.
+  /// While set (during an open), every exchange is also appended to `tap` and counts for the
+  /// give-up rule, as a handshake is a question every server must answer.
   void set_tap(std::vector<Exchange>* tap) { tap_ = tap; }
   /// Off while a spare opens on a thread of its own: the run's observer and count see one
   /// thread's exchanges, in order.
   void set_observed(bool observed) { observed_ = observed; }
 
  private:
-  void Observe(const Request& request, const Observation& observation, Owed owed, bool counts);
+  void Observe(const Request& request, const Observation& observation, Owed owed, bool harmless);
 
   TargetLink& link_;
   std::size_t serial_;
