@@ -23,6 +23,8 @@ packages=(
   time
   # scripts/package-test.sh: the .deb's dependencies (dpkg-shlibdeps) and lintian.
   dpkg-dev lintian
+  # scripts/test-under-load.sh: the CPU hog the timing-sensitive tests run beside.
+  stress-ng
 )
 
 missing=()

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: set up, check formatting, build with warnings as errors, run every test
-# under CTest (unit tests, the reference server, the real SDK servers from npm), then the same
+# under CTest (unit tests, the reference server, the real SDK servers from npm; the tests that
+# start servers and wait for them beside a CPU hog, scripts/test-under-load.sh), then the same
 # tests again in an ASan+UBSan build (no benchmarks there: timing under ASan tells nothing), and
 # a clang build of the code with the libFuzzer targets.
 set -euo pipefail
@@ -18,7 +19,14 @@ cmake --build --preset ci --target format-check
 
 step "g++ build (-Werror) and tests"
 cmake --build --preset ci
-ctest --preset ci
+# The labels the load script runs are left out here, so that no test runs twice.
+ctest --preset ci -LE "$(scripts/test-under-load.sh --print-regex)"
+
+step "the stdio, real-server, hostile, checks and campaign tests beside a CPU hog (load >= 8)"
+# Three runs of the determinism check per server, not its ten: each `check` against an SDK
+# server takes about 40 s beside the hog, and the whole suite is to stay within about 40
+# minutes on 2 cores. `scripts/test-under-load.sh load` runs the ten.
+MCPFUZZ_DETERMINISM_RUNS=3 scripts/test-under-load.sh
 
 step "Debian package: built, linted, installed into a scratch root and run"
 scripts/package-test.sh build/ci
@@ -26,7 +34,9 @@ scripts/package-test.sh build/ci
 step "ASan+UBSan build and tests"
 cmake --preset asan >/dev/null
 cmake --build --preset asan
-ctest --preset asan
+# Without the determinism check (label load): twenty `check` runs against node servers tell
+# nothing more about memory than the real-server tests do.
+ctest --preset asan -LE '^load$'
 
 # clang compiles every library, both binaries and the libFuzzer targets; not the tests and
 # benchmarks, which g++ has compiled twice above and which would double this stage's time.

@@ -101,14 +101,7 @@ BoundedRun RunBounded(const std::string& command, const std::string& target,
     bounded.peak_rss_kib = std::stol(rss.substr(rss.find('=') + 1));
     bounded.seconds = std::stod(seconds.substr(seconds.find('=') + 1));
   }
-  if (std::filesystem::exists(report)) {
-    // The report quotes the deeply nested requests some checks send.
-    json::parse_options options;
-    options.max_depth = 100000;
-    boost::system::error_code error;
-    json::value parsed = json::parse(ReadFile(report), error, {}, options);
-    if (!error) bounded.report = std::move(parsed);
-  }
+  bounded.report = test_support::ReadReport(report);
   return bounded;
 }
 

@@ -1,9 +1,10 @@
 #pragma once
-// Reading back what a test had mcpfuzz write: a whole file as bytes, or as JSON.
+// Reading back what a test had mcpfuzz write: a whole file as bytes, as JSON, or a report.
 
 #include <boost/json.hpp>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -20,6 +21,18 @@ inline std::string ReadFile(const std::filesystem::path& path) {
 /// The file parsed as JSON (throws on invalid JSON, which a test reports as a failure).
 inline boost::json::value ReadJson(const std::filesystem::path& path) {
   return boost::json::parse(ReadFile(path));
+}
+
+/// A report mcpfuzz wrote, parsed; nothing when it was not written or is not JSON. A report
+/// quotes the deeply nested requests some checks send, hence the depth.
+inline std::optional<boost::json::value> ReadReport(const std::filesystem::path& path) {
+  if (!std::filesystem::exists(path)) return std::nullopt;
+  boost::json::parse_options options;
+  options.max_depth = 100000;
+  boost::system::error_code error;
+  boost::json::value parsed = boost::json::parse(ReadFile(path), error, {}, options);
+  if (error) return std::nullopt;
+  return parsed;
 }
 
 }  // namespace mcpfuzz::test_support

@@ -45,6 +45,13 @@ inline ProcessRun Mcpfuzz(const std::string& arguments) {
   return RunShell(ShellQuote(McpfuzzBinary()) + " " + arguments);
 }
 
+/// The same with stdin at its end, killed after `seconds` (exit 124, or 137 after a grace), so
+/// that a hang fails a test instead of hanging it.
+inline ProcessRun McpfuzzWithin(int seconds, const std::string& arguments) {
+  return RunShell("timeout -k 5 " + std::to_string(seconds) + " " + ShellQuote(McpfuzzBinary()) +
+                  " " + arguments + " </dev/null");
+}
+
 /// An empty directory of its own under the temporary directory, removed again at the end.
 class ScratchDirectory {
  public:
