@@ -75,7 +75,14 @@ void KeepsAnswering(RevisionRun& run) {
       result.Note(probe.label + " was not sent: " + run.MainFailure());
       continue;
     }
-    result.Judge(main->Send(probe.build(*main, run), Owed::kReply), context, probe.label);
+    Exchange exchange = main->Send(probe.build(*main, run), Owed::kReply);
+    if (ProcessEnded(exchange.observation) && !exchange.observation.killed_by_mcpfuzz) {
+      // A death is stdio.no-early-exit's to judge, as fuzz judges it: one rule per situation.
+      result.Add(std::move(exchange));
+      result.Note(probe.label + ": the server ended on it, which stdio.no-early-exit judges");
+      continue;
+    }
+    result.Judge(std::move(exchange), context, probe.label);
   }
   JudgeIncidents(result, run.incidents().deafness(), context, "stopped answering");
   if (!result.judged_any()) return run.ReportUnreachable(id);

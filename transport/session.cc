@@ -136,7 +136,12 @@ void TargetLink::TrustSentinels() {
   sentinel_trust_.compare_exchange_strong(unproven, SentinelTrust::kTrusted);
 }
 
-void TargetLink::DistrustSentinels(std::string late_reply) {
+std::chrono::milliseconds TargetLink::quiet_window(std::chrono::milliseconds base) const {
+  return std::max(base, std::chrono::milliseconds(kLateQuietFactor * lateness_ms_.load()));
+}
+
+void TargetLink::DistrustSentinels(std::string late_reply, std::chrono::milliseconds lateness) {
+  lateness_ms_.store(std::max(lateness_ms_.load(), lateness.count()));
   const std::lock_guard lock(mutex_);
   if (sentinel_trust_.exchange(SentinelTrust::kDistrusted) != SentinelTrust::kDistrusted) {
     late_reply_ = std::move(late_reply);
@@ -296,7 +301,10 @@ void TargetSession::Adopt(std::unique_ptr<SessionConnection> connection) {
   connection_ = std::move(connection);
   connection_->transport().set_observed(true);
   ++generation_;
-  if (StdioTransport* process = connection_->stdio()) process->LimitPatience(patience_);
+  if (StdioTransport* process = connection_->stdio()) {
+    process->LimitPatience(patience_);
+    process->WidenQuietWindow(link_.quiet_window(std::chrono::milliseconds{0}));
+  }
 }
 
 bool TargetSession::Reconnect() {
@@ -520,9 +528,10 @@ void TargetSession::ProveDrop(const Request& request, Observation& observation) 
     }
     return;
   }
-  link_.DistrustSentinels("the reply to a request answered " +
-                          std::to_string(awaited.elapsed.count() / 1000) +
-                          " ms after the sentinel's reply");
+  const auto lateness = std::chrono::duration_cast<std::chrono::milliseconds>(awaited.elapsed);
+  link_.DistrustSentinels("the reply to a request answered " + std::to_string(lateness.count()) +
+                              " ms after the sentinel's reply",
+                          lateness);
   // The request's own answer after all: what a one-at-a-time exchange would have got.
   for (boost::json::value& message : awaited.messages) {
     observation.messages.push_back(std::move(message));
@@ -560,6 +569,10 @@ PipelineResult TargetSession::SendPipelinedNow(const Pipeline& pipeline) {
 
 Observation TargetSession::SendWaiting(const Request& request, Owed owed, bool full_limit) {
   StdioTransport* process = connection_->stdio();
+  // At a target that answers late, what a message owed no echoed reply gets may come late too.
+  if (process != nullptr && out_of_order()) {
+    process->WidenQuietWindow(link_.quiet_window(std::chrono::milliseconds{0}));
+  }
   if (process != nullptr && full_limit) process->LimitPatience(std::nullopt);
   Observation observation = connection_->transport().SendOwed(request, owed);
   if (process != nullptr && full_limit) process->LimitPatience(patience_);

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <boost/json/object.hpp>
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -93,8 +94,16 @@ class TargetLink {
   enum class SentinelTrust { kUnproven, kTrusted, kDistrusted };
   SentinelTrust sentinel_trust() const { return sentinel_trust_.load(); }
   void TrustSentinels();
-  /// `late_reply` says what proved it, for notes.
-  void DistrustSentinels(std::string late_reply);
+  /// `late_reply` says what proved it, for notes; `lateness`, how long after the sentinel's
+  /// reply the late one came, when that was measured.
+  void DistrustSentinels(std::string late_reply,
+                         std::chrono::milliseconds lateness = std::chrono::milliseconds{0});
+  /// How long a message owed no echoed reply is listened to at this target: the transports'
+  /// quiet window, or twice the lateness of its late replies (kLateQuietFactor) when longer.
+  std::chrono::milliseconds quiet_window(std::chrono::milliseconds base) const;
+  /// A server that answered late once answers late again: twice the lateness seen leaves room
+  /// for a busier moment than the one measured.
+  static constexpr int kLateQuietFactor = 2;
   bool out_of_order() const { return sentinel_trust() == SentinelTrust::kDistrusted; }
   std::string late_reply() const;
 
@@ -104,6 +113,7 @@ class TargetLink {
   std::atomic<std::size_t> connections_made_{0};
   std::atomic<bool> gave_up_{false};
   std::atomic<SentinelTrust> sentinel_trust_{SentinelTrust::kUnproven};
+  std::atomic<std::chrono::milliseconds::rep> lateness_ms_{0};
   mutable std::mutex mutex_;  // guards the two below
   int unanswered_in_a_row_ = 0;
   std::string late_reply_;

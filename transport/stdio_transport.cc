@@ -49,6 +49,9 @@ class StdioProcessTransport final : public StdioTransport {
     patience_ = patience;
   }
   Observation AwaitReply(const Request& request) override;
+  void WidenQuietWindow(std::chrono::milliseconds quiet) override {
+    target_.limits.quiet_window = std::max(target_.limits.quiet_window, quiet);
+  }
 
  private:
   // The limits of an exchange writing `request_bytes`: the start-up limit until the server
@@ -337,8 +340,13 @@ Observation StdioProcessTransport::Send(const Request& request) {
   const Limits limits = ExchangeLimits(wire.size());
   Observation observation = Exchange(std::move(wire), rule, limits, pipes_, dropped_).Run();
   Heard(observation);
+  // Ended without a reply that echoes its id (deaf, or ended by an error whose id is null): a
+  // reply that comes later carrying it is this request's, not a later message's.
   if (rule.kind == transport_detail::ReplyRule::Kind::kMatchingId &&
-      observation.outcome == Outcome::kAliveButDeaf) {
+      std::none_of(observation.messages.begin(), observation.messages.end(),
+                   [&rule](const boost::json::value& message) {
+                     return transport_detail::EchoesId(message, rule.id);
+                   })) {
     dropped_.RememberUnanswered(rule.id);
   }
   return observation;

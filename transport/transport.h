@@ -200,6 +200,10 @@ class StdioTransport : public Transport {
   virtual void LimitPatience(std::optional<std::chrono::milliseconds> patience) {
     static_cast<void>(patience);
   }
+  /// From now on, listens at least `quiet` for what a message owed no echoed reply gets (a
+  /// notification, a request whose id cannot be echoed): for a server known to answer such
+  /// messages late. A transport that waits on nothing ignores it.
+  virtual void WidenQuietWindow(std::chrono::milliseconds quiet) { static_cast<void>(quiet); }
   /// Writes nothing and waits, up to the full time limit, for the reply to `request`, which an
   /// earlier exchange sent and concluded dropped: whether the server drops such requests or
   /// answers them late, learnt by the event itself. kOk with the reply in `messages` when it

@@ -21,6 +21,12 @@ bool Acknowledges(const ReplyRule& rule, const boost::json::value& message) {
   return rule.long_lived && AcknowledgesListen(message, rule.id);
 }
 
+bool EchoesId(const boost::json::value& message, const boost::json::value& id) {
+  if (!IsResponseShaped(message)) return false;
+  const auto* echoed = message.as_object().if_contains("id");
+  return echoed != nullptr && *echoed == id;
+}
+
 bool EndsExchange(const ReplyRule& rule, const boost::json::value& message) {
   switch (rule.kind) {
     case ReplyRule::Kind::kMatchingId: {

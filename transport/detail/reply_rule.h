@@ -42,6 +42,9 @@ inline constexpr std::string_view kAcknowledgedQuiet =
 /// True when `message` acknowledges the long-lived request `rule` waits on.
 bool Acknowledges(const ReplyRule& rule, const boost::json::value& message);
 
+/// True when `message` is a response carrying `id`.
+bool EchoesId(const boost::json::value& message, const boost::json::value& id);
+
 /// True when `message` is the reply that `rule` waits for.
 bool EndsExchange(const ReplyRule& rule, const boost::json::value& message);
 
