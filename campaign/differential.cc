@@ -97,115 +97,138 @@ bool AnyWrongSide(const DiffResult& result) {
                      });
 }
 
-DiffResult RunDiff(const std::vector<DiffTarget>& targets, const DiffOptions& options) {
-  const auto start = Clock::now();
-  DiffResult result;
-  for (const DiffTarget& target : targets) result.targets.push_back(target.name);
-  auto finish = [&] {
-    result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
-    return result;
-  };
+namespace campaign_detail {
+namespace {
 
-  // The revision: given, or the newest every target speaks.
-  result.revision = options.revision;
-  if (!result.revision) {
+// One differential run, step by step: the revision every target speaks, a session per target,
+// one generator per transport drawing from what every target shares, then the case loop, each
+// case sent to every target and a disagreement shrunk and recorded.
+class DiffRun {
+ public:
+  DiffRun(const std::vector<DiffTarget>& targets, const DiffOptions& options)
+      : targets_(targets),
+        options_(options),
+        indices_(CaseIndices::Shard(options.shard_index, options.shard_count, options.max_cases)),
+        limits_{options.duration, options.stop, Clock::now()} {
+    for (const DiffTarget& target : targets) result_.targets.push_back(target.name);
+  }
+
+  DiffResult Run() {
+    if (ChooseRevision() && OpenSessions() && MakeGenerators()) RunCases();
+    for (const auto& session : sessions_) {
+      if (session->lost()) result_.notes.push_back("a session was lost: " + session->why());
+    }
+    result_.elapsed =
+        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - limits_.start);
+    return std::move(result_);
+  }
+
+ private:
+  // The revision given, or the newest every target speaks.
+  bool ChooseRevision() {
+    result_.revision = options_.revision;
+    if (result_.revision) return true;
     std::vector<EraReport> eras;
-    for (const DiffTarget& target : targets) {
+    for (const DiffTarget& target : targets_) {
       eras.push_back(DetectEras(target.connect));
       if (eras.back().speaks.empty()) {
-        result.notes.push_back(target.name + " speaks no MCP revision mcpfuzz knows");
-        result.unreachable = true;
+        result_.notes.push_back(target.name + " speaks no MCP revision mcpfuzz knows");
+        result_.unreachable = true;
       }
     }
-    if (result.unreachable) return finish();
-    result.revision = SharedRevision(eras);
-    if (!result.revision) {
-      result.notes.emplace_back("the targets share no revision; give --revision to force one");
-      result.unreachable = true;
-      return finish();
+    if (result_.unreachable) return false;
+    result_.revision = SharedRevision(eras);
+    if (!result_.revision) {
+      result_.notes.emplace_back("the targets share no revision; give --revision to force one");
+      result_.unreachable = true;
     }
+    return result_.revision.has_value();
   }
 
   // One link per target: each has its own give-up rule and its own sentinel trust.
-  std::vector<std::unique_ptr<TargetLink>> links;
-  std::vector<std::unique_ptr<TargetSession>> sessions;
-  SessionPolicy policy;
-  policy.list_features = true;
-  for (const DiffTarget& target : targets) {
-    links.push_back(std::make_unique<TargetLink>(target.connect));
-    sessions.push_back(std::make_unique<TargetSession>(*links.back(), *result.revision, policy));
-    if (auto opened = sessions.back()->Open(); !opened.ok()) {
-      result.notes.push_back("no " + std::string(ToString(*result.revision)) + " session with " +
-                             target.name + ": " + opened.error().message);
-      result.unreachable = true;
+  bool OpenSessions() {
+    SessionPolicy policy;
+    policy.list_features = true;
+    for (const DiffTarget& target : targets_) {
+      links_.push_back(std::make_unique<TargetLink>(target.connect));
+      sessions_.push_back(
+          std::make_unique<TargetSession>(*links_.back(), *result_.revision, policy));
+      if (auto opened = sessions_.back()->Open(); !opened.ok()) {
+        result_.notes.push_back("no " + std::string(ToString(*result_.revision)) +
+                                " session with " + target.name + ": " + opened.error().message);
+        result_.unreachable = true;
+      }
+      result_.transports.push_back(sessions_.back()->kind());
+      result_.server_info.push_back(sessions_.back()->server_info());
     }
-    result.transports.push_back(sessions.back()->kind());
-    result.server_info.push_back(sessions.back()->server_info());
-  }
-  if (result.unreachable) return finish();
-  const bool mixed = std::any_of(result.transports.begin(), result.transports.end(),
-                                 [&](TransportKind kind) { return kind != result.transports[0]; });
-  if (mixed) {
-    result.notes.emplace_back(
-        "HTTP and stdio targets: answers are compared without the HTTP status, and each "
-        "transport's case is shrunk in step with the other's");
+    if (result_.unreachable) return false;
+    mixed_ = std::any_of(result_.transports.begin(), result_.transports.end(),
+                         [&](TransportKind kind) { return kind != result_.transports[0]; });
+    if (mixed_) {
+      result_.notes.emplace_back(
+          "HTTP and stdio targets: answers are compared without the HTTP status, and each "
+          "transport's case is shrunk in step with the other's");
+    }
+    return true;
   }
 
-  Generators generators;
-  for (const auto& session : sessions) {
-    if (!generators.contexts.contains(session->kind())) {
-      generators.contexts.emplace(session->kind(),
-                                  CommonContext(campaign_detail::ContextOf(*session), sessions));
+  // One generator per transport present, drawing only what every target shares and only from
+  // families every context has something to say about, so each transport picks the same.
+  bool MakeGenerators() {
+    for (const auto& session : sessions_) {
+      if (!generators_.contexts.contains(session->kind())) {
+        generators_.contexts.emplace(session->kind(),
+                                     CommonContext(ContextOf(*session), sessions_));
+      }
     }
-  }
-  // Only families every context has something to say about, so each transport picks the same.
-  std::set<std::string> families;
-  for (const std::string& name :
-       options.families.empty() ? gen::DefaultFamilies() : options.families) {
-    const gen::FamilyInfo* family = gen::FindFamily(name);
-    if (family == nullptr) {
-      result.notes.push_back("no family named " + name);
-      continue;
+    std::set<std::string> families;
+    for (const std::string& name :
+         options_.families.empty() ? gen::DefaultFamilies() : options_.families) {
+      const gen::FamilyInfo* family = gen::FindFamily(name);
+      if (family == nullptr) {
+        result_.notes.push_back("no family named " + name);
+        continue;
+      }
+      const bool everywhere =
+          std::all_of(generators_.contexts.begin(), generators_.contexts.end(),
+                      [&](const auto& entry) { return family->applies(entry.second); });
+      if (everywhere) families.insert(name);
     }
-    const bool everywhere =
-        std::all_of(generators.contexts.begin(), generators.contexts.end(),
-                    [&](const auto& entry) { return family->applies(entry.second); });
-    if (everywhere) families.insert(name);
-  }
-  if (families.empty()) {
-    result.notes.emplace_back("no selected family applies to every target");
-    return finish();
-  }
-  for (const auto& [kind, context] : generators.contexts) {
-    generators.by_transport.emplace(kind, gen::AnyCase(context, families));
+    if (families.empty()) {
+      result_.notes.emplace_back("no selected family applies to every target");
+      return false;
+    }
+    for (const auto& [kind, context] : generators_.contexts) {
+      generators_.by_transport.emplace(kind, gen::AnyCase(context, families));
+    }
+    return true;
   }
 
-  std::map<std::string, std::size_t> seen;  // check id + answers → index in disagreements
-  std::map<std::string, DiffCheckCount> checks;
-  const std::size_t shards = std::max<std::size_t>(options.shard_count, 1);
-  for (std::size_t index = options.shard_index - 1; index < options.max_cases; index += shards) {
-    if (options.stop != nullptr && options.stop->load()) break;
-    if (options.duration && Clock::now() - start >= *options.duration) break;
+  void RunCases() {
+    for (std::size_t position = 0; position < indices_.Count() && !limits_.Over(); ++position) {
+      Compare(indices_.At(position));
+    }
+    for (auto& [id, count] : checks_) result_.checks.push_back(std::move(count));
+  }
+
+  // Case `index`, drawn for each transport, sent to every target and compared.
+  void Compare(std::size_t index) {
     std::map<TransportKind, GeneratedCase> drawn;
-    bool comparable = true;
-    for (const auto& [kind, generator] : generators.by_transport) {
-      auto generated = campaign_detail::DrawCase(generator, options.seed, index);
+    for (const auto& [kind, generator] : generators_.by_transport) {
+      auto generated = DrawCase(generator, options_.seed, index);
       if (!generated || (!drawn.empty() && drawn.begin()->second.check_id != generated->check_id)) {
-        comparable = false;
-        break;
+        ++result_.cases;
+        ++result_.incomparable;
+        return;
       }
       drawn.emplace(kind, std::move(*generated));
     }
-    ++result.cases;
-    if (!comparable) {
-      ++result.incomparable;
-      continue;
-    }
+    ++result_.cases;
     std::vector<const GeneratedCase*> cases;
-    for (const auto& session : sessions) cases.push_back(&drawn.at(session->kind()));
-    DiffSides sides = campaign_detail::SendToAll(sessions, cases, mixed);
+    for (const auto& session : sessions_) cases.push_back(&drawn.at(session->kind()));
+    const DiffSides sides = SendToAll(sessions_, cases, mixed_);
     const std::string& check_id = cases.front()->check_id;
-    DiffCheckCount& count = checks[check_id];
+    DiffCheckCount& count = checks_[check_id];
     count.check_id = check_id;
     ++count.cases;
     const bool agreed = !sides.Disagree();
@@ -214,46 +237,50 @@ DiffResult RunDiff(const std::vector<DiffTarget>& targets, const DiffOptions& op
         std::any_of(sides.verdicts.begin(), sides.verdicts.end(), [](const Verdict& v) {
           return v.kind == VerdictKind::kFail || v.kind == VerdictKind::kWarn;
         });
-    if (agreed && !(options.last_is_baseline && deviation)) continue;
+    if (agreed && !(options_.last_is_baseline && deviation)) return;
     const std::string key = check_id + "\n" + sides.Key();
-    if (auto found = seen.find(key); found != seen.end()) {
-      ++result.disagreements[found->second].repeats;
-      continue;
+    if (auto found = seen_.find(key); found != seen_.end()) {
+      ++result_.disagreements[found->second].repeats;
+      return;
     }
-    seen.emplace(key, result.disagreements.size());
+    seen_.emplace(key, result_.disagreements.size());
+    Record(index, cases, sides, agreed);
+  }
 
+  // A new disagreement (or, with a baseline, a shared deviation): shrunk on every target in
+  // step, labelled by how many sides the oracle calls wrong, one reproducer per target.
+  void Record(std::size_t index, const std::vector<const GeneratedCase*>& cases,
+              const DiffSides& sides, bool agreed) {
     Disagreement disagreement;
-    disagreement.check_id = check_id;
+    disagreement.check_id = cases.front()->check_id;
     disagreement.family = cases.front()->family;
     disagreement.variant = cases.front()->variant;
-    disagreement.revision = *result.revision;
+    disagreement.revision = *result_.revision;
     disagreement.case_index = index;
     for (const GeneratedCase* generated : cases) {
       disagreement.original.push_back(generated->request);
     }
     std::vector<rc::Shrinkable<GeneratedCase>> roots;
     std::vector<GeneratedCase> originals;
-    for (std::size_t t = 0; t < sessions.size(); ++t) {
-      roots.push_back(generators.by_transport.at(sessions[t]->kind())(
-          rc::Random(campaign_detail::CaseSeed(options.seed, index)),
-          campaign_detail::CaseSize(index)));
+    for (std::size_t t = 0; t < sessions_.size(); ++t) {
+      roots.push_back(generators_.by_transport.at(sessions_[t]->kind())(
+          rc::Random(CaseSeed(options_.seed, index)), CaseSize(index)));
       originals.push_back(*cases[t]);
     }
-    const campaign_detail::DiffShrunk shrunk = campaign_detail::ShrinkDisagreement(
-        sessions, roots, originals, sides, mixed,
-        campaign_detail::ShrinkBudget{options.max_shrink_sends, options.max_shrink_time,
-                                      options.stop});
+    const DiffShrunk shrunk = ShrinkDisagreement(
+        sessions_, roots, originals, sides, mixed_,
+        ShrinkBudget{options_.max_shrink_sends, options_.max_shrink_time, options_.stop});
     disagreement.shrink_steps = shrunk.steps;
     disagreement.shrink_sends = shrunk.sends;
-    for (std::size_t t = 0; t < targets.size(); ++t) {
+    for (std::size_t t = 0; t < targets_.size(); ++t) {
       disagreement.minimal.push_back(shrunk.minimal[t].request);
       DiffCell cell;
       cell.answer = shrunk.sides.answers[t];
       cell.verdict = shrunk.sides.verdicts[t];
       cell.accepted =
           cell.verdict.kind == VerdictKind::kPass || cell.verdict.kind == VerdictKind::kWarn;
-      cell.reproducer = Reproducer(shrunk.minimal[t].request, targets[t].reproducer);
-      cell.inherited = options.last_is_baseline && t + 1 < targets.size() &&
+      cell.reproducer = Reproducer(shrunk.minimal[t].request, targets_[t].reproducer);
+      cell.inherited = options_.last_is_baseline && t + 1 < targets_.size() &&
                        cell.answer == shrunk.sides.answers.back();
       disagreement.cells.push_back(std::move(cell));
     }
@@ -265,15 +292,27 @@ DiffResult RunDiff(const std::vector<DiffTarget>& targets, const DiffOptions& op
                          : static_cast<std::size_t>(wrong) == disagreement.cells.size()
                              ? DiffLabel::kAllWrong
                              : DiffLabel::kSomeWrong;
-    result.disagreements.push_back(std::move(disagreement));
+    result_.disagreements.push_back(std::move(disagreement));
   }
-  for (auto& [id, count] : checks) result.checks.push_back(std::move(count));
-  for (const auto& session : sessions) {
-    if (session->lost()) {
-      result.notes.push_back("a session was lost: " + session->why());
-    }
-  }
-  return finish();
+
+  const std::vector<DiffTarget>& targets_;
+  const DiffOptions& options_;
+  const CaseIndices indices_;
+  const RunLimits limits_;
+  DiffResult result_;
+  std::vector<std::unique_ptr<TargetLink>> links_;
+  std::vector<std::unique_ptr<TargetSession>> sessions_;
+  bool mixed_ = false;
+  Generators generators_;
+  std::map<std::string, std::size_t> seen_;  // check id + answers → index in disagreements
+  std::map<std::string, DiffCheckCount> checks_;
+};
+
+}  // namespace
+}  // namespace campaign_detail
+
+DiffResult RunDiff(const std::vector<DiffTarget>& targets, const DiffOptions& options) {
+  return campaign_detail::DiffRun(targets, options).Run();
 }
 
 }  // namespace mcpfuzz

@@ -1,8 +1,11 @@
 #pragma once
-// Internal: the state of one campaign run, shared by the serial loop (campaign.cc) and the
-// parallel one for --concurrency (parallel.cc). Whatever decides the outcome — counting cases,
+// Internal: the state of one campaign run and its one case loop, in three implementations, one
+// file each: serial (serial.cc), stdio windows written back to back (pipelined.cc) and HTTP
+// workers for --concurrency (parallel.cc). Each walks the same case indices (case_walk.h) and
+// takes the same steps per case (cases.cc); whatever decides the outcome — counting cases,
 // skipping after hangs, recognising findings, deduplicating them — happens in case-index order
-// on one thread, so concurrency changes how fast cases are sent, never what is reported.
+// on one thread, so how cases are sent never changes what is reported. Findings are
+// investigated in findings.cc.
 
 #include <rapidcheck/Gen.h>
 
@@ -20,6 +23,7 @@
 #include <vector>
 
 #include "campaign/campaign.h"
+#include "campaign/detail/case_walk.h"
 #include "campaign/detail/judging.h"
 #include "campaign/detail/prefetch.h"
 #include "generators/generated_case.h"
@@ -105,18 +109,6 @@ const rc::Gen<GeneratedCase>& GeneratorFor(const rc::Gen<GeneratedCase>& cases,
                                            const std::optional<rc::Gen<GeneratedCase>>& sequences,
                                            std::size_t index);
 
-/// The case indices a run sends, in order: first, first + step, ... below end (all of them,
-/// or one shard's). The loops walk positions 0, 1, ... of this sequence.
-struct CaseIndices {
-  std::size_t first = 0;
-  std::size_t step = 1;
-  std::size_t end = 0;
-  std::size_t At(std::size_t position) const { return first + position * step; }
-  std::size_t PositionOf(std::size_t index) const { return (index - first) / step; }
-  /// How many indices there are.
-  std::size_t Count() const { return end > first ? (end - first - 1) / step + 1 : 0; }
-};
-
 class CasePipeline;
 
 class Campaign {
@@ -130,8 +122,8 @@ class Campaign {
         link_(connect_),
         options_(options),
         progress_(progress),
-        indices_{std::max<std::size_t>(options.shard_index, 1) - 1,
-                 std::max<std::size_t>(options.shard_count, 1), options.max_cases} {}
+        indices_(CaseIndices::Shard(options.shard_index, options.shard_count, options.max_cases)),
+        limits_{options.duration, options.stop, Clock::now()} {}
 
   CampaignResult Run();
 
@@ -189,13 +181,12 @@ class Campaign {
   /// re-sent, shrunk by removing steps and written like any finding (sequence_run.h).
   SentCase RunSequenceCase(const Lane& lane, GeneratedCase generated, std::size_t index);
   void Report(bool force);
-  bool TimeIsUp() const { return options_.duration && Clock::now() - start_ >= *options_.duration; }
   bool EnoughFindings() const {
     return options_.max_findings > 0 && result_.findings.size() >= options_.max_findings;
   }
-  bool Interrupted() const { return options_.stop != nullptr && options_.stop->load(); }
+  bool Interrupted() const { return limits_.Interrupted(); }
   /// No new case is started: the time is up, enough findings, or the run was interrupted.
-  bool StopNow() const { return TimeIsUp() || EnoughFindings() || Interrupted(); }
+  bool StopNow() const { return limits_.Over() || EnoughFindings(); }
   /// Hangs counted so far for cases of `check_id` (locked: workers read it too).
   std::size_t Hangs(const std::string& check_id);
 
@@ -212,8 +203,9 @@ class Campaign {
   CampaignResult result_;
   std::vector<Lane> lanes_;
   std::map<std::string, std::size_t> seen_;  // signature → index in result_.findings
-  Clock::time_point start_ = Clock::now();
-  Clock::time_point last_report_ = start_;
+  // This run's time limit and signal; its start.
+  const RunLimits limits_;
+  Clock::time_point last_report_ = limits_.start;
 
   // Guards hangs_: RunParallel's workers read it.
   std::mutex mutex_;

@@ -1,0 +1,153 @@
+// The steps every case loop takes for one case, whichever loop it is (serial.cc, pipelined.cc,
+// parallel.cc): draw it from the seed and its index, skip it after hangs of its check, send and
+// judge it, blame a death found before it on the case before, and conclude it in case order.
+
+#include <rapidcheck.h>
+
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "campaign/detail/campaign_loop.h"
+#include "campaign/detail/judging.h"
+#include "oracles/check_ids.h"
+
+namespace mcpfuzz::campaign_detail {
+namespace {
+
+constexpr int kMaxSize = 100;
+
+std::uint64_t SplitMix64(std::uint64_t value) {
+  value += 0x9e3779b97f4a7c15ULL;
+  value = (value ^ (value >> 30U)) * 0xbf58476d1ce4e5b9ULL;
+  value = (value ^ (value >> 27U)) * 0x94d049bb133111ebULL;
+  return value ^ (value >> 31U);
+}
+
+}  // namespace
+
+bool Silent(const GeneratedCase& generated, const Judged& judged) {
+  return judged.timed_out ||
+         ClassifyReply(generated.request, judged.observation).channel == Channel::kNoReply;
+}
+
+std::uint64_t CaseSeed(std::uint64_t run_seed, std::size_t index) {
+  return SplitMix64(run_seed ^ SplitMix64(static_cast<std::uint64_t>(index)));
+}
+
+int CaseSize(std::size_t index) { return static_cast<int>(index % (kMaxSize + 1)); }
+
+std::optional<GeneratedCase> DrawCase(const rc::Gen<GeneratedCase>& generator,
+                                      std::uint64_t run_seed, std::size_t index) {
+  const rc::Shrinkable<GeneratedCase> drawn =
+      generator(rc::Random(CaseSeed(run_seed, index)), CaseSize(index));
+  try {
+    return drawn.value();
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+const rc::Gen<GeneratedCase>& GeneratorFor(const rc::Gen<GeneratedCase>& cases,
+                                           const std::optional<rc::Gen<GeneratedCase>>& sequences,
+                                           std::size_t index) {
+  return sequences && index % kSequenceEvery == kSequenceEvery - 1 ? *sequences : cases;
+}
+
+std::optional<GeneratedCase> Campaign::Generate(const Lane& lane, std::size_t index) const {
+  return DrawCase(GeneratorFor(*lane.generator, lane.sequences, index), options_.seed, index);
+}
+
+std::size_t Campaign::Hangs(const std::string& check_id) {
+  const std::lock_guard lock(mutex_);
+  auto found = hangs_.find(check_id);
+  return found == hangs_.end() ? 0 : found->second;
+}
+
+void Campaign::CountSent(const GeneratedCase& generated) {
+  ++result_.cases;
+  ++result_.cases_per_family[generated.family];
+  ++result_.cases_per_revision[std::string(ToString(generated.request.revision))];
+}
+
+bool Campaign::RecordAndSkip(const GeneratedCase& generated) {
+  if (options_.record_cases) {
+    result_.case_log.push_back(std::string(ToString(generated.request.revision)) + " " +
+                               std::string(ToString(generated.request.transport)) + " " +
+                               generated.check_id + " " + generated.request.WireBody());
+  }
+  const std::lock_guard lock(mutex_);
+  std::size_t& hangs = hangs_[generated.check_id];
+  if (hangs < kHangsBeforeSkipping) return false;
+  if (hangs == kHangsBeforeSkipping) {
+    result_.notes.push_back("cases of " + generated.check_id + " are no longer sent: " +
+                            std::to_string(hangs) + " of them were not answered in time");
+    ++hangs;  // So the note is written once per check.
+  }
+  ++result_.skipped;
+  return true;
+}
+
+void Campaign::Conclude(Lane& lane, const GeneratedCase& generated, std::size_t index,
+                        const Judged& judged) {
+  if (judged.timed_out) {
+    const std::lock_guard lock(mutex_);
+    ++hangs_[generated.check_id];
+  }
+  if (judged.finding) Investigate(lane, generated, index, judged, /*settle=*/false);
+}
+
+std::optional<SentCase> Campaign::RunCase(Lane& lane, std::size_t index) {
+  std::optional<GeneratedCase> generated = NextCase(lane, index);
+  if (!generated) {
+    ++result_.generation_failures;
+    return std::nullopt;
+  }
+  if (RecordAndSkip(*generated)) return std::nullopt;
+  if (!generated->steps.empty()) return RunSequenceCase(lane, std::move(*generated), index);
+  const auto sent = Clock::now();
+  SentCase judged{*generated, SendAndJudge(*lane.session, *generated, /*settle=*/false)};
+  // A case is counted only when it was sent: reopening a server found dead may have spent the
+  // restart budget, and the lost session sent nothing.
+  if (lane.session->lost() && judged.judged.observation.outcome == Outcome::kTransportError) {
+    return std::nullopt;
+  }
+  CountSent(*generated);
+  Add(Silent(*generated, judged.judged) ? result_.timing.silence : result_.timing.sending, sent);
+  std::optional<ProcessExit> death = lane.session->TakeDeathBetweenExchanges();
+  if (lane.death_before_next) death = std::exchange(lane.death_before_next, std::nullopt);
+  Decide(lane, std::move(*generated), index, judged.judged, std::move(death));
+  return judged;
+}
+
+void Campaign::Decide(Lane& lane, GeneratedCase generated, std::size_t index, const Judged& judged,
+                      std::optional<ProcessExit> death_before) {
+  // A stdio server found dead before this request ended after answering the previous one.
+  if (death_before && lane.previous) {
+    const Judged blamed =
+        JudgeCase(Case{lane.previous->request, std::string(check::kNoEarlyExit), {}},
+                  ExitObservation(*death_before), std::nullopt);
+    if (blamed.finding) {
+      const GeneratedCase previous = *lane.previous;
+      Investigate(lane, previous, lane.previous_index, blamed, /*settle=*/true);
+    }
+  }
+  Conclude(lane, generated, index, judged);
+  if (lane.session->out_of_order() && !lane.noted_out_of_order) {
+    lane.noted_out_of_order = true;
+    std::string note = "the " + std::string(ToString(lane.session->revision())) +
+                       " server answered a request after the sentinel written behind it (" +
+                       lane.session->late_reply() + "); from case " + std::to_string(index) +
+                       " on, every case waited for its reply";
+    for (std::size_t finding : lane.drop_findings) {
+      const CampaignFinding& suspect = result_.findings[finding];
+      note += "; the finding of case " + std::to_string(suspect.case_index) + " (" +
+              suspect.check_id + ") rests on a silence that may have been a slow reply";
+    }
+    result_.notes.push_back(std::move(note));
+  }
+  lane.previous = std::move(generated);
+  lane.previous_index = index;
+}
+
+}  // namespace mcpfuzz::campaign_detail
