@@ -414,9 +414,16 @@ TEST(StdioDeath, IsTheFindingOfTheCheckThatCausedItAndTheServerIsRestarted) {
     return note.find("during stdio.keeps-answering") != std::string::npos;
   })) << Describe(exit);
 
-  // The crash fails keeps-answering, and the restarted server answers the request after it.
+  // The crash is no-early-exit's finding alone (as fuzz judges it), so keeps-answering only
+  // notes it; the restarted server answers the request after it.
   const CheckResult& answering = *by_id.at(std::string(check::kKeepsAnswering));
-  EXPECT_EQ(answering.verdict.kind, VerdictKind::kFail);
+  EXPECT_EQ(answering.verdict.kind, VerdictKind::kPass) << Describe(answering);
+  EXPECT_TRUE(std::any_of(answering.verdict.notes.begin(), answering.verdict.notes.end(),
+                          [](const std::string& note) {
+                            return note.find("which stdio.no-early-exit judges") !=
+                                   std::string::npos;
+                          }))
+      << Describe(answering);
   ASSERT_EQ(answering.exchanges.size(), 3U);
   EXPECT_EQ(
       ClassifyReply(answering.exchanges[2].request, answering.exchanges[2].observation).channel,
@@ -641,9 +648,10 @@ bool TimedOut(const CheckResult& result) {
 TEST(GivingUp, AfterThreeHarmlessRequestsUnansweredNothingMoreIsSentInAnyRevision) {
   DeafAfterOpeningServer server;
   const CheckRun run = RunChecks(server.Connect(), CheckOptions{});
-  // Each hung request is followed by a ping, which hangs too: the target hangs on everything.
-  // After the third such ping nothing more is sent, in this revision or a later one.
-  EXPECT_EQ(server.hung(), 2 * mcpfuzz::TargetLink::kUnansweredBeforeGivingUp) << DescribeAll(run);
+  // The hung request is followed by a ping, which hangs too, and by pings while they hang: the
+  // target hangs on everything. After the third ping nothing more is sent, in this revision or
+  // a later one.
+  EXPECT_EQ(server.hung(), 1 + mcpfuzz::TargetLink::kUnansweredBeforeGivingUp) << DescribeAll(run);
   ASSERT_EQ(run.notes.size(), 1U) << DescribeAll(run);
   EXPECT_NE(run.notes.front().find("gave up on the target"), std::string::npos);
 
@@ -670,8 +678,7 @@ TEST(GivingUp, AfterThreeHarmlessRequestsUnansweredNothingMoreIsSentInAnyRevisio
         });
     EXPECT_TRUE(says_why) << Describe(result);
   }
-  EXPECT_GE(failed, 1) << DescribeAll(run);
-  EXPECT_LE(failed, 3) << DescribeAll(run);
+  EXPECT_EQ(failed, 1) << DescribeAll(run);
   EXPECT_GT(not_sent, 10) << DescribeAll(run);
   EXPECT_GT(revisions.size(), 1U) << "the revisions after the give-up are reported too";
 }
@@ -799,7 +806,7 @@ const std::vector<FaultExpectation>& FaultTable() {
       {Fault::kInvalidRequestAccepted, kHttp, {check::kMissingJsonrpc, check::kWrongJsonrpc}},
       {Fault::kNotificationAnswered, kHttp, {check::kNotificationNoReply}},
       {Fault::kErrorLeaksInternals, kStdio, {check::kUnknownTool, check::kUnknownMethod}},
-      {Fault::kCrashOnDeepNesting, kStdio, {check::kNoEarlyExit, check::kKeepsAnswering}},
+      {Fault::kCrashOnDeepNesting, kStdio, {check::kNoEarlyExit}},
       {Fault::kExitAfterInitialize, kStdio, {check::kNoEarlyExit}},
       {Fault::kLogsOnStdout, kStdio, {check::kStdoutOnlyJsonRpc}},
       {Fault::kUnsupportedVersionEchoed, kHttp, {check::kInitializeUnsupportedVersion}},

@@ -144,6 +144,100 @@ TEST(EraProbe, AServerThatExitsLeavesItsStderrWithEachAttempt) {
   }
 }
 
+// Answers every initialize with the revision asked; server/discover is answered with
+// 2026-07-28 except the first `silent_discovers` times, which end on the time limit with
+// nothing received, or, `reply_began`, after the reply's HTTP status came.
+struct DiscoverScript {
+  int silent_discovers = 0;
+  bool reply_began = false;
+  std::atomic<int> discovers{0};
+};
+
+class ScriptedEras final : public Transport {
+ public:
+  explicit ScriptedEras(std::shared_ptr<DiscoverScript> script) : script_(std::move(script)) {}
+  Observation Send(const Request& request) override {
+    Observation observation;
+    if (request.RpcMethod() == "server/discover" &&
+        script_->discovers++ < script_->silent_discovers) {
+      observation.outcome = Outcome::kTimeout;
+      observation.http_status = script_->reply_began ? 200 : 0;
+      return observation;
+    }
+    observation.outcome = Outcome::kOk;
+    observation.http_status = 200;
+    boost::json::object reply = {{"jsonrpc", "2.0"}, {"result", boost::json::object{}}};
+    if (auto id = request.RpcId()) reply["id"] = *id;
+    if (request.RpcMethod() == "initialize") {
+      const boost::json::value body = *request.BodyJson();
+      reply["result"] = {{"protocolVersion", body.at("params").at("protocolVersion")},
+                         {"capabilities", boost::json::object{}},
+                         {"serverInfo", {{"name", "scripted"}, {"version", "0"}}}};
+    } else if (request.RpcMethod() == "server/discover") {
+      reply["result"] = {{"supportedVersions", {"2026-07-28"}},
+                         {"capabilities", boost::json::object{}},
+                         {"serverInfo", {{"name", "scripted"}, {"version", "0"}}}};
+    }
+    observation.messages.emplace_back(std::move(reply));
+    return observation;
+  }
+  TransportKind kind() const override { return TransportKind::kHttp; }
+  std::string Describe() const override { return "scripted"; }
+
+ private:
+  std::shared_ptr<DiscoverScript> script_;
+};
+
+EraReport DetectScripted(const std::shared_ptr<DiscoverScript>& script) {
+  return DetectEras([script]() -> Result<std::unique_ptr<Transport>> {
+    return std::unique_ptr<Transport>(std::make_unique<ScriptedEras>(script));
+  });
+}
+
+const std::vector<Revision> kHandshakeRevisions(kNewestFirst.begin() + 1, kNewestFirst.end());
+
+// Issue #24: a revision whose question timed out was once dropped from "speaks" without a
+// word. A time limit says nothing of the revision: the question is asked again, alone.
+TEST(EraProbe, AQuestionATimeLimitEndedIsAskedAgainAlone) {
+  auto script = std::make_shared<DiscoverScript>();
+  script->silent_discovers = 1;
+  const EraReport report = DetectScripted(script);
+  EXPECT_EQ(report.speaks, kNewestFirst);
+  EXPECT_TRUE(report.undetermined.empty());
+  const EraAttempt& discover = report.attempts.front();
+  EXPECT_EQ(discover.asked_times, 2);
+  EXPECT_FALSE(discover.timed_out.has_value());
+  EXPECT_EQ(discover.note, "answered when asked again alone, after a time limit");
+  for (std::size_t i = 1; i < report.attempts.size(); ++i) {
+    EXPECT_EQ(report.attempts[i].asked_times, 1) << ToString(report.attempts[i].asked);
+  }
+}
+
+// Unanswered twice: "not determined (timed out)", never "not spoken".
+TEST(EraProbe, AQuestionUnansweredTwiceIsUndeterminedNotDropped) {
+  auto script = std::make_shared<DiscoverScript>();
+  script->silent_discovers = 2;
+  const EraReport report = DetectScripted(script);
+  EXPECT_EQ(report.speaks, kHandshakeRevisions);
+  EXPECT_EQ(report.undetermined, std::vector<Revision>{Revision::k2026_07_28});
+  EXPECT_EQ(report.attempts.front().asked_times, 2);
+  EXPECT_EQ(report.attempts.front().timed_out, TimeLimit::kReply);
+  EXPECT_EQ(script->discovers.load(), 2);
+}
+
+// A reply that began (its HTTP status came) and did not finish in time is the reply's
+// slowness, not a start's: asking again would cost another whole limit to learn the same.
+TEST(EraProbe, AQuestionWhoseReplyBeganIsNotAskedAgain) {
+  auto script = std::make_shared<DiscoverScript>();
+  script->silent_discovers = 1;
+  script->reply_began = true;
+  const EraReport report = DetectScripted(script);
+  EXPECT_EQ(report.speaks, kHandshakeRevisions);
+  EXPECT_EQ(report.undetermined, std::vector<Revision>{Revision::k2026_07_28});
+  EXPECT_EQ(report.attempts.front().asked_times, 1);
+  EXPECT_EQ(script->discovers.load(), 1);
+}
+
 // check and fuzz cover the same revisions: the newest of each era, plus 2025-03-26 for the
 // batches only it processes, unless it is the newest handshake revision anyway.
 std::vector<std::pair<Revision, bool>> Planned(std::vector<Revision> speaks,

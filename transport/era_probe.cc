@@ -126,10 +126,12 @@ EraReport DetectEras(const TransportFactory& connect) {
   // A question a time limit ended says nothing of the revision: asked again, alone, so no
   // other start-up competes with its server's. A server that stays silent even alone is slow
   // or silent whatever it is asked: the questions after it are not asked a third time, each
-  // costing a limit, and stay undetermined.
+  // costing a limit, and stay undetermined. Nor is a question whose reply had begun (an HTTP
+  // status came) when the limit ended it: that server was up and answering, and a reply that
+  // starts but does not finish in time is the reply's slowness, not a start's or a crowd's.
   bool silent_alone = false;
   for (std::size_t i = 0; i < attempts.size() && !silent_alone; ++i) {
-    if (!attempts[i].timed_out) continue;
+    if (!attempts[i].timed_out || attempts[i].http_status != 0) continue;
     EraAttempt again = i == 0 ? AskStateless(connect) : AskHandshake(connect, handshake[i - 1]);
     again.asked_times = 2;
     if (!again.timed_out && again.note.empty()) {

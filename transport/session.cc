@@ -579,10 +579,18 @@ Observation TargetSession::SendWaiting(const Request& request, Owed owed, bool f
   Count(observation);
   if (process == nullptr && observation.outcome == Outcome::kTimeout) {
     // Hung on this request, or on everything? The harmless request tells, and its answer is
-    // what the give-up rule counts: a server that hangs on some requests is judged on.
-    const Request probe = MakeHarmless(
-        revision_, kind_, boost::json::string("mcpfuzz-probe-" + std::to_string(++sentinels_)));
-    connection_->transport().SendOwed(probe, Owed::kReply, /*harmless=*/true);
+    // what the give-up rule counts: a server that hangs on some requests is judged on. Asked
+    // again while it times out, so a server hung on everything is given up on after the
+    // rule's count of waits, not after a wait for each next request and its probe as well.
+    for (int asked = 0; asked < TargetLink::kUnansweredBeforeGivingUp && !link_.gave_up();
+         ++asked) {
+      const Request probe = MakeHarmless(
+          revision_, kind_, boost::json::string("mcpfuzz-probe-" + std::to_string(++sentinels_)));
+      if (connection_->transport().SendOwed(probe, Owed::kReply, /*harmless=*/true).outcome !=
+          Outcome::kTimeout) {
+        break;
+      }
+    }
   }
   if (process != nullptr && observation.outcome == Outcome::kAliveButDeaf) {
     // Deaf, or a message dropped on purpose? A sentinel after it settles it. A deafness is

@@ -62,7 +62,8 @@ class SessionObserver {
 /// from the thread that sent.
 class TargetLink {
  public:
-  /// After this many exchanges in a row ended unanswered in time (a timeout, deafness), the
+  /// After this many harmless requests (handshakes, sentinels, the pings after an HTTP
+  /// timeout) in a row ended unanswered in time (a timeout, deafness), the
   /// run gives up on the target and nothing more is sent: a server that drips its replies or
   /// hangs on everything costs a few time limits, not one per request. Any exchange answered
   /// in time (a restarted server's handshake too) starts the count again, so a stdio server
