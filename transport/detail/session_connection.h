@@ -19,6 +19,13 @@ namespace mcpfuzz::transport_detail {
 /// oracles judge UNVERIFIED, with the reason in its detail.
 Observation NotSent(const std::string& why);
 
+/// The session id `request` goes out with on `transport`: its own header's, else the live one
+/// when the request attaches it.
+std::string SessionIdOf(const Request& request, const Transport& transport);
+
+/// An answer in time, or a drop a sentinel proved: the target still reads and answers.
+bool AnsweredInTime(Outcome outcome);
+
 class ObservingTransport final : public TransportDecorator {
  public:
   ObservingTransport(std::unique_ptr<Transport> inner, TargetLink& link, std::size_t serial);
