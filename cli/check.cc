@@ -201,8 +201,9 @@ int RunCheck(const CheckSettings& settings, Target& target, std::ostream& out, s
             err) &&
         written;
   }
-  // A run that judged nothing is no pass: a green CI must not mean "the URL was wrong".
-  if (auto why = WhyNothingWasJudged(run, info.target)) {
+  // A run that judged nothing is no pass: a green CI must not mean "the URL was wrong". A
+  // signal's run judged nothing because of the signal, which its exit code says.
+  if (auto why = WhyNothingWasJudged(run, info.target); why && !StopOnSignals::requested()) {
     PrintNothingJudged(*why, err);
     return 2;
   }

@@ -54,17 +54,18 @@ reports::TargetSection CheckOne(const TargetSpec& spec, const checks::CheckOptio
   info.duration_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   reports::TargetSection section = CheckSection(info, run, nullptr);
-  if (Unreachable(run.eras)) {
+  if (StopOnSignals::requested()) {
+    // The signal ended the exchanges in flight, era detection's too: what they left says
+    // nothing of the target, so it is not called unreachable.
+    section.notes.push_back("the survey was stopped by signal " +
+                            std::to_string(StopOnSignals::signal_number()) +
+                            " while this target was checked; the checks not reached are left out");
+  } else if (Unreachable(run.eras)) {
     section.error = UnreachableReason(run.eras).substr(std::string_view("the target ").size());
   } else if (run.eras.speaks.empty()) {
     // It answered something, but no revision was agreed (say, an error to the first probe and
     // a timeout to the others): no row of blanks, but why, as `check` says it alone.
     if (auto why = WhyNothingWasJudged(run, section.description)) section.error = why->reason;
-  }
-  if (StopOnSignals::requested()) {
-    section.notes.push_back("the survey was stopped by signal " +
-                            std::to_string(StopOnSignals::signal_number()) +
-                            " while this target was checked; the checks not reached are left out");
   }
   return section;
 }
