@@ -78,6 +78,7 @@ std::string LimitHint(const EraAttempt& attempt) {
              " times; --startup-timeout-ms raises it)";
     case TimeLimit::kReply:
     case TimeLimit::kPatience:
+    case TimeLimit::kStreamOpen:
       return " (the time limit, asked " + std::to_string(attempt.asked_times) +
              " times; --timeout-ms raises it)";
   }

@@ -221,6 +221,17 @@ constexpr std::array kFlags = {
              [](ParseState& state, std::string_view flag, const std::string& value) {
                return SetMilliseconds(flag, value, state.options.target.limits.startup_timeout);
              }},
+    Flag{.name = "--stream-open-ms",
+         .value = ValueKind::kNumber,
+         .value_name = "N",
+         .commands = kEvery,
+         .group = FlagGroup::kTargetOption,
+         .help = "HTTP: how long a GET for an event stream waits for its headers (default "
+                 "1000); a server may hold them until it has an event",
+         .set =
+             [](ParseState& state, std::string_view flag, const std::string& value) {
+               return SetMilliseconds(flag, value, state.options.target.limits.stream_open);
+             }},
     Flag{.name = "--max-response-bytes",
          .value = ValueKind::kNumber,
          .value_name = "N",

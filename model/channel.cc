@@ -65,12 +65,15 @@ std::string_view ToString(TimeLimit limit) {
       return "startup";
     case TimeLimit::kPatience:
       return "patience";
+    case TimeLimit::kStreamOpen:
+      return "stream-open";
   }
   return "reply";
 }
 
 std::optional<TimeLimit> TimeLimitNamed(std::string_view name) {
-  for (TimeLimit limit : {TimeLimit::kReply, TimeLimit::kStartup, TimeLimit::kPatience}) {
+  for (TimeLimit limit :
+       {TimeLimit::kReply, TimeLimit::kStartup, TimeLimit::kPatience, TimeLimit::kStreamOpen}) {
     if (ToString(limit) == name) return limit;
   }
   return std::nullopt;
@@ -84,6 +87,8 @@ std::string_view Describe(TimeLimit limit) {
       return "the start-up limit";
     case TimeLimit::kPatience:
       return "the patience kept for a server that went deaf before";
+    case TimeLimit::kStreamOpen:
+      return "the wait for a GET stream's headers";
   }
   return "the time limit";
 }

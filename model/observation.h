@@ -53,11 +53,12 @@ struct ReplyExcerpt {
 /// The time limit an exchange waited under: when it ended without a reply, how long mcpfuzz
 /// waited and which option gives more time.
 enum class TimeLimit {
-  kReply,     ///< the per-request timeout, with a large request's read allowance
-  kStartup,   ///< a freshly started stdio server's first reply (Limits::startup_timeout)
-  kPatience,  ///< the shorter wait for a server that went deaf before (a session's patience)
+  kReply,       ///< the per-request timeout, with a large request's read allowance
+  kStartup,     ///< a freshly started stdio server's first reply (Limits::startup_timeout)
+  kPatience,    ///< the shorter wait for a server that went deaf before (a session's patience)
+  kStreamOpen,  ///< a GET's wait for the headers of the stream it asks for (Limits::stream_open)
 };
-/// "reply", "startup", "patience": the name in reports.
+/// "reply", "startup", "patience", "stream-open": the name in reports.
 std::string_view ToString(TimeLimit limit);
 std::optional<TimeLimit> TimeLimitNamed(std::string_view name);
 /// "the start-up limit": what an observation's detail says.

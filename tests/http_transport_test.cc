@@ -374,6 +374,38 @@ TEST(HttpTransport, BusyGetStreamIsObservedUntilTheTimeLimit) {
   EXPECT_EQ(observation.messages.size(), 1U);
 }
 
+// A server may hold a GET stream's headers until it has an event to send (Node's SDK v2
+// does): the wait for them is Limits::stream_open, not the whole time limit.
+TEST(HttpTransport, AGetStreamWithoutHeadersEndsAtTheStreamOpenWait) {
+  TestServer server([](TestServer& self, httplib::Server& http) {
+    http.Get("/mcp", [&self](const httplib::Request&, httplib::Response& response) {
+      const auto until = Clock::now() + 3s;
+      while (!self.stopping() && Clock::now() < until) std::this_thread::sleep_for(10ms);
+      response.status = 405;
+    });
+  });
+  Limits limits = FastLimits();
+  limits.timeout = 5000ms;
+  limits.stream_open = 200ms;
+  auto transport = Open(server.Url(), limits);
+  ASSERT_TRUE(transport);
+  Request get;
+  get.http_method = "GET";
+  get.headers = {{"Accept", "text/event-stream"}};
+  const Observation observation = transport->Send(get);
+  EXPECT_EQ(observation.outcome, Outcome::kTimeout) << observation.detail;
+  EXPECT_EQ(observation.time_limit, TimeLimit::kStreamOpen);
+  EXPECT_EQ(observation.limit, 200ms);
+  EXPECT_EQ(observation.http_status, 0);
+  EXPECT_NE(observation.detail.find("GET stream's headers"), std::string::npos)
+      << observation.detail;
+  EXPECT_LT(observation.elapsed, 3s) << "waited for the server, not for the stream-open wait";
+  // A GET that asks for no stream waits for its reply as any request does.
+  get.headers.clear();
+  const Observation plain = transport->Send(get);
+  EXPECT_EQ(plain.http_status, 405) << plain.detail;
+}
+
 TEST(HttpTransport, HtmlErrorPageIsNonJson) {
   const std::string page = "<html><body>Internal Server Error</body></html>";
   TestServer server([&page](TestServer&, httplib::Server& http) {

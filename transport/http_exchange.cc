@@ -61,7 +61,10 @@ HttpExchange::HttpExchange(Observation& observation, const Request& request,
       max_body_bytes_(max_body_bytes),
       max_events_(max_events),
       awaited_ids_(AwaitedIds(request)),
-      expects_reply_(!awaited_ids_.empty()) {
+      expects_reply_(!awaited_ids_.empty()),
+      opens_stream_(request.http_method == "GET" &&
+                    FindHeader(request.headers, "Accept").value_or("").find("text/event-stream") !=
+                        std::string_view::npos) {
   if (IsListen(request)) listen_id_ = *request.RpcId();
 }
 
@@ -72,8 +75,10 @@ void HttpExchange::OnHeaderLine(std::string_view line) {
   if (line.starts_with("HTTP/")) {
     headers.clear();  // a new response; an interim 1xx one came before
     is_sse_ = false;
+    headers_complete_ = false;
   } else if (line.empty()) {
     is_sse_ = IsEventStream(FindHeader(headers, "Content-Type").value_or(""));
+    headers_complete_ = true;
   } else if ((line.front() == ' ' || line.front() == '\t') && !headers.empty()) {
     headers.back().value += " ";  // obsolete line folding continues the previous header
     headers.back().value += TrimWhitespace(line);

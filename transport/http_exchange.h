@@ -59,6 +59,9 @@ class HttpExchange {
   /// True once the stream of a subscriptions/listen request was acknowledged: its response
   /// comes only when the server ends the subscription, so it is heard out once quiet.
   bool acknowledged() const { return acknowledged_; }
+  /// True for a GET asking for an event stream (the standalone stream) while its response
+  /// headers have not all come: the wait Limits::stream_open bounds.
+  bool awaits_stream_headers() const { return opens_stream_ && !headers_complete_; }
   /// When the last header line or body bytes arrived (or the exchange was created).
   Clock::time_point last_activity() const { return last_activity_; }
 
@@ -75,6 +78,8 @@ class HttpExchange {
   bool too_many_events_ = false;
   std::vector<boost::json::value> awaited_ids_;
   bool expects_reply_;
+  bool opens_stream_;
+  bool headers_complete_ = false;
   SseParser parser_;
   bool is_sse_ = false;
   bool too_large_ = false;

@@ -307,6 +307,7 @@ std::optional<CURLcode> HttpTransport::Run(const HttpExchange& exchange, std::st
     return std::nullopt;
   }
   const auto quiet_window = target_.limits.quiet_window;
+  const auto started = Clock::now();
   std::optional<CURLcode> result;
   while (true) {
     int running = 0;
@@ -324,6 +325,12 @@ std::optional<CURLcode> HttpTransport::Run(const HttpExchange& exchange, std::st
       break;
     }
     auto wait = std::chrono::milliseconds(50);
+    if (exchange.awaits_stream_headers()) {
+      const auto waited = Clock::now() - started;
+      if (waited >= target_.limits.stream_open) break;  // Send says why
+      wait = std::min(
+          wait, std::chrono::ceil<std::chrono::milliseconds>(target_.limits.stream_open - waited));
+    }
     if ((!exchange.expects_reply() || exchange.acknowledged()) && exchange.is_sse()) {
       const auto quiet_for = Clock::now() - exchange.last_activity();
       if (quiet_for >= quiet_window) break;  // heard all there was to hear
@@ -365,6 +372,14 @@ Observation HttpTransport::Send(const Request& request) {
   } else if (exchange.too_large()) {
     observation.outcome = Outcome::kTooLarge;
     observation.detail = exchange.DescribeTooLarge();
+  } else if (!result && failure.empty() && exchange.awaits_stream_headers()) {
+    observation.outcome = Outcome::kTimeout;
+    observation.time_limit = TimeLimit::kStreamOpen;
+    observation.limit = target_.limits.stream_open;
+    observation.detail = "no response headers within the " +
+                         std::to_string(target_.limits.stream_open.count()) +
+                         " ms a GET stream's headers are awaited: a server may hold them until "
+                         "it has an event to send";
   } else if (!result && failure.empty() && exchange.acknowledged()) {
     observation.detail = std::string(transport_detail::kAcknowledgedQuiet);
   } else if (!result && failure.empty()) {

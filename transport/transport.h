@@ -41,6 +41,12 @@ struct Limits {
   /// How long to listen after a message that expects no reply (a notification, a GET stream),
   /// so anything the server sends back anyway is still observed.
   std::chrono::milliseconds quiet_window{250};
+  /// HTTP: how long a GET asking for an event stream (the standalone stream of the handshake
+  /// era) waits for its response headers. A server may hold them until it has an event to
+  /// send (Node's SDK v2 does), and nothing the checklist sends makes one; a 405 or an opened
+  /// stream comes at once. Ending the wait early costs nothing but the verdict (UNVERIFIED,
+  /// as at the full limit), where the full limit cost `check` 5 of its seconds.
+  std::chrono::milliseconds stream_open{1000};
   /// Which limit `timeout` is, for what an exchange that ends without a reply says. A
   /// transport sets it for one exchange; callers leave it.
   TimeLimit time_limit = TimeLimit::kReply;
