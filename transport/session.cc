@@ -13,6 +13,7 @@
 namespace mcpfuzz {
 namespace {
 
+using transport_detail::Failed;
 using transport_detail::SessionConnection;
 
 // Once a server went deaf, later exchanges wait this fraction of the time that silence took
@@ -47,13 +48,6 @@ bool Breaks(const Observation& observation) {
          observation.outcome == Outcome::kConnectionReset ||
          observation.outcome == Outcome::kExited || observation.outcome == Outcome::kAliveButDeaf ||
          ProcessEnded(observation);
-}
-
-Observation Failed(std::string detail) {
-  Observation observation;
-  observation.outcome = Outcome::kTransportError;
-  observation.detail = std::move(detail);
-  return observation;
 }
 
 // True when a raw body of `pipeline` spells out the id of one of the sentinel's late replies

@@ -218,6 +218,14 @@ class TargetSession {
   bool drops_proven() const {
     return link_.sentinel_trust() == TargetLink::SentinelTrust::kTrusted;
   }
+  /// A verdict on `observation` rests on a silence learnt before the full time limit passed and
+  /// not proven at this target: a drop while drops are not proven yet, or a deafness within
+  /// the patience. A caller sends such a request again alone (SendAlone) before it counts.
+  bool SilenceCutShort(const Observation& observation) const {
+    return (observation.outcome == Outcome::kDropped && !drops_proven()) ||
+           (observation.outcome == Outcome::kAliveButDeaf &&
+            observation.time_limit == TimeLimit::kPatience);
+  }
   std::string late_reply() const { return link_.late_reply(); }
   /// Counts the connections this session used: an answer is only worth judging when it came
   /// from the connection the session still uses.

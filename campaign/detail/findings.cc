@@ -33,15 +33,6 @@ ReproducerTarget ReproducerFor(const CampaignOptions& options, const TargetSessi
   return target;
 }
 
-// The verdict rests on a silence learnt before the full time limit passed and not proven at
-// this target: a drop while no drop was awaited yet (TargetSession::drops_proven), or a
-// deafness within the patience kept for a server that went deaf before.
-bool SilenceCutShort(const Judged& judged, const TargetSession& session) {
-  return (judged.dropped && !session.drops_proven()) ||
-         (judged.observation.outcome == Outcome::kAliveButDeaf &&
-          judged.observation.time_limit == TimeLimit::kPatience);
-}
-
 }  // namespace
 
 void Campaign::WriteFinding(CampaignFinding& finding) const {
@@ -91,7 +82,7 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
     // A verdict that rests on a silence learnt before the full limit passed (an unproven drop,
     // a patience cut short) is first sent alone under the full limit: a server that answers
     // late is not to be reported for a silence it did not keep.
-    const bool alone = finding.resends == 0 && SilenceCutShort(judged, session);
+    const bool alone = finding.resends == 0 && session.SilenceCutShort(judged.observation);
     const Judged again = SendAndJudge(session, generated, settle, alone);
     // Only an answer overturns it: a re-send the session could not make says nothing.
     if (alone && again.observation.outcome == Outcome::kOk &&

@@ -189,15 +189,6 @@ Request HarmlessRequest(Connection& connection, const RevisionRun& run) {
   return connection.client().Make(HarmlessMethod(run.revision()));
 }
 
-// The verdict rests on a silence learnt before the full time limit passed and not proven at
-// this target: a drop while no drop was awaited yet (TargetSession::drops_proven), or a
-// deafness within the patience kept for a server that went deaf before.
-bool SilenceCutShort(const Observation& observation, const TargetSession& session) {
-  return (observation.outcome == Outcome::kDropped && !session.drops_proven()) ||
-         (observation.outcome == Outcome::kAliveButDeaf &&
-          observation.time_limit == TimeLimit::kPatience);
-}
-
 NamedCall ImpossibleNamedCall(const RevisionRun& run, std::string_view name) {
   if (!run.Declares("tools") && run.Declares("prompts")) {
     return {"prompts/get", {{"name", name}}};
@@ -223,7 +214,7 @@ void ReportVariants(RevisionRun& run, std::string_view check_id,
     const std::string label = variants.size() > 1 ? variant.label : std::string();
     const Request request = variant.build(*main);
     Exchange exchange = main->Send(request, variant.owed);
-    if (SilenceCutShort(exchange.observation, main->session())) {
+    if (main->session().SilenceCutShort(exchange.observation)) {
       const Judgement judged = JudgeCase(Case{request, std::string(check_id), context},
                                          exchange.observation, std::nullopt);
       if (judged.verdict.kind == VerdictKind::kFail || judged.verdict.kind == VerdictKind::kWarn) {

@@ -21,12 +21,14 @@ bool AnsweredInTime(Outcome outcome) {
   return outcome == Outcome::kOk || outcome == Outcome::kDropped || outcome == Outcome::kTooLarge;
 }
 
-Observation NotSent(const std::string& why) {
+Observation Failed(std::string detail) {
   Observation observation;
   observation.outcome = Outcome::kTransportError;
-  observation.detail = "not sent: " + why;
+  observation.detail = std::move(detail);
   return observation;
 }
+
+Observation NotSent(const std::string& why) { return Failed("not sent: " + why); }
 
 ObservingTransport::ObservingTransport(std::unique_ptr<Transport> inner, TargetLink& link,
                                        std::size_t serial)

@@ -15,8 +15,12 @@
 
 namespace mcpfuzz::transport_detail {
 
-/// What a request not sent (the run gave up on the target) is recorded as: a local refusal the
+/// An exchange that failed on this side (no session, nothing sent): a local failure the
 /// oracles judge UNVERIFIED, with the reason in its detail.
+Observation Failed(std::string detail);
+
+/// What a request not sent (the run gave up on the target) is recorded as: Failed, "not
+/// sent: " and why.
 Observation NotSent(const std::string& why);
 
 /// The session id `request` goes out with on `transport`: its own header's, else the live one
