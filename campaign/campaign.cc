@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <limits>
 #include <map>
 #include <memory>
 #include <utility>
@@ -134,6 +135,10 @@ void Campaign::Report(bool force) {
   progress.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(now - limits_.start);
   const double seconds = std::chrono::duration<double>(now - limits_.start).count();
   progress.cases_per_second = seconds > 0 ? static_cast<double>(result_.cases) / seconds : 0;
+  if (options_.max_cases != std::numeric_limits<std::size_t>::max()) {
+    progress.planned_cases = indices_.Count();
+  }
+  progress.duration = limits_.duration;
   progress_(progress);
 }
 

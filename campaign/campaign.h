@@ -152,6 +152,10 @@ struct CampaignProgress {
   std::size_t findings = 0;
   double cases_per_second = 0;
   std::chrono::milliseconds elapsed{0};
+  /// The cases the run is to send (this shard's), and its time budget: what is left of
+  /// either says when it ends. No case budget when only a time was given.
+  std::optional<std::size_t> planned_cases;
+  std::optional<std::chrono::milliseconds> duration;
 };
 using CampaignProgressCallback = std::function<void(const CampaignProgress&)>;
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "checks/checks.h"
+#include "cli/progress.h"
 #include "cli/report_files.h"
 #include "cli/run_info.h"
 #include "cli/run_reports.h"
@@ -171,17 +172,19 @@ int RunCheck(const CheckSettings& settings, Target& target, std::ostream& out, s
   reports::RunInfo info = StartRunInfo(target);
   const auto start = std::chrono::steady_clock::now();
 
-  // Progress goes to a terminal only; CI logs stay quiet.
-  const bool show_progress = ::isatty(STDERR_FILENO) == 1;
+  ProgressLine line(settings.progress, ::isatty(STDERR_FILENO) == 1, err);
   int done = 0;
   auto progress = [&](const checks::CheckResult& result) {
     ++done;
-    if (!show_progress) return;
-    err << "\r\033[K[" << done << "] " << result.verdict.check_id << " "
-        << ToString(result.revision) << " " << ToString(result.verdict.kind) << std::flush;
+    const auto elapsed =
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start);
+    line.Show("[" + std::to_string(done) + "] " + result.verdict.check_id + " " +
+              std::string(ToString(result.revision)) + " " +
+              std::string(ToString(result.verdict.kind)) + ", " + std::to_string(elapsed.count()) +
+              " s elapsed");
   };
   checks::CheckRun run = checks::RunChecks(target.Factory(), *options, progress);
-  if (show_progress) err << "\r\033[K" << std::flush;
+  line.Finish();
   info.duration_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

@@ -159,6 +159,9 @@ std::optional<Shard>& ShardOf(Options& options) {
 std::optional<Revision>& RevisionOf(Options& options) {
   return options.command == Command::kCheck ? options.check.revision : options.fuzz.revision;
 }
+ProgressMode& ProgressOf(Options& options) {
+  return options.command == Command::kCheck ? options.check.progress : options.fuzz.progress;
+}
 bool& CallRealToolsOf(Options& options) {
   return options.command == Command::kCheck ? options.check.call_real_tools
                                             : options.fuzz.call_real_tools;
@@ -371,6 +374,28 @@ constexpr std::array kFlags = {
                  "fuzz calls tools with arguments derived from their inputSchema",
          .set = [](ParseState& state, std::string_view, const std::string&) -> Problem {
            CallRealToolsOf(state.options) = true;
+           return std::nullopt;
+         }},
+    Flag{.name = "--progress",
+         .value = ValueKind::kText,
+         .value_name = "auto|always|never",
+         .commands = kFuzz | kCheck,
+         .help = "what the run shows on stderr while it works: cases, rate, findings,\n"
+                 "time elapsed and left (check: the checks judged; a survey: each\n"
+                 "target as it starts and ends). auto (default): a line redrawn in\n"
+                 "place on a terminal, a line every 10 s otherwise (a CI log);\n"
+                 "always: a line every 10 s even on a terminal; never: nothing",
+         .set = [](ParseState& state, std::string_view flag, const std::string& value) -> Problem {
+           ProgressMode& mode = ProgressOf(state.options);
+           if (value == "auto") {
+             mode = ProgressMode::kAuto;
+           } else if (value == "always") {
+             mode = ProgressMode::kAlways;
+           } else if (value == "never") {
+             mode = ProgressMode::kNever;
+           } else {
+             return std::string(flag) + " takes auto, always or never, not '" + value + "'";
+           }
            return std::nullopt;
          }},
     Flag{.name = "--concurrency",

@@ -9,6 +9,7 @@
 
 #include "campaign/campaign.h"
 #include "cli/check.h"
+#include "cli/progress.h"
 #include "cli/report_files.h"
 #include "cli/run_info.h"
 #include "cli/run_reports.h"
@@ -68,14 +69,11 @@ int RunFuzz(const FuzzSettings& settings, Target& target, std::ostream& out, std
   // The seed comes first, so even a run that is killed can be replayed.
   err << "mcpfuzz fuzz: seed " << options.seed << "\n" << std::flush;
 
-  const bool show_progress = ::isatty(STDERR_FILENO) == 1;
-  auto progress = [&](const CampaignProgress& now) {
-    if (!show_progress) return;
-    err << "\r\033[K" << now.cases << " cases, " << now.findings << " finding(s), "
-        << static_cast<long>(now.cases_per_second) << " cases/s" << std::flush;
-  };
-  CampaignResult result = RunCampaign(target.Factory(), options, progress);
-  if (show_progress) err << "\r\033[K" << std::flush;
+  ProgressLine line(settings.progress, ::isatty(STDERR_FILENO) == 1, err);
+  CampaignResult result = RunCampaign(target.Factory(), options, [&](const CampaignProgress& now) {
+    line.Show(DescribeProgress(now));
+  });
+  line.Finish();
 
   info.duration_seconds = static_cast<double>(result.elapsed.count()) / 1000.0;
   reports::Report report = BuildFuzzReport(info, options, result);

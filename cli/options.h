@@ -49,6 +49,13 @@ enum class Command {
   kMerge
 };
 
+/// `--progress`: what a running check or fuzz shows on stderr (cli/progress.h).
+enum class ProgressMode {
+  kAuto,    ///< a line redrawn in place on a terminal; a line every 10 s in a log
+  kAlways,  ///< a line every 10 s, terminal or not
+  kNever,
+};
+
 /// `--shard K/N`: the K-th (1-based) of N deterministic parts of a run.
 struct Shard {
   std::size_t index = 1;
@@ -79,6 +86,7 @@ struct CheckSettings {
   /// `--shard K/N` with --targets: only the targets j (from 0, in file order) with
   /// j % N == K - 1.
   std::optional<Shard> shard;
+  ProgressMode progress = ProgressMode::kAuto;
 };
 
 /// `fuzz`: the campaign's seed, size and where findings go.
@@ -102,6 +110,7 @@ struct FuzzSettings {
   std::optional<Shard> shard;
   /// `--report FORMAT=PATH`, repeatable.
   std::vector<ReportFile> reports;
+  ProgressMode progress = ProgressMode::kAuto;
 };
 
 struct Options {

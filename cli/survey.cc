@@ -25,10 +25,27 @@
 namespace mcpfuzz::cli {
 namespace {
 
+// The target's name before it is opened: its URL, or the command it starts.
+std::string NameOf(const TargetSpec& spec) {
+  return spec.kind == TargetSpec::Kind::kHttpUrl ? spec.url : spec.argv.at(0);
+}
+
+// What the survey's log says of a target once it is done.
+std::string Outcome(const reports::TargetSection& section) {
+  if (!section.error.empty())
+    return "not judged: " + reports::EscapeForTerminal(section.error, 160);
+  std::size_t fail = 0, warn = 0;
+  for (const auto& item : section.items) {
+    fail += item.verdict.kind == VerdictKind::kFail ? 1 : 0;
+    warn += item.verdict.kind == VerdictKind::kWarn ? 1 : 0;
+  }
+  return std::to_string(fail) + " FAIL, " + std::to_string(warn) + " WARN";
+}
+
 // A target that was not checked at all, and why.
 reports::TargetSection NotChecked(const TargetSpec& spec, std::string why) {
   reports::TargetSection section;
-  section.description = spec.kind == TargetSpec::Kind::kHttpUrl ? spec.url : spec.argv.at(0);
+  section.description = NameOf(spec);
   section.transport = spec.kind == TargetSpec::Kind::kHttpUrl ? "http" : "stdio";
   section.error = std::move(why);
   return section;
@@ -132,10 +149,21 @@ int RunSurvey(const CheckSettings& settings, const TargetSpec& defaults,
       // flight (options->stop), so the report below covers what was done.
       if (StopOnSignals::requested()) return;
       started[i] = 1;
+      const std::string place =
+          "[" + std::to_string(i + 1) + "/" + std::to_string(specs->size()) + "] ";
+      if (settings.progress != ProgressMode::kNever) {
+        std::lock_guard lock(print_mutex);
+        err << place << "checking " << reports::EscapeForTerminal(NameOf((*specs)[i]), 80) << "\n"
+            << std::flush;
+      }
+      const auto began = std::chrono::steady_clock::now();
       report.targets[i] = CheckOne((*specs)[i], *options, limiter, self_executable);
+      const auto took = std::chrono::duration_cast<std::chrono::seconds>(
+          std::chrono::steady_clock::now() - began);
       std::lock_guard lock(print_mutex);
-      err << "[" << i + 1 << "/" << specs->size() << "] "
-          << reports::EscapeForTerminal(report.targets[i].description, 80) << "\n";
+      err << place << reports::EscapeForTerminal(report.targets[i].description, 80) << ": "
+          << Outcome(report.targets[i]) << " (" << took.count() << " s)\n"
+          << std::flush;
     }
   };
   std::vector<std::thread> workers;

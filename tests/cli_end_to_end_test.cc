@@ -233,6 +233,25 @@ TEST(FuzzCommand, ConformantServerHasNoFinding) {
   EXPECT_NE(run.output.find("0 finding(s)"), std::string::npos) << run.output;
 }
 
+// stderr is not a terminal here, as in CI: a run of over ten seconds logs plain progress lines,
+// and --progress never none. A --time run lasts its time, so the line is owed by the clock the
+// progress line itself keeps, whatever the load.
+TEST(FuzzCommand, ARunLongerThanTenSecondsLogsAProgressLine) {
+  // stderr alone, to the pipe the output is read from; the report on stdout is dropped.
+  auto stderr_of = [](const std::string& arguments) {
+    return RunShell("{ timeout -k 5 120 " + ShellQuote(McpfuzzBinary()) + " " + arguments +
+                    " 2>&1 >/dev/null </dev/null; }");
+  };
+  const ProcessRun logged = stderr_of("fuzz --builtin --time 11 --seed 1");
+  EXPECT_NE(logged.output.find("\nmcpfuzz: "), std::string::npos) << logged.output;
+  EXPECT_NE(logged.output.find(" cases/s, "), std::string::npos) << logged.output;
+  EXPECT_NE(logged.output.find(" elapsed, about "), std::string::npos) << logged.output;
+  EXPECT_EQ(logged.output.find('\r'), std::string::npos) << "terminal codes in a log";
+
+  const ProcessRun quiet = stderr_of("fuzz --builtin --time 11 --seed 1 --progress never");
+  EXPECT_EQ(quiet.output.find(" cases/s, "), std::string::npos) << quiet.output;
+}
+
 TEST(Command, RefusesAnUnknownHelpTopicAndAnInjectedHeaderWithExitTwo) {
   ProcessRun help = Mcpfuzz("help nosuch");
   EXPECT_EQ(help.exit_code, 2) << help.output;

@@ -1,13 +1,17 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <limits>
 #include <set>
+#include <sstream>
 
 #include "checks/checks.h"
 #include "cli/check.h"
 #include "cli/flags.h"
 #include "cli/fuzz.h"
 #include "cli/options.h"
+#include "cli/progress.h"
 
 namespace mcpfuzz::cli {
 namespace {
@@ -221,6 +225,73 @@ TEST(FuzzOptions, OnlyFindingsSeenAgainFailTheRun) {
   EXPECT_EQ(FindingsExitCode(unconfirmed), 1);
 }
 
+TEST(Progress, EachModeParsesAndAnythingElseIsRefused) {
+  EXPECT_EQ(ParseOptions({"fuzz", "--builtin"})->fuzz.progress, ProgressMode::kAuto);
+  EXPECT_EQ(ParseOptions({"fuzz", "--builtin", "--progress", "always"})->fuzz.progress,
+            ProgressMode::kAlways);
+  EXPECT_EQ(ParseOptions({"check", "--builtin", "--progress=never"})->check.progress,
+            ProgressMode::kNever);
+  auto bad = ParseOptions({"fuzz", "--builtin", "--progress", "sometimes"});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("auto, always or never"), std::string::npos);
+}
+
+TEST(Progress, TheTimeLeftIsTheSoonerOfTheTimeAndTheCasesAtTheRateSoFar) {
+  CampaignProgress now;
+  now.cases = 500;
+  now.cases_per_second = 100;
+  now.elapsed = std::chrono::seconds(5);
+  EXPECT_FALSE(EstimatedTimeLeft(now)) << "no budget, no estimate";
+  now.planned_cases = 2000;
+  EXPECT_EQ(EstimatedTimeLeft(now), std::chrono::seconds(15));
+  now.duration = std::chrono::seconds(12);
+  EXPECT_EQ(EstimatedTimeLeft(now), std::chrono::seconds(7));
+  now.duration = std::chrono::seconds(3);  // overrun while the case in flight ends
+  EXPECT_EQ(EstimatedTimeLeft(now), std::chrono::seconds(0));
+  EXPECT_EQ(DescribeProgress(now),
+            "500/2000 cases, 100 cases/s, 0 findings, 5 s elapsed, about 0 s left");
+  now.planned_cases.reset();
+  now.duration.reset();
+  now.findings = 1;
+  now.elapsed = std::chrono::seconds(3725);
+  EXPECT_EQ(DescribeProgress(now), "500 cases, 100 cases/s, 1 finding, 1 h 2 min elapsed");
+}
+
+TEST(Progress, ALogGetsALineEveryTenSecondsAndATerminalEveryUpdate) {
+  using Clock = ProgressLine::Clock;
+  const Clock::time_point start = Clock::now();
+  std::ostringstream log;
+  ProgressLine in_log(ProgressMode::kAuto, /*terminal=*/false, log);
+  for (int second = 0; second <= 25; ++second) {
+    in_log.Show("at " + std::to_string(second), start + std::chrono::seconds(second));
+  }
+  in_log.Finish();
+  // The constructor's clock reading is a little after `start`: the first line comes at 10 or
+  // 11 s, the next ten seconds after it.
+  const std::string text = log.str();
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 2) << text;
+  EXPECT_EQ(text.find('\r'), std::string::npos) << "no terminal codes in a log";
+
+  std::ostringstream terminal;
+  ProgressLine redrawn(ProgressMode::kAuto, /*terminal=*/true, terminal);
+  redrawn.Show("one");
+  redrawn.Show("two");
+  redrawn.Finish();
+  EXPECT_EQ(terminal.str(), "\r\033[Kone\r\033[Ktwo\r\033[K");
+
+  std::ostringstream always;
+  ProgressLine plain(ProgressMode::kAlways, /*terminal=*/true, always);
+  plain.Show("soon", Clock::now());
+  plain.Show("later", Clock::now() + std::chrono::seconds(11));
+  EXPECT_EQ(always.str(), "mcpfuzz: later\n");
+
+  std::ostringstream silent;
+  ProgressLine never(ProgressMode::kNever, /*terminal=*/true, silent);
+  never.Show("x", Clock::now() + std::chrono::hours(1));
+  never.Finish();
+  EXPECT_EQ(silent.str(), "");
+}
+
 // --- the flag table ---
 
 TEST(FlagTable, NoNameIsListedTwice) {
@@ -244,6 +315,7 @@ TEST(FlagTable, NoNameIsListedTwice) {
 // A value each kind of flag takes.
 std::string SampleValue(const Flag& flag) {
   if (flag.name == "--shard") return "1/2";
+  if (flag.name == "--progress") return "never";
   switch (flag.value) {
     case ValueKind::kNone:
       return "";

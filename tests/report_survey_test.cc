@@ -9,6 +9,7 @@
 
 #include <array>
 #include <boost/json.hpp>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -92,6 +93,21 @@ TEST_F(Survey, CountsEachServerOnceByTheShapeOfItsUnknownToolAnswer) {
   EXPECT_EQ(row.at("servers").at("warn"), 1);
   EXPECT_EQ(row.at("servers").at("fail"), 3);
   EXPECT_NE(run.output.find("2 VERIFIED, 3 OBSERVED_RISK"), std::string::npos) << run.output;
+  // The log says each target as it starts and as it ends, with its outcome.
+  EXPECT_NE(run.output.find("[1/6] checking " + conformant.http_server->url()), std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("[1/6] " + conformant.http_server->url()), std::string::npos);
+  EXPECT_NE(run.output.find(conformant.http_server->url() + ": 0 FAIL, 0 WARN ("),
+            std::string::npos)
+      << run.output;
+  const std::string html_ended = "] " + html.http_server->url() + ": ";
+  const std::size_t html_line = run.output.find(html_ended);
+  ASSERT_NE(html_line, std::string::npos) << run.output;
+  const std::string outcome = run.output.substr(html_line + html_ended.size(), 2);
+  EXPECT_TRUE(outcome != "0 " && std::isdigit(static_cast<unsigned char>(outcome[0])))
+      << "the HTML page is a FAIL: " << run.output;
+  EXPECT_NE(run.output.find("[6/6] http://127.0.0.1:9/mcp: not judged: "), std::string::npos)
+      << run.output;
 }
 
 // A server that answers but agrees on no revision is not a row of blanks: it says why.
