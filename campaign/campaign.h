@@ -85,6 +85,14 @@ struct CampaignOptions {
   /// re-sends restart the server) wastes few exchanges, and 16 lines stay far below the pipe
   /// buffer the server reads them from.
   std::size_t stdio_pipeline_depth = 16;
+  /// Big inputs (bodies of kBigInputBytes and more: the limits family's deep nestings and
+  /// megabyte bodies) cost their size on every send, and what one can show at a target (a
+  /// refusal, a crash, deafness at a size) shows the first time. So the first case of each size
+  /// class is sent, and after it one case of the class in this many, chosen by case index, as a
+  /// re-check; the others are generated but not sent (CampaignResult::big_inputs_held_back).
+  /// 1 sends every one. The decision is taken in case order from the cases alone, never from
+  /// the clock, so it is the same at every load, concurrency and pipeline depth.
+  std::size_t big_input_every = 16;
   /// Set from elsewhere (a signal handler) to stop the run after the exchange in flight; the
   /// result is returned as for --time. Nothing means never.
   const std::atomic<bool>* stop = nullptr;
@@ -192,6 +200,9 @@ struct CampaignResult {
   /// Cases generated but not sent, because three earlier cases of the same check went
   /// unanswered until the timeout (each costs a whole timeout).
   std::size_t skipped = 0;
+  /// Big inputs generated but not sent: their size class had been sent, and their index drew
+  /// no re-check (CampaignOptions::big_input_every).
+  std::size_t big_inputs_held_back = 0;
   std::vector<CampaignFinding> findings;
   /// What a report should mention: sessions that could not be opened, a target that went away.
   std::vector<std::string> notes;

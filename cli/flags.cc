@@ -335,6 +335,19 @@ constexpr std::array kFlags = {
              [](ParseState& state, std::string_view flag, const std::string& value) {
                return SetNumber(flag, value, 1, state.options.fuzz.max_request_bytes);
              }},
+    Flag{.name = "--big-input-every",
+         .value = ValueKind::kNumber,
+         .value_name = "N",
+         .commands = kFuzz,
+         .help = "the budget of big inputs (bodies of 64 KiB and more: deep nestings,\n"
+                 "megabyte bodies), which cost their size on every send: the first of\n"
+                 "each size class (its check and power of two) is sent, then one in N\n"
+                 "(default 16; 1 sends every one). Chosen by case index, so the same\n"
+                 "cases are sent at every load and concurrency",
+         .set =
+             [](ParseState& state, std::string_view flag, const std::string& value) {
+               return SetNumber(flag, value, 1, state.options.fuzz.big_input_every);
+             }},
     Flag{.name = "--corpus",
          .value = ValueKind::kPath,
          .value_name = "DIR",

@@ -36,6 +36,7 @@ CampaignOptions ToCampaignOptions(const FuzzSettings& settings, ReproducerTarget
   options.revision = settings.revision;
   options.call_real_tools = settings.call_real_tools;
   if (settings.max_request_bytes) options.max_request_bytes = *settings.max_request_bytes;
+  if (settings.big_input_every) options.big_input_every = *settings.big_input_every;
   if (settings.concurrency) options.concurrency = *settings.concurrency;
   if (settings.shard) {
     options.shard_index = settings.shard->index;

@@ -102,6 +102,8 @@ struct FuzzSettings {
   bool call_real_tools = false;
   /// `--max-request-bytes N`: the largest body the limits family sends.
   std::optional<std::size_t> max_request_bytes;
+  /// `--big-input-every N`: after the first big input of a size class, one in N is sent.
+  std::optional<std::size_t> big_input_every;
   /// `--concurrency N`: connections sending cases at once (HTTP targets only).
   std::optional<std::size_t> concurrency;
   /// `--list-families`: print the generator families and exit.

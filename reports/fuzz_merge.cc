@@ -125,6 +125,9 @@ Result<Report> FuzzReportFromJson(const json::value& value) {
   figures.cases = Number(in, "cases");
   figures.generation_failures = Number(in, "generation_failures");
   figures.skipped = Number(in, "skipped");
+  const json::object& big_inputs = Object(in, "big_inputs");
+  figures.big_input_every = Number(big_inputs, "every");
+  figures.big_inputs_held_back = Number(big_inputs, "held_back");
   const json::object& timing = Object(in, "timing");
   figures.startup_ms = Real(timing, "startup_ms");
   figures.sending_ms = Real(timing, "sending_ms");
@@ -222,6 +225,7 @@ Result<Report> MergeFuzzReports(const std::vector<Report>& shards) {
     figures.cases += part.cases;
     figures.generation_failures += part.generation_failures;
     figures.skipped += part.skipped;
+    figures.big_inputs_held_back += part.big_inputs_held_back;
     figures.startup_ms += part.startup_ms;
     figures.sending_ms += part.sending_ms;
     figures.silence_ms += part.silence_ms;

@@ -136,8 +136,11 @@ std::string ReplayCommand(const Report& report) {
     if (words.starts_with("http")) target = words;
     if (words.starts_with("stdio: ")) target = "-- " + words.substr(7);
   }
-  return "mcpfuzz fuzz --seed " + std::to_string(fuzz.seed) + " --cases " +
-         std::to_string(fuzz.cases) + " " + target;
+  // --cases counts the case indices drawn: those sent, and those that were not.
+  const std::size_t drawn =
+      fuzz.cases + fuzz.generation_failures + fuzz.skipped + fuzz.big_inputs_held_back;
+  return "mcpfuzz fuzz --seed " + std::to_string(fuzz.seed) + " --cases " + std::to_string(drawn) +
+         " " + target;
 }
 
 // What a fuzz run did: its own figures, not verdict counts (a campaign judges only findings).
@@ -160,6 +163,11 @@ std::string FuzzSummary(const Report& report) {
     html += "<p class=\"meta\">" + std::to_string(fuzz.generation_failures) +
             " cases could not be generated; " + std::to_string(fuzz.skipped) +
             " were not sent (their check timed out three times)</p>";
+  }
+  if (fuzz.big_inputs_held_back > 0) {
+    html += "<p class=\"meta\">" + std::to_string(fuzz.big_inputs_held_back) +
+            " big inputs held back: the first of each size class is sent, then one in " +
+            std::to_string(fuzz.big_input_every) + "</p>";
   }
   html +=
       "<p>the same cases again <button type=\"button\" data-copy=\"replay-command\">Copy"

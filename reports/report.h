@@ -121,6 +121,9 @@ struct FuzzFigures {
   std::size_t cases = 0;
   std::size_t generation_failures = 0;
   std::size_t skipped = 0;
+  /// The big-input budget (CampaignOptions::big_input_every) and the cases it held back.
+  std::size_t big_input_every = 0;
+  std::size_t big_inputs_held_back = 0;
   /// Where the time went (CampaignTiming), in milliseconds.
   double startup_ms = 0, sending_ms = 0, silence_ms = 0, resends_ms = 0, shrinking_ms = 0;
   /// The whole run, in whole milliseconds.

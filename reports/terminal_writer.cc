@@ -181,6 +181,11 @@ void FuzzText(const Report& report, std::ostream& out) {
         << " cases pipelined; the server restarted " << figures.restarts << " time(s), "
         << figures.warm_restarts << " onto a spare started ahead\n";
   }
+  if (figures.big_inputs_held_back > 0) {
+    out << "big inputs: " << figures.big_inputs_held_back
+        << " held back (the first of each size class is sent, then one in "
+        << figures.big_input_every << "; --big-input-every)\n";
+  }
   for (const auto& note : target.notes) out << "note: " << EscapeForTerminal(note, 200) << "\n";
   for (const auto& item : target.items) {
     const Verdict& verdict = item.verdict;

@@ -95,6 +95,7 @@ void ExpectSameRun(const CampaignResult& one, const CampaignResult& two) {
   EXPECT_EQ(two.case_log, one.case_log);
   EXPECT_EQ(two.cases, one.cases);
   EXPECT_EQ(two.skipped, one.skipped);
+  EXPECT_EQ(two.big_inputs_held_back, one.big_inputs_held_back);
   EXPECT_EQ(two.generation_failures, one.generation_failures);
   ASSERT_EQ(two.findings.size(), one.findings.size()) << "one:\n"
                                                       << Describe(one) << "two:\n"
@@ -223,6 +224,7 @@ TEST(Concurrency, TwoSessionsReportWhatOneReports) {
   EXPECT_EQ(parallel.cases_per_family, serial.cases_per_family);
   EXPECT_EQ(parallel.cases_per_revision, serial.cases_per_revision);
   EXPECT_EQ(parallel.skipped, serial.skipped);
+  EXPECT_EQ(parallel.big_inputs_held_back, serial.big_inputs_held_back);
   ASSERT_EQ(parallel.findings.size(), serial.findings.size()) << "serial:\n"
                                                               << Describe(serial) << "parallel:\n"
                                                               << Describe(parallel);
@@ -239,6 +241,43 @@ TEST(Concurrency, TwoSessionsReportWhatOneReports) {
   // Two revisions, two sessions each, besides the connections of the era probe.
   EXPECT_GE(log->transports_that_sent.size(), 4U);
   EXPECT_GE(log->peak_in_flight.load(), 2) << "the two sessions never sent at the same time";
+}
+
+// Big inputs are held back by case index and the cases before, never by what the clock or the
+// workers did: the same cases are sent at every concurrency and, over stdio, pipeline depth.
+TEST(Concurrency, BigInputsAreHeldBackAlikeAtEveryConcurrencyAndDepth) {
+  CampaignOptions options;
+  options.seed = 7;
+  options.max_cases = 240;
+  options.families = {"limits"};
+  options.max_request_bytes = (std::size_t{1} << 20) + 1;  // 1 MiB and one byte more
+  options.record_cases = true;
+  options.resends = 1;
+  const test_support::RefTarget http =
+      test_support::StartRefServer(TransportKind::kHttp, {}, TestLimits());
+  const CampaignResult one = RunCampaign(http.connect, options);
+  EXPECT_GT(one.big_inputs_held_back, 100U) << Describe(one);
+  EXPECT_EQ(one.cases + one.big_inputs_held_back + one.skipped + one.generation_failures, 240U);
+  options.concurrency = 3;
+  ExpectSameRun(one, RunCampaign(http.connect, options));
+
+  // Every one sent when the budget is off: the same cases drawn, none held back.
+  options.big_input_every = 1;
+  const CampaignResult every = RunCampaign(http.connect, options);
+  EXPECT_EQ(every.big_inputs_held_back, 0U);
+  EXPECT_EQ(every.case_log, one.case_log);
+  EXPECT_EQ(every.cases, one.cases + one.big_inputs_held_back);
+
+  options.big_input_every = 16;
+  options.concurrency = 1;
+  options.max_cases = 120;
+  const test_support::RefTarget stdio =
+      test_support::StartRefServer(TransportKind::kStdio, {}, TestLimits());
+  options.stdio_pipeline_depth = 1;
+  const CampaignResult alone = RunCampaign(stdio.connect, options);
+  EXPECT_GT(alone.big_inputs_held_back, 0U) << Describe(alone);
+  options.stdio_pipeline_depth = 16;
+  ExpectSameRun(alone, RunCampaign(stdio.connect, options));
 }
 
 TEST(Concurrency, AConformantServerYieldsNoFindingAtConcurrencyTwo) {

@@ -94,6 +94,18 @@ inline constexpr std::size_t kSequenceEvery = 64;
 /// are generated but no longer sent.
 inline constexpr std::size_t kHangsBeforeSkipping = 3;
 
+/// A request body this large is a big input (CampaignOptions::big_input_every).
+inline constexpr std::size_t kBigInputBytes = std::size_t{64} << 10;
+
+/// The size class of a big input: its check and the power of two its body's size is at most
+/// (sizes in (2^(k-1), 2^k] share one, so a limit of 1 or 4 MiB and one byte past it differ).
+/// Nothing for a smaller case or a sequence.
+std::optional<std::string> BigInputClass(const GeneratedCase& generated);
+
+/// Whether case `index` of a run seeded `seed` re-checks a size class sent before: one case in
+/// `every`, drawn from the index apart from what the case's own draw uses.
+bool BigInputRecheck(std::uint64_t seed, std::size_t index, std::size_t every);
+
 /// The case got no reply: a drop, a timeout, a notification's quiet window.
 bool Silent(const GeneratedCase& generated, const Judged& judged);
 
@@ -165,8 +177,13 @@ class Campaign {
   /// a thread of its own, else drawn now (prefetch.cc).
   std::optional<GeneratedCase> NextCase(const Lane& lane, std::size_t index);
   /// In case order: records the case (record_cases) and decides whether it is skipped because
-  /// earlier cases of its check went unanswered.
-  bool RecordAndSkip(const GeneratedCase& generated);
+  /// earlier cases of its check went unanswered, or held back as a big input of a size class
+  /// already sent.
+  bool RecordAndSkip(const GeneratedCase& generated, std::size_t index);
+  /// Whether RecordAndSkip will skip case `index` whatever the cases before it that are not
+  /// concluded yet: what hangs and big inputs counted so far only grow. Lets a worker or a
+  /// pipelined window leave a case unsent (locked: workers call it).
+  bool WillSkip(const GeneratedCase& generated, std::size_t index);
   /// Writes `finding` as a case file into the corpus, when there is one, and says where.
   void WriteFinding(CampaignFinding& finding) const;
   /// Counts `generated` as sent: in all, per family and per revision.
@@ -187,8 +204,6 @@ class Campaign {
   bool Interrupted() const { return limits_.Interrupted(); }
   /// No new case is started: the time is up, enough findings, or the run was interrupted.
   bool StopNow() const { return limits_.Over() || EnoughFindings(); }
-  /// Hangs counted so far for cases of `check_id` (locked: workers read it too).
-  std::size_t Hangs(const std::string& check_id);
 
   friend class CasePipeline;
 
@@ -207,9 +222,10 @@ class Campaign {
   const RunLimits limits_;
   Clock::time_point last_report_ = limits_.start;
 
-  // Guards hangs_: RunParallel's workers read it.
+  // Guards hangs_ and big_inputs_sent_: RunParallel's workers read them.
   std::mutex mutex_;
-  std::map<std::string, std::size_t> hangs_;  // case check id → hangs it caused
+  std::map<std::string, std::size_t> hangs_;            // case check id → hangs it caused
+  std::map<std::string, std::size_t> big_inputs_sent_;  // size class → cases sent
 
   // Last, so its thread stops before anything else goes.
   std::unique_ptr<CasePrefetcher> prefetch_;

@@ -4,6 +4,7 @@
 
 #include <rapidcheck.h>
 
+#include <bit>
 #include <optional>
 #include <string>
 #include <utility>
@@ -25,6 +26,19 @@ std::uint64_t SplitMix64(std::uint64_t value) {
 }
 
 }  // namespace
+
+std::optional<std::string> BigInputClass(const GeneratedCase& generated) {
+  if (!generated.steps.empty()) return std::nullopt;
+  // A raw body is measured where it lies: WireBody() would copy megabytes to count them.
+  const auto* raw = std::get_if<RawBody>(&generated.request.body);
+  const std::size_t size = raw != nullptr ? raw->bytes.size() : generated.request.WireBody().size();
+  if (size < kBigInputBytes) return std::nullopt;
+  return generated.check_id + " " + std::to_string(std::bit_width(size - 1));
+}
+
+bool BigInputRecheck(std::uint64_t seed, std::size_t index, std::size_t every) {
+  return every <= 1 || SplitMix64(CaseSeed(seed, index) ^ 0xb16'1e7ULL) % every == 0;
+}
 
 bool Silent(const GeneratedCase& generated, const Judged& judged) {
   return judged.timed_out ||
@@ -58,19 +72,13 @@ std::optional<GeneratedCase> Campaign::Generate(const Lane& lane, std::size_t in
   return DrawCase(GeneratorFor(*lane.generator, lane.sequences, index), options_.seed, index);
 }
 
-std::size_t Campaign::Hangs(const std::string& check_id) {
-  const std::lock_guard lock(mutex_);
-  auto found = hangs_.find(check_id);
-  return found == hangs_.end() ? 0 : found->second;
-}
-
 void Campaign::CountSent(const GeneratedCase& generated) {
   ++result_.cases;
   ++result_.cases_per_family[generated.family];
   ++result_.cases_per_revision[std::string(ToString(generated.request.revision))];
 }
 
-bool Campaign::RecordAndSkip(const GeneratedCase& generated) {
+bool Campaign::RecordAndSkip(const GeneratedCase& generated, std::size_t index) {
   if (options_.record_cases) {
     result_.case_log.push_back(std::string(ToString(generated.request.revision)) + " " +
                                std::string(ToString(generated.request.transport)) + " " +
@@ -78,14 +86,37 @@ bool Campaign::RecordAndSkip(const GeneratedCase& generated) {
   }
   const std::lock_guard lock(mutex_);
   std::size_t& hangs = hangs_[generated.check_id];
-  if (hangs < kHangsBeforeSkipping) return false;
-  if (hangs == kHangsBeforeSkipping) {
-    result_.notes.push_back("cases of " + generated.check_id + " are no longer sent: " +
-                            std::to_string(hangs) + " of them were not answered in time");
-    ++hangs;  // So the note is written once per check.
+  if (hangs >= kHangsBeforeSkipping) {
+    if (hangs == kHangsBeforeSkipping) {
+      result_.notes.push_back("cases of " + generated.check_id + " are no longer sent: " +
+                              std::to_string(hangs) + " of them were not answered in time");
+      ++hangs;  // So the note is written once per check.
+    }
+    ++result_.skipped;
+    return true;
   }
-  ++result_.skipped;
-  return true;
+  if (const auto size_class = BigInputClass(generated)) {
+    std::size_t& sent = big_inputs_sent_[*size_class];
+    if (sent > 0 && !BigInputRecheck(options_.seed, index, options_.big_input_every)) {
+      ++result_.big_inputs_held_back;
+      return true;
+    }
+    ++sent;
+  }
+  return false;
+}
+
+bool Campaign::WillSkip(const GeneratedCase& generated, std::size_t index) {
+  const std::optional<std::string> size_class = BigInputClass(generated);
+  const std::lock_guard lock(mutex_);
+  if (const auto hangs = hangs_.find(generated.check_id);
+      hangs != hangs_.end() && hangs->second >= kHangsBeforeSkipping) {
+    return true;
+  }
+  if (!size_class) return false;
+  const auto sent = big_inputs_sent_.find(*size_class);
+  return sent != big_inputs_sent_.end() && sent->second > 0 &&
+         !BigInputRecheck(options_.seed, index, options_.big_input_every);
 }
 
 void Campaign::Conclude(Lane& lane, const GeneratedCase& generated, std::size_t index,
@@ -103,7 +134,7 @@ std::optional<SentCase> Campaign::RunCase(Lane& lane, std::size_t index) {
     ++result_.generation_failures;
     return std::nullopt;
   }
-  if (RecordAndSkip(*generated)) return std::nullopt;
+  if (RecordAndSkip(*generated, index)) return std::nullopt;
   if (!generated->steps.empty()) return RunSequenceCase(lane, std::move(*generated), index);
   const auto sent = Clock::now();
   SentCase judged{*generated, SendAndJudge(*lane.session, *generated, /*settle=*/false)};

@@ -163,11 +163,10 @@ std::optional<std::pair<std::size_t, Slot>> CasePipeline::TakeCase() {
 void CasePipeline::Send(std::size_t worker, std::size_t position, Slot& slot) {
   const std::size_t index = campaign_.indices_.At(position);
   TargetSession& session = campaign_.lanes_[index % campaign_.lanes_.size()].WorkerSession(worker);
-  // Hangs only grow and are counted in case order, so a case skipped here would be skipped by
-  // the coordinator too; this only saves sending it.
-  // A sequence opens a connection of its own: the coordinator runs it (Conclude).
+  // A case skipped here would be skipped by the coordinator too (WillSkip); this only saves
+  // sending it. A sequence opens a connection of its own: the coordinator runs it (Conclude).
   if (!slot.error.empty() || !slot.generated || !slot.generated->steps.empty() ||
-      campaign_.Hangs(slot.generated->check_id) >= kHangsBeforeSkipping) {
+      campaign_.WillSkip(*slot.generated, index)) {
     return;
   }
   slot.judged = SendAndJudge(session, *slot.generated, /*settle=*/false);
@@ -268,14 +267,14 @@ bool CasePipeline::Conclude(std::size_t position, Slot& slot) {
   }
   if (!slot.generated->steps.empty()) {
     // Alone: RunSequenceCase keeps findings as the serial loop does, with no worker sending.
-    if (campaign.RecordAndSkip(*slot.generated)) return true;
+    if (campaign.RecordAndSkip(*slot.generated, index)) return true;
     Pause();
     campaign.RunSequenceCase(lane, std::move(*slot.generated), index);
     Resume();
     campaign.Report(/*force=*/false);
     return true;
   }
-  if (campaign.RecordAndSkip(*slot.generated) || !slot.judged) return true;
+  if (campaign.RecordAndSkip(*slot.generated, index) || !slot.judged) return true;
   if (slot.lost) {
     result.notes.push_back("the " + std::string(ToString(lane.session->revision())) +
                            " session was lost after " + std::to_string(result.cases) +

@@ -77,9 +77,10 @@ void Campaign::SendAhead(Lane& lane, std::size_t index, std::size_t depth,
     if (next % lanes_.size() != index % lanes_.size()) continue;
     if (alone.contains(next)) break;
     std::optional<GeneratedCase> generated = Generate(lane, next);
-    // A sequence goes alone, on a connection of its own.
-    if (!generated || !generated->steps.empty() ||
-        Hangs(generated->check_id) >= kHangsBeforeSkipping || !HasEchoableId(generated->request) ||
+    // A sequence goes alone, on a connection of its own; a big input alone, since whether it
+    // is sent at all is decided in case order, once the cases before it are.
+    if (!generated || !generated->steps.empty() || BigInputClass(*generated) ||
+        WillSkip(*generated, next) || !HasEchoableId(generated->request) ||
         lane.alone_checks.contains(generated->check_id)) {
       break;
     }
@@ -167,7 +168,7 @@ void Campaign::RunPipelined(std::size_t depth) {
     }
     SentAhead ahead = std::move(pending->second);
     lane.ahead.erase(pending);
-    if (RecordAndSkip(ahead.generated)) continue;
+    if (RecordAndSkip(ahead.generated, index)) continue;
     CountSent(ahead.generated);
     ++result_.pipelined;
     const Judged judged =
