@@ -482,8 +482,9 @@ constexpr std::array kFlags = {
                  "fuzz, diff: only the case indices i with i % N == K-1 (case i is\n"
                  "the same case in every shard). check --targets: only the targets\n"
                  "j (from 0, in file order) with j % N == K-1. A fuzz shard skips\n"
-                 "a check after its own hangs and meets --time alone: then the\n"
-                 "merged counts may differ from the unsharded run's",
+                 "a check after its own hangs, spends its own big-input budget and\n"
+                 "meets --time alone: then the merged counts may differ from the\n"
+                 "unsharded run's",
          .set =
              [](ParseState& state, std::string_view flag, const std::string& value) {
                return SetShard(flag, value, ShardOf(state.options));

@@ -204,6 +204,7 @@ Result<Report> MergeFuzzReports(const std::vector<Report>& shards) {
   figures = FuzzFigures{};
   figures.seed = shards.front().fuzz->seed;
   figures.revisions = shards.front().fuzz->revisions;
+  figures.big_input_every = shards.front().fuzz->big_input_every;
   SetRunSpan(shards, merged);
   target.items.clear();
   target.notes.clear();
