@@ -20,7 +20,8 @@ inline constexpr std::chrono::seconds kLogInterval{10};
 /// budget at the rate so far; nothing when neither can be told (no rate yet, or no budget).
 std::optional<std::chrono::seconds> EstimatedTimeLeft(const CampaignProgress& now);
 
-/// "1200/2000 cases, 310 cases/s, 2 findings, 3.9 s elapsed, about 3 s left".
+/// "1200/2000 cases, 310 cases/s, 2 findings, 4 s elapsed, about 3 s left": cases sent of the
+/// cases the run is to draw (one held back or skipped is drawn, not sent), in whole seconds.
 std::string DescribeProgress(const CampaignProgress& now);
 
 /// One run's progress output. `terminal` is whether stderr is one; the clock is the caller's,
