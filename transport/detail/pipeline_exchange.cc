@@ -134,6 +134,8 @@ PipelineResult PipelineExchange::Run() {
       const Clock::time_point grace_end = *sentinel_answered_ + Grace();
       if (now >= grace_end) {
         wake = std::min(wake, ConcludeAfterSentinel(now));
+        // Done: the loop's top ends the exchange instead of pumping once more.
+        if (all_concluded()) continue;
       } else {
         wake = std::min(wake, grace_end);
       }
