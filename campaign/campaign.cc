@@ -187,6 +187,14 @@ CampaignResult Campaign::Run() {
     result_.notes.emplace_back("the campaign stopped on an unknown error");
   }
   for (const Lane& lane : lanes_) AddCounts(*lane.session);
+  if (link_.reply_order() == TargetLink::ReplyOrder::kReorders) {
+    result_.notes.push_back(
+        "the server wrote output for a request after its reply to the sentinel written behind it "
+        "(" +
+        link_.reordered_reply() +
+        "): every pipeline waited a grace after the sentinel's reply, since the server does not "
+        "answer in the order it reads");
+  }
   // Every server ends here, spares included, before the run reports its time.
   lanes_.clear();
   result_.elapsed =

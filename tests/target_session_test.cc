@@ -5,6 +5,7 @@
 
 #include <boost/json.hpp>
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,64 @@ TEST(TargetSession, ADropIsProvenOnceByWaitingThenLearntFromTheSentinel) {
   ASSERT_TRUE(session.last_sentinel().has_value());
   EXPECT_TRUE(
       SentinelAnswered(session.last_sentinel()->request, session.last_sentinel()->observation));
+}
+
+TEST(TargetSession, ATargetWhoseGracesStaySilentIsLearntInOrderAndSparedTheGrace) {
+  TargetLink link(SessionServer("drops"));
+  TargetSession session(link, kRevision);
+  ASSERT_TRUE(session.Open().ok()) << session.why();
+  // Each drop leaves its request open at the sentinel's reply: a grace, silent here.
+  int id = 100;
+  for (int grace = 0; grace < TargetLink::kGracesToLearnOrder; ++grace) {
+    EXPECT_EQ(link.reply_order(), TargetLink::ReplyOrder::kLearning) << grace;
+    EXPECT_EQ(session.Send(Unknown(id++), Owed::kNothing).outcome, Outcome::kDropped);
+  }
+  EXPECT_EQ(link.reply_order(), TargetLink::ReplyOrder::kInOrder);
+  EXPECT_EQ(link.graces_skipped(), 0U);
+  // From now on the sentinel's reply concludes the drop, and the verdict is the same.
+  for (int sent = 0; sent < 3; ++sent) {
+    const Observation dropped = session.Send(Unknown(id++), Owed::kNothing);
+    EXPECT_EQ(dropped.outcome, Outcome::kDropped) << dropped.detail;
+    EXPECT_NE(dropped.detail.find("answers in order"), std::string::npos) << dropped.detail;
+  }
+  EXPECT_EQ(link.graces_skipped(), 3U);
+  EXPECT_FALSE(session.out_of_order());
+}
+
+TEST(TargetSession, ATargetThatAnswersAfterTheSentinelKeepsTheGraceForTheRun) {
+  TargetLink link(SessionServer("swaps-errors"));
+  TargetSession session(link, kRevision);
+  ASSERT_TRUE(session.Open().ok()) << session.why();
+  // The error comes after the sentinel's reply, in the same write: taken in the grace, so it
+  // is the request's answer, and the target reorders.
+  const Observation first = session.Send(Unknown(100), Owed::kNothing);
+  EXPECT_EQ(first.outcome, Outcome::kOk) << first.detail;
+  EXPECT_TRUE(IsErrorWithCode(first, -32601)) << first.detail;
+  EXPECT_EQ(link.reply_order(), TargetLink::ReplyOrder::kReorders);
+  EXPECT_NE(link.reordered_reply().find("100"), std::string::npos) << link.reordered_reply();
+  for (int pipeline = 0; pipeline < 2 * TargetLink::kRecheckOrderEvery; ++pipeline) {
+    EXPECT_FALSE(link.SkipGraceNext());
+  }
+}
+
+TEST(TargetLink, AnInOrderTargetKeepsTheGraceInOnePipelineOfSixteenAndLosesItsOrderOnAReorder) {
+  TargetLink link(SessionServer("drops"));
+  EXPECT_FALSE(link.SkipGraceNext());  // learning
+  for (int grace = 0; grace < TargetLink::kGracesToLearnOrder; ++grace) {
+    link.NoteReplyOrder(/*open_at_sentinel=*/true, std::nullopt, /*skipped=*/false);
+  }
+  // Pipelines that had nothing open at the sentinel's reply teach nothing.
+  link.NoteReplyOrder(false, std::nullopt, false);
+  ASSERT_EQ(link.reply_order(), TargetLink::ReplyOrder::kInOrder);
+  int kept = 0;
+  for (int pipeline = 0; pipeline < 4 * TargetLink::kRecheckOrderEvery; ++pipeline) {
+    kept += link.SkipGraceNext() ? 0 : 1;
+  }
+  EXPECT_EQ(kept, 4);
+  link.NoteReplyOrder(true, std::string("a reply to id 7"), /*skipped=*/true);
+  EXPECT_EQ(link.reply_order(), TargetLink::ReplyOrder::kReorders);
+  EXPECT_EQ(link.reordered_reply(), "a reply to id 7");
+  EXPECT_FALSE(link.SkipGraceNext());
 }
 
 TEST(TargetSession, AReplyAfterTheTimeLimitIsTheRequestsAnswerNotADrop) {

@@ -358,6 +358,19 @@ void TargetSession::NoteLateReplies(const Pipeline& pipeline, PipelineResult& re
                           (id != nullptr ? boost::json::serialize(*id) : std::string("?")));
 }
 
+void TargetSession::LearnReplyOrder(const Pipeline& pipeline, const PipelineResult& result,
+                                    bool skipped) {
+  std::optional<std::string> reordered;
+  if (result.taken_after_sentinel) reordered = "output without an id";
+  for (std::size_t i = 0; i < result.answered_after_sentinel.size(); ++i) {
+    if (!result.answered_after_sentinel[i] || i >= pipeline.requests.size()) continue;
+    const std::optional<boost::json::value> id = pipeline.requests[i].RpcId();
+    reordered = "a reply to id " + (id ? boost::json::serialize(*id) : std::string("?"));
+    break;
+  }
+  link_.NoteReplyOrder(result.open_at_sentinel, std::move(reordered), skipped);
+}
+
 void TargetSession::ProveDrop(const Request& request, Observation& observation) {
   StdioTransport* process = connection_->stdio();
   if (process == nullptr || link_.sentinel_trust() != TargetLink::SentinelTrust::kUnproven) {
@@ -400,7 +413,11 @@ PipelineResult TargetSession::SendPipelined(const Pipeline& pipeline) {
 }
 
 PipelineResult TargetSession::SendPipelinedNow(const Pipeline& pipeline) {
+  StdioTransport* process = connection_->stdio();
+  const bool skip_grace = process != nullptr && link_.SkipGraceNext();
+  if (process != nullptr) process->SkipSentinelGrace(skip_grace);
   PipelineResult result = connection_->transport().SendPipelined(pipeline);
+  if (process != nullptr) LearnReplyOrder(pipeline, result, skip_grace);
   for (const Observation& observation : result.observations) Count(observation);
   Count(result.sentinel);
   // Once per pipeline: the sentinel is unanswered whenever the server went deaf in it.

@@ -49,6 +49,7 @@ class StdioProcessTransport final : public StdioTransport {
     patience_ = patience;
   }
   Observation AwaitReply(const Request& request) override;
+  void SkipSentinelGrace(bool skip) override { skip_grace_ = skip; }
   void WidenQuietWindow(std::chrono::milliseconds quiet) override {
     target_.limits.quiet_window = std::max(target_.limits.quiet_window, quiet);
   }
@@ -67,6 +68,7 @@ class StdioProcessTransport final : public StdioTransport {
   transport_detail::DroppedIds dropped_;
   bool heard_ = false;
   std::optional<std::chrono::milliseconds> patience_;
+  bool skip_grace_ = false;
 };
 
 Limits StdioProcessTransport::ExchangeLimits(std::size_t request_bytes) const {
@@ -387,8 +389,9 @@ PipelineResult StdioProcessTransport::SendPipelined(const Pipeline& pipeline) {
   }
   std::size_t bytes = pipeline.sentinel->WireBody().size();
   for (const Request& request : pipeline.requests) bytes += request.WireBody().size();
-  PipelineResult result =
-      transport_detail::PipelineExchange(pipeline, ExchangeLimits(bytes), pipes_, dropped_).Run();
+  PipelineResult result = transport_detail::PipelineExchange(pipeline, ExchangeLimits(bytes),
+                                                             pipes_, dropped_, skip_grace_)
+                              .Run();
   for (const Observation& observation : result.observations) Heard(observation);
   Heard(result.sentinel);
   return result;

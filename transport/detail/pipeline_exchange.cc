@@ -19,7 +19,8 @@ namespace {
 // the time the sentinel's reply is taken every reply an ordered server wrote before it has
 // already been taken. For a server that answers in order a request still unanswered then is
 // unanswered for good, whatever the load and however the bytes were split into reads: its
-// verdict is the one Send would reach after its timeout, and the grace below changes nothing.
+// verdict is the one Send would reach after its timeout, and the grace below changes nothing:
+// a target learnt to answer in order (TargetLink::ReplyOrder) is spared it.
 //
 // The grace is for servers that handle requests concurrently (an async handler still running
 // when the cheap sentinel is answered). No wait makes them scheduling independent; this one
@@ -76,8 +77,8 @@ Limits PipelineLimits(Limits limits) {
 }  // namespace
 
 PipelineExchange::PipelineExchange(const Pipeline& pipeline, const Limits& limits,
-                                   ServerPipes& pipes, DroppedIds& dropped)
-    : limits_(PipelineLimits(limits)), pipes_(pipes), dropped_(dropped) {
+                                   ServerPipes& pipes, DroppedIds& dropped, bool skip_grace)
+    : limits_(PipelineLimits(limits)), skip_grace_(skip_grace), pipes_(pipes), dropped_(dropped) {
   auto add = [this](const Request& request) {
     Slot slot;
     slot.rule = ReplyRuleFor(request);
@@ -161,6 +162,8 @@ PipelineResult PipelineExchange::Run() {
   result.sentinel = std::move(sentinel().observation);
   result.sentinel.late_replies = std::move(late_replies_);
   result.ambiguous = ambiguous_;
+  result.open_at_sentinel = open_at_sentinel_;
+  result.taken_after_sentinel = taken_after_sentinel_;
   return result;
 }
 
@@ -184,6 +187,7 @@ void PipelineExchange::TakeFramed(StdoutFramer::Framed framed) {
   if (framed.value) {
     if (Slot* slot = SlotAnsweredBy(*framed.value)) {
       const bool was_pending = !slot->concluded;
+      TakenAfterSentinel(*slot);
       RecordFramed(slot->observation, std::move(framed));
       if (was_pending) Conclude(*slot, Outcome::kOk, "");
       return;
@@ -203,11 +207,16 @@ void PipelineExchange::TakeFramed(StdoutFramer::Framed framed) {
   bool certain = true;
   Slot& slot = CurrentSlot(certain);
   ambiguous_ = ambiguous_ || !certain;
+  TakenAfterSentinel(slot);
   slot.quiet_since = Clock::now();
   const boost::json::value* message = RecordFramed(slot.observation, std::move(framed));
   if (certain && message != nullptr && EndsExchange(slot.rule, *message)) {
     Conclude(slot, Outcome::kOk, "");
   }
+}
+
+void PipelineExchange::TakenAfterSentinel(const Slot& slot) {
+  taken_after_sentinel_ = taken_after_sentinel_ || (sentinel_answered_ && &slot != &sentinel());
 }
 
 PipelineExchange::Slot& PipelineExchange::CurrentSlot(bool& certain) {
@@ -282,14 +291,16 @@ void PipelineExchange::Conclude(Slot& slot, Outcome outcome, std::string detail)
   window_kept_bytes_ = 0;
   if (&slot == &sentinel() && !sentinel_answered_ && outcome == Outcome::kOk) {
     sentinel_answered_ = now;
+    open_at_sentinel_ = !all_concluded();
   }
 }
 
 PipelineExchange::Clock::time_point PipelineExchange::ConcludeAfterSentinel(Clock::time_point now) {
   Clock::time_point next = Clock::time_point::max();
-  const std::string answered = "the sentinel written after it was answered after " +
-                               Ms(*sentinel_answered_ - start_) + " and a grace of " + Ms(Grace()) +
-                               " passed";
+  const std::string answered =
+      "the sentinel written after it was answered after " + Ms(*sentinel_answered_ - start_) +
+      (skip_grace_ ? std::string(" (the server answers in order: no grace)")
+                   : " and a grace of " + Ms(Grace()) + " passed");
   for (std::size_t i = 0; i + 1 < slots_.size(); ++i) {
     Slot& slot = slots_[i];
     if (slot.concluded) continue;
@@ -385,6 +396,7 @@ bool PipelineExchange::all_concluded() const {
 }
 
 PipelineExchange::Clock::duration PipelineExchange::Grace() const {
+  if (skip_grace_) return Clock::duration::zero();
   const Clock::duration round_trip = *sentinel_answered_ - start_;
   const Clock::duration cap = limits_.timeout / kGraceTimeoutDivisor;
   return std::min<Clock::duration>(

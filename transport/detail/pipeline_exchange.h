@@ -24,9 +24,10 @@ std::optional<std::string> AmbiguousByConstruction(const Pipeline& pipeline);
 class PipelineExchange {
  public:
   /// `pipeline` must have a sentinel with a string or integer id and must not be ambiguous by
-  /// construction.
+  /// construction. With `skip_grace`, what is open when the sentinel's reply comes is concluded
+  /// at once (a server known to answer in order).
   PipelineExchange(const Pipeline& pipeline, const Limits& limits, ServerPipes& pipes,
-                   DroppedIds& dropped);
+                   DroppedIds& dropped, bool skip_grace = false);
   PipelineResult Run();
 
  private:
@@ -55,6 +56,8 @@ class PipelineExchange {
   // The slot that output no id attributes goes to; `certain` is false when that may not be
   // the message Send, one message at a time, would have given it to.
   Slot& CurrentSlot(bool& certain);
+  // Notes output given to `slot` once the sentinel was answered.
+  void TakenAfterSentinel(const Slot& slot);
   Slot* SlotAnsweredBy(const boost::json::value& message);
   // The subscriptions/listen request a notification is stamped as part of (tables §10 X22).
   Slot* SlotSubscribedBy(const boost::json::value& message);
@@ -78,6 +81,10 @@ class PipelineExchange {
   std::string TimeoutDetail(bool sentinel) const;
 
   const Limits limits_;
+  const bool skip_grace_;
+  // Requests were still open when the sentinel's reply came; output was given to one after it.
+  bool open_at_sentinel_ = false;
+  bool taken_after_sentinel_ = false;
   ServerPipes& pipes_;
   DroppedIds& dropped_;
   std::vector<Slot> slots_;
