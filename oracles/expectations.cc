@@ -44,6 +44,8 @@ bool ConditionHolds(RequestCondition condition, const Request& request) {
              !FindHeader(request.headers, "MCP-Protocol-Version");
     case RequestCondition::kInvalidUtf8InString:
       return InvalidUtf8InString(request);
+    case RequestCondition::kInitializeRequest:
+      return request.RpcMethod() == "initialize";
   }
   return false;
 }

@@ -48,6 +48,9 @@ enum class RequestCondition {
   /// U+FFFD, a leading BOM aside: RFC 8259 lets a parser accept it, so the UTF-8 is the one
   /// thing wrong and parse-error judges it by its own row.
   kInvalidUtf8InString,
+  /// The request is `initialize`. In 2026-07-28 over stdio it is a handshake-era claim on a
+  /// connection the era lock may have made 2026-07-28's (tables §4b V16): refused as such.
+  kInitializeRequest,
 };
 
 /// How an HTTP 4xx whose body is not one of the row's channels (plain text, an empty body, an

@@ -253,6 +253,11 @@ Verdict Judge(std::string_view check_id, const Request& request, const Observati
     findings.insert(findings.end(), related.begin(), related.end());
   }
 
+  // Every body a server sends is read for leaks, not only JSON-RPC error text (issue #26: an
+  // HTML 413 page with a stack trace and server paths passed).
+  std::vector<Finding> leaks = oracles_detail::CheckNonJsonLeaks(observation);
+  findings.insert(findings.end(), leaks.begin(), leaks.end());
+
   verdict.kind = VerdictKind::kPass;
   for (const Finding& finding : findings) {
     const VerdictKind effect = EffectOf(finding.strength);

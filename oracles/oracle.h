@@ -39,6 +39,10 @@ struct JudgeContext {
   /// In a sequence over stdio: the progressTokens of requests the server answered. A progress
   /// notification carrying one of them breaks a MUST (tables §4a L10a).
   std::vector<boost::json::value> finished_progress_tokens;
+  /// Handshake era over HTTP: the Mcp-Session-Id the request travelled in (Exchange::session_id),
+  /// so an answer naming another one opened a new session (tables §4a L8a). Empty: none, or
+  /// not known.
+  std::string session_id;
 };
 
 /// How much of a verdict Judge writes for people.

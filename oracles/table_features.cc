@@ -41,6 +41,23 @@ void AddFeatureRows(std::vector<Expectation>& rows) {
       .summary = "2026-07-28 removed initialize, ping, logging/setLevel and "
                  "resources/(un)subscribe: each gets -32601 (HTTP 404)",
   });
+  // The removed initialize over stdio is the situation era.initialize-after-lock judges: a
+  // dual-era server's connection pinned to 2026-07-28 refuses the handshake-era claim with the
+  // codes of V16 (the TS and Python SDKs answer -32022). One rule for both checks: V16a's.
+  rows.push_back({
+      .id = check::kRemovedMethod,
+      .revisions = kStatelessEra,
+      .transports = TransportScope::kStdio,
+      .condition = RequestCondition::kInitializeRequest,
+      .channel = {.conformant = {kProtocolError}, .strength = Strength::kMust},
+      .code = {.conformant = {kMethodNotFoundCode, kInvalidParamsCode, kInvalidRequestCode,
+                              kUnsupportedProtocolVersionCode},
+               .strength = Strength::kShould},
+      .reference = "R5:changelog.mdx #4; R5:basic/transports/stdio.mdx \"Backward "
+                   "Compatibility\"; python-sdk #3152; TS serveStdio; tables §4b V6, V16, V16a",
+      .summary = "stdio: the removed initialize is refused as era.initialize-after-lock refuses it "
+                 "(-32601, -32602, -32600 or -32022)",
+  });
 
   rows.push_back({
       .id = check::kUnknownTool,

@@ -11,12 +11,13 @@ namespace {
 // without replying, its HTTP transport answers 400 with an error, and bodies of HTTP refusals
 // are often plain text (tables §12.16). So the JSON-RPC error is the conformant answer, silence
 // and a bare 4xx are tolerated, and treating the message as a served request breaks JRPC (MUST).
-ChannelRule RejectedAsMalformed(std::vector<Channel> also_tolerated = {}) {
+ChannelRule RejectedAsMalformed(std::vector<Channel> also_tolerated = {},
+                                Strength served = Strength::kMust) {
   std::vector<Channel> tolerated = {kNoReply};
   tolerated.insert(tolerated.end(), also_tolerated.begin(), also_tolerated.end());
   return {.conformant = {kProtocolError},
           .tolerated = std::move(tolerated),
-          .strength = Strength::kMust,
+          .strength = served,
           .http_rejection = HttpRejection::kTolerated};
 }
 
@@ -107,7 +108,9 @@ void AddJsonRpcRows(std::vector<Expectation>& rows) {
   rows.push_back({
       .id = check::kParamsNotObject,
       .revisions = kEveryRevision,
-      .channel = RejectedAsMalformed(),
+      // F6 carries no keyword: the MCP schema types params as an object, but nothing obliges
+      // a server to refuse one that is not, so serving it leniently warns (issue #26).
+      .channel = RejectedAsMalformed({}, Strength::kShould),
       // The table gives "-32602 (or -32600)": both codes are conformant.
       .code = {.conformant = {kInvalidParamsCode, kInvalidRequestCode},
                .strength = Strength::kShould},

@@ -5,7 +5,7 @@
 namespace mcpfuzz::refserver {
 namespace {
 
-constexpr std::array<FaultInfo, 47> kFaults = {{
+constexpr std::array<FaultInfo, 46> kFaults = {{
     {Fault::kUnknownToolIsError, "unknown-tool-is-error",
      "an unknown tool gets an isError:true result instead of JSON-RPC error -32602"},
     {Fault::kUnknownToolPlainSuccess, "unknown-tool-plain-success",
@@ -87,9 +87,6 @@ constexpr std::array<FaultInfo, 47> kFaults = {{
     {Fault::kDeletedSessionServed, "deleted-session-served",
      "HTTP: DELETE of a session is answered 200 but the session goes on being served instead "
      "of 404 (unknown session ids still get 404)"},
-    {Fault::kReinitializeRenegotiates, "reinitialize-renegotiates",
-     "a second initialize in a session is answered with success and the session takes the "
-     "version it asked for"},
     {Fault::kCursorAcrossLists, "cursor-across-lists",
      "a list request with the nextCursor another list method handed out is served instead of "
      "-32602 (a cursor is bound to the list it came from)"},

@@ -45,7 +45,6 @@ enum class Fault {
   kDeafAfterBigLine,
   k500OnDeepNesting,
   kDeletedSessionServed,
-  kReinitializeRenegotiates,
   kCursorAcrossLists,
   kCancelledRequestAnswered,
   kListenUnacknowledged,

@@ -835,7 +835,6 @@ const std::vector<FaultExpectation>& FaultTable() {
       {Fault::k500OnDeepNesting, kHttp, {check::kDeepNesting}},
       // The request after DELETE is reported under sessions.delete (H14 "later requests 404").
       {Fault::kDeletedSessionServed, kHttp, {check::kSessionDelete}},
-      {Fault::kReinitializeRenegotiates, kStdio, {check::kReinitialize}},
       // resources/templates/list's nextCursor sent to tools/list.
       {Fault::kCursorAcrossLists, kHttp, {check::kInvalidCursor}},
       // A ping with its notifications/cancelled right behind it, answered after the next ping.

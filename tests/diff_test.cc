@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <chrono>
@@ -190,6 +191,49 @@ TEST(Diff, MixedTransportsShrinkEachSidesCaseInStep) {
   EXPECT_EQ(d.minimal[0].transport, TransportKind::kHttp);
   EXPECT_EQ(d.minimal[1].transport, TransportKind::kStdio);
   EXPECT_EQ(d.cells[0].answer.http_status, 0);  // not compared across transports
+}
+
+// The reference server declares prompts, resources and logging; the conformant stdio fixture
+// only tools. A case probing one of those methods is drawn from what both share, but the
+// reference server, which declared it, is judged by its own capabilities: no FAIL or WARN for
+// serving what it declared (issue #26).
+TEST(Diff, EachTargetIsJudgedByItsOwnCapabilities) {
+  Servers servers = Start({{}});
+  StdioTarget fixture;
+  fixture.argv = {"python3", MCPFUZZ_SOURCE_DIR "/tests/fixtures/conformant_stdio.py"};
+  fixture.limits.timeout = 3000ms;
+  fixture.shutdown_grace = 300ms;
+  const TransportFactory connect = [fixture]() -> Result<std::unique_ptr<Transport>> {
+    auto spawned = SpawnStdio(fixture);
+    if (!spawned) return spawned.error();
+    return std::unique_ptr<Transport>(std::move(*spawned));
+  };
+  ReproducerTarget stdio;
+  stdio.kind = TransportKind::kStdio;
+  stdio.argv = fixture.argv;
+  servers.targets.push_back(DiffTarget{"conformant_stdio.py", connect, stdio});
+
+  DiffOptions options = Options();
+  options.families = {"unknown-method"};
+  const DiffResult result = RunDiff(servers.targets, options);
+  ASSERT_FALSE(result.unreachable) << Describe(result);
+  const auto probed = std::find_if(
+      result.checks.begin(), result.checks.end(),
+      [](const DiffCheckCount& count) { return count.check_id == "capabilities.unadvertised"; });
+  ASSERT_NE(probed, result.checks.end()) << Describe(result);
+  EXPECT_GT(probed->cases, 0U);
+  bool the_reference_server_was_not_probed = false;
+  for (const Disagreement& d : result.disagreements) {
+    if (d.check_id != "capabilities.unadvertised") continue;
+    for (const DiffCell& cell : d.cells) {
+      EXPECT_NE(cell.verdict.kind, VerdictKind::kFail) << Describe(result);
+      EXPECT_NE(cell.verdict.kind, VerdictKind::kWarn) << Describe(result);
+    }
+    the_reference_server_was_not_probed =
+        the_reference_server_was_not_probed ||
+        d.cells.front().verdict.kind == VerdictKind::kNotApplicable;
+  }
+  EXPECT_TRUE(the_reference_server_was_not_probed) << Describe(result);
 }
 
 TEST(Diff, SameSeedSameDisagreements) {

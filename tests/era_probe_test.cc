@@ -111,6 +111,28 @@ TEST(EraProbe, EachAnswerStaysWithTheRevisionAsked) {
   }
 }
 
+// A discover that succeeds but leaves 2026-07-28 out of supportedVersions: the server says it
+// does not speak it, so it is not judged in it (issue #26: 7-9 consequential FAILs otherwise).
+TEST(EraProbe, ADiscoverThatDoesNotListTheRevisionDoesNotMakeItSpoken) {
+  const TransportFactory connect = []() -> Result<std::unique_ptr<Transport>> {
+    StdioTarget stdio;
+    stdio.argv = {"python3", MCPFUZZ_SOURCE_DIR "/tests/fixtures/era_server.py",
+                  "--discover-lists-2025"};
+    stdio.limits.timeout = 5000ms;
+    stdio.shutdown_grace = 300ms;
+    auto spawned = SpawnStdio(std::move(stdio));
+    if (!spawned) return spawned.error();
+    return std::unique_ptr<Transport>(std::move(*spawned));
+  };
+  const EraReport report = DetectEras(connect);
+  EXPECT_EQ(report.speaks, (std::vector<Revision>{Revision::k2025_03_26, Revision::k2024_11_05}));
+  const EraAttempt& discover = report.attempts.front();
+  EXPECT_EQ(discover.channel, Channel::kSuccess);
+  EXPECT_EQ(discover.supported_versions, (std::vector<std::string>{"2025-03-26", "2024-11-05"}));
+  EXPECT_NE(discover.note.find("does not list 2026-07-28"), std::string::npos) << discover.note;
+  EXPECT_FALSE(report.Newest(Era::kStateless).has_value());
+}
+
 TEST(EraProbe, AnUnreachableTargetSpeaksNothing) {
   const TransportFactory nowhere = []() -> Result<std::unique_ptr<Transport>> {
     return Error{"nothing there"};

@@ -94,7 +94,6 @@ constexpr SweepRow kRows[] = {
     {.fault = "deaf-after-big-line", .transport = kStdio, .check = check::kKeepsAnswering},
     {.fault = "500-on-deep-nesting", .check = check::kDeepNesting},
     {.fault = "deleted-session-served", .check = check::kSessionUnknown, .family = "sequences"},
-    {.fault = "reinitialize-renegotiates", .check = check::kReinitialize, .family = "sequences"},
     {.fault = "cursor-across-lists", .check = check::kInvalidCursor, .family = "sequences"},
     // A request in flight only over stdio: over HTTP its POST holds the connection.
     {.fault = "cancelled-request-answered",

@@ -75,6 +75,10 @@ Request ProbeFor(const Expectation& row, Revision revision, TransportKind transp
   if (id == check::kListenAcknowledged) {
     return MakeRequest(revision, transport, kListenMethod, {{"notifications", json::object{}}}, 7);
   }
+  if (id == check::kRemovedMethod) {
+    method = row.condition == RequestCondition::kInitializeRequest ? "initialize" : "ping";
+    params = {};
+  }
   if (id == check::kPingBeforeInit || id == check::kPing || id == check::kSessionLogLevel ||
       id == check::kProgressAfterResponse || id == check::kDiscoverResult) {
     method = id == check::kDiscoverResult ? "server/discover" : "ping";
@@ -642,6 +646,60 @@ TEST(EveryRow, ABrokenShapeIsJudgedAtTheRowsStrength) {
 
 // ---------------------------------------------------------------------------------------------
 // Agreement with the spec's own examples (2026-07-28, copied into tests/data/spec-examples).
+
+// Two checks that judge the same request in the same state must agree: the same observation may
+// not PASS one and FAIL the other. Each pair names the situation and the row that decides it.
+struct SharedSituation {
+  std::string_view situation;
+  std::string_view first;
+  std::string_view second;
+  Request request;
+  std::vector<Observation> answers;
+};
+
+std::vector<SharedSituation> SharedSituations() {
+  std::vector<SharedSituation> shared;
+  {
+    // tables §4b V16, V16a: initialize on a stdio connection pinned to 2026-07-28.
+    const Request initialize = MakeRequest(Revision::k2026_07_28, TransportKind::kStdio,
+                                           "initialize", {{"protocolVersion", "2025-11-25"}}, 7);
+    std::vector<Observation> answers;
+    for (std::int64_t code : {kMethodNotFoundCode, kInvalidParamsCode, kInvalidRequestCode,
+                              kUnsupportedProtocolVersionCode, std::int64_t{-32603}}) {
+      answers.push_back(Replied(initialize, ErrorReply(7, code, "refused")));
+    }
+    answers.push_back(Replied(initialize, ResultReply(7, json::object{})));
+    shared.push_back({"initialize after the stdio era lock (V16a)", check::kRemovedMethod,
+                      check::kInitializeAfterEraLock, initialize, std::move(answers)});
+  }
+  {
+    // tables §4a L8, §12.16: the TS SDK's refusal of a request its session cannot take.
+    const Request initialize = MakeInitialize(Revision::k2025_11_25, TransportKind::kHttp, 7);
+    std::vector<Observation> answers;
+    for (std::int64_t code : {kInvalidRequestCode, std::int64_t{-32000}}) {
+      answers.push_back(Replied(initialize, ErrorReply(nullptr, code, "refused"), 400));
+    }
+    shared.push_back({"an HTTP 400 with id null (L8, §12.16)", check::kReinitialize,
+                      check::kSessionMissing, initialize, std::move(answers)});
+  }
+  return shared;
+}
+
+TEST(OneRulePerSituation, ChecksJudgingTheSameSituationNeverContradictEachOther) {
+  for (const SharedSituation& pair : SharedSituations()) {
+    SCOPED_TRACE(std::string(pair.situation));
+    ASSERT_NE(FindExpectation(pair.first, pair.request), nullptr) << pair.first;
+    ASSERT_NE(FindExpectation(pair.second, pair.request), nullptr) << pair.second;
+    for (const Observation& answer : pair.answers) {
+      const Verdict first = Judge(pair.first, pair.request, answer, JudgeContext{});
+      const Verdict second = Judge(pair.second, pair.request, answer, JudgeContext{});
+      const bool contradicts =
+          (first.kind == VerdictKind::kPass && second.kind == VerdictKind::kFail) ||
+          (first.kind == VerdictKind::kFail && second.kind == VerdictKind::kPass);
+      EXPECT_FALSE(contradicts) << Show(first) << "\n" << Show(second);
+    }
+  }
+}
 
 json::value ReadExample(std::string_view relative) {
   const std::string path =

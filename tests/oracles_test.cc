@@ -1119,5 +1119,58 @@ TEST(Verdict, EveryEnumHasADistinctName) {
   EXPECT_EQ(ToString(StatusRange{404, 404}), "404");
 }
 
+// tables §4a L8, L8a, §12.16: a second initialize may be answered any way. The TS SDK's HTTP 400
+// with id null passes; a success naming another version is recorded, never a WARN: over HTTP
+// with a new Mcp-Session-Id it opened a session of its own, otherwise it re-negotiated.
+TEST(Reinitialize, AnyAnswerPassesAndAChangedVersionIsRecordedNotWarned) {
+  Request again = MakeInitialize(Revision::k2025_11_25, TransportKind::kHttp, "again");
+  json::object body = again.BodyJson()->as_object();
+  body["params"].as_object()["protocolVersion"] = "2025-06-18";
+  again.body = json::value(std::move(body));
+
+  const Observation refused = Replied(
+      again, ErrorReply(nullptr, -32600, "Invalid Request: Server already initialized"), 400);
+  const Verdict by_status = Judge(check::kReinitialize, again, refused, JudgeContext{});
+  EXPECT_EQ(by_status.kind, VerdictKind::kPass) << Show(by_status);
+
+  const json::object result{{"protocolVersion", "2025-06-18"},
+                            {"capabilities", json::object{}},
+                            {"serverInfo", json::object{{"name", "s"}, {"version", "1"}}}};
+  Observation renegotiated = Replied(again, ResultReply("again", result));
+  const Verdict recorded = Judge(check::kReinitialize, again, renegotiated, JudgeContext{});
+  EXPECT_EQ(recorded.kind, VerdictKind::kPass) << Show(recorded);
+  ASSERT_TRUE(HasFinding(recorded, Aspect::kShape, Strength::kMay)) << Show(recorded);
+  EXPECT_NE(Show(recorded).find("re-negotiated the session"), std::string::npos);
+
+  JudgeContext in_session;
+  in_session.session_id = "old-session";
+  renegotiated.http_headers.push_back({"Mcp-Session-Id", "new-session"});
+  const Verdict opened = Judge(check::kReinitialize, again, renegotiated, in_session);
+  EXPECT_EQ(opened.kind, VerdictKind::kPass) << Show(opened);
+  EXPECT_NE(Show(opened).find("opened a new session"), std::string::npos) << Show(opened);
+
+  // Still a FAIL: a reply that is not JSON-RPC at all, outside an HTTP 4xx.
+  const Verdict broken =
+      Judge(check::kReinitialize, again, NotJson(again, "oops", 200), in_session);
+  EXPECT_EQ(broken.kind, VerdictKind::kFail) << Show(broken);
+}
+
+// tables §3 F16: SDK v1's express answers an oversized body with a 413 HTML page holding a stack
+// trace and server paths. The refusal itself is conformant (Z2); the page's leak warns.
+TEST(Leaks, AnHtmlErrorPageIsReadForLeaksLikeAnErrorsText) {
+  const Request big = MakeRequest(Revision::k2025_11_25, TransportKind::kHttp, "tools/list", {}, 3);
+  const std::string page =
+      "<!DOCTYPE html><html><body><pre>PayloadTooLargeError: request entity too large<br> "
+      "&nbsp; &nbsp;at readStream (/srv/app/node_modules/raw-body/index.js:163:17)<br></pre>"
+      "</body></html>";
+  const Verdict leaked = Judge(check::kOversizedRequest, big, NotJson(big, page, 413), {});
+  EXPECT_EQ(leaked.kind, VerdictKind::kWarn) << Show(leaked);
+  EXPECT_TRUE(HasFinding(leaked, Aspect::kLeak, Strength::kShould)) << Show(leaked);
+
+  const Verdict plain = Judge(check::kOversizedRequest, big,
+                              NotJson(big, "<html><body>Payload Too Large</body></html>", 413), {});
+  EXPECT_EQ(plain.kind, VerdictKind::kPass) << Show(plain);
+}
+
 }  // namespace
 }  // namespace mcpfuzz

@@ -943,21 +943,6 @@ std::map<Fault, FaultScenario> MakeFaultScenarios() {
         EXPECT_EQ(after.size(), faulty ? 1U : 0U);
       }};
 
-  table[Fault::kReinitializeRenegotiates] = {
-      kBoth, kReplyTimeout, [](Target& target, bool faulty) {
-        auto client = OpenClient(target, kHandshake);
-        Request again = MakeInitialize(kHandshake, target.kind, "again");
-        ParamsOf(again)["protocolVersion"] = "2024-11-05";
-        Observation observation = client->Send(again);
-        if (faulty) {
-          Reply reply = ExpectChannel(again, observation, Channel::kSuccess);
-          ASSERT_TRUE(reply.message.has_value());
-          EXPECT_EQ(ResultOf(reply).at("protocolVersion"), json::value("2024-11-05"));
-        } else {
-          ExpectProtocolError(again, observation, -32600);
-        }
-      }};
-
   table[Fault::kCancelledRequestAnswered] = {
       kStdioOnly, kReplyTimeout, [](Target& target, bool faulty) {
         auto client = OpenClient(target, kHandshake);

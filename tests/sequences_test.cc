@@ -93,17 +93,14 @@ struct FaultRow {
 };
 
 // ping-method-not-found over stdio: a ping to a fresh process. Over HTTP a ping needs the
-// session initialize opens. A DELETEd session: initialize, DELETE, a request in it. A second
-// initialize: the first, then it. A cursor across lists: the handshake, a list that hands out a
-// cursor, another list carrying it (over HTTP only: over stdio the default seed needs some
-// hundreds of processes to reach it, most of a minute). A cancelled request: it and its
-// cancellation.
+// session initialize opens. A DELETEd session: initialize, DELETE, a request in it. A cursor across
+// lists: the handshake, a list that hands out a cursor, another list carrying it (over HTTP only:
+// over stdio the default seed needs some hundreds of processes to reach it, most of a minute). A
+// cancelled request: it and its cancellation.
 constexpr FaultRow kFaults[] = {
     {"ping-method-not-found", kStdio, check::kPingBeforeInit, 1},
     {"ping-method-not-found", kHttp, check::kPingBeforeInit, 2},
     {"deleted-session-served", kHttp, check::kSessionUnknown, 3},
-    {"reinitialize-renegotiates", kHttp, check::kReinitialize, 2},
-    {"reinitialize-renegotiates", kStdio, check::kReinitialize, 2},
     {"cursor-across-lists", kHttp, check::kInvalidCursor, 4},
     // A request and its cancellation written together (only over stdio: over HTTP the request's
     // POST holds its connection), on a fresh process: the handshake plays no part.

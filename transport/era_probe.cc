@@ -59,6 +59,10 @@ EraAttempt AskStateless(const TransportFactory& connect) {
     }
   }
   if (!attempt.answered) attempt.note = "discover succeeded without a known supportedVersions";
+  if (!attempt.supported_versions.empty() && !attempt.Lists(asked)) {
+    attempt.note = "discover succeeded, but its supportedVersions does not list " +
+                   std::string(ToString(asked)) + ": not judged in it";
+  }
   return attempt;
 }
 
@@ -142,7 +146,13 @@ EraReport DetectEras(const TransportFactory& connect) {
   }
 
   EraReport report;
-  if (attempts[0].channel == Channel::kSuccess) report.speaks.push_back(attempts[0].asked);
+  // A revision the server says it does not speak is not judged: a discover whose
+  // supportedVersions leaves 2026-07-28 out speaks only what it lists (tables §4b V3).
+  const EraAttempt& discover = attempts[0];
+  if (discover.channel == Channel::kSuccess &&
+      (discover.supported_versions.empty() || discover.Lists(discover.asked))) {
+    report.speaks.push_back(discover.asked);
+  }
   for (std::size_t i = 0; i < handshake.size(); ++i) {
     if (attempts[i + 1].answered == handshake[i]) report.speaks.push_back(handshake[i]);
   }

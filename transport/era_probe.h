@@ -3,6 +3,7 @@
 // stateless era, and one `initialize` per handshake revision, each on a fresh connection
 // (a fresh process for stdio), as the era probe in the seed documents does.
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -29,6 +30,11 @@ struct EraAttempt {
   std::optional<Revision> answered;
   /// supportedVersions of a discover result, as the server spelled them.
   std::vector<std::string> supported_versions;
+  /// `revision` is among supported_versions.
+  bool Lists(Revision revision) const {
+    return std::find(supported_versions.begin(), supported_versions.end(), ToString(revision)) !=
+           supported_versions.end();
+  }
   std::string note;
   /// The last bytes a stdio server wrote to stderr during the attempt, as it wrote them: why
   /// a server that exited did so is usually there.

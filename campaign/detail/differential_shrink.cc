@@ -4,8 +4,36 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "oracles/check_ids.h"
 
 namespace mcpfuzz::campaign_detail {
+namespace {
+
+// The server capability a method belongs to: its name's first segment ("completion/complete"
+// belongs to "completions").
+std::string CapabilityOf(std::string_view method) {
+  const std::string_view head = method.substr(0, method.find('/'));
+  return head == "completion" ? std::string("completions") : std::string(head);
+}
+
+// A case drawn from what every target shares probes a method whose capability the targets do
+// not all declare; a target that declared it itself was probed for nothing unadvertised, and is
+// judged by its own capabilities (issue #26), not the common ones.
+std::optional<GeneratedCase> JudgedByOwnCapabilities(const TargetSession& session,
+                                                     const GeneratedCase& generated) {
+  if (generated.check_id != check::kCapabilityUnadvertised) return std::nullopt;
+  const std::optional<std::string> method = generated.request.RpcMethod();
+  if (!method || !session.capabilities().contains(CapabilityOf(*method))) return std::nullopt;
+  GeneratedCase own = generated;
+  own.context.capability_declared = true;
+  return own;
+}
+
+}  // namespace
 
 bool DiffSides::Disagree() const {
   return std::any_of(answers.begin(), answers.end(),
@@ -36,7 +64,8 @@ DiffSides SendToAll(const std::vector<std::unique_ptr<TargetSession>>& sessions,
                     const std::vector<const GeneratedCase*>& cases, bool mixed_transports) {
   DiffSides sides;
   for (std::size_t t = 0; t < sessions.size(); ++t) {
-    Judged judged = SendAndJudge(*sessions[t], *cases[t], /*settle=*/false);
+    const std::optional<GeneratedCase> own = JudgedByOwnCapabilities(*sessions[t], *cases[t]);
+    Judged judged = SendAndJudge(*sessions[t], own ? *own : *cases[t], /*settle=*/false);
     sides.answers.push_back(AnswerOf(judged, !mixed_transports));
     sides.verdicts.push_back(std::move(judged.verdict));
   }

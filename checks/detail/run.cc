@@ -67,8 +67,10 @@ const Verdict& ResultBuilder::JudgeAt(std::size_t index, const JudgeContext& con
   const Exchange& exchange = result_.exchanges[index];
   // The checks judge the process and stdout in checks of their own (checks_stdio.cc), from the
   // run's incident log: no process history here.
-  Judgement judgement =
-      JudgeCase(Case{exchange.request, check_id_, context}, exchange.observation, std::nullopt);
+  JudgeContext in_session = context;
+  if (in_session.session_id.empty()) in_session.session_id = exchange.session_id;
+  Judgement judgement = JudgeCase(Case{exchange.request, check_id_, std::move(in_session)},
+                                  exchange.observation, std::nullopt);
   if (HungOnPost(exchange, judgement)) JudgeHang(judgement.verdict);
   Merge(std::move(judgement.verdict), index, std::move(label));
   return *best_;

@@ -1,5 +1,6 @@
 #include "oracles/detail/envelope.h"
 
+#include <algorithm>
 #include <boost/json.hpp>
 
 #include "model/json_depth.h"
@@ -255,6 +256,23 @@ std::vector<Finding> CheckLeaks(const boost::json::value& message) {
       findings.push_back(
           Finding{Aspect::kLeak, Strength::kShould,
                   "error text leaks a " + std::string(ToString(leak.kind)) + ": " + leak.evidence});
+    }
+  }
+  return findings;
+}
+
+std::vector<Finding> CheckNonJsonLeaks(const Observation& observation) {
+  // A flood of log lines is judged elsewhere; its first pieces show a leak if there is one.
+  constexpr std::size_t kPiecesRead = 16;
+  std::vector<Finding> findings;
+  std::vector<LeakKind> seen;
+  for (std::size_t i = 0; i < observation.non_json.size() && i < kPiecesRead; ++i) {
+    for (const Leak& leak : FindLeaks(observation.non_json[i])) {
+      if (std::find(seen.begin(), seen.end(), leak.kind) != seen.end()) continue;
+      seen.push_back(leak.kind);
+      findings.push_back(Finding{Aspect::kLeak, Strength::kShould,
+                                 "a reply that is not JSON leaks a " +
+                                     std::string(ToString(leak.kind)) + ": " + leak.evidence});
     }
   }
   return findings;

@@ -38,6 +38,9 @@ std::vector<std::string> ErrorTexts(const boost::json::value& message);
 
 /// Stack traces, file paths and internal hosts in ErrorTexts(message), as SHOULD findings.
 std::vector<Finding> CheckLeaks(const boost::json::value& message);
+/// The same, for what came back that is not JSON (an HTML or plain-text error page, a log line
+/// on stdout): a stack trace there gives away as much as in an error's text (tables §3 F16).
+std::vector<Finding> CheckNonJsonLeaks(const Observation& observation);
 
 /// Everything above for the reply ClassifyReply chose, plus the HTTP rule that a JSON-RPC reply
 /// with a 2xx status comes as application/json or text/event-stream (MUST). Nothing when there

@@ -203,7 +203,14 @@ void JudgeShape(const Judging& c, std::vector<Finding>& findings, std::vector<st
       }
       break;
     case ShapeCheck::kSessionVersionKept:
-      if (result != nullptr) found = CheckSessionVersionKept(*result, c.request.revision, strength);
+      if (result != nullptr) {
+        std::optional<std::string> new_session;
+        const auto issued = FindHeader(c.observation.http_headers, "Mcp-Session-Id");
+        if (issued && !c.context.session_id.empty() && *issued != c.context.session_id) {
+          new_session = std::string(*issued);
+        }
+        found = CheckSessionVersionKept(*result, c.request.revision, new_session, strength);
+      }
       break;
     case ShapeCheck::kHandshakeEraResult:
       if (result != nullptr) found = CheckHandshakeEraResult(*result, strength);

@@ -4,6 +4,7 @@
 
 #include "model/request_builder.h"
 #include "model/request_edit.h"
+#include "oracles/verdict.h"
 
 namespace mcpfuzz::oracles_detail {
 namespace {
@@ -60,15 +61,25 @@ std::vector<Finding> CheckEmptyResult(const boost::json::value& result, Strength
 }
 
 std::vector<Finding> CheckSessionVersionKept(const boost::json::value& result, Revision session,
+                                             const std::optional<std::string>& new_session,
                                              Strength strength) {
   std::vector<Finding> findings;
   const auto* object = result.if_object();
   const auto* version = object != nullptr ? object->if_contains("protocolVersion") : nullptr;
-  if (version != nullptr && version->is_string() && version->as_string() != ToString(session)) {
+  if (version == nullptr || !version->is_string() || version->as_string() == ToString(session)) {
+    return findings;
+  }
+  const std::string negotiated = "protocolVersion \"" + std::string(version->as_string()) + "\"";
+  if (new_session) {
+    findings.push_back(
+        ShapeFinding(strength, "a second initialize opened a new session (Mcp-Session-Id \"" +
+                                   Excerpt(*new_session, 80) + "\") with " + negotiated +
+                                   "; the session it was sent in keeps \"" +
+                                   std::string(ToString(session)) + "\""));
+  } else {
     findings.push_back(ShapeFinding(
-        strength, "a second initialize re-negotiated the session: protocolVersion \"" +
-                      std::string(version->as_string()) + "\" replaces the session's \"" +
-                      std::string(ToString(session)) + "\""));
+        strength, "a second initialize re-negotiated the session: " + negotiated +
+                      " replaces the session's \"" + std::string(ToString(session)) + "\""));
   }
   return findings;
 }

@@ -23,8 +23,10 @@ std::vector<Finding> CheckEmptyResult(const boost::json::value& result, Strength
 /// `requested` set and `same_version`, protocolVersion must equal it (L1); without
 /// `same_version`, it must differ from it (L2: the requested one is unsupported).
 /// A success to a second initialize in a session of `session`: a protocolVersion other than the
-/// session's means the server re-negotiated the session (tables §4a L8a).
+/// session's means the server re-negotiated the session (tables §4a L8a), unless the reply
+/// opened a session of its own (`new_session`: an Mcp-Session-Id other than the request's).
 std::vector<Finding> CheckSessionVersionKept(const boost::json::value& result, Revision session,
+                                             const std::optional<std::string>& new_session,
                                              Strength strength);
 /// A result to a 2026-07-28 request on a stdio connection `initialize` locked to the handshake
 /// era: a resultType means the server switched the connection's era mid-way (tables §4b V16b).

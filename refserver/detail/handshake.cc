@@ -115,14 +115,6 @@ Answer HandshakeEra::HandleHttpPost(const Headers& headers, const boost::json::v
     } else if (!faults_.contains(Fault::kStaleSessionServed)) {
       return SessionNotFound();
     }
-    if (is_initialize && faults_.contains(Fault::kReinitializeRenegotiates) &&
-        session != sessions_.http.end()) {
-      Initialized initialized = Initialize(framed.call);
-      if (std::holds_alternative<boost::json::object>(initialized.reply.reply)) {
-        session->second.revision = initialized.revision;
-      }
-      return MessageAnswer(ToReply(*framed.call.id, initialized.reply), 200);
-    }
     if (is_initialize) {
       // The id is known, so the error echoes it (JSON-RPC 2.0 §5: null only when it is not).
       return MessageAnswer(
@@ -178,11 +170,10 @@ Answer HandshakeEra::HandleHttpDelete(const Headers& headers) {
 Answer HandshakeEra::HandleStdio(const boost::json::value& message) {
   Framed framed = Frame(message, faults_.contains(Fault::kInvalidRequestAccepted));
   if (message.is_object() && framed.kind == Framed::Kind::kCall &&
-      framed.call.method == "initialize" && !framed.call.is_notification() &&
-      (!sessions_.stdio || faults_.contains(Fault::kReinitializeRenegotiates))) {
+      framed.call.method == "initialize" && !framed.call.is_notification() && !sessions_.stdio) {
     Initialized initialized = Initialize(framed.call);
     if (std::holds_alternative<boost::json::object>(initialized.reply.reply)) {
-      if (!sessions_.stdio) sessions_.stdio = Session{};
+      sessions_.stdio = Session{};
       sessions_.stdio->revision = initialized.revision;
     }
     Answer answer = MessageAnswer(ToReply(*framed.call.id, initialized.reply), 200);

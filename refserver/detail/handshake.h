@@ -4,8 +4,7 @@
 //
 // Choices where the spec leaves the answer open (oracle tables §4a, §9b, §12):
 // - ping is answered {} at any time, even before initialize (L6);
-// - a second initialize gets -32600 "Server already initialized" (L8, as the TS SDK; the
-//   fault reinitialize-renegotiates answers it and changes the session's version instead);
+// - a second initialize gets -32600 "Server already initialized" (L8, as the TS SDK);
 // - requests after the initialize response but before notifications/initialized are served;
 // - once logging/setLevel set a session's level, each request served in it is logged with an
 //   info notifications/message before its reply when info is at that level or above (§7 G4; the
