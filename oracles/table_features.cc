@@ -49,10 +49,8 @@ void AddFeatureRows(std::vector<Expectation>& rows) {
       .revisions = kStatelessEra,
       .transports = TransportScope::kStdio,
       .condition = RequestCondition::kInitializeRequest,
-      .channel = {.conformant = {kProtocolError}, .strength = Strength::kMust},
-      .code = {.conformant = {kMethodNotFoundCode, kInvalidParamsCode, kInvalidRequestCode,
-                              kUnsupportedProtocolVersionCode},
-               .strength = Strength::kShould},
+      .channel = RefusedAfterEraLock(),
+      .code = RefusedAfterEraLockCode(),
       .reference = "R5:changelog.mdx #4; R5:basic/transports/stdio.mdx \"Backward "
                    "Compatibility\"; python-sdk #3152; TS serveStdio; tables §4b V6, V16, V16a",
       .summary = "stdio: the removed initialize is refused as era.initialize-after-lock refuses it "

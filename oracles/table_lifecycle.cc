@@ -161,10 +161,8 @@ void AddLifecycleRows(std::vector<Expectation>& rows) {
       .id = check::kInitializeAfterEraLock,
       .revisions = kStatelessEra,
       .transports = TransportScope::kStdio,
-      .channel = {.conformant = {kProtocolError}, .strength = Strength::kMust},
-      .code = {.conformant = {kMethodNotFoundCode, kInvalidParamsCode, kInvalidRequestCode,
-                              kUnsupportedProtocolVersionCode},
-               .strength = Strength::kShould},
+      .channel = RefusedAfterEraLock(),
+      .code = RefusedAfterEraLockCode(),
       .reference = "R5:basic/index.mdx \"Per-request protocol fields\"; R5 changelog #4; "
                    "R5:basic/transports/stdio.mdx \"Backward Compatibility\"; python-sdk #3038, "
                    "#3152; TS serveStdio; tables §4b V1, V6, V7, V16, V16a",

@@ -84,10 +84,12 @@ TEST(EraProbe, TheReferenceServerOverHttpSpeaksEveryRevisionInOrder) {
   ExpectSpeaksEverything(TransportKind::kHttp);
 }
 
-TEST(EraProbe, EachAnswerStaysWithTheRevisionAsked) {
-  const TransportFactory connect = []() -> Result<std::unique_ptr<Transport>> {
+// tests/fixtures/era_server.py, with `flags`.
+TransportFactory EraServer(std::vector<std::string> flags = {}) {
+  return [flags]() -> Result<std::unique_ptr<Transport>> {
     StdioTarget stdio;
     stdio.argv = {"python3", MCPFUZZ_SOURCE_DIR "/tests/fixtures/era_server.py"};
+    stdio.argv.insert(stdio.argv.end(), flags.begin(), flags.end());
     stdio.limits.timeout = 5000ms;
     stdio.limits.quiet_window = 50ms;
     stdio.shutdown_grace = 300ms;
@@ -95,7 +97,10 @@ TEST(EraProbe, EachAnswerStaysWithTheRevisionAsked) {
     if (!spawned) return spawned.error();
     return std::unique_ptr<Transport>(std::move(*spawned));
   };
-  const EraReport report = DetectEras(connect);
+}
+
+TEST(EraProbe, EachAnswerStaysWithTheRevisionAsked) {
+  const EraReport report = DetectEras(EraServer());
   EXPECT_EQ(report.speaks, (std::vector<Revision>{Revision::k2025_03_26, Revision::k2024_11_05}));
   ExpectAttemptsInOrder(report);
   EXPECT_EQ(report.attempts[0].channel, Channel::kProtocolError);
@@ -114,17 +119,7 @@ TEST(EraProbe, EachAnswerStaysWithTheRevisionAsked) {
 // A discover that succeeds but leaves 2026-07-28 out of supportedVersions: the server says it
 // does not speak it, so it is not judged in it (issue #26: 7-9 consequential FAILs otherwise).
 TEST(EraProbe, ADiscoverThatDoesNotListTheRevisionDoesNotMakeItSpoken) {
-  const TransportFactory connect = []() -> Result<std::unique_ptr<Transport>> {
-    StdioTarget stdio;
-    stdio.argv = {"python3", MCPFUZZ_SOURCE_DIR "/tests/fixtures/era_server.py",
-                  "--discover-lists-2025"};
-    stdio.limits.timeout = 5000ms;
-    stdio.shutdown_grace = 300ms;
-    auto spawned = SpawnStdio(std::move(stdio));
-    if (!spawned) return spawned.error();
-    return std::unique_ptr<Transport>(std::move(*spawned));
-  };
-  const EraReport report = DetectEras(connect);
+  const EraReport report = DetectEras(EraServer({"--discover-lists-2025"}));
   EXPECT_EQ(report.speaks, (std::vector<Revision>{Revision::k2025_03_26, Revision::k2024_11_05}));
   const EraAttempt& discover = report.attempts.front();
   EXPECT_EQ(discover.channel, Channel::kSuccess);

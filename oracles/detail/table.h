@@ -33,6 +33,19 @@ inline constexpr StatusRange kHttp404{404, 404};
 inline constexpr StatusRange kHttp405{405, 405};
 inline constexpr StatusRange kHttp4xx{400, 499};
 
+/// tables §4b V16a: a handshake-era `initialize` on a stdio connection the era lock pinned to
+/// 2026-07-28 is refused, with -32601 (V6), -32602 (V1), or -32600 or -32022 (V16, as the
+/// dual-era SDKs refuse a conflicting era claim); another code still refuses it (V7: warns).
+/// One rule for era.initialize-after-lock and for methods.removed's initialize over stdio.
+inline ChannelRule RefusedAfterEraLock() {
+  return {.conformant = {kProtocolError}, .strength = Strength::kMust};
+}
+inline CodeRule RefusedAfterEraLockCode() {
+  return {.conformant = {kMethodNotFoundCode, kInvalidParamsCode, kInvalidRequestCode,
+                         kUnsupportedProtocolVersionCode},
+          .strength = Strength::kShould};
+}
+
 /// DescribeExpected of a row of AllExpectations(), described once; nullptr for any other row.
 const ExpectedAnswer* TableRowExpected(const Expectation& row, TransportKind transport);
 
