@@ -5,6 +5,7 @@
 // (mcp-oracle-tables.md, "the tables"); each row cites the tables' keys.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -148,6 +149,10 @@ struct Expectation {
   /// The check is about the process or the connection itself (a crash, silence), so a
   /// failed exchange is the server's answer, not an UNVERIFIED.
   bool judges_transport_failure = false;
+  /// HTTP: a connection the server closed without any response (Outcome::kConnectionReset,
+  /// no status) is its answer, judged at this strength, where the row names the answers a
+  /// refusal owes (tables §15 Z2); without it, such an exchange is UNVERIFIED.
+  std::optional<Strength> closed_without_answer{};
   /// The request carries no modern marker, so it is a legacy request whatever revision mcpfuzz
   /// built it in: a reply is judged by 2025-03-26's envelope rules, the revision a server that
   /// supports older clients may read it as (tables §10 X6).

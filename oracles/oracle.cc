@@ -200,6 +200,17 @@ Verdict Judge(std::string_view check_id, const Request& request, const Observati
     return Finish(describe, std::move(verdict), VerdictKind::kNotApplicable,
                   UnverifiedReason::kNone, "the request is not a batch");
   }
+  if (row->closed_without_answer && request.transport == TransportKind::kHttp &&
+      observation.outcome == Outcome::kConnectionReset && observation.http_status == 0) {
+    verdict.findings.push_back(
+        {Aspect::kChannel, *row->closed_without_answer,
+         "the server closed the connection without an HTTP response; a refusal owes HTTP 413 (or "
+         "another 4xx) or a JSON-RPC error"});
+    verdict.strength = *row->closed_without_answer;
+    return Finish(describe, std::move(verdict), EffectOf(*row->closed_without_answer),
+                  UnverifiedReason::kNone,
+                  std::string(ToString(observation.outcome)) + ": " + observation.detail);
+  }
   if (!Answered(observation.outcome) &&
       !(row->judges_transport_failure && ServerSideFailure(observation.outcome))) {
     return Finish(describe, std::move(verdict), VerdictKind::kUnverified,

@@ -55,6 +55,8 @@ void AddLimitRows(std::vector<Expectation>& rows) {
         .id = check::kOversizedRequest,
         .revisions = kEveryRevision,
         .transports = scope,
+        // A connection closed without a response answers nothing Z2 names: tolerated only.
+        .closed_without_answer = stdio ? std::nullopt : std::optional<Strength>(Strength::kShould),
         // A body at or above a common limit (1, 4, 10, 16 MiB): served, or refused with a
         // JSON-RPC error or an HTTP 4xx (413 is RFC 9110's); over stdio also dropped. The
         // server must keep answering afterwards: stdio.keeps-answering judges the sentinel.

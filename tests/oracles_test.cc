@@ -1172,5 +1172,21 @@ TEST(Leaks, AnHtmlErrorPageIsReadForLeaksLikeAnErrorsText) {
   EXPECT_EQ(plain.kind, VerdictKind::kPass) << Show(plain);
 }
 
+// tables §15 Z2: a body of 1-16 MiB is served or refused with HTTP 413, another 4xx or a
+// JSON-RPC error. A connection closed without any response is the server's answer (an event,
+// not a clock): tolerated only. Elsewhere such an exchange stays UNVERIFIED.
+TEST(Limits, AConnectionClosedWithoutAResponseToAHugeBodyWarns) {
+  const Request big = MakeRequest(Revision::k2025_11_25, TransportKind::kHttp, "tools/list", {}, 3);
+  const Observation closed = Broken(Outcome::kConnectionReset, "curl: Send failure");
+  const Verdict dropped = Judge(check::kOversizedRequest, big, closed, {});
+  EXPECT_EQ(dropped.kind, VerdictKind::kWarn) << Show(dropped);
+  EXPECT_TRUE(HasFinding(dropped, Aspect::kChannel, Strength::kShould)) << Show(dropped);
+
+  const Verdict timed_out = Judge(check::kOversizedRequest, big, Broken(Outcome::kTimeout), {});
+  EXPECT_EQ(timed_out.kind, VerdictKind::kUnverified) << Show(timed_out);
+  const Verdict elsewhere = Judge(check::kUnknownTool, big, closed, {});
+  EXPECT_EQ(elsewhere.kind, VerdictKind::kUnverified) << Show(elsewhere);
+}
+
 }  // namespace
 }  // namespace mcpfuzz

@@ -140,7 +140,7 @@ class TargetLink {
   std::atomic<std::chrono::milliseconds::rep> lateness_ms_{0};
   std::atomic<ReplyOrder> reply_order_{ReplyOrder::kLearning};
   std::atomic<std::size_t> graces_skipped_{0};
-  mutable std::mutex mutex_;  // guards the four below
+  mutable std::mutex mutex_;  // guards the five below
   int unanswered_in_a_row_ = 0;
   std::string late_reply_;
   int silent_graces_ = 0;
