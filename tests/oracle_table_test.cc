@@ -645,7 +645,7 @@ TEST(EveryRow, ABrokenShapeIsJudgedAtTheRowsStrength) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Agreement with the spec's own examples (2026-07-28, copied into tests/data/spec-examples).
+// One rule per situation (issue #26).
 
 // Two checks that judge the same request in the same state must agree: the same observation may
 // not PASS one and FAIL the other. Each pair names the situation and the row that decides it.
@@ -700,6 +700,9 @@ TEST(OneRulePerSituation, ChecksJudgingTheSameSituationNeverContradictEachOther)
     }
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Agreement with the spec's own examples (2026-07-28, copied into tests/data/spec-examples).
 
 json::value ReadExample(std::string_view relative) {
   const std::string path =
