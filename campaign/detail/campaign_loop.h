@@ -184,6 +184,9 @@ class Campaign {
   /// concluded yet: what hangs and big inputs counted so far only grow. Lets a worker or a
   /// pipelined window leave a case unsent (locked: workers call it).
   bool WillSkip(const GeneratedCase& generated, std::size_t index);
+  /// Whether case `index`, a big input of a size class sent `sent` times before, is held back:
+  /// the one rule RecordAndSkip and WillSkip share.
+  bool HeldBack(std::size_t sent, std::size_t index) const;
   /// Writes `finding` as a case file into the corpus, when there is one, and says where.
   void WriteFinding(CampaignFinding& finding) const;
   /// Counts `generated` as sent: in all, per family and per revision.

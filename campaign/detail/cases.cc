@@ -97,7 +97,7 @@ bool Campaign::RecordAndSkip(const GeneratedCase& generated, std::size_t index) 
   }
   if (const auto size_class = BigInputClass(generated)) {
     std::size_t& sent = big_inputs_sent_[*size_class];
-    if (sent > 0 && !BigInputRecheck(options_.seed, index, options_.big_input_every)) {
+    if (HeldBack(sent, index)) {
       ++result_.big_inputs_held_back;
       return true;
     }
@@ -115,8 +115,11 @@ bool Campaign::WillSkip(const GeneratedCase& generated, std::size_t index) {
   }
   if (!size_class) return false;
   const auto sent = big_inputs_sent_.find(*size_class);
-  return sent != big_inputs_sent_.end() && sent->second > 0 &&
-         !BigInputRecheck(options_.seed, index, options_.big_input_every);
+  return sent != big_inputs_sent_.end() && HeldBack(sent->second, index);
+}
+
+bool Campaign::HeldBack(std::size_t sent, std::size_t index) const {
+  return sent > 0 && !BigInputRecheck(options_.seed, index, options_.big_input_every);
 }
 
 void Campaign::Conclude(Lane& lane, const GeneratedCase& generated, std::size_t index,
