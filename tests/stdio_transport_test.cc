@@ -337,6 +337,36 @@ TEST(StdioTransport, ALargeRequestBuysItsReadAllowance) {
             milliseconds(5000) + 10 * kReadAllowancePerMiB);
 }
 
+// A server seen deaf before is given its patience once a large request is written whole, not
+// the rest of the request's read allowance: the allowance pays for the reading only.
+TEST(StdioTransport, UnderThePatienceALargeRequestWaitsThePatienceAfterItsLastByte) {
+  StdioTarget target = ShellTarget(ReplyOnce("1") + "; cat >/dev/null");
+  target.limits.timeout = milliseconds(1000);
+  auto transport = Spawn(std::move(target));
+  ASSERT_TRUE(transport);
+  ASSERT_EQ(transport->Send(Call(1)).outcome, Outcome::kOk);
+  transport->LimitPatience(milliseconds(200));
+  // 3 MiB: an allowance of three seconds beyond the patience, which the reader never needs.
+  Request large = Call(2);
+  std::get<json::value>(large.body).as_object()["params"] =
+      json::object{{"pad", std::string(std::size_t{3} << 20U, 'a')}};
+  const Observation observation = transport->Send(large);
+  EXPECT_EQ(observation.outcome, Outcome::kAliveButDeaf) << observation.detail;
+  EXPECT_EQ(observation.time_limit, TimeLimit::kPatience);
+  EXPECT_NE(observation.detail.find("within 200 ms of its last byte"), std::string::npos)
+      << observation.detail;
+
+  Pipeline pipeline;
+  pipeline.requests = {large};
+  pipeline.sentinel = Call(3);
+  const PipelineResult result = transport->SendPipelined(pipeline);
+  ASSERT_EQ(result.observations.size(), 1U);
+  EXPECT_EQ(result.sentinel.outcome, Outcome::kAliveButDeaf) << result.sentinel.detail;
+  EXPECT_NE(result.sentinel.detail.find("within 200 ms of the pipeline's last byte"),
+            std::string::npos)
+      << result.sentinel.detail;
+}
+
 TEST(StdioTransport, ALateReplyIsNeverTheAnswerOfTheMessageItArrivesWith) {
   // Answers the request only once a second line arrives, then the parse error of that line.
   StdioTarget target = ShellTarget(

@@ -78,6 +78,7 @@ Limits StdioProcessTransport::ExchangeLimits(std::size_t request_bytes) const {
   } else if (patience_ && *patience_ < limits.timeout) {
     limits.timeout = *patience_;
     limits.time_limit = TimeLimit::kPatience;
+    limits.patience_once_written = *patience_;
   }
   limits.timeout = limits.TimeoutFor(request_bytes);
   return limits;
@@ -136,6 +137,8 @@ class Exchange {
   Clock::time_point deadline_ = start_ + (limits_.time_limit == TimeLimit::kStartup
                                               ? std::max(limits_.timeout, limits_.startup_timeout)
                                               : limits_.timeout);
+  // The deadline is the patience after the request's last byte (Limits::patience_once_written).
+  bool deadline_once_written_ = false;
   Observation observation_;
   std::size_t written_ = 0;
   std::size_t lines_ = 0;
@@ -258,7 +261,14 @@ void Exchange::WriteSome() {
   const int error = errno;
   if (count > 0) {
     written_ += static_cast<std::size_t>(count);
-    if (written_ == wire_.size()) quiet_since_ = Clock::now();
+    if (written_ == wire_.size()) {
+      quiet_since_ = Clock::now();
+      if (limits_.patience_once_written &&
+          quiet_since_ + *limits_.patience_once_written < deadline_) {
+        deadline_ = quiet_since_ + *limits_.patience_once_written;
+        deadline_once_written_ = true;
+      }
+    }
   } else if (count < 0 && error != EAGAIN && error != EWOULDBLOCK) {
     write_errno_ = error;
     process.CloseStdin();
@@ -280,8 +290,13 @@ std::string Exchange::TooLargeDetail() const {
 }
 
 std::string Exchange::TimeoutDetail() const {
-  const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - start_);
-  std::string detail = "no reply within " + std::to_string(waited.count()) + " ms (" +
+  const std::string waited =
+      deadline_once_written_
+          ? std::to_string(limits_.patience_once_written->count()) + " ms of its last byte"
+          : std::to_string(
+                std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - start_).count()) +
+                " ms";
+  std::string detail = "no reply within " + waited + " (" +
                        std::string(Describe(limits_.time_limit)) + ")" +
                        transport_detail::DescribeWriteFailure(write_errno_, written_, wire_.size());
   if (written_ < wire_.size() && !write_errno_) {

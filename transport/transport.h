@@ -50,6 +50,12 @@ struct Limits {
   /// Which limit `timeout` is, for what an exchange that ends without a reply says. A
   /// transport sets it for one exchange; callers leave it.
   TimeLimit time_limit = TimeLimit::kReply;
+  /// Stdio under TimeLimit::kPatience: the silence allowed once the request is written whole.
+  /// A large request's read allowance (TimeoutFor) pays for the writing; a server seen deaf
+  /// before that has read all of it is given its patience from there, not the allowance's
+  /// rest, which made each re-send of a 10 MiB deafness cost 14 s instead of 6. A transport
+  /// sets it for one exchange.
+  std::optional<std::chrono::milliseconds> patience_once_written;
 
   /// The time limit for an exchange that writes `request_bytes`: the timeout, and more for a
   /// large input (kReadAllowancePerMiB), so a server that reads a huge line slowly is not

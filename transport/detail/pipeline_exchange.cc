@@ -141,7 +141,7 @@ PipelineResult PipelineExchange::Run() {
         wake = std::min(wake, grace_end);
       }
     }
-    const Clock::time_point deadline = last_progress_ + limits_.timeout;
+    const Clock::time_point deadline = Deadline();
     if (now >= deadline) {
       ConcludeAtDeadline();
       break;
@@ -411,6 +411,7 @@ void PipelineExchange::WriteSome() {
   if (count > 0) {
     written_ += static_cast<std::size_t>(count);
     const Clock::time_point now = Clock::now();
+    if (written_ == wire_.size()) written_whole_ = now;
     for (Slot& slot : slots_) {
       if (slot.wire_end <= written_ && !slot.written) {
         slot.written = true;
@@ -423,8 +424,19 @@ void PipelineExchange::WriteSome() {
   }
 }
 
+PipelineExchange::Clock::time_point PipelineExchange::Deadline() const {
+  const Clock::time_point deadline = last_progress_ + limits_.timeout;
+  if (!limits_.patience_once_written || !written_whole_) return deadline;
+  return std::min(deadline,
+                  std::max(last_progress_, *written_whole_) + *limits_.patience_once_written);
+}
+
 std::string PipelineExchange::TimeoutDetail(bool sentinel) const {
-  std::string detail = "no reply within " + std::to_string(limits_.timeout.count()) + " ms (" +
+  const bool once_written = Deadline() < last_progress_ + limits_.timeout;
+  const std::string waited = once_written ? std::to_string(limits_.patience_once_written->count()) +
+                                                " ms of the pipeline's last byte"
+                                          : std::to_string(limits_.timeout.count()) + " ms";
+  std::string detail = "no reply within " + waited + " (" +
                        std::string(Describe(limits_.time_limit)) + ")" +
                        (sentinel ? "" : ", nor to the sentinel written after it") +
                        DescribeWriteFailure(write_errno_, written_, wire_.size());

@@ -78,6 +78,9 @@ class PipelineExchange {
   Slot& sentinel() { return slots_.back(); }
   Clock::duration Grace() const;
   void WriteSome();
+  // The timeout from the last message concluded; under the patience, no later than the
+  // patience after the pipeline was written whole (Limits::patience_once_written).
+  Clock::time_point Deadline() const;
   std::string TimeoutDetail(bool sentinel) const;
 
   const Limits limits_;
@@ -95,6 +98,7 @@ class PipelineExchange {
   Clock::time_point last_progress_ = start_;
   std::optional<Clock::time_point> sentinel_answered_;
   std::size_t written_ = 0;
+  std::optional<Clock::time_point> written_whole_;
   std::optional<int> write_errno_;
   // The reply window, like the timeout, restarts at each message concluded: a pipeline may
   // read a cap of stdout per message, and a flood ends it at the first cap.
