@@ -3,11 +3,16 @@
 #include <rapidcheck.h>
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
+#include <string>
+#include <thread>
 #include <utility>
+#include <vector>
 
 #include "campaign/detail/campaign_loop.h"
 #include "campaign/detail/judging.h"
@@ -29,6 +34,48 @@ std::set<std::string> FamiliesFor(const CampaignOptions& options) {
     }
   }
   return families;
+}
+
+// Sessions opened at once, at most: opening one is mostly waiting (a stdio server starting up,
+// a handshake), so opening them one after the other put the sum of their start-ups before the
+// first case; a bound keeps a run at --concurrency 64 from opening hundreds at one instant.
+constexpr std::size_t kOpenAtOnce = 8;
+
+// Runs open(0) ... open(count - 1), up to kOpenAtOnce at a time; `open` must not throw.
+void OpenAtOnce(std::size_t count, const std::function<void(std::size_t)>& open) {
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t i = next++; i < count; i = next++) open(i);
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t t = 1; t < std::min(count, kOpenAtOnce); ++t) threads.emplace_back(work);
+  work();
+  for (std::thread& thread : threads) thread.join();
+}
+
+// What opening a session gave: the session, or why it did not open.
+struct Opened {
+  std::unique_ptr<TargetSession> session;
+  std::string error;
+};
+
+// Opens `session`, catching what escapes, since it runs on a thread of OpenAtOnce.
+Opened Open(std::unique_ptr<TargetSession> session) {
+  Opened opened;
+  try {
+    if (auto outcome = session->Open(); !outcome.ok()) {
+      opened.error = outcome.error().message;
+      return opened;
+    }
+  } catch (const std::exception& error) {
+    opened.error = error.what();
+    return opened;
+  } catch (...) {
+    opened.error = "unknown error";
+    return opened;
+  }
+  opened.session = std::move(session);
+  return opened;
 }
 
 // Fuzz sessions reopen after a failure and keep a warm spare: a finding's re-sends and shrinking
@@ -60,31 +107,46 @@ void Campaign::OpenLanes() {
   for (const std::string& name : families) {
     if (gen::FindFamily(name) == nullptr) result_.notes.push_back("no family named " + name);
   }
-  for (Revision revision : revisions) {
-    Lane lane;
-    lane.session = std::make_unique<TargetSession>(link_, revision, LaneSessionPolicy());
-    if (auto opened = lane.session->Open(); !opened.ok()) {
-      result_.notes.push_back("no session in " + std::string(ToString(revision)) + ": " +
-                              opened.error().message);
-      continue;
-    }
-    if (!result_.server_info) result_.server_info = lane.session->server_info();
-    lane.context = ContextOf(*lane.session);
-    lane.context.call_real_tools = options_.call_real_tools;
+  // Opened at once, each with its questions to the target; decided below in revision order.
+  std::vector<Opened> opened(revisions.size());
+  std::vector<GenContext> contexts(revisions.size());
+  std::vector<std::exception_ptr> failures(revisions.size());
+  OpenAtOnce(revisions.size(), [&](std::size_t i) {
+    opened[i] = Open(std::make_unique<TargetSession>(link_, revisions[i], LaneSessionPolicy()));
+    if (!opened[i].session) return;
+    TargetSession& session = *opened[i].session;
+    GenContext& context = contexts[i];
+    context = ContextOf(session);
+    context.call_real_tools = options_.call_real_tools;
     // Only a probe tells: with a forced revision the target is not known to speak both eras.
-    lane.context.speaks_both_eras = result_.eras.Newest(Era::kStateless).has_value() &&
-                                    result_.eras.Newest(Era::kHandshake).has_value();
-    lane.context.max_request_bytes = options_.max_request_bytes;
+    context.speaks_both_eras = result_.eras.Newest(Era::kStateless).has_value() &&
+                               result_.eras.Newest(Era::kHandshake).has_value();
+    context.max_request_bytes = options_.max_request_bytes;
     if (options_.ask_random_names) {
       // Behind a sentinel: a server that never answers an unknown name costs one round trip
       // over stdio, not a timeout per session.
-      TargetSession& session = *lane.session;
-      lane.context.random_name_answers = campaign_detail::AskRandomNames(
-          lane.context,
-          [&session](const Request& request) { return session.Send(request, Owed::kNothing); });
+      try {
+        context.random_name_answers = campaign_detail::AskRandomNames(
+            context,
+            [&session](const Request& request) { return session.Send(request, Owed::kNothing); });
+      } catch (...) {
+        failures[i] = std::current_exception();  // thrown again below, on the calling thread
+      }
     }
+  });
+  for (std::size_t i = 0; i < revisions.size(); ++i) {
+    if (failures[i]) std::rethrow_exception(failures[i]);
+    const std::string revision(ToString(revisions[i]));
+    if (!opened[i].session) {
+      result_.notes.push_back("no session in " + revision + ": " + opened[i].error);
+      continue;
+    }
+    Lane lane;
+    lane.session = std::move(opened[i].session);
+    lane.context = std::move(contexts[i]);
+    if (!result_.server_info) result_.server_info = lane.session->server_info();
     if (gen::ApplicableFamilies(lane.context, families).empty()) {
-      result_.notes.push_back("no selected family applies in " + std::string(ToString(revision)));
+      result_.notes.push_back("no selected family applies in " + revision);
       continue;
     }
     lane.generator = gen::AnyCase(lane.context, families);
@@ -99,26 +161,30 @@ void Campaign::OpenLanes() {
 
 std::size_t Campaign::OpenWorkerSessions(std::size_t wanted) {
   if (wanted <= 1 || lanes_.empty()) return 1;
-  // A stdio server has one stdin: a second session would be a second process, and the
-  // process-level checks (early exit, deafness) blame the previous case on the same pipe.
-  if (lanes_.front().session->kind() != TransportKind::kHttp) {
-    result_.notes.emplace_back("--concurrency applies to HTTP targets only; ran with 1");
-    return 1;
-  }
+  SessionPolicy policy = LaneSessionPolicy();
+  policy.list_features = false;
+  // Over stdio each worker is a server process of its own: the warm spare, a process more per
+  // session, stays with the first session, on which findings restart the server.
+  policy.warm_spare = false;
+  const std::size_t per_lane = wanted - 1;
+  std::vector<Opened> opened(lanes_.size() * per_lane);
+  OpenAtOnce(opened.size(), [&](std::size_t i) {
+    opened[i] = Open(
+        std::make_unique<TargetSession>(link_, lanes_[i / per_lane].session->revision(), policy));
+  });
+  // The workers every lane can serve: up to the first session a lane could not open.
   std::size_t workers = wanted;
-  for (Lane& lane : lanes_) {
-    while (lane.extra.size() + 1 < workers) {
-      SessionPolicy policy = LaneSessionPolicy();
-      policy.list_features = false;
-      auto session = std::make_unique<TargetSession>(link_, lane.session->revision(), policy);
-      if (auto opened = session->Open(); !opened.ok()) {
-        result_.notes.push_back("ran with concurrency " + std::to_string(lane.extra.size() + 1) +
-                                ": another " + std::string(ToString(lane.session->revision())) +
-                                " session could not be opened: " + opened.error().message);
-        workers = lane.extra.size() + 1;
+  for (std::size_t lane = 0; lane < lanes_.size(); ++lane) {
+    for (std::size_t k = 0; k + 1 < workers; ++k) {
+      Opened& extra = opened[lane * per_lane + k];
+      if (!extra.session) {
+        result_.notes.push_back("ran with concurrency " + std::to_string(k + 1) + ": another " +
+                                std::string(ToString(lanes_[lane].session->revision())) +
+                                " session could not be opened: " + extra.error);
+        workers = k + 1;
         break;
       }
-      lane.extra.push_back(std::move(session));
+      lanes_[lane].extra.push_back(std::move(extra.session));
     }
   }
   return workers;
@@ -186,7 +252,10 @@ CampaignResult Campaign::Run() {
   } catch (...) {
     result_.notes.emplace_back("the campaign stopped on an unknown error");
   }
-  for (const Lane& lane : lanes_) AddCounts(*lane.session);
+  for (const Lane& lane : lanes_) {
+    AddCounts(*lane.session);
+    for (const auto& extra : lane.extra) AddCounts(*extra);
+  }
   if (link_.reply_order() == TargetLink::ReplyOrder::kReorders) {
     result_.notes.push_back(
         "the server wrote output for a request after its reply to the sentinel written behind it "

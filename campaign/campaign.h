@@ -68,10 +68,11 @@ struct CampaignOptions {
   /// since every candidate may cost a timeout too), and time.
   std::size_t max_shrink_sends = 200;
   std::chrono::milliseconds max_shrink_time{20000};
-  /// HTTP targets: cases are sent over this many connections at once, each its own session
-  /// (N workers per revision). The cases, the findings and their order do not depend on it:
+  /// Cases are sent by this many workers at once per revision, each with a connection (HTTP)
+  /// or a server process (stdio) of its own. The cases and the findings do not depend on it:
   /// results are taken back in case order, and re-sending and shrinking a finding pause the
-  /// other workers. A stdio target runs with 1 (noted).
+  /// other workers. (Over stdio a death found between two exchanges is listed when the case
+  /// that found it is concluded, which may put it after findings of cases in between.)
   std::size_t concurrency = 1;
   /// HTTP targets at concurrency 1: draw the cases ahead on a thread of their own, so the
   /// sending thread finds the next one ready. The cases and findings are the same either way.

@@ -415,11 +415,11 @@ constexpr std::array kFlags = {
          .value = ValueKind::kNumber,
          .value_name = "N",
          .commands = kFuzz,
-         .help = "HTTP targets: send cases over N connections at once, each its own\n"
-                 "session (default 1, at most 64). The cases sent, the findings and\n"
-                 "their order are the same for every N; findings are re-sent and shrunk\n"
-                 "one at a time. Not for stdio targets: a stdio server is one process\n"
-                 "with one stdin, and a crash is blamed on the case before it.",
+         .help = "send cases over N connections (HTTP) or N server processes (stdio)\n"
+                 "at once per revision (default 1, at most 64). The cases sent and the\n"
+                 "findings are the same for every N; findings are re-sent and shrunk one\n"
+                 "at a time. Over stdio it costs the server N processes per revision\n"
+                 "(N times its memory) and N of its cores while cases are sent.",
          .set = [](ParseState& state, std::string_view flag, const std::string& value) -> Problem {
            std::uint64_t connections = 0;
            if (auto problem = ParseNumber(flag, value, 1, connections)) return problem;

@@ -180,11 +180,6 @@ std::optional<std::string> CheckCombination(const Options& options,
   if (!target.faults.empty() && !builtin) {
     return "--fault switches the built-in reference server; use it with --builtin";
   }
-  const bool stdio = target.kind == TargetSpec::Kind::kStdioCommand ||
-                     target.kind == TargetSpec::Kind::kBuiltinStdio;
-  if (command == Command::kFuzz && stdio && options.fuzz.concurrency.value_or(1) > 1) {
-    return "--concurrency needs an HTTP target: a stdio server is one process with one stdin";
-  }
   if (command == Command::kSend && options.case_files.empty()) {
     return "send needs at least one CASE.json";
   }

@@ -104,7 +104,7 @@ struct FuzzSettings {
   std::optional<std::size_t> max_request_bytes;
   /// `--big-input-every N`: after the first big input of a size class, one in N is sent.
   std::optional<std::size_t> big_input_every;
-  /// `--concurrency N`: connections sending cases at once (HTTP targets only).
+  /// `--concurrency N`: workers sending cases at once, each its connection or stdio process.
   std::optional<std::size_t> concurrency;
   /// `--list-families`: print the generator families and exit.
   bool list_families = false;

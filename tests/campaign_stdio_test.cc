@@ -25,6 +25,7 @@
 #include "model/reproducer.h"
 #include "oracles/check_ids.h"
 #include "support/dropping_stdio.h"
+#include "support/processes.h"
 #include "support/reference_server.h"
 #include "transport/transport.h"
 
@@ -321,27 +322,8 @@ TEST(StdioReproducer, RunsTheCommandAsSpawned) {
 
 // --- warm restarts, and no server left behind ---------------------------------------------------
 
-// This process's children still in the process table (running or not yet reaped).
-std::size_t Children() {
-  std::size_t children = 0;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    std::ifstream stat(entry.path() / "stat");
-    std::string line;
-    if (!std::getline(stat, line)) continue;
-    // pid (comm) state ppid ...: comm may hold spaces, so read after the last ')'.
-    const auto close = line.rfind(')');
-    if (close == std::string::npos) continue;
-    std::istringstream rest(line.substr(close + 1));
-    std::string state;
-    long parent = 0;
-    rest >> state >> parent;
-    if (parent == static_cast<long>(::getpid())) ++children;
-  }
-  return children;
-}
-
 TEST(StdioRestarts, TakeTheSpareServerAndNoServerOutlivesTheRun) {
-  ASSERT_EQ(Children(), 0U);
+  ASSERT_EQ(test_support::ChildProcesses(), 0U);
   const test_support::RefTarget target =
       test_support::StartRefServer(kStdio, {"crash-on-deep-nesting"}, TestLimits(), 200ms);
   CampaignOptions options;
@@ -353,14 +335,14 @@ TEST(StdioRestarts, TakeTheSpareServerAndNoServerOutlivesTheRun) {
   EXPECT_GT(result.restarts, 0U);
   EXPECT_GT(result.warm_restarts, 0U) << result.restarts << " restarts";
   EXPECT_LE(result.warm_restarts, result.restarts);
-  EXPECT_EQ(Children(), 0U) << "a server (or a spare) outlived the run";
+  EXPECT_EQ(test_support::ChildProcesses(), 0U) << "a server (or a spare) outlived the run";
 }
 
 // A server that goes deaf again after every restart: its deafness is one finding (the later
 // cases are repeats), each later deafness is learnt within the session's patience instead of a
 // timeout, and the run stops within its restart budget, long before its cases are spent.
 TEST(StdioRestarts, AServerDeafAfterEveryRestartIsOneFindingWithinTheRestartBudget) {
-  ASSERT_EQ(Children(), 0U);
+  ASSERT_EQ(test_support::ChildProcesses(), 0U);
   const TransportFactory connect = []() -> Result<std::unique_ptr<Transport>> {
     StdioTarget stdio;
     stdio.argv = {"python3", "-S", MCPFUZZ_SOURCE_DIR "/tests/fixtures/deaf_after_initialize.py"};
@@ -395,7 +377,7 @@ TEST(StdioRestarts, AServerDeafAfterEveryRestartIsOneFindingWithinTheRestartBudg
   EXPECT_TRUE(std::any_of(result.notes.begin(), result.notes.end(), [](const std::string& note) {
     return note.find("restart budget") != std::string::npos;
   })) << Describe(result);
-  EXPECT_EQ(Children(), 0U) << "a server (or a spare) outlived the run";
+  EXPECT_EQ(test_support::ChildProcesses(), 0U) << "a server (or a spare) outlived the run";
 }
 
 }  // namespace

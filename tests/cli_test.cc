@@ -402,9 +402,10 @@ TEST(FlagTable, TheHelpListsEveryFlagWhereItApplies) {
     }
   }
   // The table's help text, wrapped where it wraps.
-  EXPECT_NE(HelpText("fuzz").find("  --concurrency N       HTTP targets: send cases over N "
-                                  "connections at once, each its own\n"
-                                  "                        session (default 1, at most 64)."),
+  EXPECT_NE(HelpText("fuzz").find("  --concurrency N       send cases over N connections (HTTP) "
+                                  "or N server processes (stdio)\n"
+                                  "                        at once per revision (default 1, at "
+                                  "most 64)."),
             std::string::npos)
       << HelpText("fuzz");
 }

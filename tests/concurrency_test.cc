@@ -1,8 +1,8 @@
 // `mcpfuzz fuzz --concurrency N`: cases sent over N HTTP sessions at once report exactly what
 // one session reports — the same cases, the same findings in the same order — and the sends
 // really overlap. Over HTTP at concurrency 1, cases drawn ahead on a thread of their own
-// (CampaignOptions::pipeline) report what cases drawn by the sending thread report. A stdio
-// target with N > 1 is a usage error.
+// (CampaignOptions::pipeline) report what cases drawn by the sending thread report. Over stdio
+// each worker is a server process of its own, and reports what one process reports.
 
 #include <gtest/gtest.h>
 
@@ -20,6 +20,7 @@
 #include "campaign/campaign.h"
 #include "cli/options.h"
 #include "cli/run.h"
+#include "support/processes.h"
 #include "support/reference_server.h"
 #include "transport/transport.h"
 
@@ -309,35 +310,82 @@ TEST(Concurrency, AStopAfterTheFirstFindingStopsAtTheSameCase) {
   EXPECT_EQ(parallel.cases, serial.cases) << "cases sent ahead are not counted";
 }
 
-TEST(Concurrency, AStdioTargetRunsWithOneSession) {
-  const test_support::RefTarget target =
-      test_support::StartRefServer(TransportKind::kStdio, {}, TestLimits());
+// Over stdio each worker is a server process of its own: four of them report what one process
+// reports, written to in windows (the default) or one case at a time, with the crashes that
+// restart a process among the findings; and no process outlives the run.
+TEST(Concurrency, FourStdioProcessesReportWhatOneReports) {
+  ASSERT_EQ(test_support::ChildProcesses(), 0U);
+  const test_support::RefTarget target = test_support::StartRefServer(
+      TransportKind::kStdio,
+      {"unknown-tool-is-error", "parse-error-wrong-id", "notification-answered",
+       "crash-on-deep-nesting"},
+      TestLimits());
   CampaignOptions options;
-  options.max_cases = 50;
-  options.concurrency = 2;
-  const CampaignResult result = RunCampaign(target.connect, options);
-  EXPECT_EQ(result.cases, 50U);
-  ASSERT_EQ(result.notes.size(), 1U) << Describe(result);
-  EXPECT_NE(result.notes[0].find("HTTP targets only"), std::string::npos) << result.notes[0];
+  options.seed = 20261206;
+  options.max_cases = 500;
+  options.record_cases = true;
+  options.resends = 1;
+  const CampaignResult serial = RunCampaign(target.connect, options);
+  ASSERT_GE(serial.findings.size(), 4U) << Describe(serial);
+  EXPECT_GT(serial.restarts, 0U) << Describe(serial);
+
+  options.concurrency = 4;
+  const CampaignResult parallel = RunCampaign(target.connect, options);
+  EXPECT_TRUE(parallel.notes.empty()) << Describe(parallel);
+  ExpectSameRun(serial, parallel);
+  // Three more processes per revision than the serial run started.
+  EXPECT_GE(parallel.sessions_opened, serial.sessions_opened + 3 * serial.revisions.size());
+  EXPECT_EQ(test_support::ChildProcesses(), 0U) << "a server process outlived the run";
 }
 
-TEST(Concurrency, TheCommandLineTakesItForHttpAndRefusesItForStdio) {
-  auto http = cli::ParseOptions({"fuzz", "--builtin", "--concurrency", "2"});
-  ASSERT_TRUE(http.ok()) << http.error().message;
-  EXPECT_EQ(http->fuzz.concurrency, 2U);
+// A server that ends right after answering some calls: each worker learns it from the
+// sentinel behind the case and the death is blamed on that case, the one the serial loop
+// blames when its next case finds the server ended, in the same place among the findings.
+TEST(Concurrency, AStdioDeathIsBlamedOnTheCaseItsProcessAnsweredLast) {
+  ASSERT_EQ(test_support::ChildProcesses(), 0U);
+  const TransportFactory connect = []() -> Result<std::unique_ptr<Transport>> {
+    StdioTarget stdio;
+    stdio.argv = {"python3", "-S", MCPFUZZ_SOURCE_DIR "/tests/fixtures/dies_after_unknown_tool_reply.py"};
+    stdio.limits = TestLimits();
+    stdio.shutdown_grace = 200ms;
+    auto spawned = SpawnStdio(std::move(stdio));
+    if (!spawned) return spawned.error();
+    return std::unique_ptr<Transport>(std::move(*spawned));
+  };
+  CampaignOptions options;
+  options.seed = 5;
+  options.max_cases = 120;
+  options.revision = Revision::k2025_11_25;
+  options.families = {"unknown-names"};
+  options.record_cases = true;
+  options.resends = 1;
+  const CampaignResult serial = RunCampaign(connect, options);
+  options.concurrency = 3;
+  const CampaignResult parallel = RunCampaign(connect, options);
+  const auto deaths = [](const CampaignResult& result) {
+    std::set<std::pair<std::size_t, std::string>> found;
+    for (const CampaignFinding& finding : result.findings) {
+      if (finding.check_id == "stdio.no-early-exit") {
+        found.emplace(finding.case_index, finding.signature);
+      }
+    }
+    return found;
+  };
+  ASSERT_FALSE(deaths(serial).empty()) << Describe(serial);
+  EXPECT_EQ(deaths(parallel), deaths(serial));
+  ExpectSameRun(serial, parallel);
+  EXPECT_EQ(test_support::ChildProcesses(), 0U) << "a server process outlived the run";
+}
 
+TEST(Concurrency, TheCommandLineTakesItForHttpAndStdio) {
   for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"fuzz", "--builtin-stdio", "--concurrency", "2"},
+       {std::vector<std::string>{"fuzz", "--builtin", "--concurrency", "2"},
+        std::vector<std::string>{"fuzz", "--builtin-stdio", "--concurrency", "2"},
         std::vector<std::string>{"fuzz", "--concurrency", "2", "--", "node", "server.js"}}) {
-    auto stdio = cli::ParseOptions(args);
-    ASSERT_FALSE(stdio.ok());
-    EXPECT_NE(stdio.error().message.find("HTTP target"), std::string::npos)
-        << stdio.error().message;
-    std::ostringstream out;
-    std::ostringstream err;
-    EXPECT_EQ(cli::Run(args, "mcpfuzz", out, err), 2);
+    auto parsed = cli::ParseOptions(args);
+    ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+    EXPECT_EQ(parsed->fuzz.concurrency, 2U);
   }
-  EXPECT_TRUE(cli::ParseOptions({"fuzz", "--builtin-stdio", "--concurrency", "1"}).ok());
   EXPECT_FALSE(cli::ParseOptions({"fuzz", "--builtin", "--concurrency", "0"}).ok());
   EXPECT_FALSE(cli::ParseOptions({"fuzz", "--builtin", "--concurrency", "65"}).ok());
   EXPECT_NE(cli::HelpText("fuzz").find("--concurrency"), std::string::npos);

@@ -1,8 +1,9 @@
 #pragma once
 // Internal: the state of one campaign run and its one case loop, in three implementations, one
-// file each: serial (serial.cc), stdio windows written back to back (pipelined.cc) and HTTP
-// workers for --concurrency (parallel.cc). Each walks the same case indices (case_walk.h) and
-// takes the same steps per case (cases.cc); whatever decides the outcome — counting cases,
+// file each: serial (serial.cc), stdio windows written back to back (pipelined.cc) and workers
+// for --concurrency, each with an HTTP connection or a stdio process of its own (parallel.cc).
+// Each walks the same case indices (case_walk.h) and takes the same steps per case
+// (cases.cc); whatever decides the outcome — counting cases,
 // skipping after hangs, recognising findings, deduplicating them — happens in case-index order
 // on one thread, so how cases are sent never changes what is reported. Findings are
 // investigated in findings.cc.
@@ -54,7 +55,8 @@ struct SentCase {
 struct Lane {
   /// The first session: worker 0 sends on it, and findings are re-sent and shrunk on it.
   std::unique_ptr<TargetSession> session;
-  /// Sessions of workers 1..N-1 (--concurrency N), each with its own connection.
+  /// Sessions of workers 1..N-1 (--concurrency N), each with its own connection (over stdio,
+  /// its own server process).
   std::vector<std::unique_ptr<TargetSession>> extra;
   /// The target as the first session saw it, for the generators.
   GenContext context;
@@ -108,6 +110,10 @@ bool BigInputRecheck(std::uint64_t seed, std::size_t index, std::size_t every);
 
 /// The case got no reply: a drop, a timeout, a notification's quiet window.
 bool Silent(const GeneratedCase& generated, const Judged& judged);
+
+/// The verdict on `previous`, the case a stdio server answered last before it was found ended
+/// (`death`) by the next request on the same process.
+Judged JudgeDeath(const GeneratedCase& previous, const ProcessExit& death);
 
 /// The seed of case `index`: everything about the case follows from it and the index.
 std::uint64_t CaseSeed(std::uint64_t run_seed, std::size_t index);
@@ -165,6 +171,9 @@ class Campaign {
   /// before, then concludes it.
   void Decide(Lane& lane, GeneratedCase generated, std::size_t index, const Judged& judged,
               std::optional<ProcessExit> death_before);
+  /// Once per lane, when case `index` is the first decided after the target answered a
+  /// request after the sentinel behind it: a note, naming the findings that rest on a silence.
+  void NoteOutOfOrder(Lane& lane, std::size_t index);
   /// Adds the time since `since` to `into`.
   static void Add(std::chrono::microseconds& into, Clock::time_point since) {
     into += std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - since);

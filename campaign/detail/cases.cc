@@ -154,19 +154,28 @@ std::optional<SentCase> Campaign::RunCase(Lane& lane, std::size_t index) {
   return judged;
 }
 
+Judged JudgeDeath(const GeneratedCase& previous, const ProcessExit& death) {
+  return JudgeCase(Case{previous.request, std::string(check::kNoEarlyExit), {}},
+                   ExitObservation(death), std::nullopt);
+}
+
 void Campaign::Decide(Lane& lane, GeneratedCase generated, std::size_t index, const Judged& judged,
                       std::optional<ProcessExit> death_before) {
   // A stdio server found dead before this request ended after answering the previous one.
   if (death_before && lane.previous) {
-    const Judged blamed =
-        JudgeCase(Case{lane.previous->request, std::string(check::kNoEarlyExit), {}},
-                  ExitObservation(*death_before), std::nullopt);
+    const Judged blamed = JudgeDeath(*lane.previous, *death_before);
     if (blamed.finding) {
       const GeneratedCase previous = *lane.previous;
       Investigate(lane, previous, lane.previous_index, blamed, /*settle=*/true);
     }
   }
   Conclude(lane, generated, index, judged);
+  NoteOutOfOrder(lane, index);
+  lane.previous = std::move(generated);
+  lane.previous_index = index;
+}
+
+void Campaign::NoteOutOfOrder(Lane& lane, std::size_t index) {
   if (lane.session->out_of_order() && !lane.noted_out_of_order) {
     lane.noted_out_of_order = true;
     std::string note = "the " + std::string(ToString(lane.session->revision())) +
@@ -180,8 +189,6 @@ void Campaign::Decide(Lane& lane, GeneratedCase generated, std::size_t index, co
     }
     result_.notes.push_back(std::move(note));
   }
-  lane.previous = std::move(generated);
-  lane.previous_index = index;
 }
 
 }  // namespace mcpfuzz::campaign_detail

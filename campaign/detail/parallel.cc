@@ -1,8 +1,17 @@
-// --concurrency N over HTTP: a generator thread draws the cases in index order into a bounded
-// queue; N workers, each with its own session per lane, take them in order, send and judge
-// them; the calling thread (the coordinator) takes the verdicts back in case-index order and
-// decides everything there, exactly as the serial loop would: what counts as a case, what is
-// skipped after hangs, which finding comes first, what is a repeat.
+// --concurrency N: a generator thread draws the cases in index order into a bounded queue; N
+// workers, each with its own session per lane (over stdio, its own server process), take them
+// in order, send and judge them; the calling thread (the coordinator) takes the verdicts back
+// in case-index order and decides everything there, exactly as the serial loop would: what
+// counts as a case, what is skipped after hangs, which finding comes first, what is a repeat.
+//
+// Over stdio a server that ends right after answering a case is blamed for it as the serial
+// loop blames it, which finds the death when the next case on the same process is sent. A
+// worker learns it at once, from the sentinel written behind the case, and the coordinator
+// blames the case right after concluding it: where the serial loop blames it, before the next
+// case is concluded. A server that ends only after answering the sentinel too is found by the
+// worker's next case on that process and blamed on the case that worker sent before, the case
+// the serial loop blames; that finding is listed when the case that found the death is
+// concluded, which may be after findings of cases in between.
 //
 // The target sees what the serial loop shows it: after an exchange that may change what comes
 // next — a finding not seen before (it is re-sent and shrunk at once), a failed exchange (a
@@ -47,6 +56,12 @@ struct Slot {
   std::optional<Judged> judged;            ///< Empty: not sent (skipped after hangs).
   bool lost = false;                       ///< The worker's session could not be reopened.
   std::string lost_reason;
+  /// Stdio: the sentinel behind this case found the server ended after answering it.
+  std::optional<ProcessExit> died_after;
+  /// Stdio: the server was found ended before this case, after answering `blamed`, the case
+  /// the worker sent before on that process.
+  std::optional<ProcessExit> death_before;
+  std::optional<std::size_t> blamed;
   std::string error;  ///< An exception a stage caught; stops the run.
 };
 
@@ -71,7 +86,9 @@ class CasePipeline {
   void Work(std::size_t worker);
   /// Waits for the next case a worker may send; nothing when the workers must stop.
   std::optional<std::pair<std::size_t, Slot>> TakeCase();
-  void Send(std::size_t worker, std::size_t position, Slot& slot);
+  /// `previous`: per lane, the case index this worker sent last on it.
+  void Send(std::size_t worker, std::size_t position, Slot& slot,
+            std::vector<std::optional<std::size_t>>& previous);
   void HandIn(std::size_t index, Slot slot);
   /// True when the next case must wait until `slot` is concluded (see the top of the file).
   bool MustConcludeFirst(const Slot& slot) const;
@@ -81,6 +98,8 @@ class CasePipeline {
   void TakeResults(std::size_t index, std::vector<Slot>& batch);
   /// False when the run stops.
   bool Conclude(std::size_t position, Slot& slot);
+  /// Judges the death a worker found before a case on case `blamed`, and investigates it.
+  void BlameDeath(Lane& lane, const ProcessExit& death, std::size_t blamed);
   void Pause();
   void Resume();
   void StopAndJoin();
@@ -160,9 +179,11 @@ std::optional<std::pair<std::size_t, Slot>> CasePipeline::TakeCase() {
   return taken;
 }
 
-void CasePipeline::Send(std::size_t worker, std::size_t position, Slot& slot) {
+void CasePipeline::Send(std::size_t worker, std::size_t position, Slot& slot,
+                        std::vector<std::optional<std::size_t>>& previous) {
   const std::size_t index = campaign_.indices_.At(position);
-  TargetSession& session = campaign_.lanes_[index % campaign_.lanes_.size()].WorkerSession(worker);
+  const std::size_t lane = index % campaign_.lanes_.size();
+  TargetSession& session = campaign_.lanes_[lane].WorkerSession(worker);
   // A case skipped here would be skipped by the coordinator too (WillSkip); this only saves
   // sending it. A sequence opens a connection of its own: the coordinator runs it (Conclude).
   if (!slot.error.empty() || !slot.generated || !slot.generated->steps.empty() ||
@@ -172,6 +193,17 @@ void CasePipeline::Send(std::size_t worker, std::size_t position, Slot& slot) {
   slot.judged = SendAndJudge(session, *slot.generated, /*settle=*/false);
   slot.lost = session.lost();
   if (slot.lost) slot.lost_reason = session.why();
+  slot.death_before = session.TakeDeathBetweenExchanges();
+  if (slot.death_before) slot.blamed = previous[lane];
+  if (const std::optional<Exchange>& sentinel = session.last_sentinel();
+      sentinel && !ProcessEnded(slot.judged->observation) &&
+      (sentinel->observation.outcome == Outcome::kExited || ProcessEnded(sentinel->observation))) {
+    slot.died_after = session.EndedAfterReply(&sentinel->observation);
+  }
+  // As RunCase: a case the lost session could not send is no case, nor one to blame.
+  if (!slot.lost || slot.judged->observation.outcome != Outcome::kTransportError) {
+    previous[lane] = index;
+  }
 }
 
 void CasePipeline::HandIn(std::size_t index, Slot slot) {
@@ -191,9 +223,11 @@ void CasePipeline::HandIn(std::size_t index, Slot slot) {
 }
 
 bool CasePipeline::MustConcludeFirst(const Slot& slot) const {
-  if (slot.lost || !slot.error.empty()) return true;
+  if (slot.lost || !slot.error.empty() || slot.death_before || slot.died_after) return true;
   if (!slot.judged) return false;
-  return slot.judged->observation.outcome != Outcome::kOk ||
+  // A stdio drop is an answer (the sentinel behind it was answered), not a failed exchange.
+  const Outcome outcome = slot.judged->observation.outcome;
+  return (outcome != Outcome::kOk && outcome != Outcome::kDropped) ||
          (slot.judged->finding && !signatures_.contains(slot.judged->signature));
 }
 
@@ -210,10 +244,11 @@ void CasePipeline::Concluded(std::size_t index, const Slot& slot) {
 }
 
 void CasePipeline::Work(std::size_t worker) {
+  std::vector<std::optional<std::size_t>> previous(campaign_.lanes_.size());
   while (auto taken = TakeCase()) {
     auto& [index, slot] = *taken;
     try {
-      Send(worker, index, slot);
+      Send(worker, index, slot, previous);
     } catch (const std::exception& error) {
       slot.error = error.what();
     } catch (...) {
@@ -282,13 +317,28 @@ bool CasePipeline::Conclude(std::size_t position, Slot& slot) {
     return false;
   }
   campaign.CountSent(*slot.generated);
+  if (slot.death_before && slot.blamed) BlameDeath(lane, *slot.death_before, *slot.blamed);
   const Judged& judged = *slot.judged;
   const bool new_finding = judged.finding && !campaign.seen_.contains(judged.signature);
   if (new_finding) Pause();
   campaign.Conclude(lane, *slot.generated, index, judged);
   if (new_finding) Resume();
+  if (slot.died_after) BlameDeath(lane, *slot.died_after, index);
+  campaign.NoteOutOfOrder(lane, index);
   campaign.Report(/*force=*/false);
   return true;
+}
+
+void CasePipeline::BlameDeath(Lane& lane, const ProcessExit& death, std::size_t blamed) {
+  // Drawn again from its index: a worker keeps indices, not cases that may be megabytes.
+  const std::optional<GeneratedCase> previous = campaign_.Generate(lane, blamed);
+  if (!previous) return;
+  const Judged judged = JudgeDeath(*previous, death);
+  if (!judged.finding) return;
+  const bool new_finding = !campaign_.seen_.contains(judged.signature);
+  if (new_finding) Pause();
+  campaign_.Investigate(lane, *previous, blamed, judged, /*settle=*/true);
+  if (new_finding) Resume();
 }
 
 void CasePipeline::Run() {
