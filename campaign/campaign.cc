@@ -95,6 +95,11 @@ void Campaign::OpenLanes() {
     revisions.push_back(*options_.revision);
   } else {
     result_.eras = DetectEras(connect_);
+    for (const EraAttempt& attempt : result_.eras.attempts) {
+      if (attempt.unlisted_discover) {
+        result_.notes.push_back(attempt.note + "; `check` reports the discover (discover.result)");
+      }
+    }
     // A revision kept for batches only is a whole lane: fuzz sends every family there.
     for (const PlannedRevision& planned : PlanRevisions(result_.eras)) {
       revisions.push_back(planned.revision);

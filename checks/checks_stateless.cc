@@ -90,6 +90,27 @@ void VersionUnsupported(RevisionRun& run) {
 
 void DiscoverResult(RevisionRun& run) { ReportFirstOpen(run, check::kDiscoverResult); }
 
+std::optional<CheckResult> UnlistedDiscover(const EraReport& eras) {
+  for (const EraAttempt& attempt : eras.attempts) {
+    if (!attempt.unlisted_discover) continue;
+    const OpenOutcome& discover = *attempt.unlisted_discover;
+    // The discover is judged though the revision is not spoken: what is judged is that it
+    // served a revision it does not list.
+    JudgeContext context;
+    context.era_spoken = true;
+    CheckResult result;
+    result.verdict = Judge(check::kDiscoverResult, discover.request, discover.observation, context);
+    result.verdict.notes.push_back("judged from the era probe's server/discover; " +
+                                   std::string(ToString(attempt.asked)) +
+                                   " is not judged otherwise, since the server does not list it");
+    result.revision = attempt.asked;
+    result.transport = discover.request.transport;
+    result.exchanges.push_back({discover.request, discover.observation, {}});
+    return result;
+  }
+  return std::nullopt;
+}
+
 void ListenAcknowledged(RevisionRun& run) {
   // Opting into nothing: the stream has nothing to carry but its acknowledgement, so a server
   // may end it at once, and a transport stops listening once it is acknowledged and quiet.

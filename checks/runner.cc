@@ -276,6 +276,12 @@ CheckRun RunChecks(const TransportFactory& connect, const CheckOptions& options,
       if (progress) progress(out.results.back());
     }
   }
+  if (Selected(check::kDiscoverResult, options) && !options.revision) {
+    if (auto unlisted = d::UnlistedDiscover(out.eras)) {
+      out.results.push_back(std::move(*unlisted));
+      if (progress) progress(out.results.back());
+    }
+  }
   for (d::RevisionPlan& plan : plans) {
     if (Interrupted(options)) break;
     const bool answering = !link.gave_up();

@@ -373,6 +373,44 @@ TEST(Options, ARevisionNotSpokenIsUnverified) {
   }
 }
 
+TransportFactory EraServer(std::vector<std::string> flags) {
+  return [flags]() -> Result<std::unique_ptr<Transport>> {
+    StdioTarget stdio;
+    stdio.argv = {"python3", MCPFUZZ_SOURCE_DIR "/tests/fixtures/era_server.py"};
+    stdio.argv.insert(stdio.argv.end(), flags.begin(), flags.end());
+    stdio.limits = TestLimits(5000ms);
+    stdio.shutdown_grace = 300ms;
+    auto spawned = SpawnStdio(std::move(stdio));
+    if (!spawned) return spawned.error();
+    return std::unique_ptr<Transport>(std::move(*spawned));
+  };
+}
+
+// A server/discover that succeeds without listing 2026-07-28: the revision is not judged, and
+// the discover itself is the one finding (tables §4b V3, V5), once; a server whose discover
+// fails (no 2026-07-28 at all) gets no such verdict.
+TEST(Options, ADiscoverThatDoesNotListItsRevisionIsItselfTheFinding) {
+  CheckOptions options;
+  options.only = {"discover.result"};
+  const auto in_2026 = [](const CheckRun& run) {
+    std::vector<const CheckResult*> found;
+    for (const CheckResult& result : run.results) {
+      if (result.revision == Revision::k2026_07_28) found.push_back(&result);
+    }
+    return found;
+  };
+  const CheckRun unlisted = RunChecks(EraServer({"--discover-lists-2025"}), options);
+  ASSERT_EQ(in_2026(unlisted).size(), 1U) << DescribeAll(unlisted);
+  const CheckResult& result = *in_2026(unlisted).front();
+  EXPECT_EQ(result.verdict.kind, VerdictKind::kFail) << Describe(result);
+  EXPECT_NE(Describe(result).find("does not list 2026-07-28"), std::string::npos)
+      << Describe(result);
+  EXPECT_FALSE(unlisted.eras.Speaks(Revision::k2026_07_28));
+
+  const CheckRun no_discover = RunChecks(EraServer({}), options);
+  EXPECT_TRUE(in_2026(no_discover).empty()) << DescribeAll(no_discover);
+}
+
 TEST(ArgsProbe, CallsARealToolOnlyWhenAskedAndNamesTheArgument) {
   CheckOptions options;
   options.only = {"tools.bad-arguments"};

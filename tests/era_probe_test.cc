@@ -126,6 +126,9 @@ TEST(EraProbe, ADiscoverThatDoesNotListTheRevisionDoesNotMakeItSpoken) {
   EXPECT_EQ(discover.supported_versions, (std::vector<std::string>{"2025-03-26", "2024-11-05"}));
   EXPECT_NE(discover.note.find("does not list 2026-07-28"), std::string::npos) << discover.note;
   EXPECT_FALSE(report.Newest(Era::kStateless).has_value());
+  // Kept for `check`, which reports the discover itself.
+  ASSERT_TRUE(discover.unlisted_discover);
+  EXPECT_EQ(discover.unlisted_discover->request.RpcMethod(), "server/discover");
 }
 
 TEST(EraProbe, AnUnreachableTargetSpeaksNothing) {

@@ -838,7 +838,8 @@ TEST(SpecExamples, EveryExampleResultPassesTheEnvelopeCheck) {
     const std::vector<Finding> findings = CheckEnvelope(request, message);
     EXPECT_TRUE(findings.empty()) << findings.front().text;
     if (example.method == "server/discover") {
-      EXPECT_TRUE(CheckDiscoverResult(message.at("result"), Strength::kMust).empty());
+      EXPECT_TRUE(
+          CheckDiscoverResult(message.at("result"), Strength::kMust, request.revision).empty());
       const Verdict verdict = Judge(check::kDiscoverResult, request, Replied(request, message));
       EXPECT_EQ(verdict.kind, VerdictKind::kPass) << Show(verdict);
     }

@@ -426,6 +426,8 @@ TEST(DiscoverResult, TheFullShapePassesAndEachBrokenFieldIsReported) {
   for (auto [key, value] : {std::pair<std::string_view, json::value>{"ttlMs", -5},
                             {"cacheScope", "shared"},
                             {"supportedVersions", json::array{}},
+                            // Served in 2026-07-28 without listing it (tables §4b V3, V5).
+                            {"supportedVersions", json::array{"2025-11-25"}},
                             {"capabilities", "all"}}) {
     json::object broken = good;
     broken[key] = value;

@@ -62,6 +62,7 @@ EraAttempt AskStateless(const TransportFactory& connect) {
   if (!attempt.supported_versions.empty() && !attempt.Lists(asked)) {
     attempt.note = "discover succeeded, but its supportedVersions does not list " +
                    std::string(ToString(asked)) + ": not judged in it";
+    attempt.unlisted_discover = *opened;
   }
   return attempt;
 }

@@ -43,6 +43,11 @@ struct EraAttempt {
   /// (bounded by the transport's caps): stdout framing binds every revision, so what stdout
   /// carried can be judged even when no revision is spoken. Nothing over HTTP.
   std::optional<OpenOutcome> stdio_opening;
+  /// A server/discover that succeeded although its supportedVersions leaves out the revision
+  /// it asked: its exchange, over either transport. The revision is not judged, but the
+  /// discover itself broke a rule (tables §4b V3: refused with -32022, or V5: listed), which
+  /// `check` reports as discover.result.
+  std::optional<OpenOutcome> unlisted_discover;
   /// The question went unanswered until a time limit passed: which one (a timeout tells
   /// nothing about the revision, so it is asked again on a fresh connection).
   std::optional<TimeLimit> timed_out;

@@ -64,6 +64,11 @@ void NameHeaders(RevisionRun& run);
 void Sessions(RevisionRun& run);
 void HttpEndpoint(RevisionRun& run);
 
+/// discover.result for the era probe's server/discover that succeeded without listing the
+/// revision it asked (EraAttempt::unlisted_discover): that revision is not judged, so this is
+/// the one verdict the discover gets; nothing when there was no such discover.
+std::optional<CheckResult> UnlistedDiscover(const EraReport& eras);
+
 // checks_limits.cc: valid JSON nested 100,000 deep, a body over 10 MiB.
 void DeepNesting(RevisionRun& run);
 void OversizedRequest(RevisionRun& run);

@@ -216,7 +216,7 @@ void JudgeShape(const Judging& c, std::vector<Finding>& findings, std::vector<st
       if (result != nullptr) found = CheckHandshakeEraResult(*result, strength);
       break;
     case ShapeCheck::kDiscoverResult:
-      if (result != nullptr) found = CheckDiscoverResult(*result, strength);
+      if (result != nullptr) found = CheckDiscoverResult(*result, strength, c.request.revision);
       break;
     case ShapeCheck::kNamesArgument:
       JudgeNamesArgument(c, findings, notes);

@@ -1,5 +1,6 @@
 #include "oracles/detail/result_shapes.h"
 
+#include <algorithm>
 #include <boost/json.hpp>
 
 #include "model/request_builder.h"
@@ -129,7 +130,8 @@ std::vector<Finding> CheckInitializeResult(const boost::json::value& result,
   return findings;
 }
 
-std::vector<Finding> CheckDiscoverResult(const boost::json::value& result, Strength strength) {
+std::vector<Finding> CheckDiscoverResult(const boost::json::value& result, Strength strength,
+                                         Revision asked) {
   std::vector<Finding> findings;
   if (!result.is_object()) {
     findings.push_back(ShapeFinding(strength, "the discover result is not an object"));
@@ -141,9 +143,21 @@ std::vector<Finding> CheckDiscoverResult(const boost::json::value& result, Stren
       result_type->as_string() != "complete") {
     findings.push_back(ShapeFinding(strength, "resultType is not \"complete\""));
   }
-  if (!IsNonEmptyStringArray(object.if_contains("supportedVersions"))) {
+  const auto* versions = object.if_contains("supportedVersions");
+  if (!IsNonEmptyStringArray(versions)) {
     findings.push_back(
         ShapeFinding(strength, "supportedVersions is not a non-empty array of strings"));
+  } else if (const std::string_view revision = ToString(asked);
+             std::none_of(versions->as_array().begin(), versions->as_array().end(),
+                          [&](const boost::json::value& version) {
+                            return version.as_string() == revision;
+                          })) {
+    // Either rule may be the one broken, and both are MUSTs: a revision the server does not
+    // speak is refused with -32022 (V3); one it serves is among those it lists (V5).
+    findings.push_back(ShapeFinding(
+        strength, "supportedVersions does not list " + std::string(revision) +
+                      ", the revision the request asked, yet the request was served: a revision "
+                      "not spoken is refused with -32022 (V3), one served is listed (V5)"));
   }
   if (ObjectMember(object, "capabilities") == nullptr) {
     findings.push_back(ShapeFinding(strength, "capabilities is missing or not an object"));

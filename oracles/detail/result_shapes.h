@@ -36,8 +36,10 @@ std::vector<Finding> CheckInitializeResult(const boost::json::value& result,
                                            bool same_version, Strength strength);
 
 /// A DiscoverResult (tables §4b V5, V9): resultType "complete", a non-empty supportedVersions of
-/// strings, a capabilities object, an integer ttlMs >= 0, cacheScope "public" or "private", an
-/// optional string instructions. A missing _meta serverInfo is a SHOULD-level finding.
-std::vector<Finding> CheckDiscoverResult(const boost::json::value& result, Strength strength);
+/// strings that lists `asked`, the revision the request asked (V3), a capabilities object, an
+/// integer ttlMs >= 0, cacheScope "public" or "private", an optional string instructions. A
+/// missing _meta serverInfo is a SHOULD-level finding.
+std::vector<Finding> CheckDiscoverResult(const boost::json::value& result, Strength strength,
+                                         Revision asked);
 
 }  // namespace mcpfuzz::oracles_detail
