@@ -101,6 +101,12 @@ struct Observation {
   /// on its sentinel's observation. After a late reply to a drop the server is known to answer
   /// out of order, and the transport no longer concludes kDropped.
   std::vector<boost::json::value> late_replies;
+  /// Stdio: responses carrying the id of a request answered in an earlier exchange on the same
+  /// process: a second response to it (JSON-RPC owes one), kept here so it is never taken for
+  /// this exchange's answer. Not judged: the request it repeats is another case's. (A repeat
+  /// written before the reply to the sentinel behind its request is in that request's own
+  /// `messages`, where the envelope judges it.)
+  std::vector<boost::json::value> repeated_replies;
   /// Stdio: the start of each message that arrived spread over several stdout lines (JSON
   /// pretty-printed across lines), its lines joined by '\n' and cut to a few hundred bytes.
   /// Framing forbids it (one message per line, no embedded newline), yet the message is the

@@ -5,7 +5,7 @@
 namespace mcpfuzz::refserver {
 namespace {
 
-constexpr std::array<FaultInfo, 46> kFaults = {{
+constexpr std::array<FaultInfo, 47> kFaults = {{
     {Fault::kUnknownToolIsError, "unknown-tool-is-error",
      "an unknown tool gets an isError:true result instead of JSON-RPC error -32602"},
     {Fault::kUnknownToolPlainSuccess, "unknown-tool-plain-success",
@@ -124,6 +124,9 @@ constexpr std::array<FaultInfo, 46> kFaults = {{
     {Fault::kProgressAfterResponse, "progress-after-response",
      "handshake era: the reply to the next request served repeats the notifications/progress of "
      "the last one that gave a progressToken, after that request was answered"},
+    {Fault::kErrorAnsweredTwice, "error-answered-twice",
+     "stdio: every error response to a request with an id is written twice, one line after the "
+     "other (JSON-RPC 2.0 owes one response per request)"},
 }};
 
 }  // namespace

@@ -57,6 +57,7 @@ enum class Fault {
   kUnsubscribeIgnored,
   kCursorSingleUse,
   kProgressAfterResponse,
+  kErrorAnsweredTwice,
 };
 
 /// The switches a server runs with; empty means conformant.

@@ -24,6 +24,14 @@ namespace mcpfuzz::refserver {
 
 namespace {
 
+// Fault error-answered-twice: whether `line` is an error response naming a request.
+bool ErrorWithId(const std::string& line) {
+  const auto json = ParseJson(line);
+  if (!json || !json->is_object()) return false;
+  const auto* id = json->as_object().if_contains("id");
+  return json->as_object().contains("error") && id != nullptr && !id->is_null();
+}
+
 // Fault pretty-printed-stdio: a JSON line as a person would indent it, across several lines;
 // anything else (a log line) as it is.
 void WriteLine(std::ostream& out, const std::string& line, bool pretty) {
@@ -60,6 +68,7 @@ bool CancelledInFlight(const std::string& line, const std::deque<std::string>& r
 int ServeStdio(ReferenceServer& server, std::istream& in, std::ostream& out, std::ostream& log) {
   const bool pretty = server.options().faults.contains(Fault::kPrettyPrintedStdio);
   const bool answer_cancelled = server.options().faults.contains(Fault::kCancelledRequestAnswered);
+  const bool errors_twice = server.options().faults.contains(Fault::kErrorAnsweredTwice);
   std::deque<std::string> unread;
   // Replies to cancelled requests (fault cancelled-request-answered), written once the lines
   // read with them are answered.
@@ -87,7 +96,10 @@ int ServeStdio(ReferenceServer& server, std::istream& in, std::ostream& out, std
       if (answer_cancelled) late.insert(late.end(), reply.lines.begin(), reply.lines.end());
       reply.lines.clear();
     }
-    for (const std::string& reply_line : reply.lines) WriteLine(out, reply_line, pretty);
+    for (const std::string& reply_line : reply.lines) {
+      WriteLine(out, reply_line, pretty);
+      if (errors_twice && ErrorWithId(reply_line)) WriteLine(out, reply_line, pretty);
+    }
     if (unread.empty()) {
       for (const std::string& reply_line : late) WriteLine(out, reply_line, pretty);
       late.clear();

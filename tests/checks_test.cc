@@ -896,6 +896,9 @@ const std::vector<FaultExpectation>& FaultTable() {
       {Fault::kCursorSingleUse, kStdio, {check::kCursorReused}},
       // The progress of the ping with a progressToken, repeated in the next ping's output.
       {Fault::kProgressAfterResponse, kStdio, {check::kProgressAfterResponse}},
+      // An invalid request's -32600 written twice, both before the sentinel's reply (a repeat
+      // after a request that waits for its own reply is set aside, not judged).
+      {Fault::kErrorAnsweredTwice, kStdio, {check::kMissingJsonrpc}},
   };
   return table;
 }

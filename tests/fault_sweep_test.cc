@@ -103,6 +103,8 @@ constexpr SweepRow kRows[] = {
     {.fault = "listen-unacknowledged", .check = check::kListenAcknowledged},
     {.fault = "log-level-ignored", .aspect = Aspect::kEnvelope},
     {.fault = "progress-unrequested", .aspect = Aspect::kEnvelope},
+    // A second response to one id, in the window before the sentinel's reply: any check.
+    {.fault = "error-answered-twice", .transport = kStdio, .aspect = Aspect::kEnvelope},
     // A stdio connection's era (tables §4b V16a, V16b): sequences on one process.
     {.fault = "initialize-relocks-era",
      .transport = kStdio,

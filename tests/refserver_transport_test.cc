@@ -920,6 +920,22 @@ std::map<Fault, FaultScenario> MakeFaultScenarios() {
         }
       }};
 
+  // One response per request (JSON-RPC 2.0 §5): an unknown method's error, with a ping written
+  // behind it, so the window holds everything the server wrote for the request.
+  table[Fault::kErrorAnsweredTwice] = {
+      kStdioOnly, kReplyTimeout, [](Target& target, bool faulty) {
+        auto client = OpenClient(target, kHandshake);
+        const Request unknown = client->Make("nope/nope");
+        const PipelineResult result =
+            target.transport->SendPipelined(Pipeline{{unknown}, client->Make("ping")});
+        ASSERT_EQ(result.observations.size(), 1U);
+        const std::vector<json::value>& messages = result.observations[0].messages;
+        const auto errors = std::count_if(messages.begin(), messages.end(), [&](const auto& m) {
+          return m.is_object() && m.as_object().contains("error") && m.at("id") == *unknown.RpcId();
+        });
+        EXPECT_EQ(errors, faulty ? 2 : 1);
+      }};
+
   // Progress (tables §4a L10, L10a): a request with a progressToken gets one progress for it
   // before its result; the fault repeats it in the next reply, after that request was answered.
   table[Fault::kProgressAfterResponse] = {

@@ -230,6 +230,12 @@ bool Exchange::Record(std::vector<transport_detail::StdoutFramer::Framed> framed
   for (auto& piece : framed) {
     // A reply to an earlier request that went unanswered is that request's, never this one's:
     // it neither ends this exchange nor is judged as its answer.
+    // Unless this request's reply may carry any id: its bytes may spell out the one repeated.
+    if (piece.value && rule_.kind != transport_detail::ReplyRule::Kind::kFirstResponse &&
+        dropped_.TakeRepeatedReply(*piece.value)) {
+      observation_.repeated_replies.push_back(std::move(*piece.value));
+      continue;
+    }
     if (piece.value && dropped_.TakeLateReply(*piece.value)) {
       observation_.late_replies.push_back(std::move(*piece.value));
       continue;
@@ -359,12 +365,16 @@ Observation StdioProcessTransport::Send(const Request& request) {
   Heard(observation);
   // Ended without a reply that echoes its id (deaf, or ended by an error whose id is null): a
   // reply that comes later carrying it is this request's, not a later message's.
-  if (rule.kind == transport_detail::ReplyRule::Kind::kMatchingId &&
-      std::none_of(observation.messages.begin(), observation.messages.end(),
-                   [&rule](const boost::json::value& message) {
-                     return transport_detail::EchoesId(message, rule.id);
-                   })) {
-    dropped_.RememberUnanswered(rule.id);
+  if (rule.kind == transport_detail::ReplyRule::Kind::kMatchingId) {
+    const bool answered = std::any_of(observation.messages.begin(), observation.messages.end(),
+                                      [&rule](const boost::json::value& message) {
+                                        return transport_detail::EchoesId(message, rule.id);
+                                      });
+    if (answered) {
+      dropped_.RememberAnswered(rule.id);
+    } else {
+      dropped_.RememberUnanswered(rule.id);
+    }
   }
   return observation;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <boost/json.hpp>
 
+#include "model/channel.h"
 #include "model/json_depth.h"
 #include "model/text.h"
 #include "oracles/detail/describe.h"
@@ -175,6 +176,27 @@ void CheckResult(const Request& request, const RequestJson& body, const boost::j
   }
 }
 
+// JSON-RPC 2.0 §5: a request gets one Response. A second one with its id, in the same stdio
+// window (the sentinel behind the request bounds it) or SSE stream, is a finding whichever
+// check sent the request. A null id names no request, and a batch may repeat an id.
+void CheckOneResponse(const RequestJson& body, const boost::json::value& reply,
+                      const Observation& observation, std::vector<Finding>& findings) {
+  if (body.json() != nullptr && body.json()->is_array()) return;
+  const auto* id = reply.as_object().if_contains("id");
+  if (id == nullptr || id->is_null()) return;
+  const auto responses = std::count_if(observation.messages.begin(), observation.messages.end(),
+                                       [id](const boost::json::value& message) {
+                                         if (!IsResponseShaped(message)) return false;
+                                         const auto* other = message.as_object().if_contains("id");
+                                         return other != nullptr && *other == *id;
+                                       });
+  if (responses > 1) {
+    findings.push_back(EnvelopeFinding(
+        Strength::kMust, "the request with id " + Show(*id) + " got " + std::to_string(responses) +
+                             " responses; JSON-RPC 2.0 owes one response per request (§5)"));
+  }
+}
+
 void CollectStrings(const boost::json::value& value, std::vector<std::string>& out, int depth) {
   if (out.size() >= kMaxErrorTexts || depth > 4) return;
   if (value.is_string()) {
@@ -288,6 +310,7 @@ std::vector<Finding> CheckReplyEnvelope(const Request& request, const RequestJso
   std::vector<Finding> findings;
   if (!reply.message || !reply.message->is_object()) return findings;
   findings = CheckEnvelope(request, body, *reply.message);
+  CheckOneResponse(body, *reply.message, observation, findings);
   std::vector<Finding> leaks = CheckLeaks(*reply.message);
   findings.insert(findings.end(), leaks.begin(), leaks.end());
   // Only answers to a request served (2xx) are pinned; the bodies of HTTP-level refusals are

@@ -14,6 +14,20 @@ void DroppedIds::Add(const boost::json::value& id, bool dropped) {
 
 void DroppedIds::Forget(const boost::json::value& id) {
   std::erase_if(ids_, [&id](const Entry& entry) { return entry.id == id; });
+  std::erase(answered_, id);
+}
+
+void DroppedIds::RememberAnswered(const boost::json::value& id) {
+  std::erase(answered_, id);
+  answered_.push_back(id);
+  if (answered_.size() > kCapacity) answered_.pop_front();
+}
+
+bool DroppedIds::TakeRepeatedReply(const boost::json::value& message) const {
+  if (answered_.empty() || !IsResponseShaped(message)) return false;
+  const auto* id = message.as_object().if_contains("id");
+  return id != nullptr && !id->is_null() &&
+         std::find(answered_.begin(), answered_.end(), *id) != answered_.end();
 }
 
 bool DroppedIds::TakeLateReply(const boost::json::value& message) {

@@ -3,7 +3,9 @@
 // behind them was answered) or unanswered within the time limit. A reply carrying one of them,
 // arriving in a later exchange, is that request's late reply, never the answer of the message
 // it arrived with; after a drop it also reveals a server that answers out of order (the
-// sentinel before a slow reply), whose drops were misjudged.
+// sentinel before a slow reply), whose drops were misjudged. The ids of requests answered are
+// kept too: a second response carrying one is a repeat, set aside rather than taken for the
+// answer of a later message.
 
 #include <boost/json/value.hpp>
 #include <cstddef>
@@ -26,6 +28,13 @@ class DroppedIds {
   /// True when `message` is a response carrying a remembered id. The id is forgotten (a reply
   /// comes once); when it was dropped, the server is known, from now on, to answer out of order.
   bool TakeLateReply(const boost::json::value& message);
+
+  /// `id`'s request got its response: another response carrying it, in a later exchange, is a
+  /// repeat (JSON-RPC owes one), never the answer of the message it arrives with.
+  void RememberAnswered(const boost::json::value& id);
+  /// True when `message` is a response carrying the id of a request answered in an earlier
+  /// exchange. The id stays remembered: a server that repeats may repeat again.
+  bool TakeRepeatedReply(const boost::json::value& message) const;
   /// Set by the first late reply to a dropped request; never reset, since the server's
   /// ordering is a property of it.
   bool out_of_order() const { return out_of_order_; }
@@ -38,6 +47,8 @@ class DroppedIds {
   void Add(const boost::json::value& id, bool dropped);
 
   std::deque<Entry> ids_;
+  // Kept apart, so answered ids, the common case, never push a dropped one out.
+  std::deque<boost::json::value> answered_;
   bool out_of_order_ = false;
 };
 

@@ -82,6 +82,7 @@ PipelineExchange::PipelineExchange(const Pipeline& pipeline, const Limits& limit
   auto add = [this](const Request& request) {
     Slot slot;
     slot.rule = ReplyRuleFor(request);
+    any_id_answers_ = any_id_answers_ || slot.rule.kind == ReplyRule::Kind::kFirstResponse;
     if (slot.rule.kind == ReplyRule::Kind::kMatchingId) dropped_.Forget(slot.rule.id);
     wire_ += request.WireBody();
     wire_ += '\n';
@@ -154,6 +155,16 @@ PipelineResult PipelineExchange::Run() {
   // A text still open at the end never became a message: its lines go where output without
   // an id goes.
   if (auto open = framer_.Flush()) TakeFramed(std::move(*open));
+  // A response that comes for them later is a repeat, not a later message's answer.
+  for (const Slot& slot : slots_) {
+    if (slot.rule.kind != ReplyRule::Kind::kMatchingId) continue;
+    const std::vector<boost::json::value>& messages = slot.observation.messages;
+    if (std::any_of(messages.begin(), messages.end(), [&slot](const boost::json::value& message) {
+          return EchoesId(message, slot.rule.id);
+        })) {
+      dropped_.RememberAnswered(slot.rule.id);
+    }
+  }
   result.observations.reserve(slots_.size() - 1);
   for (std::size_t i = 0; i + 1 < slots_.size(); ++i) {
     result.observations.push_back(std::move(slots_[i].observation));
@@ -197,6 +208,12 @@ void PipelineExchange::TakeFramed(StdoutFramer::Framed framed) {
       slot->quiet_since = Clock::now();
       slot->acknowledged = slot->acknowledged || Acknowledges(slot->rule, *framed.value);
       RecordFramed(slot->observation, std::move(framed));
+      return;
+    }
+    // Unless a request here takes a response of any id: its bytes may spell out the one
+    // repeated (as RawBodyMayOwn says of late replies).
+    if (!any_id_answers_ && dropped_.TakeRepeatedReply(*framed.value)) {
+      sentinel().observation.repeated_replies.push_back(std::move(*framed.value));
       return;
     }
     if (dropped_.TakeLateReply(*framed.value)) {

@@ -99,6 +99,8 @@ class PipelineExchange {
   std::optional<Clock::time_point> sentinel_answered_;
   std::size_t written_ = 0;
   std::optional<Clock::time_point> written_whole_;
+  // A request of the pipeline is answered by a response of any id (ReplyRule::kFirstResponse).
+  bool any_id_answers_ = false;
   std::optional<int> write_errno_;
   // The reply window, like the timeout, restarts at each message concluded: a pipeline may
   // read a cap of stdout per message, and a flood ends it at the first cap.
