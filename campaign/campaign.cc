@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -48,7 +49,13 @@ void OpenAtOnce(std::size_t count, const std::function<void(std::size_t)>& open)
     for (std::size_t i = next++; i < count; i = next++) open(i);
   };
   std::vector<std::thread> threads;
-  for (std::size_t t = 1; t < std::min(count, kOpenAtOnce); ++t) threads.emplace_back(work);
+  for (std::size_t t = 1; t < std::min(count, kOpenAtOnce); ++t) {
+    try {
+      threads.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;  // No thread to be had: the threads there are open the rest.
+    }
+  }
   work();
   for (std::thread& thread : threads) thread.join();
 }

@@ -27,6 +27,7 @@
 #include "support/dropping_stdio.h"
 #include "support/processes.h"
 #include "support/reference_server.h"
+#include "support/stdio_command.h"
 #include "transport/transport.h"
 
 namespace mcpfuzz {
@@ -288,15 +289,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(StdioReproducer, RunsTheCommandAsSpawned) {
   const std::string script = "exec \"$0\" --stdio --fault unknown-tool-is-error";
   const std::vector<std::string> argv = {"/bin/sh", "-c", script, test_support::RefServerPath()};
-  const TransportFactory connect = [argv]() {
-    StdioTarget stdio;
-    stdio.argv = argv;
-    stdio.limits = TestLimits();
-    stdio.shutdown_grace = 200ms;
-    auto spawned = SpawnStdio(std::move(stdio));
-    if (!spawned) return Result<std::unique_ptr<Transport>>(spawned.error());
-    return Result<std::unique_ptr<Transport>>(std::move(*spawned));
-  };
+  const TransportFactory connect = test_support::StdioCommand(argv, TestLimits(), 200ms);
   const std::filesystem::path corpus =
       std::filesystem::temp_directory_path() / ("mcpfuzz-reproducer-" + std::to_string(::getpid()));
   std::filesystem::remove_all(corpus);
@@ -343,16 +336,10 @@ TEST(StdioRestarts, TakeTheSpareServerAndNoServerOutlivesTheRun) {
 // timeout, and the run stops within its restart budget, long before its cases are spent.
 TEST(StdioRestarts, AServerDeafAfterEveryRestartIsOneFindingWithinTheRestartBudget) {
   ASSERT_EQ(test_support::ChildProcesses(), 0U);
-  const TransportFactory connect = []() -> Result<std::unique_ptr<Transport>> {
-    StdioTarget stdio;
-    stdio.argv = {"python3", "-S", MCPFUZZ_SOURCE_DIR "/tests/fixtures/deaf_after_initialize.py"};
-    // Long enough for python to start on a loaded machine: it also bounds initialize.
-    stdio.limits = test_support::ReferenceServerLimits(3000ms, 20ms);
-    stdio.shutdown_grace = 200ms;
-    auto spawned = SpawnStdio(std::move(stdio));
-    if (!spawned) return spawned.error();
-    return std::unique_ptr<Transport>(std::move(*spawned));
-  };
+  // The limit is long enough for python to start on a loaded machine: it also bounds initialize.
+  const TransportFactory connect =
+      test_support::StdioCommand(test_support::FixtureArgv("deaf_after_initialize.py"),
+                                 test_support::ReferenceServerLimits(3000ms, 20ms), 200ms);
   CampaignOptions options;
   options.revision = Revision::k2025_11_25;
   options.max_cases = 2000;

@@ -24,6 +24,7 @@
 #include "oracles/check_ids.h"
 #include "support/processes.h"
 #include "support/reference_server.h"
+#include "support/stdio_command.h"
 #include "transport/server_process.h"
 #include "transport/transport.h"
 
@@ -251,15 +252,8 @@ TEST(Campaign, AServerThatStopsAnsweringIsAFinding) {
   // also bounds the python start-up before `initialize` is answered, which takes more than
   // 300 ms on a loaded machine.
   const Limits limits = TestLimits(1000ms);
-  const TransportFactory connect = [limits]() -> Result<std::unique_ptr<Transport>> {
-    StdioTarget stdio;
-    stdio.argv = {"python3", MCPFUZZ_SOURCE_DIR "/tests/fixtures/deaf_after_tool_call.py"};
-    stdio.limits = limits;
-    stdio.shutdown_grace = 200ms;
-    auto spawned = SpawnStdio(std::move(stdio));
-    if (!spawned) return spawned.error();
-    return std::unique_ptr<Transport>(std::move(*spawned));
-  };
+  const TransportFactory connect = test_support::StdioCommand(
+      test_support::FixtureArgv("deaf_after_tool_call.py"), limits, 200ms);
   CampaignOptions options;
   options.revision = Revision::k2025_11_25;
   options.families = {"unknown-names"};
@@ -336,15 +330,8 @@ TEST(Campaign, ReplaySeesADeathRightAfterTheReplyWithoutTiming) {
   record.origin = "test";
   auto written = WriteCaseFile(scratch.path(), "death.json", FindingToJson(record));
   ASSERT_TRUE(written.ok()) << written.error().message;
-  const TransportFactory connect = []() -> Result<std::unique_ptr<Transport>> {
-    StdioTarget stdio;
-    stdio.argv = {"python3", "-S", MCPFUZZ_SOURCE_DIR "/tests/fixtures/exit_after_reply.py"};
-    stdio.limits = TestLimits(3000ms);
-    stdio.shutdown_grace = 200ms;
-    auto spawned = SpawnStdio(std::move(stdio));
-    if (!spawned) return spawned.error();
-    return std::unique_ptr<Transport>(std::move(*spawned));
-  };
+  const TransportFactory connect = test_support::StdioCommand(
+      test_support::FixtureArgv("exit_after_reply.py"), TestLimits(3000ms), 200ms);
   const ReplayResult result = Replay(connect, *written);
   ASSERT_EQ(result.cases.size(), 1U);
   const ReplayedCase& replayed = result.cases[0];

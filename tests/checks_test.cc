@@ -31,6 +31,7 @@
 #include "refserver/refserver.h"
 #include "support/dropping_stdio.h"
 #include "support/reference_server.h"
+#include "support/stdio_command.h"
 #include "transport/server_process.h"
 #include "transport/session.h"
 #include "transport/transport.h"
@@ -352,17 +353,11 @@ TEST(Options, ARevisionNotSpokenIsUnverified) {
   options.revision = Revision::k2025_11_25;
   options.only = {"tools.unknown-name", "lifecycle.initialize"};
   // A stdio "server" that never answers: nothing is spoken, every verdict is UNVERIFIED.
-  TransportFactory connect = []() -> Result<std::unique_ptr<Transport>> {
-    StdioTarget stdio;
-    stdio.argv = {"/bin/sh", "-c", "exec cat > /dev/null"};
-    stdio.limits = TestLimits(200ms);
-    // cat starts at once: its silence is not a start-up.
-    stdio.limits.startup_timeout = 200ms;
-    stdio.shutdown_grace = 100ms;
-    auto spawned = SpawnStdio(std::move(stdio));
-    if (!spawned) return spawned.error();
-    return std::unique_ptr<Transport>(std::move(*spawned));
-  };
+  Limits limits = TestLimits(200ms);
+  // cat starts at once: its silence is not a start-up.
+  limits.startup_timeout = 200ms;
+  const TransportFactory connect =
+      test_support::StdioCommand({"/bin/sh", "-c", "exec cat > /dev/null"}, limits, 100ms);
   const CheckRun run = RunChecks(connect, options);
   EXPECT_TRUE(run.eras.speaks.empty());
   ASSERT_EQ(run.results.size(), 2U) << DescribeAll(run);
@@ -371,19 +366,6 @@ TEST(Options, ARevisionNotSpokenIsUnverified) {
     EXPECT_EQ(result.verdict.unverified_reason, UnverifiedReason::kEraNotSpoken)
         << Describe(result);
   }
-}
-
-TransportFactory EraServer(std::vector<std::string> flags) {
-  return [flags]() -> Result<std::unique_ptr<Transport>> {
-    StdioTarget stdio;
-    stdio.argv = {"python3", MCPFUZZ_SOURCE_DIR "/tests/fixtures/era_server.py"};
-    stdio.argv.insert(stdio.argv.end(), flags.begin(), flags.end());
-    stdio.limits = TestLimits(5000ms);
-    stdio.shutdown_grace = 300ms;
-    auto spawned = SpawnStdio(std::move(stdio));
-    if (!spawned) return spawned.error();
-    return std::unique_ptr<Transport>(std::move(*spawned));
-  };
 }
 
 // A server/discover that succeeds without listing 2026-07-28: the revision is not judged, and
@@ -399,7 +381,11 @@ TEST(Options, ADiscoverThatDoesNotListItsRevisionIsItselfTheFinding) {
     }
     return found;
   };
-  const CheckRun unlisted = RunChecks(EraServer({"--discover-lists-2025"}), options);
+  const CheckRun unlisted =
+      RunChecks(test_support::StdioCommand(
+                    test_support::FixtureArgv("era_server.py", {"--discover-lists-2025"}),
+                    TestLimits(5000ms), 300ms),
+                options);
   ASSERT_EQ(in_2026(unlisted).size(), 1U) << DescribeAll(unlisted);
   const CheckResult& result = *in_2026(unlisted).front();
   EXPECT_EQ(result.verdict.kind, VerdictKind::kFail) << Describe(result);
@@ -407,7 +393,10 @@ TEST(Options, ADiscoverThatDoesNotListItsRevisionIsItselfTheFinding) {
       << Describe(result);
   EXPECT_FALSE(unlisted.eras.Speaks(Revision::k2026_07_28));
 
-  const CheckRun no_discover = RunChecks(EraServer({}), options);
+  const CheckRun no_discover =
+      RunChecks(test_support::StdioCommand(test_support::FixtureArgv("era_server.py"),
+                                           TestLimits(5000ms), 300ms),
+                options);
   EXPECT_TRUE(in_2026(no_discover).empty()) << DescribeAll(no_discover);
 }
 

@@ -22,6 +22,7 @@
 #include "cli/run.h"
 #include "support/processes.h"
 #include "support/reference_server.h"
+#include "support/stdio_command.h"
 #include "transport/transport.h"
 
 namespace mcpfuzz {
@@ -315,11 +316,11 @@ TEST(Concurrency, AStopAfterTheFirstFindingStopsAtTheSameCase) {
 // restart a process among the findings; and no process outlives the run.
 TEST(Concurrency, FourStdioProcessesReportWhatOneReports) {
   ASSERT_EQ(test_support::ChildProcesses(), 0U);
-  const test_support::RefTarget target = test_support::StartRefServer(
-      TransportKind::kStdio,
-      {"unknown-tool-is-error", "parse-error-wrong-id", "notification-answered",
-       "crash-on-deep-nesting"},
-      TestLimits());
+  const test_support::RefTarget target =
+      test_support::StartRefServer(TransportKind::kStdio,
+                                   {"unknown-tool-is-error", "parse-error-wrong-id",
+                                    "notification-answered", "crash-on-deep-nesting"},
+                                   TestLimits());
   CampaignOptions options;
   options.seed = 20261206;
   options.max_cases = 500;
@@ -343,15 +344,8 @@ TEST(Concurrency, FourStdioProcessesReportWhatOneReports) {
 // blames when its next case finds the server ended, in the same place among the findings.
 TEST(Concurrency, AStdioDeathIsBlamedOnTheCaseItsProcessAnsweredLast) {
   ASSERT_EQ(test_support::ChildProcesses(), 0U);
-  const TransportFactory connect = []() -> Result<std::unique_ptr<Transport>> {
-    StdioTarget stdio;
-    stdio.argv = {"python3", "-S", MCPFUZZ_SOURCE_DIR "/tests/fixtures/dies_after_unknown_tool_reply.py"};
-    stdio.limits = TestLimits();
-    stdio.shutdown_grace = 200ms;
-    auto spawned = SpawnStdio(std::move(stdio));
-    if (!spawned) return spawned.error();
-    return std::unique_ptr<Transport>(std::move(*spawned));
-  };
+  const TransportFactory connect = test_support::StdioCommand(
+      test_support::FixtureArgv("dies_after_unknown_tool_reply.py"), TestLimits(), 200ms);
   CampaignOptions options;
   options.seed = 5;
   options.max_cases = 120;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "support/reference_server.h"
+#include "support/stdio_command.h"
 #include "transport/client.h"
 
 namespace mcpfuzz {
@@ -85,18 +86,12 @@ TEST(EraProbe, TheReferenceServerOverHttpSpeaksEveryRevisionInOrder) {
 }
 
 // tests/fixtures/era_server.py, with `flags`.
-TransportFactory EraServer(std::vector<std::string> flags = {}) {
-  return [flags]() -> Result<std::unique_ptr<Transport>> {
-    StdioTarget stdio;
-    stdio.argv = {"python3", MCPFUZZ_SOURCE_DIR "/tests/fixtures/era_server.py"};
-    stdio.argv.insert(stdio.argv.end(), flags.begin(), flags.end());
-    stdio.limits.timeout = 5000ms;
-    stdio.limits.quiet_window = 50ms;
-    stdio.shutdown_grace = 300ms;
-    auto spawned = SpawnStdio(std::move(stdio));
-    if (!spawned) return spawned.error();
-    return std::unique_ptr<Transport>(std::move(*spawned));
-  };
+TransportFactory EraServer(const std::vector<std::string>& flags = {}) {
+  Limits limits;
+  limits.timeout = 5000ms;
+  limits.quiet_window = 50ms;
+  return test_support::StdioCommand(test_support::FixtureArgv("era_server.py", flags), limits,
+                                    300ms);
 }
 
 TEST(EraProbe, EachAnswerStaysWithTheRevisionAsked) {

@@ -367,6 +367,24 @@ TEST(StdioTransport, UnderThePatienceALargeRequestWaitsThePatienceAfterItsLastBy
       << result.sentinel.detail;
 }
 
+// A second response to a request answered before arrives with the next exchange: set aside as
+// a repeat, never taken for the next request's answer.
+TEST(StdioTransport, ARepeatedResponseIsSetAsideInTheNextExchange) {
+  auto transport = Spawn(ShellTarget(
+      R"(read line; printf '{"jsonrpc":"2.0","id":1,"result":1}\n{"jsonrpc":"2.0","id":1,"result":1}\n'; )"
+      R"(read line; printf '{"jsonrpc":"2.0","id":2,"result":2}\n'; cat >/dev/null)"));
+  ASSERT_TRUE(transport);
+  const Observation first = transport->Send(Call(1));
+  ASSERT_EQ(first.outcome, Outcome::kOk) << first.detail;
+  const Observation second = transport->Send(Call(2));
+  ASSERT_EQ(second.outcome, Outcome::kOk) << second.detail;
+  ASSERT_EQ(second.messages.size(), 1U);
+  EXPECT_EQ(second.messages[0].at("id"), 2);
+  ASSERT_EQ(second.repeated_replies.size(), 1U);
+  EXPECT_EQ(second.repeated_replies[0].at("id"), 1);
+  EXPECT_TRUE(second.late_replies.empty());
+}
+
 TEST(StdioTransport, ALateReplyIsNeverTheAnswerOfTheMessageItArrivesWith) {
   // Answers the request only once a second line arrives, then the parse error of that line.
   StdioTarget target = ShellTarget(

@@ -228,14 +228,15 @@ bool Exchange::TakeLines() {
 bool Exchange::Record(std::vector<transport_detail::StdoutFramer::Framed> framed) {
   bool ends = false;
   for (auto& piece : framed) {
-    // A reply to an earlier request that went unanswered is that request's, never this one's:
-    // it neither ends this exchange nor is judged as its answer.
-    // Unless this request's reply may carry any id: its bytes may spell out the one repeated.
+    // A second response to a request answered before is a repeat, set aside, unless this
+    // request takes a response of any id: its bytes may spell out the one repeated.
     if (piece.value && rule_.kind != transport_detail::ReplyRule::Kind::kFirstResponse &&
         dropped_.TakeRepeatedReply(*piece.value)) {
       observation_.repeated_replies.push_back(std::move(*piece.value));
       continue;
     }
+    // A reply to an earlier request that went unanswered is that request's, never this one's:
+    // it neither ends this exchange nor is judged as its answer.
     if (piece.value && dropped_.TakeLateReply(*piece.value)) {
       observation_.late_replies.push_back(std::move(*piece.value));
       continue;
@@ -364,7 +365,8 @@ Observation StdioProcessTransport::Send(const Request& request) {
   Observation observation = Exchange(std::move(wire), rule, limits, pipes_, dropped_).Run();
   Heard(observation);
   // Ended without a reply that echoes its id (deaf, or ended by an error whose id is null): a
-  // reply that comes later carrying it is this request's, not a later message's.
+  // reply that comes later carrying it is this request's, not a later message's. Answered: a
+  // response that comes later carrying it is a repeat.
   if (rule.kind == transport_detail::ReplyRule::Kind::kMatchingId) {
     const bool answered = std::any_of(observation.messages.begin(), observation.messages.end(),
                                       [&rule](const boost::json::value& message) {
