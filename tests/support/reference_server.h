@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "refserver/faults.h"
+#include "support/stdio_command.h"
 #include "transport/era_probe.h"
 #include "transport/server_process.h"
 #include "transport/transport.h"
@@ -75,16 +76,7 @@ inline RefTarget StartRefServer(
     };
     return target;
   }
-  target.connect = [argv = RefServerArgv(kind, faults, flags), limits,
-                    shutdown_grace]() -> Result<std::unique_ptr<Transport>> {
-    StdioTarget stdio;
-    stdio.argv = argv;
-    stdio.limits = limits;
-    stdio.shutdown_grace = shutdown_grace;
-    auto spawned = SpawnStdio(std::move(stdio));
-    if (!spawned) return spawned.error();
-    return std::unique_ptr<Transport>(std::move(*spawned));
-  };
+  target.connect = StdioCommand(RefServerArgv(kind, faults, flags), limits, shutdown_grace);
   return target;
 }
 
