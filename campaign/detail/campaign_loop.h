@@ -2,11 +2,10 @@
 // Internal: the state of one campaign run and its one case loop, in three implementations, one
 // file each: serial (serial.cc), stdio windows written back to back (pipelined.cc) and workers
 // for --concurrency, each with an HTTP connection or a stdio process of its own (parallel.cc).
-// Each walks the same case indices (case_walk.h) and takes the same steps per case
-// (cases.cc); whatever decides the outcome — counting cases,
-// skipping after hangs, recognising findings, deduplicating them — happens in case-index order
-// on one thread, so how cases are sent never changes what is reported. Findings are
-// investigated in findings.cc.
+// Each walks the same case indices (case_walk.h) and takes the same steps per case (cases.cc);
+// whatever decides the outcome — counting cases, skipping after hangs, recognising findings,
+// deduplicating them — happens in case-index order on one thread, so how cases are sent never
+// changes what is reported. Findings are investigated in findings.cc.
 
 #include <rapidcheck/Gen.h>
 
