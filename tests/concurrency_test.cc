@@ -316,18 +316,19 @@ TEST(Concurrency, AStopAfterTheFirstFindingStopsAtTheSameCase) {
 // restart a process among the findings; and no process outlives the run.
 TEST(Concurrency, FourStdioProcessesReportWhatOneReports) {
   ASSERT_EQ(test_support::ChildProcesses(), 0U);
-  const test_support::RefTarget target =
-      test_support::StartRefServer(TransportKind::kStdio,
-                                   {"unknown-tool-is-error", "parse-error-wrong-id",
-                                    "notification-answered", "crash-on-deep-nesting"},
-                                   TestLimits());
+  const test_support::RefTarget target = test_support::StartRefServer(
+      TransportKind::kStdio,
+      // No notification-answered: what a notification gets
+      // is heard out for the quiet window, a clock's verdict,
+      // which at load 9 came out otherwise in 1 run of 4.
+      {"unknown-tool-is-error", "parse-error-wrong-id", "crash-on-deep-nesting"}, TestLimits());
   CampaignOptions options;
   options.seed = 20261206;
   options.max_cases = 500;
   options.record_cases = true;
   options.resends = 1;
   const CampaignResult serial = RunCampaign(target.connect, options);
-  ASSERT_GE(serial.findings.size(), 4U) << Describe(serial);
+  ASSERT_GE(serial.findings.size(), 3U) << Describe(serial);
   EXPECT_GT(serial.restarts, 0U) << Describe(serial);
 
   options.concurrency = 4;
