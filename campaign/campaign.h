@@ -38,7 +38,9 @@ struct CampaignOptions {
   std::uint64_t seed = kDefaultCampaignSeed;
   /// Generated cases to send (shrinking and re-sending do not count).
   std::size_t max_cases = 1000;
-  /// Stop after this long, whatever max_cases says.
+  /// Stop after this long, whatever max_cases says. It bounds the findings' investigation
+  /// too: once it is up, no finding is re-sent or shrunk, except the one re-send alone that
+  /// proves a silence learnt before the full limit (without it the finding could be false).
   std::optional<std::chrono::milliseconds> duration;
   /// Generator families by name (generators/registry.h); empty means every family that calls
   /// no real tool, plus tool-arguments when call_real_tools is set.
@@ -97,6 +99,9 @@ struct CampaignOptions {
   /// Set from elsewhere (a signal handler) to stop the run after the exchange in flight; the
   /// result is returned as for --time. Nothing means never.
   const std::atomic<bool>* stop = nullptr;
+  /// What `duration` is measured with; the steady clock when empty. A test moves time on
+  /// with it, so that the time being up is an event it causes, not a race with the load.
+  std::function<std::chrono::steady_clock::time_point()> clock;
   /// Keep the wire form of every generated case in CampaignResult::case_log (for determinism
   /// checks). Off by default: it grows with the run.
   bool record_cases = false;

@@ -109,7 +109,7 @@ class DiffRun {
       : targets_(targets),
         options_(options),
         indices_(CaseIndices::Shard(options.shard_index, options.shard_count, options.max_cases)),
-        limits_{options.duration, options.stop, Clock::now()} {
+        limits_{options.duration, options.stop} {
     for (const DiffTarget& target : targets) result_.targets.push_back(target.name);
   }
 
@@ -269,7 +269,7 @@ class DiffRun {
     }
     const DiffShrunk shrunk = ShrinkDisagreement(
         sessions_, roots, originals, sides, mixed_,
-        ShrinkBudget{options_.max_shrink_sends, options_.max_shrink_time, options_.stop});
+        ShrinkBudget{options_.max_shrink_sends, options_.max_shrink_time, &limits_});
     disagreement.shrink_steps = shrunk.steps;
     disagreement.shrink_sends = shrunk.sends;
     for (std::size_t t = 0; t < targets_.size(); ++t) {

@@ -309,7 +309,9 @@ constexpr std::array kFlags = {
          .value = ValueKind::kNumber,
          .value_name = "SECONDS",
          .commands = kFuzz | kDiff,
-         .help = "stop after this long; with --cases too, whichever comes first",
+         .help = "stop after this long, re-sending and shrinking included: past it the "
+                 "exchange in flight ends within its own limit, and a finding is only sent "
+                 "alone once when it rests on a silence; with --cases too, whichever comes first",
          .set =
              [](ParseState& state, std::string_view flag, const std::string& value) {
                return SetNumber(flag, value, 1, state.options.fuzz.seconds);

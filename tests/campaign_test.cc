@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -268,6 +269,62 @@ TEST(Campaign, AServerThatStopsAnsweringIsAFinding) {
   EXPECT_TRUE(finding.case_check_id.starts_with("tools.")) << finding.case_check_id;
   EXPECT_EQ(finding.verdict.kind, VerdictKind::kFail);
   EXPECT_TRUE(finding.stable) << "the server is restarted before the re-send";
+}
+
+// Forwards to a real transport; the first tools/call through it ends the run's time, as if
+// the clock had run out while that case was in flight.
+class EndsTimeOnFirstCall final : public TransportDecorator {
+ public:
+  EndsTimeOnFirstCall(std::unique_ptr<Transport> inner, std::shared_ptr<std::atomic<bool>> late)
+      : TransportDecorator(std::move(inner)), late_(std::move(late)) {}
+  Observation Send(const Request& request) override {
+    if (request.RpcMethod() == "tools/call") late_->store(true);
+    return inner().Send(request);
+  }
+
+ private:
+  std::shared_ptr<std::atomic<bool>> late_;
+};
+
+TEST(Campaign, AFindingMadeAsTheTimeRunsOutIsNeitherResentNorShrunk) {
+  const test_support::RefTarget target = StartRefServer(kHttp, {"unknown-tool-is-error"});
+  auto late = std::make_shared<std::atomic<bool>>(false);
+  const TransportFactory connect = [&target, late]() -> Result<std::unique_ptr<Transport>> {
+    auto inner = target.connect();
+    if (!inner) return inner.error();
+    return std::unique_ptr<Transport>(
+        std::make_unique<EndsTimeOnFirstCall>(std::move(*inner), late));
+  };
+  CampaignOptions options;
+  options.families = {"unknown-names"};
+  options.ask_random_names = false;  // its tools/call would end the time before any case
+  options.max_cases = 50;
+  options.duration = std::chrono::hours(1);
+  options.clock = [late] {
+    return std::chrono::steady_clock::now() + (late->load() ? std::chrono::hours(2) : 0h);
+  };
+
+  const CampaignResult result = RunCampaign(connect, options);
+  ASSERT_EQ(result.findings.size(), 1U) << DescribeFindings(result);
+  const CampaignFinding& finding = result.findings[0];
+  EXPECT_EQ(finding.check_id, check::kUnknownTool);
+  EXPECT_EQ(finding.resends, 0);
+  EXPECT_EQ(finding.shrink_sends, 0U);
+  EXPECT_EQ(finding.minimal, finding.original);
+  EXPECT_EQ(result.cases, finding.case_index + 1) << "no case after the one in flight";
+  ASSERT_EQ(result.notes.size(), 1U) << DescribeFindings(result);
+  EXPECT_NE(result.notes[0].find("as the run's time ran out: re-sent 0 of 3 times, 0 shrink"),
+            std::string::npos)
+      << result.notes[0];
+
+  // The same run with time to spare re-sends and shrinks the same finding.
+  options.clock = nullptr;
+  const CampaignResult unhurried = RunCampaign(connect, options);
+  ASSERT_FALSE(unhurried.findings.empty());
+  EXPECT_EQ(unhurried.findings[0].signature, finding.signature);
+  EXPECT_EQ(unhurried.findings[0].resends, 3);
+  EXPECT_GT(unhurried.findings[0].shrink_sends, 0U);
+  EXPECT_TRUE(unhurried.notes.empty()) << DescribeFindings(unhurried);
 }
 
 // --- determinism and replay

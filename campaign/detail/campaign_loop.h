@@ -140,7 +140,7 @@ class Campaign {
         options_(options),
         progress_(progress),
         indices_(CaseIndices::Shard(options.shard_index, options.shard_count, options.max_cases)),
-        limits_{options.duration, options.stop, Clock::now()} {}
+        limits_{options.duration, options.stop, options.clock} {}
 
   CampaignResult Run();
 

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <optional>
 
 namespace mcpfuzz::campaign_detail {
@@ -33,9 +34,12 @@ struct RunLimits {
   using Clock = std::chrono::steady_clock;
   std::optional<std::chrono::milliseconds> duration;
   const std::atomic<bool>* stop = nullptr;
-  Clock::time_point start = Clock::now();
+  /// What `duration` is measured with (CampaignOptions::clock); the steady clock when empty.
+  std::function<Clock::time_point()> clock{};
+  Clock::time_point start = Now();
 
-  bool TimeIsUp() const { return duration && Clock::now() - start >= *duration; }
+  Clock::time_point Now() const { return clock ? clock() : Clock::now(); }
+  bool TimeIsUp() const { return duration && Now() - start >= *duration; }
   bool Interrupted() const { return stop != nullptr && stop->load(); }
   bool Over() const { return TimeIsUp() || Interrupted(); }
 };

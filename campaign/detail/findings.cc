@@ -75,14 +75,16 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
   // rather than as a stable finding whose case file cannot reproduce it.
   session.Retire();
   const auto resending = Clock::now();
-  // A signal ends the re-sends (and the shrinking below) after the exchange in flight: the
-  // finding counts the re-sends that were made.
+  // A verdict that rests on a silence learnt before the full limit passed (an unproven drop,
+  // a patience cut short) is first sent alone under the full limit: a server that answers
+  // late is not to be reported for a silence it did not keep.
+  const bool unproven = session.SilenceCutShort(judged.observation);
+  // The run's end (--time) bounds the investigation too: past it only that proof is made,
+  // and a signal stops even that. The finding counts the re-sends that were made.
   for (finding.resends = 0; finding.resends < options_.resends && !Interrupted();
        ++finding.resends) {
-    // A verdict that rests on a silence learnt before the full limit passed (an unproven drop,
-    // a patience cut short) is first sent alone under the full limit: a server that answers
-    // late is not to be reported for a silence it did not keep.
-    const bool alone = finding.resends == 0 && session.SilenceCutShort(judged.observation);
+    const bool alone = finding.resends == 0 && unproven;
+    if (limits_.TimeIsUp() && !alone) break;
     const Judged again = SendAndJudge(session, generated, settle, alone);
     // Only an answer overturns it: a re-send the session could not make says nothing.
     if (alone && again.observation.outcome == Outcome::kOk &&
@@ -111,7 +113,7 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
   Shrunk shrunk;
   try {
     shrunk = ShrinkFinding(session, root, generated, judged, signature, settle,
-                           {shrink_sends, options_.max_shrink_time, options_.stop});
+                           {shrink_sends, options_.max_shrink_time, &limits_});
   } catch (...) {
     shrunk = {generated, judged, 0, 0};
   }
@@ -122,6 +124,13 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
   finding.shrink_steps = shrunk.steps;
   finding.shrink_sends = shrunk.sends;
 
+  if (limits_.TimeIsUp()) {
+    result_.notes.push_back("case " + std::to_string(index) + " (" + generated.check_id +
+                            "): investigated as the run's time ran out: re-sent " +
+                            std::to_string(finding.resends) + " of " +
+                            std::to_string(options_.resends) + " times, " +
+                            std::to_string(shrunk.sends) + " shrink sends");
+  }
   finding.reproducer = Reproducer(finding.minimal, ReproducerFor(options_, session));
   WriteFinding(finding);
   if (judged.dropped) lane.drop_findings.push_back(result_.findings.size());
@@ -161,7 +170,7 @@ SentCase Campaign::RunSequenceCase(const Lane& lane, GeneratedCase generated, st
   finding.original_steps = generated.steps.size();
 
   const auto resending = Clock::now();
-  for (finding.resends = 0; finding.resends < options_.resends && !Interrupted();
+  for (finding.resends = 0; finding.resends < options_.resends && !limits_.Over();
        ++finding.resends) {
     const SequenceRun again = RunSequence(link_, generated.steps);
     if (again.finding() != nullptr && again.finding()->signature == signature) {
@@ -174,7 +183,7 @@ SentCase Campaign::RunSequenceCase(const Lane& lane, GeneratedCase generated, st
   const auto shrinking = Clock::now();
   const ShrunkSequence shrunk =
       ShrinkSequence(link_, generated.steps, run, signature,
-                     {options_.max_shrink_sends, options_.max_shrink_time, options_.stop});
+                     {options_.max_shrink_sends, options_.max_shrink_time, &limits_});
   Add(result_.timing.shrinking, shrinking);
   finding.steps = shrunk.minimal;
   finding.minimal = shrunk.minimal.back().request;

@@ -4,13 +4,13 @@
 
 #include <rapidcheck/Shrinkable.h>
 
-#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "campaign/detail/case_walk.h"
 #include "campaign/detail/judging.h"
 #include "generators/generated_case.h"
 
@@ -26,9 +26,10 @@ struct Shrunk {
 struct ShrinkBudget {
   std::size_t max_sends = 200;
   std::chrono::milliseconds max_time{20000};
-  /// Set by a signal (CampaignOptions::stop): no further candidate is sent.
-  const std::atomic<bool>* stop = nullptr;
-  bool Stopped() const { return stop != nullptr && stop->load(); }
+  /// The run's own end: once its time is up (`--time`) or a signal came, no further candidate
+  /// is sent, so a finding made late cannot carry the run past its bound by a whole shrink.
+  const RunLimits* run = nullptr;
+  bool Stopped() const { return run != nullptr && run->Over(); }
 };
 
 struct ShrinkWalk {
