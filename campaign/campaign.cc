@@ -162,6 +162,15 @@ void Campaign::OpenLanes() {
       continue;
     }
     lane.generator = gen::AnyCase(lane.context, families);
+    if (options_.families.empty() && !options_.call_real_tools) {
+      GenContext allowed = lane.context;
+      allowed.call_real_tools = true;
+      for (const gen::FamilyInfo& family : gen::AllFamilies()) {
+        if (family.calls_real_tools && family.applies(allowed)) {
+          result_.real_tool_families_left_out.emplace(family.name);
+        }
+      }
+    }
     if (options_.families.empty() &&
         !gen::ApplicableFamilies(lane.context, {"sequences"}).empty()) {
       lane.sequences = gen::AnyCase(lane.context, {"sequences"});

@@ -212,6 +212,10 @@ struct CampaignResult {
   std::vector<CampaignFinding> findings;
   /// What a report should mention: sessions that could not be opened, a target that went away.
   std::vector<std::string> notes;
+  /// Families left out of the default mix because they call the target's real tools, where
+  /// they had something to call (the target lists tools): a run with call_real_tools could
+  /// have found more. Empty when families were named or call_real_tools was set.
+  std::set<std::string> real_tool_families_left_out;
   std::chrono::milliseconds elapsed{0};
   /// Connections the run opened to the target, each a new session in the handshake era: the
   /// era probe's, one per revision and worker, and each reopening after an exchange that left

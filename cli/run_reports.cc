@@ -185,6 +185,11 @@ reports::Report BuildFuzzReport(const reports::RunInfo& info, const CampaignOpti
   section.eras = result.eras;
   section.server_info = result.server_info;
   section.notes = result.notes;
+  for (const std::string& family : result.real_tool_families_left_out) {
+    section.notes.push_back("the " + family +
+                            " family was left out: it calls the target's real tools, which "
+                            "--call-real-tools allows");
+  }
   for (const auto& finding : result.findings) section.items.push_back(FuzzItem(finding, options));
   report.targets.push_back(std::move(section));
   return report;

@@ -271,6 +271,19 @@ TEST(Campaign, AServerThatStopsAnsweringIsAFinding) {
   EXPECT_TRUE(finding.stable) << "the server is restarted before the re-send";
 }
 
+TEST(Campaign, SaysWhichFamiliesItLeftOutBecauseTheyCallRealTools) {
+  const test_support::RefTarget target = StartRefServer(kHttp);
+  CampaignOptions options;
+  options.max_cases = 5;
+  EXPECT_EQ(RunCampaign(target.connect, options).real_tool_families_left_out,
+            std::set<std::string>{"tool-arguments"});
+  options.call_real_tools = true;
+  EXPECT_TRUE(RunCampaign(target.connect, options).real_tool_families_left_out.empty());
+  options.call_real_tools = false;
+  options.families = {"unknown-names"};  // named: nothing was left out by default
+  EXPECT_TRUE(RunCampaign(target.connect, options).real_tool_families_left_out.empty());
+}
+
 // Forwards to a real transport; the first tools/call through it ends the run's time, as if
 // the clock had run out while that case was in flight.
 class EndsTimeOnFirstCall final : public TransportDecorator {
