@@ -33,6 +33,11 @@ struct CheckResult {
   /// before it is the point (the era a stdio connection was locked to): a reproducer replays
   /// them all as a sequence, not the judged request alone.
   bool one_connection = false;
+  /// The exchanges from `history_from` up to `judged` went in order on the connection the
+  /// judged one was sent on, after it was opened, and the judged answer needs them (a server
+  /// deaf after a big line, a session used after its DELETE): a reproducer opens a connection
+  /// and sends them all (model/reproducer.h), not the judged request alone.
+  std::optional<std::size_t> history_from;
 };
 
 /// Observations that are not verdicts, reported beside them.

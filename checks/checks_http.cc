@@ -163,6 +163,8 @@ void Sessions(RevisionRun& run) {
     verdict.check_id = std::string(check::kSessionDelete);
     const std::size_t index = result.Add(std::move(after));
     result.Merge(std::move(verdict), index, "a request in the session after its DELETE");
+    // Its answer needs the session opened and deleted before it.
+    result.ReplaysFrom(index, 0);
     // Sessions are isolated: the main session lives on and still answers a ping (tables §4a
     // L6, L6a), judged by lifecycle.ping's row and reported here too.
     if (Connection* main = run.Main()) {

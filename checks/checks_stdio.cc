@@ -30,8 +30,12 @@ boost::json::value Nested(int depth) {
 void JudgeIncidents(ResultBuilder& result, const std::vector<Incident>& incidents,
                     const JudgeContext& context, std::string_view what) {
   for (const Incident& incident : incidents) {
+    // What the server did before it stopped is what a reproducer must show it: the big line
+    // and the request left unanswered after it, on one process.
+    const std::size_t first = result.size();
     if (incident.previous) result.Add(*incident.previous);
     const std::size_t index = result.Add(incident.exchange);
+    if (index > first) result.ReplaysFrom(index, first);
     std::string label = std::string(what) + " during " +
                         (incident.check_id.empty() ? "the run" : incident.check_id) + " (" +
                         incident.exchange.request.RpcMethod().value_or("a malformed message") + ")";

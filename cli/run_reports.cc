@@ -44,7 +44,13 @@ ReportItem CheckItem(const checks::CheckResult& result, const reports::RunInfo& 
   item.verdict = result.verdict;
   item.failing = result.verdict.kind == VerdictKind::kFail;
   item.judged = result.judged;
-  if (result.judged < result.exchanges.size() && result.one_connection) {
+  if (result.judged < result.exchanges.size() && result.history_from) {
+    std::vector<Request> history;
+    for (std::size_t index = *result.history_from; index <= result.judged; ++index) {
+      history.push_back(result.exchanges[index].request);
+    }
+    item.reproducer = Reproducer(history, info.reproducer_target);
+  } else if (result.judged < result.exchanges.size() && result.one_connection) {
     std::vector<Request> steps;
     for (std::size_t index = 0; index <= result.judged; ++index) {
       steps.push_back(result.exchanges[index].request);

@@ -106,7 +106,13 @@ std::string HttpReproducer(const Request& request, const std::string& url) {
          " && " + CurlRequest(request, url, true);
 }
 
-std::string StdioReproducer(const Request& request, const std::vector<std::string>& argv) {
+// `requests` in order on one connection, opened first as mcpfuzz opens it (the first request's
+// era says how).
+std::string StdioReproducer(const std::vector<Request>& requests,
+                            const std::vector<std::string>& argv) {
+  const Request& request = requests.front();
+  std::string sent;
+  for (const Request& one : requests) sent += one.WireBody() + "\n";
   std::string lines;
   if (NeedsSession(request)) {
     lines += MakeInitialize(request.revision, TransportKind::kStdio, 0).WireBody() + "\n";
@@ -132,12 +138,12 @@ std::string StdioReproducer(const Request& request, const std::vector<std::strin
     command += "; sleep 1; printf ";
     command += ShellQuote(PrintfFormat(lock));
     command += "; sleep 1; ";
-    command += PrintBytes(request.WireBody() + "\n");
+    command += PrintBytes(sent);
     command += "; } |";
     for (const auto& word : argv) command += " " + ShellQuote(word);
     return command;
   }
-  lines += request.WireBody() + "\n";
+  lines += sent;
   // Built by appending: g++ 12 at -O3 warns (-Wrestrict) on "literal" + string + "literal".
   std::string command = PrintBytes(lines);
   command += " |";
@@ -292,8 +298,28 @@ void RedactSecrets(Headers& headers) {
 }
 
 std::string Reproducer(const Request& request, const ReproducerTarget& target) {
-  if (target.kind != TransportKind::kHttp) return StdioReproducer(request, target.argv);
+  if (target.kind != TransportKind::kHttp) return StdioReproducer({request}, target.argv);
   return StartedFirst(target, HttpReproducer(request, target.url));
+}
+
+std::string Reproducer(const std::vector<Request>& requests, const ReproducerTarget& target) {
+  if (requests.empty()) return {};
+  if (requests.size() == 1) return Reproducer(requests.front(), target);
+  const bool opens_itself = std::any_of(requests.begin(), requests.end(), [](const Request& r) {
+    return r.RpcMethod() == "initialize";
+  });
+  if (opens_itself) return SequenceReproducer(requests, target);
+  if (target.kind != TransportKind::kHttp) return StdioReproducer(requests, target.argv);
+  std::vector<Request> steps;
+  const Request& first = requests.front();
+  if (NeedsSession(first)) {
+    steps.push_back(MakeInitialize(first.revision, TransportKind::kHttp, 0));
+    steps.back().session = SessionBinding::kOmit;
+    steps.push_back(
+        MakeNotification(first.revision, TransportKind::kHttp, "notifications/initialized"));
+  }
+  steps.insert(steps.end(), requests.begin(), requests.end());
+  return SequenceReproducer(steps, target);
 }
 
 }  // namespace mcpfuzz

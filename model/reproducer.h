@@ -45,6 +45,13 @@ void RedactSecrets(Headers& headers);
 /// after.
 std::string Reproducer(const Request& request, const ReproducerTarget& target);
 
+/// Requests that went in order on one connection, the last of them the one that matters: the
+/// connection is opened as Reproducer opens it for the first (unless one of them is an
+/// `initialize`: then they open it themselves, as a sequence does), and every request is sent
+/// in order, each reply shown. For a failure that needs what came before it on the connection:
+/// a server gone deaf after a big line, a session used after its DELETE.
+std::string Reproducer(const std::vector<Request>& requests, const ReproducerTarget& target);
+
 /// Requests sent in order on one fresh connection (a sequence, model/sequence.h) as one shell
 /// command:
 /// - HTTP: a curl per step; the Mcp-Session-Id of the first reply that carries one is captured

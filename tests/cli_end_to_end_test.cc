@@ -8,6 +8,7 @@
 #include <boost/json.hpp>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "model/reproducer.h"
 #include "support/files.h"
@@ -327,6 +328,77 @@ TEST(CaseFiles, SendTakesAFindingFileAndReplayPointsARequestCaseToSend) {
   ProcessRun replayed = Mcpfuzz("replay " + ShellQuote(seed) + " --builtin");
   EXPECT_EQ(replayed.exit_code, 2) << replayed.output;
   EXPECT_NE(replayed.output.find("mcpfuzz send"), std::string::npos) << replayed.output;
+}
+
+// The reproducer of the FAIL `check` reports for `check_id` against `target` in 2025-11-25,
+// running the checks `only` names.
+std::string FailReproducer(const std::string& check_id, const std::string& only,
+                           const std::string& target) {
+  const std::string report = TempPath("mcpfuzz-history-repro");
+  ProcessRun run = Mcpfuzz("check --only " + only +
+                           " --revision 2025-11-25 --report json=" + report + " " + target);
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  const std::optional<json::value> read = test_support::ReadReport(report);
+  std::filesystem::remove(report);
+  if (!read) return "no report: " + run.output;
+  for (const auto& check : read->at("checks").as_array()) {
+    if (check.at("id") == check_id.c_str() && check.at("verdict") == "FAIL") {
+      return json::value_to<std::string>(check.at("reproducer"));
+    }
+  }
+  return "no FAIL: " + run.output;
+}
+
+std::string Replaced(std::string text, const std::string& from, const std::string& to) {
+  const std::size_t at = text.find(from);
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+// Deafness shows only in what comes after the line that caused it: the reproducer sends that
+// line and the request left unanswered after it, and the same line against the conformant
+// server gets that request answered.
+TEST(CheckCommand, AKeepsAnsweringReproducerSendsTheLineThatDeafenedTheServer) {
+  const std::string server = ShellQuote(McpfuzzBinary()) + " refserver --stdio";
+  const std::string reproducer =
+      FailReproducer("stdio.keeps-answering", "stdio.keeps-answering,limits.oversized-request",
+                     "-- " + server + " --fault deaf-after-big-line");
+  ASSERT_NE(reproducer.find("head -c 10485"), std::string::npos) << reproducer.substr(0, 2000);
+  const ProcessRun deaf = RunShell("timeout 60 bash -c " + ShellQuote(reproducer));
+  EXPECT_NE(deaf.output.find("\"id\":0,\"result\""), std::string::npos) << deaf.output;
+  EXPECT_EQ(deaf.output.find("mcpfuzz-sentinel"), std::string::npos) << deaf.output;
+  const ProcessRun conformant = RunShell(
+      "timeout 60 bash -c " + ShellQuote(Replaced(reproducer, " --fault deaf-after-big-line", "")));
+  EXPECT_NE(conformant.output.find("mcpfuzz-sentinel"), std::string::npos) << conformant.output;
+}
+
+// A session served after its DELETE shows only after the DELETE: the reproducer opens a
+// session, deletes it and sends the request, which the conformant server answers 404.
+TEST(CheckCommand, ASessionDeleteReproducerDeletesTheSessionFirst) {
+  auto faulty = HttpServerProcess::Start(
+      {McpfuzzBinary(), "refserver", "--http", "--fault", "deleted-session-served"},
+      std::chrono::seconds(20));
+  ASSERT_TRUE(faulty.ok()) << faulty.error().message;
+  const std::string reproducer =
+      FailReproducer("sessions.delete", "sessions.delete", faulty->url());
+  ASSERT_NE(reproducer.find("-X DELETE"), std::string::npos) << reproducer;
+  const ProcessRun served = RunShell("timeout 60 bash -c " + ShellQuote(reproducer));
+  // The last reply printed is the request's after the DELETE.
+  const std::size_t last = served.output.rfind("HTTP/1.1 ");
+  ASSERT_NE(last, std::string::npos) << served.output;
+  EXPECT_EQ(served.output.substr(last, 12), "HTTP/1.1 200") << served.output;
+
+  auto conformant =
+      HttpServerProcess::Start({McpfuzzBinary(), "refserver", "--http"}, std::chrono::seconds(20));
+  ASSERT_TRUE(conformant.ok()) << conformant.error().message;
+  std::string against_conformant = reproducer;
+  while (against_conformant.find(faulty->url()) != std::string::npos) {
+    against_conformant = Replaced(against_conformant, faulty->url(), conformant->url());
+  }
+  const ProcessRun deleted = RunShell("timeout 60 bash -c " + ShellQuote(against_conformant));
+  const std::size_t end = deleted.output.rfind("HTTP/1.1 ");
+  ASSERT_NE(end, std::string::npos) << deleted.output;
+  EXPECT_EQ(deleted.output.substr(end, 12), "HTTP/1.1 404") << deleted.output;
 }
 
 // Two servers sharing one port would split the connections between them: verdicts go flaky.

@@ -155,6 +155,22 @@ TEST_F(HttpReproducer, HandshakeRequestOpensItsOwnSession) {
   EXPECT_NE(Run(no_session).find("HTTP/1.1 400"), std::string::npos);
 }
 
+// Requests that went on one connection are sent in one session, opened first: a DELETE of it
+// and a request after it, which the conformant server no longer serves.
+TEST_F(HttpReproducer, HistoryIsSentInOneSessionOpenedFirst) {
+  const Request ping = MakeRequest(Revision::k2025_11_25, TransportKind::kHttp, "ping", {}, 1);
+  const std::string output = RunShell(
+      Reproducer(std::vector<Request>{ping, MakeBodyless(Revision::k2025_11_25, "DELETE"), ping},
+                 {TransportKind::kHttp, server_->url(), {}, {}}));
+  // initialize, notifications/initialized, ping, DELETE, ping: the last refused as unknown.
+  std::vector<std::string> statuses;
+  for (std::size_t at = output.find("HTTP/1.1 "); at != std::string::npos;
+       at = output.find("HTTP/1.1 ", at + 1)) {
+    statuses.push_back(output.substr(at + 9, 3));
+  }
+  EXPECT_EQ(statuses, (std::vector<std::string>{"200", "202", "200", "200", "404"})) << output;
+}
+
 TEST_F(HttpReproducer, MalformedBodyIsSentAsBuilt) {
   Request request = MakeRequest(Revision::k2026_07_28, TransportKind::kHttp, "tools/list", {}, 1);
   std::string body = request.WireBody();

@@ -14,6 +14,8 @@
 #include "campaign/detail/sequence_run.h"
 #include "campaign/detail/shrink.h"
 #include "campaign/finding_file.h"
+#include "model/request_builder.h"
+#include "oracles/check_ids.h"
 
 namespace mcpfuzz::campaign_detail {
 namespace {
@@ -31,6 +33,16 @@ ReproducerTarget ReproducerFor(const CampaignOptions& options, const TargetSessi
     target.argv = session.reproduce_at().argv;
   }
   return target;
+}
+
+// A server deaf after a request is seen deaf only by the request after it: over stdio the
+// reproducer sends a sentinel behind the minimal case, as the campaign did.
+std::string FindingReproducer(const CampaignFinding& finding, const ReproducerTarget& target) {
+  if (finding.check_id != check::kKeepsAnswering || target.kind != TransportKind::kStdio) {
+    return Reproducer(finding.minimal, target);
+  }
+  return Reproducer({finding.minimal, MakeSentinel(finding.revision, TransportKind::kStdio, 1)},
+                    target);
 }
 
 }  // namespace
@@ -131,7 +143,7 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
                             std::to_string(options_.resends) + " times, " +
                             std::to_string(shrunk.sends) + " shrink sends");
   }
-  finding.reproducer = Reproducer(finding.minimal, ReproducerFor(options_, session));
+  finding.reproducer = FindingReproducer(finding, ReproducerFor(options_, session));
   WriteFinding(finding);
   if (judged.dropped) lane.drop_findings.push_back(result_.findings.size());
   result_.findings.push_back(std::move(finding));

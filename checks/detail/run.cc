@@ -94,6 +94,9 @@ CheckResult ResultBuilder::Finish() && {
   }
   for (std::string& note : variant_notes_) result_.verdict.notes.push_back(std::move(note));
   for (std::string& note : extra_notes_) result_.verdict.notes.push_back(std::move(note));
+  if (auto history = history_from_.find(result_.judged); history != history_from_.end()) {
+    result_.history_from = history->second;
+  }
   return std::move(result_);
 }
 

@@ -9,6 +9,7 @@
 #include <boost/json/object.hpp>
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -57,6 +58,9 @@ class ResultBuilder {
   void Note(std::string note) { extra_notes_.push_back(std::move(note)); }
   /// See CheckResult::one_connection.
   void OnOneConnection() { result_.one_connection = true; }
+  /// The exchange at `index` followed those from `from` on its connection, and its answer
+  /// needs them: CheckResult::history_from, should it be the one judged.
+  void ReplaysFrom(std::size_t index, std::size_t from) { history_from_[index] = from; }
   std::size_t size() const { return result_.exchanges.size(); }
   const std::vector<Exchange>& exchanges() const { return result_.exchanges; }
   bool judged_any() const { return best_.has_value(); }
@@ -67,6 +71,7 @@ class ResultBuilder {
   std::string check_id_;
   CheckResult result_;
   std::optional<Verdict> best_;
+  std::map<std::size_t, std::size_t> history_from_;
   std::vector<std::string> variant_notes_;
   std::vector<std::string> extra_notes_;
 };
