@@ -42,7 +42,7 @@ struct Seen final : SessionObserver {
   std::vector<Owed> owed;
   std::vector<ProcessExit> deaths;
   void Saw(const ObservedExchange& observed) override {
-    methods.push_back(observed.exchange.request.RpcMethod().value_or("?"));
+    methods.push_back(observed.request.RpcMethod().value_or("?"));
     owed.push_back(observed.owed);
   }
   void DiedBetween(const ProcessExit& exit, std::size_t) override { deaths.push_back(exit); }

@@ -1,8 +1,10 @@
 #include "transport/http_exchange.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 
 #include "model/subscription.h"
 #include "model/text.h"
@@ -35,37 +37,66 @@ bool IsEventStream(std::string_view content_type) {
   return AsciiLowercase(TrimWhitespace(content_type.substr(0, semicolon))) == "text/event-stream";
 }
 
-std::vector<json::value> AwaitedIds(const Request& request) {
-  std::vector<json::value> ids;
-  const auto body = request.BodyJson();
-  if (!body) return ids;
+namespace {
+
+// What an exchange waits for, read from the request's body with one parse (a megabyte body is
+// parsed once per send): the ids a reply must echo, and a subscriptions/listen's id.
+struct BodyIds {
+  std::vector<json::value> awaited;
+  std::optional<json::value> listen;
+};
+
+BodyIds ReadBodyIds(const Request& request) {
+  BodyIds ids;
+  std::optional<json::value> parsed;
+  const json::value* body = std::get_if<json::value>(&request.body);
+  if (body == nullptr) {
+    parsed = request.BodyJson();
+    body = parsed ? &*parsed : nullptr;
+  }
+  if (body == nullptr) {
+    // Nested past the parser's depth, its envelope may still name a listen.
+    if (IsListen(request)) ids.listen = *request.RpcId();
+    return ids;
+  }
   if (body->is_object()) {
     const json::object& object = body->as_object();
     const bool is_response =
         !object.contains("method") && (object.contains("result") || object.contains("error"));
     if (is_response) return ids;  // a client's answer to a server request gets no reply
-    if (auto id = request.RpcId()) ids.push_back(std::move(*id));
+    const json::value* id = object.if_contains("id");
+    if (id == nullptr) return ids;
+    ids.awaited.push_back(*id);
+    const json::value* method = object.if_contains("method");
+    if (method != nullptr && method->is_string() && method->get_string() == kListenMethod) {
+      ids.listen = *id;
+    }
   } else if (body->is_array()) {
     for (const json::value& element : body->as_array()) {
       const json::object* object = element.if_object();
       if (object == nullptr || !object->contains("method")) continue;
-      if (const json::value* id = object->if_contains("id")) ids.push_back(*id);
+      if (const json::value* id = object->if_contains("id")) ids.awaited.push_back(*id);
     }
   }
   return ids;
 }
+
+}  // namespace
+
+std::vector<json::value> AwaitedIds(const Request& request) { return ReadBodyIds(request).awaited; }
 
 HttpExchange::HttpExchange(Observation& observation, const Request& request,
                            std::size_t max_body_bytes, std::size_t max_events)
     : observation_(observation),
       max_body_bytes_(max_body_bytes),
       max_events_(max_events),
-      awaited_ids_(AwaitedIds(request)),
-      expects_reply_(!awaited_ids_.empty()),
       opens_stream_(request.http_method == "GET" &&
                     FindHeader(request.headers, "Accept").value_or("").find("text/event-stream") !=
                         std::string_view::npos) {
-  if (IsListen(request)) listen_id_ = *request.RpcId();
+  BodyIds ids = ReadBodyIds(request);
+  awaited_ids_ = std::move(ids.awaited);
+  expects_reply_ = !awaited_ids_.empty();
+  if (ids.listen) listen_id_ = std::move(*ids.listen);
 }
 
 void HttpExchange::OnHeaderLine(std::string_view line) {

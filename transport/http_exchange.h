@@ -77,7 +77,7 @@ class HttpExchange {
   /// The SSE event cap, not the byte cap, ended the reply.
   bool too_many_events_ = false;
   std::vector<boost::json::value> awaited_ids_;
-  bool expects_reply_;
+  bool expects_reply_ = false;
   bool opens_stream_;
   bool headers_complete_ = false;
   SseParser parser_;

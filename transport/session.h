@@ -37,11 +37,18 @@ enum class Owed { kReply, kNothing };
 
 /// One exchange as the observer sees it.
 struct ObservedExchange {
-  const Exchange& exchange;
+  // Borrowed, not an Exchange: an observer that keeps nothing of an exchange (every one over
+  // HTTP) does not pay a copy of a megabyte request.
+  const Request& request;
+  const Observation& observation;
+  /// Exchange::session_id.
+  const std::string& session_id;
   Owed owed = Owed::kReply;
   /// The connection it went on, counted from 1 over the run (over stdio, one server process).
   std::size_t connection = 0;
   bool stdio = false;
+
+  Exchange Copy() const { return {request, observation, session_id}; }
 };
 
 /// Sees every exchange of every session of a run in order, and the deaths found between them.

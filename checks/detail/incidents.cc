@@ -30,15 +30,14 @@ std::string CutNonJson(const std::string& piece) {
 
 void IncidentLog::Saw(const ObservedExchange& observed) {
   if (!observed.stdio) return;
-  const Exchange& whole = observed.exchange;
-  const Observation& observation = whole.observation;
+  const Observation& observation = observed.observation;
   if (!observation.stdout_lines.empty()) ++stdout_exchanges_;
   stdout_lines_seen_ += observation.stdout_lines.size();
   const bool offends = !CheckStdout(observation, revision_).empty();
   if (offends) KeepOffendingStdout(observation);
   // What is kept of the exchange is cut once judged (the stdout verdict above read it whole;
   // the process verdicts read only its outcome and the process's end).
-  Exchange exchange = whole;
+  Exchange exchange = observed.Copy();
   KeepExcerpts(exchange.observation);
   if (offends && stdout_offenders_.size() < kMaxStdoutOffenders) {
     stdout_offenders_.push_back(exchange);

@@ -122,6 +122,15 @@ std::vector<Finding> CheckRelatedNotifications(const Request& request,
     CheckFinishedProgress(observation, context, findings);
     return findings;
   }
+  const auto related = [](const json::value& message) {
+    return IsNotification(message, "notifications/message") ||
+           IsNotification(message, "notifications/progress");
+  };
+  // The request's _meta matters only to such a notification: a megabyte body is not parsed
+  // for nothing.
+  if (std::none_of(observation.messages.begin(), observation.messages.end(), related)) {
+    return findings;
+  }
   const std::optional<json::value> body = request.BodyJson();
   const json::object* meta = body ? ParamsMeta(*body) : nullptr;
   const json::value* asked_level = meta != nullptr ? meta->if_contains(kMetaLogLevel) : nullptr;

@@ -42,11 +42,11 @@ void ObservingTransport::Observe(const Request& request, const Observation& obse
   if (!observed_) return;
   if (harmless || tap_ != nullptr) link_.Count(observation);
   if (link_.observer() == nullptr && tap_ == nullptr) return;
-  const Exchange exchange{request, observation, SessionIdOf(request, *this)};
-  if (SessionObserver* observer = link_.observer()) {
-    observer->Saw({exchange, owed, serial_, stdio_ != nullptr});
-  }
-  if (tap_ != nullptr) tap_->push_back(exchange);
+  const std::string session_id = SessionIdOf(request, *this);
+  const ObservedExchange observed{request, observation, session_id, owed, serial_,
+                                  stdio_ != nullptr};
+  if (SessionObserver* observer = link_.observer()) observer->Saw(observed);
+  if (tap_ != nullptr) tap_->push_back(observed.Copy());
 }
 
 Observation ObservingTransport::SendOwed(const Request& request, Owed owed, bool harmless) {
