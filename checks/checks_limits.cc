@@ -1,7 +1,8 @@
 // Requests at the limits parsers set (tables §15 Z1, Z2): valid JSON nested 100,000 levels deep,
-// and a body one byte over 10 MiB, the line past which every stdio stack measured stopped
-// answering. Sent as raw bytes, so mcpfuzz's own JSON library never holds the nesting. A server
-// that stops answering afterwards is found by the incidents stdio.keeps-answering judges.
+// an id that is a string of 100,000 characters, and a body one byte over 10 MiB, the line past
+// which every stdio stack measured stopped answering. Sent as raw bytes, so mcpfuzz's own JSON
+// library never holds the nesting. A server that stops answering afterwards is found by the
+// incidents stdio.keeps-answering judges.
 
 #include <boost/json.hpp>
 #include <cstddef>
@@ -18,6 +19,9 @@ namespace {
 
 constexpr int kDeepNesting = 100000;
 constexpr std::size_t kOverTenMiB = (std::size_t{10} << 20) + 1;
+// Past the buffers an id is commonly copied into (4, 8, 64 KiB), and below the 1 MiB past which
+// a server may answer without having read the id (oracles: the envelope), so the echo is judged.
+constexpr std::size_t kLongId = 100000;
 constexpr std::string_view kPlaceholder = "mcpfuzz-limits-placeholder";
 
 // `request` with the placeholder string value replaced by `raw` JSON text.
@@ -63,7 +67,13 @@ void DeepNesting(RevisionRun& run) {
 
 void OversizedRequest(RevisionRun& run) {
   ReportVariants(run, check::kOversizedRequest,
-                 {{"a body of 10 MiB and one byte (_meta padding)", [&run](Connection& connection) {
+                 {{"an id of " + std::to_string(kLongId) + " characters (a string)",
+                   [&run](Connection& connection) {
+                     Request request = HarmlessRequest(connection, run);
+                     BodyObject(request)["id"] = std::string(kLongId, 'a');
+                     return request;
+                   }},
+                  {"a body of 10 MiB and one byte (_meta padding)", [&run](Connection& connection) {
                      Request request = HarmlessRequest(connection, run);
                      Meta(request)["mcpfuzz/padding"] = kPlaceholder;
                      const std::size_t base = request.WireBody().size() - kPlaceholder.size();

@@ -150,7 +150,8 @@ constexpr std::array kEntries = {
            "valid JSON nested 100,000 deep is answered or refused, not "
            "failed"},
           d::DeepNesting},
-    Entry{{check::kOversizedRequest, "a body over 10 MiB is served or refused, not failed"},
+    Entry{{check::kOversizedRequest,
+           "a 100,000-character id and a body over 10 MiB are served or refused, not failed"},
           d::OversizedRequest},
     Entry{{check::kKeepsAnswering, "after hostile input the server still answers"},
           d::KeepsAnswering},

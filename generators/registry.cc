@@ -60,8 +60,8 @@ constexpr std::array<FamilyInfo, 17> kFamilies = {{
     {"batches", "JSON-RPC batches", false, 1, Always, Batches},
     {"pagination", "*/list with garbage cursors", false, 1, HasNamedFeature, PaginationCursors},
     {"log-levels", "log levels that are not levels", false, 1, DeclaresLogging, LogLevels},
-    {"limits", "valid JSON 10,000-100,000 levels deep, and bodies of 1-16 MiB", false, 1, Always,
-     Limits},
+    {"limits", "valid JSON 10,000-100,000 levels deep, bodies of 1-16 MiB, ids of up to 1 MiB",
+     false, 1, Always, Limits},
     // Off by default (calls_real_tools is false, but DefaultFamilies leaves it out): each case
     // opens a connection of its own.
     {"sequences", "requests in order on one fresh connection: the handshake, sessions", false, 1,

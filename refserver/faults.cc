@@ -5,7 +5,7 @@
 namespace mcpfuzz::refserver {
 namespace {
 
-constexpr std::array<FaultInfo, 47> kFaults = {{
+constexpr std::array<FaultInfo, 48> kFaults = {{
     {Fault::kUnknownToolIsError, "unknown-tool-is-error",
      "an unknown tool gets an isError:true result instead of JSON-RPC error -32602"},
     {Fault::kUnknownToolPlainSuccess, "unknown-tool-plain-success",
@@ -127,6 +127,8 @@ constexpr std::array<FaultInfo, 47> kFaults = {{
     {Fault::kErrorAnsweredTwice, "error-answered-twice",
      "stdio: every error response to a request with an id is written twice, one line after the "
      "other (JSON-RPC 2.0 owes one response per request)"},
+    {Fault::kCrashOnLongId, "crash-on-long-id",
+     "a request whose id is a string of more than 4,096 bytes aborts the process"},
 }};
 
 }  // namespace

@@ -58,6 +58,7 @@ enum class Fault {
   kCursorSingleUse,
   kProgressAfterResponse,
   kErrorAnsweredTwice,
+  kCrashOnLongId,
 };
 
 /// The switches a server runs with; empty means conformant.

@@ -1,6 +1,7 @@
 // ReferenceServer: assigns each message to an era (see refserver.h), runs the checks both eras
 // share, and turns an Answer into the bytes a front writes.
 
+#include <algorithm>
 #include <boost/json/serialize.hpp>
 #include <mutex>
 #include <utility>
@@ -20,6 +21,9 @@ using namespace detail;
 namespace {
 
 constexpr std::size_t kCrashDepth = 64;
+// Fault crash-on-long-id: a string id longer than this aborts, as a server copying ids into a
+// fixed buffer would.
+constexpr std::size_t kCrashIdBytes = 4096;
 // Over 10 MiB: the line length past which the stdio stacks measured stop answering.
 constexpr std::size_t kBigLine = std::size_t{10} << 20;
 constexpr std::string_view kLeakedInternals =
@@ -38,6 +42,15 @@ bool IsMethod(const boost::json::value& message, std::string_view method) {
   const auto* object = message.if_object();
   const auto* value = object != nullptr ? object->if_contains("method") : nullptr;
   return value != nullptr && value->is_string() && value->get_string() == method;
+}
+
+bool HasLongStringId(const boost::json::value& message) {
+  if (const auto* batch = message.if_array()) {
+    return std::any_of(batch->begin(), batch->end(), HasLongStringId);
+  }
+  const auto* object = message.if_object();
+  const auto* id = object != nullptr ? object->if_contains("id") : nullptr;
+  return id != nullptr && id->is_string() && id->get_string().size() > kCrashIdBytes;
 }
 
 void LeakInternals(boost::json::value& message) {
@@ -263,6 +276,9 @@ HttpReply ReferenceServer::HandleHttp(const HttpRequest& received) {
     return JsonReply(500, -32603, "Internal error");
   }
   std::optional<boost::json::value> json = ParseMessage(received.body);
+  if (faults.contains(Fault::kCrashOnLongId) && json && HasLongStringId(*json)) {
+    return HttpReply{500, {}, "", Action::kCrash};
+  }
   const auto era = state_->DetectHttpEra(headers, json);
   const bool handshake = era == State::HttpEra::kHandshake;
 
@@ -300,8 +316,12 @@ StdioReply ReferenceServer::HandleStdioLine(std::string_view line) {
   if (faults.contains(Fault::kCrashOnDeepNesting) && JsonNestingDepth(line) > kCrashDepth) {
     return {{}, Action::kCrash};
   }
+  std::optional<boost::json::value> json = ParseMessage(line);
+  if (faults.contains(Fault::kCrashOnLongId) && json && HasLongStringId(*json)) {
+    return {{}, Action::kCrash};
+  }
   Answer answer;
-  if (std::optional<boost::json::value> json = ParseMessage(line); !json) {
+  if (!json) {
     answer = MessageAnswer(ParseErrorReply(faults, "Invalid JSON"), 400);
   } else if (state_->options.DualEra()) {
     answer = state_->DualEraStdio(*json);

@@ -84,7 +84,8 @@ int ServeStdio(ReferenceServer& server, std::istream& in, std::ostream& out, std
     unread.pop_front();
     StdioReply reply = server.HandleStdioLine(current);
     if (reply.action == Action::kCrash) {
-      log << "mcpfuzz-refserver: aborting (fault crash-on-deep-nesting)" << std::endl;
+      log << "mcpfuzz-refserver: aborting (fault crash-on-deep-nesting or crash-on-long-id)"
+          << std::endl;
       std::abort();
     }
     if (reply.action == Action::kHang) {

@@ -9,11 +9,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <boost/json/value.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <string>
@@ -193,6 +195,7 @@ INSTANTIATE_TEST_SUITE_P(
                       FaultCase{"header-mismatch-served", kHttp, "headers."},
                       FaultCase{"missing-meta-served", kHttp, "meta."},
                       FaultCase{"crash-on-deep-nesting", kStdio, std::string(check::kNoEarlyExit)},
+                      FaultCase{"crash-on-long-id", kStdio, std::string(check::kNoEarlyExit)},
                       // A batch holding a notification gets the answer too, and comes first.
                       FaultCase{"notification-answered", kHttp,
                                 std::string(check::kNotificationNoReply), 2}),
@@ -224,6 +227,27 @@ TEST(Campaign, ShrinksADeepNestingCrashToTheShallowestDepthThatCrashes) {
     if ((c == ']' || c == '}') && depth > 0) --depth;
   }
   EXPECT_EQ(deepest, 65U) << finding.minimal.WireBody();
+}
+
+TEST(Campaign, ShrinksALongIdCrashToTheShortestIdThatCrashes) {
+  // The default seed and families, as `mcpfuzz fuzz` runs: the limits family's long ids find
+  // the crash, and shrinking the id's length ends one byte past the server's 4,096.
+  const test_support::RefTarget target = StartRefServer(kStdio, {"crash-on-long-id"});
+  CampaignOptions options;
+  options.max_cases = 2000;
+  options.max_findings = 1;
+  const CampaignResult result = RunCampaign(target.connect, options);
+  ASSERT_EQ(result.findings.size(), 1U) << DescribeFindings(result);
+  const CampaignFinding& finding = result.findings[0];
+  EXPECT_EQ(finding.check_id, check::kNoEarlyExit);
+  EXPECT_EQ(finding.family, "limits");
+  EXPECT_GT(finding.shrink_steps, 0U);
+  const std::optional<boost::json::value> original = finding.original.RpcId();
+  const std::optional<boost::json::value> minimal = finding.minimal.RpcId();
+  ASSERT_TRUE(original && original->is_string()) << finding.original.WireBody().substr(0, 200);
+  ASSERT_TRUE(minimal && minimal->is_string()) << finding.minimal.WireBody().substr(0, 200);
+  EXPECT_GT(original->as_string().size(), 4097U);
+  EXPECT_EQ(minimal->as_string().size(), 4097U);
 }
 
 TEST(Campaign, ARequestLeftUnansweredIsAFindingLearntFromTheSentinel) {

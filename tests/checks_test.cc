@@ -888,6 +888,8 @@ const std::vector<FaultExpectation>& FaultTable() {
       // An invalid request's -32600 written twice, both before the sentinel's reply (a repeat
       // after a request that waits for its own reply is set aside, not judged).
       {Fault::kErrorAnsweredTwice, kStdio, {check::kMissingJsonrpc}},
+      // limits.oversized-request's id of 100,000 characters aborts the server.
+      {Fault::kCrashOnLongId, kStdio, {check::kNoEarlyExit}},
   };
   return table;
 }

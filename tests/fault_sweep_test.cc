@@ -105,6 +105,8 @@ constexpr SweepRow kRows[] = {
     {.fault = "progress-unrequested", .aspect = Aspect::kEnvelope},
     // A second response to one id, in the window before the sentinel's reply: any check.
     {.fault = "error-answered-twice", .transport = kStdio, .aspect = Aspect::kEnvelope},
+    // A string id of more than 4,096 bytes, from the limits family.
+    {.fault = "crash-on-long-id", .transport = kStdio, .check = check::kNoEarlyExit},
     // A stdio connection's era (tables §4b V16a, V16b): sequences on one process.
     {.fault = "initialize-relocks-era",
      .transport = kStdio,

@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
+#include <algorithm>
 #include <array>
 #include <boost/json.hpp>
+#include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -250,6 +253,44 @@ TEST(Limits, A500WarnsAndABodyThatIsNotJsonRpcFails) {
   EXPECT_EQ(text.kind, VerdictKind::kFail) << Show(text);
 }
 
+// Tables §15 Z2: a string id of any length is served with that id, or refused.
+TEST(Limits, ALongStringIdIsAnsweredWithItUnchanged) {
+  for (TransportKind transport : {kHttp, kStdio}) {
+    const json::string id(10000, 'a');
+    const Request request = MakeRequest(kR4, transport, "tools/list", {}, id);
+    const json::object tools{{"tools", json::array()}};
+    const Verdict served =
+        Judge(check::kOversizedRequest, request, Replied(request, ResultReply(id, tools)));
+    EXPECT_EQ(served.kind, VerdictKind::kPass) << Show(served);
+    const Verdict refused = Judge(check::kOversizedRequest, request,
+                                  Replied(request, ErrorReply(id, kInvalidRequestCode)));
+    EXPECT_EQ(refused.kind, VerdictKind::kPass) << Show(refused);
+    // An id copied into a buffer of 4,096 bytes comes back cut short.
+    const Verdict cut = Judge(check::kOversizedRequest, request,
+                              Replied(request, ResultReply(json::string(4096, 'a'), tools)));
+    EXPECT_EQ(cut.kind, VerdictKind::kFail) << Show(cut);
+    EXPECT_TRUE(HasFinding(cut, Aspect::kEnvelope, Strength::kMust)) << Show(cut);
+    // The id was read: an invalid-request error owes it back.
+    const Verdict nulled = Judge(check::kOversizedRequest, request,
+                                 Replied(request, ErrorReply(nullptr, kInvalidRequestCode)));
+    EXPECT_EQ(nulled.kind, VerdictKind::kFail) << Show(nulled);
+  }
+}
+
+// Tables §15 Z3: an integer id past 2^64-1 owes nothing but the process's survival.
+TEST(Limits, AnIntegerIdPast64BitsOwesOnlySurvival) {
+  Request request = MakeRequest(kR4, kStdio, "tools/list", {}, 1);
+  std::string body = request.WireBody();
+  body.replace(body.find("\"id\":1"), 6, "\"id\":1" + std::string(30, '0'));
+  request.body = RawBody{std::move(body)};
+  for (const json::value& reply :
+       {ErrorReply(nullptr, kInvalidRequestCode), ErrorReply(nullptr, kParseErrorCode),
+        ResultReply(1e30, json::object{{"tools", json::array()}})}) {
+    const Verdict verdict = Judge(check::kNoEarlyExit, request, Replied(request, reply));
+    EXPECT_EQ(verdict.kind, VerdictKind::kPass) << Show(verdict);
+  }
+}
+
 // --- the generators ---------------------------------------------------------------------------
 
 GenContext Context(Revision revision, TransportKind transport) {
@@ -293,12 +334,134 @@ TEST(LimitsFamily, SizesAreTheCommonLimitsAndOneByteMoreUpToTheMaximum) {
   context.capabilities = {};
   context.max_request_bytes = 4 * kMiB + 1;
   std::set<std::size_t> sizes;
-  for (const GeneratedCase& generated : Sample(gen::FindFamily("limits")->generator(context), 60)) {
-    if (generated.check_id != check::kOversizedRequest) continue;
+  for (const GeneratedCase& generated :
+       Sample(gen::FindFamily("limits")->generator(context), 150)) {
+    if (generated.variant.find("_meta padding") == std::string::npos) continue;
     sizes.insert(generated.request.WireBody().size());
     EXPECT_TRUE(IsJsonText(generated.request.WireBody()));
   }
   EXPECT_EQ(sizes, (std::set<std::size_t>{kMiB, kMiB + 1, 4 * kMiB, 4 * kMiB + 1}));
+}
+
+// --- long ids ---
+
+bool LongId(const GeneratedCase& generated) {
+  return generated.variant.find(" id of ") != std::string::npos;
+}
+
+// The id as it stands on the wire: a string's quotes and characters, or an integer's digits.
+std::string RawId(const Request& request) {
+  const std::string body = request.WireBody();
+  const std::size_t at = body.find("\"id\":") + 5;
+  std::size_t end = at + 1;
+  if (body[at] == '"') {
+    end = body.find('"', at + 1) + 1;
+  } else {
+    while (end < body.size() && body[end] >= '0' && body[end] <= '9') ++end;
+  }
+  return body.substr(at, end - at);
+}
+
+TEST(LimitsFamily, LongIdsAreStringsOverBothTransportsAndIntegersPast64BitsOverStdio) {
+  constexpr std::array<std::size_t, 4> kCeilings = {1024, 10240, 102400, kMiB};
+  for (TransportKind transport : {kHttp, kStdio}) {
+    GenContext context = Context(kR5, transport);
+    context.max_request_bytes = kMiB;
+    std::size_t strings = 0;
+    std::size_t numbers = 0;
+    std::set<std::size_t> scales;
+    for (const GeneratedCase& generated :
+         Sample(gen::FindFamily("limits")->generator(context), 200)) {
+      if (!LongId(generated)) continue;
+      const std::string id = RawId(generated.request);
+      const bool string = id.starts_with('"');
+      const std::size_t length = string ? id.size() - 2 : id.size();
+      EXPECT_NE(generated.variant.find(" " + std::to_string(length) + " "), std::string::npos)
+          << generated.variant;
+      if (string) {
+        ++strings;
+        EXPECT_EQ(generated.check_id, check::kOversizedRequest);
+        EXPECT_EQ(id, "\"" + std::string(length, 'a') + "\"");
+      } else {
+        ++numbers;
+        EXPECT_EQ(generated.check_id, check::kNoEarlyExit);
+        EXPECT_GE(length, 21U);
+        EXPECT_EQ(id, "1" + std::string(length - 1, '0'));
+      }
+      EXPECT_LE(generated.request.WireBody().size(), kMiB);
+      scales.insert(static_cast<std::size_t>(
+          std::lower_bound(kCeilings.begin(), kCeilings.end(), length) - kCeilings.begin()));
+      // Only the id differs from the well-formed request.
+      std::string expected = generated.well_formed->WireBody();
+      const std::string small_id = json::serialize(*generated.well_formed->RpcId());
+      expected.replace(expected.find("\"id\":" + small_id), 5 + small_id.size(), "\"id\":" + id);
+      EXPECT_EQ(generated.request.WireBody(), expected) << generated.variant;
+      EXPECT_TRUE(IsJsonText(generated.request.WireBody())) << generated.variant;
+    }
+    EXPECT_GT(strings, 10U) << ToString(transport);
+    EXPECT_EQ(numbers > 0, transport == kStdio) << numbers;
+    EXPECT_EQ(scales, (std::set<std::size_t>{0, 1, 2, 3})) << ToString(transport);
+  }
+}
+
+TEST(LimitsFamily, LongIdsStayWithinTheMaximumRequestSize) {
+  for (std::size_t max : {std::size_t{1023}, std::size_t{5000}, std::size_t{200000}}) {
+    GenContext context = Context(kR4, kStdio);
+    context.max_request_bytes = max;
+    std::size_t long_ids = 0;
+    for (const GeneratedCase& generated :
+         Sample(gen::FindFamily("limits")->generator(context), 150)) {
+      if (!LongId(generated)) continue;
+      ++long_ids;
+      EXPECT_LE(generated.request.WireBody().size(), max) << generated.variant;
+    }
+    EXPECT_EQ(long_ids > 0, max >= 1024) << max;
+  }
+}
+
+TEST(LimitsFamily, ALongIdShrinksToTheShortestIdThatStillFails) {
+  // A server that dies on a string id of more than 4,096 bytes: greedy shrinking, as the
+  // campaign walks the tree, ends one byte past it, whatever length was drawn.
+  const auto dies = [](const GeneratedCase& generated) {
+    const std::optional<json::value> id = generated.request.RpcId();
+    return id && id->is_string() && id->as_string().size() > 4096;
+  };
+  const rc::Gen<GeneratedCase> limits = gen::FindFamily("limits")->generator(Context(kR4, kStdio));
+  std::set<std::size_t> drawn;
+  for (std::uint64_t seed = 1; seed < 300 && drawn.size() < 3; ++seed) {
+    rc::Shrinkable<GeneratedCase> node = limits(rc::Random(seed), 50);
+    if (!dies(node.value())) continue;
+    drawn.insert(node.value().request.RpcId()->as_string().size());
+    for (bool shrunk = true; shrunk;) {
+      shrunk = false;
+      rc::Seq<rc::Shrinkable<GeneratedCase>> candidates = node.shrinks();
+      while (rc::Maybe<rc::Shrinkable<GeneratedCase>> next = candidates.next()) {
+        if (next->value().check_id == node.value().check_id && dies(next->value())) {
+          node = *next;
+          shrunk = true;
+          break;
+        }
+      }
+    }
+    EXPECT_EQ(node.value().request.RpcId()->as_string().size(), 4097U);
+    EXPECT_EQ(node.value().variant, "a string id of 4097 characters");
+  }
+  EXPECT_EQ(drawn.size(), 3U);
+}
+
+TEST(LimitsFamily, TheSameSeedDrawsTheSameLongIds) {
+  GenContext context = Context(kR5, kStdio);
+  context.max_request_bytes = kMiB;
+  const rc::Gen<GeneratedCase> limits = gen::FindFamily("limits")->generator(context);
+  const std::vector<GeneratedCase> first = Sample(limits, 100);
+  const std::vector<GeneratedCase> second = Sample(limits, 100);
+  std::size_t long_ids = 0;
+  for (std::size_t k = 0; k < first.size(); ++k) {
+    if (!LongId(first[k])) continue;
+    ++long_ids;
+    EXPECT_EQ(first[k].request.WireBody(), second[k].request.WireBody()) << first[k].variant;
+  }
+  EXPECT_GT(long_ids, 0U);
 }
 
 TEST(UnknownNamesFamily, PrototypeNamesAreComparedWithTheRandomNamesAnswer) {

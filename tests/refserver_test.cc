@@ -802,6 +802,26 @@ TEST(Fault, CrashOnDeepNesting) {
             Action::kCrash);
 }
 
+TEST(Fault, CrashOnLongId) {
+  const json::value longest = json::string(4096, 'a');
+  const json::value too_long = json::string(4097, 'a');
+  // The conformant server echoes an id of any length.
+  EXPECT_EQ(Client().StdioJson(Stateless(kStdio, "tools/list", {}, too_long)).at("id"), too_long);
+  Client stdio({Fault::kCrashOnLongId});
+  EXPECT_EQ(stdio.Stdio(Stateless(kStdio, "tools/list", {}, too_long)).action, Action::kCrash);
+  EXPECT_EQ(stdio.StdioJson(Stateless(kStdio, "tools/list", {}, longest)).at("id"), longest);
+  // A long integer is no string id: answered (whatever the answer), not a crash.
+  const std::string digits = "1" + std::string(5000, '0');
+  const std::string number_id = "{\"jsonrpc\":\"2.0\",\"id\":" + digits + ",\"method\":\"ping\"}";
+  EXPECT_EQ(stdio.Stdio(number_id).action, Action::kNone);
+  EXPECT_EQ(
+      stdio.Stdio("[" + Stateless(kStdio, "tools/list", {}, too_long).WireBody() + "]").action,
+      Action::kCrash);
+  Client http({Fault::kCrashOnLongId});
+  EXPECT_EQ(http.Http(Stateless(kHttp, "tools/list", {}, too_long)).action, Action::kCrash);
+  EXPECT_EQ(http.Http(Stateless(kHttp, "tools/list", {}, longest)).status, 200);
+}
+
 TEST(Fault, ExitAfterInitialize) {
   EXPECT_EQ(Client().Stdio(MakeInitialize(kR4, kStdio, 1)).action, Action::kNone);
   Client stdio({Fault::kExitAfterInitialize});

@@ -711,6 +711,31 @@ std::map<Fault, FaultScenario> MakeFaultScenarios() {
         EXPECT_EQ(next.outcome, Outcome::kConnectionRefused) << Show(next);
       }};
 
+  table[Fault::kCrashOnLongId] = {
+      kBoth, kReplyTimeout, [](Target& target, bool faulty) {
+        auto client = OpenClient(target, kStateless);
+        // One byte past the fault's 4,096: an id any conformant server echoes.
+        Request request = client->Make("tools/list");
+        BodyObject(request)["id"] = std::string(4097, 'i');
+        auto [sent, observation] = SendOne(*client, request);
+        if (!faulty) {
+          const Reply reply = ExpectChannel(sent, observation, Channel::kSuccess);
+          ASSERT_TRUE(reply.message.has_value());
+          EXPECT_EQ(reply.message->at("id"), BodyObject(sent).at("id"));
+          EXPECT_TRUE(target.ServerAlive());
+          return;
+        }
+        if (target.kind == kStdio) {
+          EXPECT_EQ(observation.outcome, Outcome::kExited) << Show(observation);
+          EXPECT_EQ(observation.exit_signal, SIGABRT) << Show(observation);
+          EXPECT_FALSE(observation.killed_by_mcpfuzz);
+          EXPECT_FALSE(target.ServerAlive());
+          return;
+        }
+        EXPECT_EQ(observation.outcome, Outcome::kConnectionReset) << Show(observation);
+        EXPECT_TRUE(EndsWithin(target, kDeathTimeout));
+      }};
+
   table[Fault::kExitAfterInitialize] = {
       kBoth, kReplyTimeout, [](Target& target, bool faulty) {
         // initialize itself is answered, so the client opens either way.

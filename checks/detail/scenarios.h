@@ -69,7 +69,7 @@ void HttpEndpoint(RevisionRun& run);
 /// the one verdict the discover gets; nothing when there was no such discover.
 std::optional<CheckResult> UnlistedDiscover(const EraReport& eras);
 
-// checks_limits.cc: valid JSON nested 100,000 deep, a body over 10 MiB.
+// checks_limits.cc: valid JSON nested 100,000 deep, a 100,000-character id, a body over 10 MiB.
 void DeepNesting(RevisionRun& run);
 void OversizedRequest(RevisionRun& run);
 

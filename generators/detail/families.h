@@ -22,7 +22,10 @@ rc::Gen<GeneratedCase> MalformedJson(const GenContext& context);
 
 /// Valid JSON nested 10,000 to 100,000 levels deep in tools/call `arguments` (of a tool that
 /// cannot exist) or in `_meta` → limits.deep-nesting; a harmless request padded to 1, 4, 10 or
-/// 16 MiB, or one byte more, up to GenContext::max_request_bytes → limits.oversized-request.
+/// 16 MiB, or one byte more, up to GenContext::max_request_bytes → limits.oversized-request; a
+/// harmless request whose id is a string of up to 1 KiB, 10 KiB, 100 KiB or 1 MiB (as
+/// max_request_bytes allows) → limits.oversized-request, or, over stdio, an integer of as many
+/// digits, past 2^64-1 → stdio.no-early-exit. The id's length shrinks toward one character.
 rc::Gen<GeneratedCase> Limits(const GenContext& context);
 
 /// Valid JSON that is not a valid request, differing from the template in exactly one member
