@@ -294,8 +294,7 @@ TEST(Campaign, AServerThatStopsAnsweringIsAFinding) {
   EXPECT_EQ(finding.verdict.kind, VerdictKind::kFail);
   EXPECT_TRUE(finding.stable) << "the server is restarted before the re-send";
   // Deafness shows in the request after the one that caused it: the reproducer sends one.
-  EXPECT_NE(finding.reproducer.find("mcpfuzz-sentinel-"), std::string::npos)
-      << finding.reproducer;
+  EXPECT_NE(finding.reproducer.find("mcpfuzz-sentinel-"), std::string::npos) << finding.reproducer;
 }
 
 TEST(Campaign, SaysWhichFamiliesItLeftOutBecauseTheyCallRealTools) {

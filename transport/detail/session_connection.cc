@@ -43,8 +43,8 @@ void ObservingTransport::Observe(const Request& request, const Observation& obse
   if (harmless || tap_ != nullptr) link_.Count(observation);
   if (link_.observer() == nullptr && tap_ == nullptr) return;
   const std::string session_id = SessionIdOf(request, *this);
-  const ObservedExchange observed{request, observation, session_id, owed, serial_,
-                                  stdio_ != nullptr};
+  const ObservedExchange observed{request, observation, session_id,
+                                  owed,    serial_,     stdio_ != nullptr};
   if (SessionObserver* observer = link_.observer()) observer->Saw(observed);
   if (tap_ != nullptr) tap_->push_back(observed.Copy());
 }
