@@ -44,20 +44,19 @@ ReportItem CheckItem(const checks::CheckResult& result, const reports::RunInfo& 
   item.verdict = result.verdict;
   item.failing = result.verdict.kind == VerdictKind::kFail;
   item.judged = result.judged;
-  if (result.judged < result.exchanges.size() && result.history_from) {
-    std::vector<Request> history;
-    for (std::size_t index = *result.history_from; index <= result.judged; ++index) {
-      history.push_back(result.exchanges[index].request);
+  if (result.judged < result.exchanges.size()) {
+    // The requests the judged answer needs, in order, the judged one last: those that opened a
+    // connection of the check's own (one_connection), those sent after its opening
+    // (history_from), or the judged request alone.
+    const std::size_t from =
+        result.history_from.value_or(result.one_connection ? 0 : result.judged);
+    std::vector<Request> requests;
+    for (std::size_t index = from; index <= result.judged; ++index) {
+      requests.push_back(result.exchanges[index].request);
     }
-    item.reproducer = Reproducer(history, info.reproducer_target);
-  } else if (result.judged < result.exchanges.size() && result.one_connection) {
-    std::vector<Request> steps;
-    for (std::size_t index = 0; index <= result.judged; ++index) {
-      steps.push_back(result.exchanges[index].request);
-    }
-    item.reproducer = SequenceReproducer(steps, info.reproducer_target);
-  } else if (result.judged < result.exchanges.size()) {
-    item.reproducer = Reproducer(result.exchanges[result.judged].request, info.reproducer_target);
+    item.reproducer = result.one_connection && !result.history_from
+                          ? SequenceReproducer(requests, info.reproducer_target)
+                          : Reproducer(requests, info.reproducer_target);
   }
   for (const auto& exchange : result.exchanges) {
     item.exchanges.push_back({RequestToJson(Redacted(exchange.request)),
