@@ -3,15 +3,12 @@
 #include <rapidcheck.h>
 
 #include <algorithm>
-#include <atomic>
 #include <exception>
 #include <functional>
 #include <limits>
 #include <map>
 #include <memory>
 #include <string>
-#include <system_error>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -35,29 +32,6 @@ std::set<std::string> FamiliesFor(const CampaignOptions& options) {
     }
   }
   return families;
-}
-
-// Sessions opened at once, at most: opening one is mostly waiting (a stdio server starting up,
-// a handshake), so opening them one after the other put the sum of their start-ups before the
-// first case; a bound keeps a run at --concurrency 64 from opening hundreds at one instant.
-constexpr std::size_t kOpenAtOnce = 8;
-
-// Runs open(0) ... open(count - 1), up to kOpenAtOnce at a time; `open` must not throw.
-void OpenAtOnce(std::size_t count, const std::function<void(std::size_t)>& open) {
-  std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    for (std::size_t i = next++; i < count; i = next++) open(i);
-  };
-  std::vector<std::thread> threads;
-  for (std::size_t t = 1; t < std::min(count, kOpenAtOnce); ++t) {
-    try {
-      threads.emplace_back(work);
-    } catch (const std::system_error&) {
-      break;  // No thread to be had: the threads there are open the rest.
-    }
-  }
-  work();
-  for (std::thread& thread : threads) thread.join();
 }
 
 // What opening a session gave: the session, or why it did not open.

@@ -43,6 +43,16 @@ Result<OpenOutcome> McpClient::Open() {
   return EraOf(revision_) == Era::kHandshake ? OpenHandshake() : OpenStateless();
 }
 
+void McpClient::ContinueFrom(const McpClient& opener) {
+  revision_ = opener.revision_;
+  client_ = opener.client_;
+  next_id_ = opener.next_id_;
+  capabilities_ = opener.capabilities_;
+  last_open_ = opener.last_open_;
+  server_info_ = opener.server_info_;
+  era_locked_ = opener.era_locked_;
+}
+
 Result<OpenOutcome> McpClient::OpenAsAsked() {
   const Revision asked = revision_;
   Result<OpenOutcome> outcome = Open();

@@ -62,6 +62,11 @@ class McpClient {
   /// (the server fell back): a run testing one revision must not go on in another.
   Result<OpenOutcome> OpenAsAsked();
 
+  /// Goes on with the session `opener` opened on the same connection (this client's transport
+  /// is, or wraps, the one `opener` spoke through): its revision, declarations and ids, as if
+  /// this client had opened it.
+  void ContinueFrom(const McpClient& opener);
+
   /// A well-formed request in the negotiated revision with a fresh integer id.
   Request Make(std::string_view method, boost::json::object params = {});
   /// A well-formed notification in the negotiated revision.

@@ -8,9 +8,56 @@
 #include <vector>
 
 #include "transport/client.h"
+#include "transport/detail/session_connection.h"
 
 namespace mcpfuzz {
 namespace {
+
+// Keeps what an era question exchanged while `tap` is set, for a connection kept open: the run
+// that goes on with it shows its opening as one of its own.
+class Recording final : public TransportDecorator {
+ public:
+  explicit Recording(std::unique_ptr<Transport> inner) : TransportDecorator(std::move(inner)) {}
+  Observation Send(const Request& request) override {
+    Observation observation = inner().Send(request);
+    if (tap_ != nullptr) {
+      tap_->push_back({request, observation, transport_detail::SessionIdOf(request, *this)});
+    }
+    return observation;
+  }
+  void set_tap(std::vector<Exchange>* tap) { tap_ = tap; }
+
+ private:
+  std::vector<Exchange>* tap_ = nullptr;
+};
+
+// The connection of a question: recorded when its connection may be kept (over HTTP, for a
+// caller that keeps them).
+struct Asking {
+  std::unique_ptr<Transport> transport;
+  Recording* recording = nullptr;
+  std::vector<Exchange> opening;
+};
+
+// Sets `asking` up in place: its recording's tap points into it.
+void Prepare(Asking& asking, std::unique_ptr<Transport> transport, bool keep) {
+  if (!keep || transport->kind() != TransportKind::kHttp) {
+    asking.transport = std::move(transport);
+    return;
+  }
+  auto recording = std::make_unique<Recording>(std::move(transport));
+  asking.recording = recording.get();
+  asking.recording->set_tap(&asking.opening);
+  asking.transport = std::move(recording);
+}
+
+// Hands the opened connection to `keep`.
+void Keep(Asking& asking, std::unique_ptr<McpClient> client, ProbedConnection* keep) {
+  asking.recording->set_tap(nullptr);
+  keep->transport = std::move(asking.transport);
+  keep->client = std::move(client);
+  keep->opening = std::move(asking.opening);
+}
 
 EraAttempt FailedToConnect(Revision asked, std::string method, const Error& error) {
   EraAttempt attempt;
@@ -40,13 +87,16 @@ EraAttempt Describe(Revision asked, std::string method, const Result<OpenOutcome
   return attempt;
 }
 
-EraAttempt AskStateless(const TransportFactory& connect) {
+// With `keep`, an HTTP connection that opened as asked is kept there, open.
+EraAttempt AskStateless(const TransportFactory& connect, ProbedConnection* keep) {
   const Revision asked = Revision::k2026_07_28;
   auto transport = connect();
   if (!transport.ok()) return FailedToConnect(asked, "server/discover", transport.error());
-  McpClient client(**transport, asked);
-  auto opened = client.Open();
-  EraAttempt attempt = Describe(asked, "server/discover", opened, client);
+  Asking asking;
+  Prepare(asking, std::move(*transport), keep != nullptr);
+  auto client = std::make_unique<McpClient>(*asking.transport, asked);
+  auto opened = client->Open();
+  EraAttempt attempt = Describe(asked, "server/discover", opened, *client);
   if (!opened.ok()) return attempt;
   const auto& result = opened->reply.message->as_object().at("result").as_object();
   if (const auto* versions = result.if_contains("supportedVersions");
@@ -63,21 +113,29 @@ EraAttempt AskStateless(const TransportFactory& connect) {
     attempt.note = "discover succeeded, but its supportedVersions does not list " +
                    std::string(ToString(asked)) + ": not judged in it";
     attempt.unlisted_discover = *opened;
+  } else if (asking.recording != nullptr) {
+    Keep(asking, std::move(client), keep);
   }
   return attempt;
 }
 
-EraAttempt AskHandshake(const TransportFactory& connect, Revision asked) {
+EraAttempt AskHandshake(const TransportFactory& connect, Revision asked, ProbedConnection* keep) {
   auto transport = connect();
   if (!transport.ok()) return FailedToConnect(asked, "initialize", transport.error());
-  McpClient client(**transport, asked);
-  auto opened = client.Open();
-  EraAttempt attempt = Describe(asked, "initialize", opened, client);
+  Asking asking;
+  Prepare(asking, std::move(*transport), keep != nullptr);
+  auto client = std::make_unique<McpClient>(*asking.transport, asked);
+  auto opened = client->Open();
+  EraAttempt attempt = Describe(asked, "initialize", opened, *client);
   if (opened.ok()) {
-    attempt.answered = client.revision();
-    if (client.revision() != asked) attempt.note = "answered another revision";
+    attempt.answered = client->revision();
+    if (client->revision() != asked) attempt.note = "answered another revision";
   }
-  client.Close();
+  if (opened.ok() && client->revision() == asked && asking.recording != nullptr) {
+    Keep(asking, std::move(client), keep);
+  } else {
+    client->Close();
+  }
   return attempt;
 }
 
@@ -94,7 +152,11 @@ std::optional<Revision> EraReport::Newest(Era era) const {
   return std::nullopt;
 }
 
-EraReport DetectEras(const TransportFactory& connect) {
+ProbedConnection::~ProbedConnection() {
+  if (client) client->Close();
+}
+
+EraReport DetectEras(const TransportFactory& connect, ProbedConnections* keep) {
   std::vector<Revision> handshake;
   for (auto it = kAllRevisions.rbegin(); it != kAllRevisions.rend(); ++it) {
     if (EraOf(*it) == Era::kHandshake) handshake.push_back(*it);
@@ -112,10 +174,14 @@ EraReport DetectEras(const TransportFactory& connect) {
     return connect();
   };
   std::vector<EraAttempt> attempts(1 + handshake.size());
+  // One slot each, like the attempts; nullptr when the caller keeps none.
+  std::vector<ProbedConnection> kept(attempts.size());
+  const auto slot = [&](std::size_t i) { return keep != nullptr ? &kept[i] : nullptr; };
   std::vector<std::function<void()>> probes;
-  probes.emplace_back([&] { attempts[0] = AskStateless(one_at_a_time); });
+  probes.emplace_back([&] { attempts[0] = AskStateless(one_at_a_time, slot(0)); });
   for (std::size_t i = 0; i < handshake.size(); ++i) {
-    probes.emplace_back([&, i] { attempts[i + 1] = AskHandshake(one_at_a_time, handshake[i]); });
+    probes.emplace_back(
+        [&, i] { attempts[i + 1] = AskHandshake(one_at_a_time, handshake[i], slot(i + 1)); });
   }
   std::vector<std::thread> threads;
   threads.reserve(probes.size());
@@ -137,7 +203,8 @@ EraReport DetectEras(const TransportFactory& connect) {
   bool silent_alone = false;
   for (std::size_t i = 0; i < attempts.size() && !silent_alone; ++i) {
     if (!attempts[i].timed_out || attempts[i].http_status != 0) continue;
-    EraAttempt again = i == 0 ? AskStateless(connect) : AskHandshake(connect, handshake[i - 1]);
+    EraAttempt again =
+        i == 0 ? AskStateless(connect, slot(i)) : AskHandshake(connect, handshake[i - 1], slot(i));
     again.asked_times = 2;
     if (!again.timed_out && again.note.empty()) {
       again.note = "answered when asked again alone, after a time limit";
@@ -161,6 +228,12 @@ EraReport DetectEras(const TransportFactory& connect) {
     if (attempt.timed_out) report.undetermined.push_back(attempt.asked);
   }
   report.attempts = std::move(attempts);
+  if (keep != nullptr) {
+    for (std::size_t i = 0; i < kept.size(); ++i) {
+      const Revision revision = i == 0 ? Revision::k2026_07_28 : handshake[i - 1];
+      if (kept[i].client && report.Speaks(revision)) keep->emplace(revision, std::move(kept[i]));
+    }
+  }
   return report;
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -68,13 +69,32 @@ struct EraReport {
   std::optional<Revision> Newest(Era era) const;
 };
 
+/// An HTTP connection an era question opened in a revision the target speaks, kept open for a
+/// run to go on with (TargetSession::Continue) instead of opening another the same way: a
+/// server that takes long to open sessions costs one opening, not two. Ends its session
+/// (DELETE), as the era probe does with those it keeps not, when dropped unused.
+struct ProbedConnection {
+  ProbedConnection() = default;
+  ProbedConnection(ProbedConnection&&) = default;
+  ProbedConnection& operator=(ProbedConnection&&) = default;
+  ~ProbedConnection();
+
+  std::unique_ptr<Transport> transport;
+  /// Opened through `transport`.
+  std::unique_ptr<McpClient> client;
+  /// What opening it exchanged: initialize and notifications/initialized, or server/discover.
+  std::vector<Exchange> opening;
+};
+using ProbedConnections = std::map<Revision, ProbedConnection>;
+
 /// Asks every revision, each on a connection of its own, all at once (at most one thread per
 /// revision); the report lists them in the same order whatever order they finish in. A question
 /// left unanswered until a time limit passed (servers starting at once starve each other) is
 /// asked again alone on a fresh connection; still unanswered, its revision is `undetermined`.
 /// Never throws; a target that cannot be reached yields an empty `speaks` and attempts whose
 /// channel is kTransportFailure.
-EraReport DetectEras(const TransportFactory& connect);
+/// With `keep`, the HTTP connections of the revisions found spoken are kept there, open.
+EraReport DetectEras(const TransportFactory& connect, ProbedConnections* keep = nullptr);
 
 /// A revision a run (check or fuzz) covers.
 struct PlannedRevision {

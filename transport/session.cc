@@ -1,8 +1,11 @@
 #include "transport/session.h"
 
 #include <algorithm>
+#include <atomic>
 #include <boost/json/serialize.hpp>
 #include <chrono>
+#include <system_error>
+#include <thread>
 #include <utility>
 #include <variant>
 
@@ -95,6 +98,23 @@ bool TookLateReply(const Request& request, Observation& later, Observation& obse
 
 }  // namespace
 
+void OpenAtOnce(std::size_t count, const std::function<void(std::size_t)>& open) {
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t i = next++; i < count; i = next++) open(i);
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t t = 1; t < std::min(count, kOpenAtOnce); ++t) {
+    try {
+      threads.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;  // No thread to be had: the threads there are open the rest.
+    }
+  }
+  work();
+  for (std::thread& thread : threads) thread.join();
+}
+
 TargetSession::TargetSession(TargetLink& link, Revision revision, SessionPolicy policy)
     : link_(link), revision_(revision), policy_(policy) {}
 
@@ -137,6 +157,16 @@ std::vector<Exchange> TargetSession::Close() {
   return made;
 }
 
+void TargetSession::HoldObservations() {
+  held_ = true;
+  if (connection_) connection_->transport().Hold();
+}
+
+void TargetSession::ReleaseObservations() {
+  held_ = false;
+  if (connection_) connection_->transport().Release();
+}
+
 void TargetSession::Lose(std::string why) {
   lost_ = true;
   why_ = std::move(why);
@@ -145,6 +175,7 @@ void TargetSession::Lose(std::string why) {
 void TargetSession::Adopt(std::unique_ptr<SessionConnection> connection) {
   connection_ = std::move(connection);
   connection_->transport().set_observed(true);
+  if (held_) connection_->transport().Hold();
   ++generation_;
   if (StdioTransport* process = connection_->stdio()) {
     process->LimitPatience(patience_);
@@ -200,15 +231,32 @@ Result<OpenOutcome> TargetSession::Open() {
     Lose(why_);
     return opened;
   }
-  if (!opened_once_) {
-    opened_once_ = true;
-    capabilities_ = connection_->client().server_capabilities();
-    session_assigned_ = connection_->client().session_assigned();
-    server_info_ = connection_->client().server_info();
-    if (policy_.list_features) listed_ = ListFeatures(connection_->client());
-    PrepareSpare(nullptr);
-  }
+  if (!opened_once_) OpenedFirst();
   return opened;
+}
+
+void TargetSession::OpenedFirst() {
+  opened_once_ = true;
+  capabilities_ = connection_->client().server_capabilities();
+  session_assigned_ = connection_->client().session_assigned();
+  server_info_ = connection_->client().server_info();
+  if (policy_.list_features) listed_ = ListFeatures(connection_->client());
+  PrepareSpare(nullptr);
+}
+
+void TargetSession::Continue(ProbedConnection probed) {
+  kind_ = probed.transport->kind();
+  reproduce_at_ = probed.transport->ReproduceAt();
+  Adopt(std::make_unique<SessionConnection>(std::move(probed.transport), link_,
+                                            link_.connections_made(), revision_));
+  connection_->client().ContinueFrom(*probed.client);
+  probed.client.reset();  // it spoke through the transport the session holds now
+  opening_.clear();
+  // Observed as the handshake of an Open is: tapped, and counted for the give-up rule.
+  connection_->transport().set_tap(&opening_);
+  for (const Exchange& exchange : probed.opening) connection_->transport().Observed(exchange);
+  connection_->transport().set_tap(nullptr);
+  OpenedFirst();
 }
 
 void TargetSession::PrepareSpare(std::unique_ptr<SessionConnection> retired) {

@@ -11,6 +11,7 @@
 #include <boost/json/object.hpp>
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -21,6 +22,7 @@
 #include "model/observation.h"
 #include "model/result.h"
 #include "transport/client.h"
+#include "transport/era_probe.h"
 #include "transport/transport.h"
 
 namespace mcpfuzz {
@@ -91,6 +93,12 @@ class TargetLink {
   /// Counts an exchange's answer for the give-up rule.
   void Count(const Observation& observation);
   bool gave_up() const { return gave_up_.load(); }
+  /// Notes what any observed exchange got, for unanswered_seen().
+  void NoteAnswer(const Observation& observation);
+  /// Observed exchanges that ended without an answer in time (a timeout, a refused or reset
+  /// connection, deafness, a local failure): while it stays put, the target answered everything
+  /// it was asked, so what was asked of it ahead is what it would answer now.
+  std::size_t unanswered_seen() const { return unanswered_seen_.load(); }
   /// Why nothing more is sent once gave_up().
   static std::string GaveUpReason();
 
@@ -143,6 +151,7 @@ class TargetLink {
   SessionObserver* observer_;
   std::atomic<std::size_t> connections_made_{0};
   std::atomic<bool> gave_up_{false};
+  std::atomic<std::size_t> unanswered_seen_{0};
   std::atomic<SentinelTrust> sentinel_trust_{SentinelTrust::kUnproven};
   std::atomic<std::chrono::milliseconds::rep> lateness_ms_{0};
   std::atomic<ReplyOrder> reply_order_{ReplyOrder::kLearning};
@@ -200,9 +209,19 @@ class TargetSession {
   /// request before initialization) or opens later (Open then uses this connection). False,
   /// with why(), when no connection could be made.
   bool Connect();
+  /// Goes on with a connection the era probe opened in this revision (DetectEras' kept
+  /// connections) as Open would with one it opened itself: opening() holds its exchanges, which
+  /// the run's observer sees now.
+  void Continue(ProbedConnection probed);
   /// Ends a handshake-era HTTP session with DELETE (nothing otherwise) and returns what that
   /// exchanged; the session sends nothing more.
   std::vector<Exchange> Close();
+  /// From Connect on, the exchanges of this session reach the run's observer and the give-up
+  /// count only at ReleaseObservations, as if made then: for a session opened (or sent its first
+  /// request) on a thread of its own, ahead of the moment its caller needs it. A session never
+  /// released leaves no trace in the run.
+  void HoldObservations();
+  void ReleaseObservations();
   /// Makes the session usable for the next request: reopens it when broken, under the policy.
   /// False, with why(), when it is lost.
   bool Ready();
@@ -295,6 +314,8 @@ class TargetSession {
  private:
   bool Reconnect();
   Result<OpenOutcome> OpenConnection();
+  /// Keeps what the target declared and announced when the session first opened.
+  void OpenedFirst();
   bool Reopen();
   bool SpendsTheRestartBudget();
   /// The first drop at a target of unproven sentinels: awaited under the full limit.
@@ -331,6 +352,7 @@ class TargetSession {
   /// The current connection was made by Connect and not yet opened.
   bool connected_unopened_ = false;
   bool closed_ = false;
+  bool held_ = false;
   bool broken_ = false;
   bool retire_ = false;
   bool lost_ = false;
@@ -346,5 +368,15 @@ class TargetSession {
   std::optional<std::chrono::milliseconds> patience_;
   SessionCounts counts_;
 };
+
+/// Sessions opened at once, at most: opening one is mostly waiting (a stdio server starting up,
+/// a handshake), so opening them one after the other put the sum of their openings before the
+/// work; a bound keeps a run that needs a hundred from opening them at one instant.
+inline constexpr std::size_t kOpenAtOnce = 8;
+
+/// Runs open(0) ... open(count - 1), up to kOpenAtOnce at a time, the calling thread among
+/// them; `open` must not throw. Each call must touch only its own session: the factory of a
+/// TargetLink is called one at a time (TargetSession::Connect first, on the calling thread).
+void OpenAtOnce(std::size_t count, const std::function<void(std::size_t)>& open);
 
 }  // namespace mcpfuzz

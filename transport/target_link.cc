@@ -24,6 +24,10 @@ void TargetLink::Count(const Observation& observation) {
   }
 }
 
+void TargetLink::NoteAnswer(const Observation& observation) {
+  if (!transport_detail::AnsweredInTime(observation.outcome)) ++unanswered_seen_;
+}
+
 void TargetLink::TrustSentinels() {
   SentinelTrust unproven = SentinelTrust::kUnproven;
   sentinel_trust_.compare_exchange_strong(unproven, SentinelTrust::kTrusted);

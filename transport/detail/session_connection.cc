@@ -39,14 +39,44 @@ ObservingTransport::ObservingTransport(std::unique_ptr<Transport> inner, TargetL
 
 void ObservingTransport::Observe(const Request& request, const Observation& observation, Owed owed,
                                  bool harmless) {
-  if (!observed_) return;
-  if (harmless || tap_ != nullptr) link_.Count(observation);
-  if (link_.observer() == nullptr && tap_ == nullptr) return;
   const std::string session_id = SessionIdOf(request, *this);
-  const ObservedExchange observed{request, observation, session_id,
-                                  owed,    serial_,     stdio_ != nullptr};
-  if (SessionObserver* observer = link_.observer()) observer->Saw(observed);
+  Record({request, observation, session_id, owed, serial_, stdio_ != nullptr}, harmless);
+}
+
+void ObservingTransport::Observed(const Exchange& exchange) {
+  Record({exchange.request, exchange.observation, exchange.session_id,
+          OwedByDefault(exchange.request), serial_, stdio_ != nullptr},
+         /*harmless=*/false);
+}
+
+void ObservingTransport::Record(const ObservedExchange& observed, bool harmless) {
+  if (!observed_) return;
+  // A handshake counts for the give-up rule as a question every server must answer.
+  const bool counts = harmless || tap_ != nullptr;
   if (tap_ != nullptr) tap_->push_back(observed.Copy());
+  if (held_) {
+    held_->push_back({observed.Copy(), observed.owed, counts});
+    return;
+  }
+  HandOn(observed, counts);
+}
+
+void ObservingTransport::HandOn(const ObservedExchange& observed, bool counts) {
+  link_.NoteAnswer(observed.observation);
+  if (counts) link_.Count(observed.observation);
+  if (SessionObserver* observer = link_.observer()) observer->Saw(observed);
+}
+
+void ObservingTransport::Release() {
+  if (!held_) return;
+  std::vector<Held> held = std::move(*held_);
+  held_.reset();
+  for (const Held& one : held) {
+    const ObservedExchange observed{
+        one.exchange.request, one.exchange.observation, one.exchange.session_id, one.owed, serial_,
+        stdio_ != nullptr};
+    HandOn(observed, one.counts);
+  }
 }
 
 Observation ObservingTransport::SendOwed(const Request& request, Owed owed, bool harmless) {

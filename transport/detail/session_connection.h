@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -48,18 +49,34 @@ class ObservingTransport final : public TransportDecorator {
   /// While set (during an open), every exchange is also appended to `tap` and counts for the
   /// give-up rule, as a handshake is a question every server must answer.
   void set_tap(std::vector<Exchange>* tap) { tap_ = tap; }
+  /// Observes an exchange made on this connection before it was observed (the era probe's
+  /// handshake), as one made now.
+  void Observed(const Exchange& exchange);
   /// Off while a spare opens on a thread of its own: the run's observer and count see one
   /// thread's exchanges, in order.
   void set_observed(bool observed) { observed_ = observed; }
+  /// While held, exchanges still go to the tap but reach the run's observer and count only at
+  /// Release, as if made then: for a connection prepared on a thread of its own ahead of the
+  /// moment its caller would have made them. Never released, they are never observed.
+  void Hold() { held_.emplace(); }
+  void Release();
 
  private:
+  struct Held {
+    Exchange exchange;
+    Owed owed;
+    bool counts;
+  };
   void Observe(const Request& request, const Observation& observation, Owed owed, bool harmless);
+  void Record(const ObservedExchange& observed, bool harmless);
+  void HandOn(const ObservedExchange& observed, bool counts);
 
   TargetLink& link_;
   std::size_t serial_;
   StdioTransport* stdio_;
   std::vector<Exchange>* tap_ = nullptr;
   bool observed_ = true;
+  std::optional<std::vector<Held>> held_;
 };
 
 class SessionConnection {
