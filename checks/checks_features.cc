@@ -182,6 +182,10 @@ void CursorReused(RevisionRun& run) {
   });
 }
 
+void CursorReusedAhead(const RevisionRun& run, FreshSteps& steps) {
+  if (run.capabilities_known()) ++steps.opened;
+}
+
 void InvalidLogLevel(RevisionRun& run) {
   if (!run.RequireCapability(check::kInvalidLogLevel, "logging")) return;
   if (!run.stateless()) {
@@ -243,6 +247,12 @@ void Unsubscribe(RevisionRun& run) {
   });
 }
 
+void UnsubscribeAhead(const RevisionRun& run, FreshSteps& steps) {
+  if (run.Declares("resources") && DeclaresFlag(run.capabilities(), "resources", "subscribe")) {
+    ++steps.opened;
+  }
+}
+
 // logging/setLevel on a connection of its own, then a ping (tables §7 G4). The level is the most
 // severe one, so that any log message the ping's reply carries is below it.
 void SessionLogLevel(RevisionRun& run) {
@@ -263,6 +273,10 @@ void SessionLogLevel(RevisionRun& run) {
       result.Judge(Ask(connection, "ping"), context);
     }
   });
+}
+
+void SessionLogLevelAhead(const RevisionRun& run, FreshSteps& steps) {
+  if (run.Declares("logging")) ++steps.opened;
 }
 
 }  // namespace mcpfuzz::checks::detail

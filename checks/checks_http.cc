@@ -140,11 +140,11 @@ void Sessions(RevisionRun& run) {
 
   // A throwaway session, so the main one lives on.
   run.set_current_check(check::kSessionDelete);
-  std::unique_ptr<Connection> throwaway = run.Fresh();
+  std::vector<Exchange> opened;
+  bool open = false;
+  std::unique_ptr<Connection> throwaway = run.FreshOpened(opened, open);
   if (!throwaway) return run.ReportUnreachable(check::kSessionDelete);
   ResultBuilder result(run, check::kSessionDelete);
-  std::vector<Exchange> opened;
-  const bool open = throwaway->Open(&opened);
   for (Exchange& exchange : opened) result.Add(std::move(exchange));
   if (!open || throwaway->session().session_id().empty()) {
     return run.ReportNotApplicable(
@@ -179,6 +179,13 @@ void Sessions(RevisionRun& run) {
   run.Report(std::move(result));
 }
 
+void SessionsAhead(const RevisionRun& run, FreshSteps& steps) {
+  if (!run.stateless() && run.capabilities_known() && run.session_assigned() &&
+      run.Pending(check::kSessionDelete)) {
+    ++steps.opened;
+  }
+}
+
 void HttpEndpoint(RevisionRun& run) {
   ReportVariants(
       run, check::kAcceptMissing,
@@ -191,6 +198,14 @@ void HttpEndpoint(RevisionRun& run) {
                                          }}});
   ReportVariants(run, check::kOriginInvalid,
                  {WithHeader("a foreign Origin", "Origin", std::string(kForeignOrigin))});
+}
+
+void HttpEndpointAhead(const RevisionRun& run, FreshSteps& steps) {
+  // A server may hold the GET's headers until it has an event to send, which nothing the
+  // checklist sends makes: the wait (Limits::stream_open) goes by beside the other openings.
+  if (run.http() && run.Pending(check::kHttpGet)) {
+    steps.in_main_session.push_back(MakeBodyless(run.revision(), "GET"));
+  }
 }
 
 }  // namespace mcpfuzz::checks::detail

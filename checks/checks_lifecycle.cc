@@ -50,6 +50,19 @@ boost::json::object ProbeParams(std::string_view method) {
   return {};
 }
 
+// initialize asking for a version no server speaks, on a connection of its own.
+Request UnsupportedInitialize(const RevisionRun& run) {
+  Request request = MakeInitialize(run.revision(), run.kind(), 1);
+  Params(request)["protocolVersion"] = kUnsupportedVersion;
+  return request;
+}
+
+// The handshake control's initialize over HTTP, which opens the session its requests before
+// notifications/initialized go in.
+Request ControlInitialize(const RevisionRun& run) {
+  return MakeInitialize(run.revision(), run.kind(), 0);
+}
+
 // Several checks judged on one connection's exchanges: each by the exchange at its index (all
 // of them shown), or unreachable where the connection ended before that request was sent.
 void ReportEachAt(RevisionRun& run, const std::vector<Exchange>& exchanges,
@@ -77,12 +90,10 @@ void Initialize(RevisionRun& run) { ReportFirstOpen(run, check::kInitialize); }
 void InitializeUnsupportedVersion(RevisionRun& run) {
   const std::string_view id = check::kInitializeUnsupportedVersion;
   // A fresh connection: the main one is initialized already.
-  std::unique_ptr<Connection> fresh = run.Fresh();
+  Exchange exchange;
+  std::unique_ptr<Connection> fresh = run.FreshSending(UnsupportedInitialize(run), exchange);
   if (!fresh) return run.ReportUnreachable(id);
-  Request request = MakeInitialize(run.revision(), run.kind(), 1);
-  Params(request)["protocolVersion"] = kUnsupportedVersion;
   ResultBuilder result(run, id);
-  Exchange exchange = fresh->Send(request);
   // A session it opened anyway is ended, so the check leaves nothing behind.
   std::optional<std::string> session;
   if (auto header = FindHeader(exchange.observation.http_headers, kHeaderSessionId)) {
@@ -96,14 +107,29 @@ void InitializeUnsupportedVersion(RevisionRun& run) {
   run.Report(std::move(result));
 }
 
+void InitializeUnsupportedVersionAhead(const RevisionRun& run, FreshSteps& steps) {
+  steps.sent.push_back(UnsupportedInitialize(run));
+}
+
 void HandshakeControl(RevisionRun& run) {
-  std::unique_ptr<Connection> fresh = run.Fresh();
+  // Over Streamable HTTP the lifecycle lives in the session initialize creates: a session-less
+  // request only asks sessions.missing's question. So over HTTP "before initialization" is the
+  // window between the initialize response and notifications/initialized, which L4 names too;
+  // over stdio it is a fresh process that has seen nothing.
+  run.set_current_check(check::kPingBeforeInit);
+  std::vector<Exchange> exchanges;
+  std::unique_ptr<Connection> fresh;
+  if (run.http()) {
+    Exchange initialize;
+    fresh = run.FreshSending(ControlInitialize(run), initialize);
+    if (fresh) exchanges.push_back(std::move(initialize));
+  } else {
+    fresh = run.Fresh();
+  }
   if (!fresh) return run.ReportPendingUnreachable();
   Connection& connection = *fresh;
   McpClient& client = connection.client();
-  run.set_current_check(check::kPingBeforeInit);
 
-  std::vector<Exchange> exchanges;
   auto send = [&](const Request& request, Owed owed) -> std::optional<std::size_t> {
     // A server that died or went deaf gets no further requests on this connection.
     if (connection.Dead()) return std::nullopt;
@@ -111,12 +137,7 @@ void HandshakeControl(RevisionRun& run) {
     return exchanges.size() - 1;
   };
 
-  // Over Streamable HTTP the lifecycle lives in the session initialize creates: a session-less
-  // request only asks sessions.missing's question. So over HTTP "before initialization" is the
-  // window between the initialize response and notifications/initialized, which L4 names too;
-  // over stdio it is a fresh process that has seen nothing.
   if (run.http()) {
-    send(MakeInitialize(run.revision(), run.kind(), 0), Owed::kReply);
     const auto session = FindHeader(exchanges.back().observation.http_headers, kHeaderSessionId);
     if (session) connection.session().set_session_id(std::string(*session));
   }
@@ -152,9 +173,16 @@ void HandshakeControl(RevisionRun& run) {
                control_note);
 }
 
+void HandshakeControlAhead(const RevisionRun& run, FreshSteps& steps) {
+  if (run.http()) steps.sent.push_back(ControlInitialize(run));
+}
+
 void InitializedSession(RevisionRun& run) {
   // A session of its own: a second initialize may change the session it is sent in.
-  std::unique_ptr<Connection> fresh = run.Fresh();
+  run.set_current_check(check::kPing);
+  std::vector<Exchange> exchanges;
+  bool opened = false;
+  std::unique_ptr<Connection> fresh = run.FreshOpened(exchanges, opened);
   if (!fresh) {
     for (std::string_view id : {check::kPing, check::kReinitialize}) {
       if (run.Pending(id)) run.ReportUnreachable(id);
@@ -162,9 +190,6 @@ void InitializedSession(RevisionRun& run) {
     return;
   }
   Connection& connection = *fresh;
-  std::vector<Exchange> exchanges;
-  run.set_current_check(check::kPing);
-  const bool opened = connection.Open(&exchanges);
   std::optional<std::size_t> ping_index;
   std::optional<std::size_t> again_index;
   if (opened && !connection.Dead()) {
@@ -182,6 +207,8 @@ void InitializedSession(RevisionRun& run) {
   for (Exchange& cleanup : connection.Close()) exchanges.push_back(std::move(cleanup));
   ReportEachAt(run, exchanges, {{check::kPing, ping_index}, {check::kReinitialize, again_index}});
 }
+
+void OneOpened(const RevisionRun& /*run*/, FreshSteps& steps) { ++steps.opened; }
 
 void CancelledInFlight(RevisionRun& run) {
   const std::string_view id = check::kCancelledNoReply;

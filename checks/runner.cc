@@ -22,10 +22,12 @@ namespace {
 namespace d = detail;
 
 // One check and the scenario that asks its question. Consecutive entries sharing a scenario
-// are answered by one run of it (the handshake control judges two checks at once, say).
+// are answered by one run of it (the handshake control judges two checks at once, say), and
+// the first of them names what the scenario does first on connections of its own, if anything.
 struct Entry {
   CheckInfo info;
   d::Scenario scenario;
+  d::Ahead ahead = nullptr;
 };
 
 // The stdio process checks come last: they judge everything the run before them did.
@@ -49,11 +51,16 @@ constexpr std::array kEntries = {
     Entry{{check::kInitialize, "initialize answers the version asked"}, d::Initialize},
     Entry{{check::kInitializeUnsupportedVersion,
            "initialize with an unsupported version falls back to a supported one"},
-          d::InitializeUnsupportedVersion},
-    Entry{{check::kPingBeforeInit, "ping works before initialization"}, d::HandshakeControl},
+          d::InitializeUnsupportedVersion,
+          d::InitializeUnsupportedVersionAhead},
+    Entry{{check::kPingBeforeInit, "ping works before initialization"},
+          d::HandshakeControl,
+          d::HandshakeControlAhead},
     Entry{{check::kRequestBeforeInit, "a request before initialization neither crashes nor hangs"},
           d::HandshakeControl},
-    Entry{{check::kPing, "ping works in an initialized session"}, d::InitializedSession},
+    Entry{{check::kPing, "ping works in an initialized session"},
+          d::InitializedSession,
+          d::OneOpened},
     Entry{{check::kReinitialize, "a second initialize does not change the session's version"},
           d::InitializedSession},
     Entry{{check::kCancelledNoReply,
@@ -61,7 +68,8 @@ constexpr std::array kEntries = {
           d::CancelledInFlight},
     Entry{{check::kProgressAfterResponse,
            "stdio: no progress for a request's token after the request was answered"},
-          d::ProgressAfterResponse},
+          d::ProgressAfterResponse,
+          d::OneOpened},
     Entry{{check::kInitializeAfterEraLock,
            "stdio: initialize on a connection an enveloped request locked to 2026-07-28 is "
            "refused"},
@@ -103,18 +111,21 @@ constexpr std::array kEntries = {
           d::UnknownResource},
     Entry{{check::kUnsubscribe,
            "resources/unsubscribe after resources/subscribe is served, and the updates stop"},
-          d::Unsubscribe},
+          d::Unsubscribe,
+          d::UnsubscribeAhead},
     Entry{{check::kUnknownPrompt, "prompts/get of an unknown prompt gets -32602"},
           d::UnknownPrompt},
     Entry{{check::kPromptMissingArguments, "prompts/get without a required argument gets -32602"},
           d::PromptMissingArguments},
     Entry{{check::kInvalidCursor, "a garbage cursor gets -32602"}, d::InvalidCursor},
     Entry{{check::kCursorReused, "a list's nextCursor sent back twice gets a result both times"},
-          d::CursorReused},
+          d::CursorReused,
+          d::CursorReusedAhead},
     Entry{{check::kInvalidLogLevel, "an unknown log level gets -32602"}, d::InvalidLogLevel},
     Entry{{check::kSessionLogLevel,
            "after logging/setLevel, no log message below the level set comes"},
-          d::SessionLogLevel},
+          d::SessionLogLevel,
+          d::SessionLogLevelAhead},
     Entry{{check::kProtocolVersionHeaderMismatch,
            "MCP-Protocol-Version disagreeing with _meta gets -32020 (HTTP 400)"},
           d::ProtocolVersionHeaders},
@@ -135,10 +146,14 @@ constexpr std::array kEntries = {
           d::NameHeaders},
     Entry{{check::kNameHeaderWhitespace, "Mcp-Name with surrounding whitespace is accepted"},
           d::NameHeaders},
-    Entry{{check::kSessionMissing, "a request without the session id gets HTTP 400"}, d::Sessions},
+    Entry{{check::kSessionMissing, "a request without the session id gets HTTP 400"},
+          d::Sessions,
+          d::SessionsAhead},
     Entry{{check::kSessionUnknown, "an unknown session id gets HTTP 404"}, d::Sessions},
     Entry{{check::kSessionDelete, "DELETE ends the session (or gets 405)"}, d::Sessions},
-    Entry{{check::kAcceptMissing, "a POST without Accept gets a 4xx"}, d::HttpEndpoint},
+    Entry{{check::kAcceptMissing, "a POST without Accept gets a 4xx"},
+          d::HttpEndpoint,
+          d::HttpEndpointAhead},
     Entry{{check::kContentTypeWrong, "a POST that is not application/json gets a 4xx"},
           d::HttpEndpoint},
     Entry{{check::kHttpGet, "GET opens an event stream or gets 405"}, d::HttpEndpoint},
@@ -179,7 +194,8 @@ bool MatchesAny(std::string_view id, const std::set<std::string>& selectors) {
 std::vector<d::RevisionPlan> PlanRevisions(const EraReport& eras, const CheckOptions& options) {
   std::vector<d::RevisionPlan> plans;
   for (const PlannedRevision& planned : mcpfuzz::PlanRevisions(eras, options.revision)) {
-    plans.push_back({planned.revision, {}});
+    plans.emplace_back();
+    plans.back().revision = planned.revision;
     if (planned.batches_only) {
       plans.back().restricted_to = {check::kBatchAccepted, check::kBatchEmpty};
     }
@@ -191,6 +207,37 @@ bool Interrupted(const CheckOptions& options) {
   return options.stop != nullptr && options.stop->load();
 }
 
+// The checks of the scenario group starting at `first` that its scenario is to report, and
+// where the group ends.
+struct Group {
+  std::set<std::string_view> pending;
+  std::size_t end = 0;
+};
+Group PendingIn(const d::RevisionRun& run, std::size_t first, bool connected) {
+  Group group;
+  group.end = first;
+  while (group.end < kEntries.size() && kEntries[group.end].scenario == kEntries[first].scenario) {
+    const std::string_view id = kEntries[group.end++].info.id;
+    if (connected && run.Wants(id) && run.HasRow(id)) group.pending.insert(id);
+  }
+  return group;
+}
+
+// Has what every scenario will do first on connections of its own done at once.
+void PrepareFreshConnections(d::RevisionRun& run) {
+  d::FreshSteps steps;
+  for (std::size_t first = 0; first < kEntries.size();) {
+    Group group = PendingIn(run, first, /*connected=*/true);
+    if (!group.pending.empty() && kEntries[first].ahead != nullptr) {
+      run.set_pending(std::move(group.pending));
+      kEntries[first].ahead(run, steps);
+    }
+    first = group.end;
+  }
+  run.set_pending({});
+  run.connections().Prepare(steps);
+}
+
 void RunRevision(TargetLink& link, const CheckOptions& options, d::RevisionPlan plan, CheckRun& out,
                  const std::function<void(const CheckResult&)>& progress) {
   d::RevisionRun run(link, options, std::move(plan), out, progress);
@@ -198,26 +245,24 @@ void RunRevision(TargetLink& link, const CheckOptions& options, d::RevisionPlan 
   for (const Entry& entry : kEntries) any_wanted = any_wanted || run.Wants(entry.info.id);
   if (!any_wanted) return;
   const bool connected = !run.gave_up() && run.Start();
+  if (connected) PrepareFreshConnections(run);
 
   for (std::size_t first = 0; first < kEntries.size();) {
     if (Interrupted(options)) return;
-    std::size_t end = first;
-    while (end < kEntries.size() && kEntries[end].scenario == kEntries[first].scenario) ++end;
-    std::set<std::string_view> pending;
-    for (std::size_t i = first; i < end; ++i) {
+    const Group group = PendingIn(run, first, connected);
+    for (std::size_t i = first; i < group.end; ++i) {
       const std::string_view id = kEntries[i].info.id;
-      if (!run.Wants(id)) continue;
+      if (!run.Wants(id) || group.pending.contains(id)) continue;
       run.set_pending({id});
       if (!connected) {
         run.ReportUnreachable(id);
-      } else if (!run.HasRow(id)) {
+      } else {
         run.ReportNotApplicable(id, "the tables define no expectation for this check in " +
                                         std::string(ToString(run.revision())) + " over " +
                                         std::string(ToString(run.kind())));
-      } else {
-        pending.insert(id);
       }
     }
+    const std::set<std::string_view>& pending = group.pending;
     if (!pending.empty()) {
       run.set_pending(pending);
       run.set_current_check(*pending.begin());
@@ -234,7 +279,7 @@ void RunRevision(TargetLink& link, const CheckOptions& options, d::RevisionPlan 
         if (run.Pending(id)) run.ReportNotApplicable(id, "the scenario reached no verdict");
       }
     }
-    first = end;
+    first = group.end;
   }
 }
 
@@ -263,9 +308,18 @@ bool Selected(std::string_view id, const CheckOptions& options) {
 CheckRun RunChecks(const TransportFactory& connect, const CheckOptions& options,
                    const std::function<void(const CheckResult&)>& progress) {
   CheckRun out;
-  out.eras = DetectEras(connect);
+  // A revision run goes on with the era probe's connection in it rather than opening another:
+  // a server slow to open sessions costs one opening fewer per revision.
+  ProbedConnections probed;
+  out.eras = DetectEras(connect, &probed);
   TargetLink link(connect);
   std::vector<d::RevisionPlan> plans = PlanRevisions(out.eras, options);
+  for (d::RevisionPlan& plan : plans) {
+    if (auto kept = probed.find(plan.revision); kept != probed.end()) {
+      plan.probed = std::move(kept->second);
+    }
+  }
+  probed.clear();  // the rest end their sessions now, as the era probe ends those it keeps not
   if (plans.empty() && Selected(check::kStdoutOnlyJsonRpc, options)) {
     // Nothing else can be judged without a revision; stdout framing binds them all.
     if (auto stdout_only = d::StdoutWithoutRevision(out.eras)) {

@@ -1,5 +1,6 @@
 #include "checks/detail/connections.h"
 
+#include <optional>
 #include <utility>
 
 namespace mcpfuzz::checks::detail {
@@ -69,6 +70,9 @@ bool Connection::Dead() {
 Connections::Connections(TargetLink& link, Revision revision)
     : link_(link), revision_(revision), main_(link, revision, MainPolicy()) {}
 
+// Prepared connections not taken end their sessions unobserved, as if never made.
+Connections::~Connections() = default;
+
 std::unique_ptr<Connection> Connections::Fresh() {
   auto fresh = std::make_unique<Connection>(link_, revision_, OwnPolicy());
   if (!fresh->session_.Connect()) {
@@ -78,7 +82,105 @@ std::unique_ptr<Connection> Connections::Fresh() {
   return fresh;
 }
 
-bool Connections::Start() {
+void Connections::Prepare(const FreshSteps& steps) {
+  if (kind() != TransportKind::kHttp || link_.gave_up()) return;
+  const std::string main_session = main_.session_.session_id();
+  const std::size_t fresh = steps.opened + steps.sent.size();
+  const std::size_t count = fresh + (main_session.empty() ? 0 : steps.in_main_session.size());
+  std::vector<Prepared> made;
+  // Connected here, one at a time: the factory is called from this thread only.
+  for (std::size_t i = 0; i < count; ++i) {
+    auto connection = std::make_unique<Connection>(link_, revision_, OwnPolicy());
+    connection->session_.HoldObservations();
+    if (!connection->session_.Connect()) break;  // taken live, which learns the same failure
+    Prepared prepared;
+    prepared.connection = std::move(connection);
+    if (i >= fresh) {
+      prepared.first = steps.in_main_session[i - fresh];
+      prepared.main_session = main_session;
+      prepared.connection->session_.set_session_id(main_session);
+    } else if (i >= steps.opened) {
+      prepared.first = steps.sent[i - steps.opened];
+    }
+    made.push_back(std::move(prepared));
+  }
+  OpenAtOnce(made.size(), [&made](std::size_t i) {
+    Prepared& prepared = made[i];
+    try {
+      if (prepared.first) {
+        const Owed owed = prepared.main_session.empty() ? Owed::kReply : Owed::kNothing;
+        prepared.sent = prepared.connection->Send(*prepared.first, owed);
+      } else {
+        prepared.opened = prepared.connection->session_.Open().ok();
+      }
+    } catch (...) {
+      prepared.connection.reset();  // not prepared: taken live instead
+    }
+  });
+  for (Prepared& prepared : made) {
+    if (prepared.connection) prepared_.push_back(std::move(prepared));
+  }
+  unanswered_when_prepared_ = link_.unanswered_seen();
+}
+
+std::optional<Connections::Prepared> Connections::TakePrepared(const std::optional<Request>& first,
+                                                               const std::string& main_session) {
+  // Decided by what the target did since, never by the time that passed: one that left
+  // something unanswered may have changed, and what it answered ahead may not be what it
+  // answers now.
+  if (link_.gave_up() || link_.unanswered_seen() != unanswered_when_prepared_) {
+    prepared_.clear();
+    return std::nullopt;
+  }
+  for (auto it = prepared_.begin(); it != prepared_.end(); ++it) {
+    if (it->first != first || it->main_session != main_session) continue;
+    Prepared taken = std::move(*it);
+    prepared_.erase(it);
+    taken.connection->session_.ReleaseObservations();
+    return taken;
+  }
+  return std::nullopt;
+}
+
+std::unique_ptr<Connection> Connections::FreshOpened(std::vector<Exchange>& opening, bool& opened) {
+  if (std::optional<Prepared> prepared = TakePrepared(std::nullopt)) {
+    const auto& made = prepared->connection->session_.opening();
+    opening.insert(opening.end(), made.begin(), made.end());
+    opened = prepared->opened;
+    return std::move(prepared->connection);
+  }
+  std::unique_ptr<Connection> fresh = Fresh();
+  opened = fresh && fresh->Open(&opening);
+  return fresh;
+}
+
+std::unique_ptr<Connection> Connections::FreshSending(const Request& first, Exchange& sent) {
+  if (std::optional<Prepared> prepared = TakePrepared(first)) {
+    sent = std::move(prepared->sent);
+    return std::move(prepared->connection);
+  }
+  std::unique_ptr<Connection> fresh = Fresh();
+  if (fresh) sent = fresh->Send(first, Owed::kReply);
+  return fresh;
+}
+
+Exchange Connections::SendOnMain(Connection& main, const Request& request, Owed owed) {
+  const std::string session = main.session_.session_id();
+  if (owed == Owed::kNothing && !session.empty()) {
+    if (std::optional<Prepared> prepared = TakePrepared(request, session)) {
+      return std::move(prepared->sent);
+    }
+  }
+  return main.Send(request, owed);
+}
+
+bool Connections::Start(ProbedConnection probed) {
+  if (probed.client) {
+    main_.session_.Continue(std::move(probed));
+    first_open_ = main_.session_.opening();
+    capabilities_known_ = true;
+    return true;
+  }
   if (!main_.session_.Connect()) return false;
   if (!main_.Open(&first_open_)) return true;
   capabilities_known_ = true;

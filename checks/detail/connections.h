@@ -14,7 +14,9 @@
 #include <vector>
 
 #include "model/observation.h"
+#include "model/request.h"
 #include "transport/client.h"
+#include "transport/era_probe.h"
 #include "transport/session.h"
 
 namespace mcpfuzz::checks::detail {
@@ -51,17 +53,34 @@ class Connection {
   TargetSession session_;
 };
 
+/// What the checks of a revision will do first on connections of their own, so that it can be
+/// done for all of them at once (Connections::Prepare).
+struct FreshSteps {
+  /// Connections to open (FreshOpened).
+  std::size_t opened = 0;
+  /// Requests each sent first on a connection not opened (FreshSending), owed a reply.
+  std::vector<Request> sent;
+  /// Requests of the main session each sent on a connection of its own that carries the
+  /// session's id (SendOnMain), owed nothing: a GET that waits for a stream's headers waits
+  /// beside the rest.
+  std::vector<Request> in_main_session;
+};
+
 /// The connections of one revision: the main one, kept open (and reopened) across checks, and
 /// fresh ones for checks that need a connection of their own.
 class Connections {
  public:
   Connections(TargetLink& link, Revision revision);
+  ~Connections();
+  Connections(const Connections&) = delete;
+  Connections& operator=(const Connections&) = delete;
 
   /// Known once the first connection was made; kHttp before.
   TransportKind kind() const { return main_.session_.kind(); }
 
-  /// Connects and opens the main connection. False when no connection could be made at all.
-  bool Start();
+  /// Opens the main connection, or goes on with `probed` (the era probe's, in this revision)
+  /// when it holds one. False when no connection could be made at all.
+  bool Start(ProbedConnection probed);
   /// The main connection, opened in this revision; a stdio server that died or went deaf is
   /// reopened first (the session's restart budget). nullptr when it cannot be; MainFailure()
   /// says why.
@@ -75,6 +94,23 @@ class Connections {
   /// A fresh connection (for stdio, a new server process), connected but not opened, never
   /// reopened: what the check does to it is the point. nullptr when none could be made.
   std::unique_ptr<Connection> Fresh();
+  /// Over HTTP, makes `steps` now, all at once, on connections that wait for FreshOpened and
+  /// FreshSending: a server slow to open sessions costs one opening for them all, not one per
+  /// check. Nothing of them is observed before they are taken. Over stdio it does nothing: a
+  /// process started ahead would run beside the checks, and its output is judged.
+  void Prepare(const FreshSteps& steps);
+  /// A fresh connection, opened (Connection::Open), its opening exchanges appended to
+  /// `opening` and whether it opened in `opened`: one Prepare opened, while the target has
+  /// answered everything in time since (so it is what opening one now would give), else one
+  /// opened now. nullptr when none could be made.
+  std::unique_ptr<Connection> FreshOpened(std::vector<Exchange>& opening, bool& opened);
+  /// A fresh connection on which `first` was sent first, owed a reply, its exchange in `sent`:
+  /// one Prepare sent it on, under the same condition, else one it is sent on now.
+  std::unique_ptr<Connection> FreshSending(const Request& first, Exchange& sent);
+  /// `request` sent in the session of `main` (Main()), owed `owed`: what Prepare got for it,
+  /// under the same condition and while the main session is the one it was sent in, else sent
+  /// on `main` now.
+  Exchange SendOnMain(Connection& main, const Request& request, Owed owed);
 
   /// What the server declared when the main connection was first opened.
   bool Declares(std::string_view capability) const { return capabilities().contains(capability); }
@@ -95,6 +131,24 @@ class Connections {
   bool capabilities_known_ = false;
   std::string fresh_failure_;
   std::vector<Exchange> first_open_;
+
+  /// A connection Prepare made: opened (no `first`), or `first` sent on it, in the main session
+  /// when `main_session` names it.
+  struct Prepared {
+    std::unique_ptr<Connection> connection;
+    std::optional<Request> first;
+    std::string main_session;
+    bool opened = false;
+    Exchange sent;
+  };
+  /// Takes the prepared connection whose first step was `first` (or an opening) in
+  /// `main_session`, while the target answered everything in time since Prepare; those left
+  /// are dropped unused otherwise.
+  std::optional<Prepared> TakePrepared(const std::optional<Request>& first,
+                                       const std::string& main_session = {});
+  std::vector<Prepared> prepared_;
+  /// TargetLink::unanswered_seen() when Prepare ended.
+  std::size_t unanswered_when_prepared_ = 0;
 };
 
 }  // namespace mcpfuzz::checks::detail

@@ -125,7 +125,7 @@ JudgeContext RevisionRun::Context(bool capability_declared) const {
 
 bool RevisionRun::Start() {
   set_current_check(stateless() ? check::kDiscoverResult : check::kInitialize);
-  const bool connected = connections_.Start();
+  const bool connected = connections_.Start(std::move(plan_.probed));
   if (!out_.server_info) out_.server_info = connections_.server_info();
   return connected;
 }
@@ -218,7 +218,7 @@ void ReportVariants(RevisionRun& run, std::string_view check_id,
     }
     const std::string label = variants.size() > 1 ? variant.label : std::string();
     const Request request = variant.build(*main);
-    Exchange exchange = main->Send(request, variant.owed);
+    Exchange exchange = run.connections().SendOnMain(*main, request, variant.owed);
     if (main->session().SilenceCutShort(exchange.observation)) {
       const Judgement judged = JudgeCase(Case{request, std::string(check_id), context},
                                          exchange.observation, std::nullopt);
@@ -250,10 +250,10 @@ void ReportFirstOpen(RevisionRun& run, std::string_view check_id) {
 
 void ReportOnOwnConnection(RevisionRun& run, std::string_view check_id,
                            const std::function<void(Connection&, ResultBuilder&)>& steps) {
-  std::unique_ptr<Connection> fresh = run.Fresh();
-  if (!fresh) return run.ReportUnreachable(check_id);
   std::vector<Exchange> opening;
-  if (!fresh->Open(&opening) || fresh->Dead()) return run.ReportUnreachable(check_id);
+  bool opened = false;
+  std::unique_ptr<Connection> fresh = run.FreshOpened(opening, opened);
+  if (!fresh || !opened || fresh->Dead()) return run.ReportUnreachable(check_id);
   ResultBuilder result(run, check_id);
   for (Exchange& exchange : opening) result.Add(std::move(exchange));
   steps(*fresh, result);

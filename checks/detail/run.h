@@ -82,6 +82,8 @@ struct RevisionPlan {
   /// When not empty, only these checks run in this revision (2025-03-26 runs only the batch
   /// checks).
   std::set<std::string_view> restricted_to;
+  /// The era probe's connection in this revision, kept open to go on with; empty when none.
+  ProbedConnection probed;
 };
 
 /// The checklist in one revision over one target.
@@ -124,6 +126,12 @@ class RevisionRun {
   void RetireMain() { connections_.RetireMain(); }
   std::string MainFailure() const { return connections_.MainFailure(); }
   std::unique_ptr<Connection> Fresh() { return connections_.Fresh(); }
+  std::unique_ptr<Connection> FreshOpened(std::vector<Exchange>& opening, bool& opened) {
+    return connections_.FreshOpened(opening, opened);
+  }
+  std::unique_ptr<Connection> FreshSending(const Request& first, Exchange& sent) {
+    return connections_.FreshSending(first, sent);
+  }
   bool Declares(std::string_view capability) const { return connections_.Declares(capability); }
   const boost::json::object& capabilities() const { return connections_.capabilities(); }
   bool capabilities_known() const { return connections_.capabilities_known(); }

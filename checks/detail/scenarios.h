@@ -8,6 +8,14 @@
 namespace mcpfuzz::checks::detail {
 
 using Scenario = void (*)(RevisionRun& run);
+/// What a scenario will do first on connections of its own (RevisionRun::FreshOpened,
+/// FreshSending), given the checks it is to report (RevisionRun::Pending), so that the runner
+/// has it done for every scenario at once (Connections::Prepare). It only adds to `steps`: a
+/// step it names that its scenario ends up not taking costs a session opened and ended unseen,
+/// and one it leaves out is taken when the scenario needs it, as before.
+using Ahead = void (*)(const RevisionRun& run, FreshSteps& steps);
+/// One connection of its own, opened: the Ahead of a scenario that always opens one.
+void OneOpened(const RevisionRun& run, FreshSteps& steps);
 
 // checks_jsonrpc.cc: JSON-RPC framing, notifications and batches.
 void ParseError(RevisionRun& run);
@@ -20,7 +28,9 @@ void Batches(RevisionRun& run);
 // checks_lifecycle.cc: the handshake, version negotiation and requests before it.
 void Initialize(RevisionRun& run);
 void InitializeUnsupportedVersion(RevisionRun& run);
+void InitializeUnsupportedVersionAhead(const RevisionRun& run, FreshSteps& steps);
 void HandshakeControl(RevisionRun& run);
+void HandshakeControlAhead(const RevisionRun& run, FreshSteps& steps);
 void InitializedSession(RevisionRun& run);
 void CancelledInFlight(RevisionRun& run);
 void ProgressAfterResponse(RevisionRun& run);
@@ -50,9 +60,12 @@ void UnknownPrompt(RevisionRun& run);
 void PromptMissingArguments(RevisionRun& run);
 void InvalidCursor(RevisionRun& run);
 void CursorReused(RevisionRun& run);
+void CursorReusedAhead(const RevisionRun& run, FreshSteps& steps);
 void InvalidLogLevel(RevisionRun& run);
 void SessionLogLevel(RevisionRun& run);
+void SessionLogLevelAhead(const RevisionRun& run, FreshSteps& steps);
 void Unsubscribe(RevisionRun& run);
+void UnsubscribeAhead(const RevisionRun& run, FreshSteps& steps);
 
 // checks_removed.cc: the methods 2026-07-28 removed.
 void RemovedMethods(RevisionRun& run);
@@ -62,7 +75,9 @@ void ProtocolVersionHeaders(RevisionRun& run);
 void MethodHeaders(RevisionRun& run);
 void NameHeaders(RevisionRun& run);
 void Sessions(RevisionRun& run);
+void SessionsAhead(const RevisionRun& run, FreshSteps& steps);
 void HttpEndpoint(RevisionRun& run);
+void HttpEndpointAhead(const RevisionRun& run, FreshSteps& steps);
 
 /// discover.result for the era probe's server/discover that succeeded without listing the
 /// revision it asked (EraAttempt::unlisted_discover): that revision is not judged, so this is
