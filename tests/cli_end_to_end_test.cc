@@ -6,6 +6,7 @@
 
 #include <array>
 #include <boost/json.hpp>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -24,6 +25,7 @@ using test_support::McpfuzzBinary;
 using test_support::ProcessRun;
 using test_support::ReadJson;
 using test_support::RunShell;
+using test_support::ScratchDirectory;
 
 std::string TempPath(const std::string& name) {
   return (std::filesystem::temp_directory_path() /
@@ -182,6 +184,37 @@ TEST(CheckCommand, NothingJudgedIsExitTwoNotAGreenRun) {
   }
   ProcessRun judged = Mcpfuzz("check --builtin --only tools.unknown-name");
   EXPECT_EQ(judged.exit_code, 0) << judged.output;
+}
+
+// A server slow to open sessions (fastmcp takes 1 s per initialize) costs `check` its openings
+// one after the other unless they overlap: the fixture counts the initializes that asked each
+// version and how many of them it was answering at one time, so this is judged by what the
+// server saw, not by the time the run took.
+TEST(CheckCommand, OpensTheSessionsOfItsChecksAtOnceAndGoesOnWithTheEraProbes) {
+  const ScratchDirectory scratch("slow-initialize");
+  std::filesystem::create_directories(scratch.path());
+  const std::filesystem::path counts = scratch.path() / "counts.json";
+  const std::string script =
+      std::string(MCPFUZZ_SOURCE_DIR) + "/tests/fixtures/slow_initialize_server.py";
+  auto server = HttpServerProcess::Start({"python3", script, counts.string(), "0.3"},
+                                         std::chrono::seconds(20));
+  ASSERT_TRUE(server.ok()) << server.error().message;
+  auto asked = [&](const char* table, const char* version) -> std::int64_t {
+    const json::value read = ReadJson(counts);
+    const auto* found = read.as_object().at(table).as_object().if_contains(version);
+    return found != nullptr ? found->as_int64() : 0;
+  };
+
+  // The main session is the era probe's: one initialize in 2025-11-25, not two.
+  ProcessRun initialize = Mcpfuzz("check " + server->url() + " --only lifecycle.initialize");
+  EXPECT_EQ(initialize.exit_code, 0) << initialize.output;
+  EXPECT_EQ(asked("asked", "2025-11-25"), 1);
+
+  // The handshake control's initialize and the sessions of lifecycle.ping, pagination and
+  // sessions.delete, all in 2025-11-25, are opened together.
+  ProcessRun all = Mcpfuzz("check " + server->url());
+  EXPECT_NE(all.output.find("lifecycle.ping"), std::string::npos) << all.output;
+  EXPECT_GE(asked("most_at_once", "2025-11-25"), 2) << all.output;
 }
 
 TEST(FuzzCommand, FindsAFaultWritesACaseAndReplayReproducesIt) {
