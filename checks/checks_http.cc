@@ -200,12 +200,4 @@ void HttpEndpoint(RevisionRun& run) {
                  {WithHeader("a foreign Origin", "Origin", std::string(kForeignOrigin))});
 }
 
-void HttpEndpointAhead(const RevisionRun& run, FreshSteps& steps) {
-  // A server may hold the GET's headers until it has an event to send, which nothing the
-  // checklist sends makes: the wait (Limits::stream_open) goes by beside the other openings.
-  if (run.http() && run.Pending(check::kHttpGet)) {
-    steps.in_main_session.push_back(MakeBodyless(run.revision(), "GET"));
-  }
-}
-
 }  // namespace mcpfuzz::checks::detail

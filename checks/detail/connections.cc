@@ -84,9 +84,7 @@ std::unique_ptr<Connection> Connections::Fresh() {
 
 void Connections::Prepare(const FreshSteps& steps) {
   if (kind() != TransportKind::kHttp || link_.gave_up()) return;
-  const std::string main_session = main_.session_.session_id();
-  const std::size_t fresh = steps.opened + steps.sent.size();
-  const std::size_t count = fresh + (main_session.empty() ? 0 : steps.in_main_session.size());
+  const std::size_t count = steps.opened + steps.sent.size();
   std::vector<Prepared> made;
   // Connected here, one at a time: the factory is called from this thread only.
   for (std::size_t i = 0; i < count; ++i) {
@@ -95,21 +93,14 @@ void Connections::Prepare(const FreshSteps& steps) {
     if (!connection->session_.Connect()) break;  // taken live, which learns the same failure
     Prepared prepared;
     prepared.connection = std::move(connection);
-    if (i >= fresh) {
-      prepared.first = steps.in_main_session[i - fresh];
-      prepared.main_session = main_session;
-      prepared.connection->session_.set_session_id(main_session);
-    } else if (i >= steps.opened) {
-      prepared.first = steps.sent[i - steps.opened];
-    }
+    if (i >= steps.opened) prepared.first = steps.sent[i - steps.opened];
     made.push_back(std::move(prepared));
   }
   OpenAtOnce(made.size(), [&made](std::size_t i) {
     Prepared& prepared = made[i];
     try {
       if (prepared.first) {
-        const Owed owed = prepared.main_session.empty() ? Owed::kReply : Owed::kNothing;
-        prepared.sent = prepared.connection->Send(*prepared.first, owed);
+        prepared.sent = prepared.connection->Send(*prepared.first, Owed::kReply);
       } else {
         prepared.opened = prepared.connection->session_.Open().ok();
       }
@@ -123,8 +114,8 @@ void Connections::Prepare(const FreshSteps& steps) {
   unanswered_when_prepared_ = link_.unanswered_seen();
 }
 
-std::optional<Connections::Prepared> Connections::TakePrepared(const std::optional<Request>& first,
-                                                               const std::string& main_session) {
+std::optional<Connections::Prepared> Connections::TakePrepared(
+    const std::optional<Request>& first) {
   // Decided by what the target did since, never by the time that passed: one that left
   // something unanswered may have changed, and what it answered ahead may not be what it
   // answers now.
@@ -133,7 +124,7 @@ std::optional<Connections::Prepared> Connections::TakePrepared(const std::option
     return std::nullopt;
   }
   for (auto it = prepared_.begin(); it != prepared_.end(); ++it) {
-    if (it->first != first || it->main_session != main_session) continue;
+    if (it->first != first) continue;
     Prepared taken = std::move(*it);
     prepared_.erase(it);
     taken.connection->session_.ReleaseObservations();
@@ -162,16 +153,6 @@ std::unique_ptr<Connection> Connections::FreshSending(const Request& first, Exch
   std::unique_ptr<Connection> fresh = Fresh();
   if (fresh) sent = fresh->Send(first, Owed::kReply);
   return fresh;
-}
-
-Exchange Connections::SendOnMain(Connection& main, const Request& request, Owed owed) {
-  const std::string session = main.session_.session_id();
-  if (owed == Owed::kNothing && !session.empty()) {
-    if (std::optional<Prepared> prepared = TakePrepared(request, session)) {
-      return std::move(prepared->sent);
-    }
-  }
-  return main.Send(request, owed);
 }
 
 bool Connections::Start(ProbedConnection probed) {

@@ -60,10 +60,6 @@ struct FreshSteps {
   std::size_t opened = 0;
   /// Requests each sent first on a connection not opened (FreshSending), owed a reply.
   std::vector<Request> sent;
-  /// Requests of the main session each sent on a connection of its own that carries the
-  /// session's id (SendOnMain), owed nothing: a GET that waits for a stream's headers waits
-  /// beside the rest.
-  std::vector<Request> in_main_session;
 };
 
 /// The connections of one revision: the main one, kept open (and reopened) across checks, and
@@ -107,10 +103,6 @@ class Connections {
   /// A fresh connection on which `first` was sent first, owed a reply, its exchange in `sent`:
   /// one Prepare sent it on, under the same condition, else one it is sent on now.
   std::unique_ptr<Connection> FreshSending(const Request& first, Exchange& sent);
-  /// `request` sent in the session of `main` (Main()), owed `owed`: what Prepare got for it,
-  /// under the same condition and while the main session is the one it was sent in, else sent
-  /// on `main` now.
-  Exchange SendOnMain(Connection& main, const Request& request, Owed owed);
 
   /// What the server declared when the main connection was first opened.
   bool Declares(std::string_view capability) const { return capabilities().contains(capability); }
@@ -132,20 +124,16 @@ class Connections {
   std::string fresh_failure_;
   std::vector<Exchange> first_open_;
 
-  /// A connection Prepare made: opened (no `first`), or `first` sent on it, in the main session
-  /// when `main_session` names it.
+  /// A connection Prepare made: opened (no `first`), or `first` sent on it.
   struct Prepared {
     std::unique_ptr<Connection> connection;
     std::optional<Request> first;
-    std::string main_session;
     bool opened = false;
     Exchange sent;
   };
-  /// Takes the prepared connection whose first step was `first` (or an opening) in
-  /// `main_session`, while the target answered everything in time since Prepare; those left
-  /// are dropped unused otherwise.
-  std::optional<Prepared> TakePrepared(const std::optional<Request>& first,
-                                       const std::string& main_session = {});
+  /// Takes the prepared connection whose first step was `first` (or an opening), while the
+  /// target answered everything in time since Prepare; those left are dropped unused otherwise.
+  std::optional<Prepared> TakePrepared(const std::optional<Request>& first);
   std::vector<Prepared> prepared_;
   /// TargetLink::unanswered_seen() when Prepare ended.
   std::size_t unanswered_when_prepared_ = 0;

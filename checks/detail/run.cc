@@ -218,7 +218,7 @@ void ReportVariants(RevisionRun& run, std::string_view check_id,
     }
     const std::string label = variants.size() > 1 ? variant.label : std::string();
     const Request request = variant.build(*main);
-    Exchange exchange = run.connections().SendOnMain(*main, request, variant.owed);
+    Exchange exchange = main->Send(request, variant.owed);
     if (main->session().SilenceCutShort(exchange.observation)) {
       const Judgement judged = JudgeCase(Case{request, std::string(check_id), context},
                                          exchange.observation, std::nullopt);

@@ -77,7 +77,6 @@ void NameHeaders(RevisionRun& run);
 void Sessions(RevisionRun& run);
 void SessionsAhead(const RevisionRun& run, FreshSteps& steps);
 void HttpEndpoint(RevisionRun& run);
-void HttpEndpointAhead(const RevisionRun& run, FreshSteps& steps);
 
 /// discover.result for the era probe's server/discover that succeeded without listing the
 /// revision it asked (EraAttempt::unlisted_discover): that revision is not judged, so this is
