@@ -81,6 +81,8 @@ void InitializeUnsupportedVersion(RevisionRun& run) {
   if (!fresh) return run.ReportUnreachable(id);
   Request request = MakeInitialize(run.revision(), run.kind(), 1);
   Params(request)["protocolVersion"] = kUnsupportedVersion;
+  // It opens the connection: a reproducer sends it alone, not inside a session of its own.
+  request.session = SessionBinding::kOmit;
   ResultBuilder result(run, id);
   Exchange exchange = fresh->Send(request);
   // A session it opened anyway is ended, so the check leaves nothing behind.
@@ -149,7 +151,7 @@ void HandshakeControl(RevisionRun& run) {
   }
   ReportEachAt(run, exchanges,
                {{check::kPingBeforeInit, ping_index}, {check::kRequestBeforeInit, list_index}},
-               control_note);
+               control_note, /*one_connection=*/true);
 }
 
 void InitializedSession(RevisionRun& run) {

@@ -934,6 +934,21 @@ TEST(RemovedMethods, ServingThemFailsRefusingThemWith404Passes) {
   }
 }
 
+// A server whose DELETE ends every session ends the main one under the checks after the first
+// check that closes a session of its own. The main session is opened anew (a 404 to a request
+// and to a ping after it), so the deviation is judged once, by sessions.delete, and not by
+// every check that happened to come after it.
+TEST(EndedSessions, AreOpenedAnewAndJudgedOnceBySessionsDelete) {
+  const CheckRun run = RunAgainst(kHttp, {Fault::kDeleteEndsAllSessions});
+  std::set<std::string> bad;
+  for (const CheckResult& result : run.results) {
+    if (Bad(result)) bad.insert(result.verdict.check_id);
+  }
+  EXPECT_EQ(bad, (std::set<std::string>{std::string(check::kSessionDelete)})) << DescribeAll(run);
+  ASSERT_EQ(run.notes.size(), 1U) << DescribeAll(run);
+  EXPECT_NE(run.notes[0].find("ended mcpfuzz's session"), std::string::npos) << run.notes[0];
+}
+
 TEST(Faults, TheTableCoversEveryFaultSwitch) {
   std::set<Fault> listed;
   for (const FaultExpectation& row : FaultTable()) {

@@ -97,6 +97,9 @@ CheckResult ResultBuilder::Finish() && {
   if (auto history = history_from_.find(result_.judged); history != history_from_.end()) {
     result_.history_from = history->second;
   }
+  if (auto replay = replay_.find(result_.judged); replay != replay_.end()) {
+    result_.replay = std::move(replay->second);
+  }
   return std::move(result_);
 }
 
