@@ -236,6 +236,7 @@ void RunRevision(TargetLink& link, const CheckOptions& options, d::RevisionPlan 
     }
     first = end;
   }
+  run.JudgeRepeats();
   if (const std::size_t ended = run.main_sessions_ended()) {
     out.notes.push_back("in " + std::string(ToString(run.revision())) +
                         ", the server ended mcpfuzz's session " + std::to_string(ended) +

@@ -128,6 +128,10 @@ class RevisionRun {
   bool Start();
   Connection* Main() { return connections_.Main(); }
   std::size_t main_sessions_ended() const { return connections_.main_sessions_ended(); }
+  /// Judges the repeats the incident log saw (a second response outside the window of the
+  /// request it answers) in the results of the checks whose requests they repeat, reported by
+  /// then: the one-response rule, as for a repeat inside the window.
+  void JudgeRepeats();
   void RetireMain() { connections_.RetireMain(); }
   std::string MainFailure() const { return connections_.MainFailure(); }
   std::unique_ptr<Connection> Fresh() { return connections_.Fresh(); }
