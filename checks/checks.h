@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/reproducer.h"
 #include "model/request.h"
 #include "oracles/pre_init.h"
 #include "oracles/verdict.h"
@@ -38,7 +39,15 @@ struct CheckResult {
   /// deaf after a big line, a session used after its DELETE): a reproducer opens a connection
   /// and sends them all (model/reproducer.h), not the judged request alone.
   std::optional<std::size_t> history_from;
+  /// When not empty, what a reproducer sends instead, as a sequence: the judged answer needs
+  /// requests that went on other connections (a session's DELETE that ended another one).
+  std::vector<Request> replay;
 };
+
+/// The shell command that sends again what the result's judged answer needs (model/reproducer.h):
+/// its `replay`, or the exchanges from `history_from`, or of the check's own connection
+/// (`one_connection`), or the judged request alone. Empty when the check judged no exchange.
+std::string Reproducer(const CheckResult& result, const ReproducerTarget& target);
 
 /// Observations that are not verdicts, reported beside them.
 struct HandshakeControl {

@@ -52,6 +52,25 @@ Variant NamedCallVariant(const RevisionRun& run, std::string label, std::string_
 
 void NoChange(Request& /*request*/) {}
 
+// What a reproducer sends for a ping in the main session after another session's DELETE:
+// a session opened for the ping, then the exchanges before `at` (the other session opened and
+// deleted) moved to a second session, then the ping (model/reproducer.h: $sid and $sid2).
+std::vector<Request> TwoSessions(const std::vector<Exchange>& exchanges, std::size_t at) {
+  const Request& ping = exchanges[at].request;
+  Request open = MakeInitialize(ping.revision, TransportKind::kHttp, 0);
+  open.session = SessionBinding::kOmit;
+  std::vector<Request> steps = {
+      open, MakeNotification(ping.revision, TransportKind::kHttp, "notifications/initialized")};
+  for (std::size_t index = 0; index < at; ++index) {
+    Request step = exchanges[index].request;
+    step.session =
+        step.RpcMethod() == "initialize" ? SessionBinding::kOmit : SessionBinding::kSecond;
+    steps.push_back(std::move(step));
+  }
+  steps.push_back(ping);
+  return steps;
+}
+
 }  // namespace
 
 void ProtocolVersionHeaders(RevisionRun& run) {
@@ -168,11 +187,12 @@ void Sessions(RevisionRun& run) {
     // Sessions are isolated: the main session lives on and still answers a ping (tables §4a
     // L6, L6a), judged by lifecycle.ping's row and reported here too.
     if (Connection* main = run.Main()) {
-      Exchange other = main->Send(main->client().Make("ping"), Owed::kReply);
+      Exchange other = main->SendUnrecovered(main->client().Make("ping"), Owed::kReply);
       Verdict alive = Judge(check::kPing, other.request, other.observation, run.Context());
       alive.check_id = std::string(check::kSessionDelete);
       const std::size_t at = result.Add(std::move(other));
       result.Merge(std::move(alive), at, "a ping in another session after this one's DELETE");
+      result.ReplaysAs(at, TwoSessions(result.exchanges(), at));
     }
   }
   throwaway->session().set_session_id("");

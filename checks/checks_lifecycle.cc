@@ -54,6 +54,8 @@ boost::json::object ProbeParams(std::string_view method) {
 Request UnsupportedInitialize(const RevisionRun& run) {
   Request request = MakeInitialize(run.revision(), run.kind(), 1);
   Params(request)["protocolVersion"] = kUnsupportedVersion;
+  // It opens the connection: a reproducer sends it alone, not inside a session of its own.
+  request.session = SessionBinding::kOmit;
   return request;
 }
 
@@ -170,7 +172,7 @@ void HandshakeControl(RevisionRun& run) {
   }
   ReportEachAt(run, exchanges,
                {{check::kPingBeforeInit, ping_index}, {check::kRequestBeforeInit, list_index}},
-               control_note);
+               control_note, /*one_connection=*/true);
 }
 
 void HandshakeControlAhead(const RevisionRun& run, FreshSteps& steps) {

@@ -332,8 +332,9 @@ constexpr std::array kFlags = {
          .value_name = "N",
          .commands = kFuzz,
          .help = "largest body the limits family sends: 1, 4, 10 and 16 MiB and one byte\n"
-                 "more, and ids of up to 1 KiB, 10 KiB, 100 KiB and 1 MiB, up to N (default\n"
-                 "16777216; below 1048576 no such body, below 1024 no long id)",
+                 "more, and ids, method and tool names, _meta keys and header values of up\n"
+                 "to 1 KiB, 10 KiB, 100 KiB and 1 MiB (a header: 512 KiB), up to N (default\n"
+                 "16777216; below 1048576 no such body, below 1024 no long value)",
          .set =
              [](ParseState& state, std::string_view flag, const std::string& value) {
                return SetNumber(flag, value, 1, state.options.fuzz.max_request_bytes);

@@ -112,7 +112,7 @@ constexpr const char* kFuzzIntro = R"(mcpfuzz fuzz TARGET [target options] [fuzz
 
 Sends generated request variants — malformed JSON, invalid requests, unknown methods and names,
 _meta and header/body disagreements, session variants, notifications, batches, cursors, log
-levels, valid JSON nested 10,000-100,000 deep, bodies of 1-16 MiB and ids of up to 1 MiB — in the newest revision of each era the target speaks. Every case names the rule it
+levels, valid JSON nested 10,000-100,000 deep, bodies of 1-16 MiB, and ids, names, _meta keys and header values of up to 1 MiB — in the newest revision of each era the target speaks. Every case names the rule it
 breaks and is judged by the oracles. A FAIL or WARN, a crash or a hang is a finding: it is sent
 again to tell stable from flaky, shrunk to a minimal case with the same failure signature,
 deduplicated, and written at once as a case file (append-only: a killed run keeps what it found)

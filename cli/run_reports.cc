@@ -44,20 +44,7 @@ ReportItem CheckItem(const checks::CheckResult& result, const reports::RunInfo& 
   item.verdict = result.verdict;
   item.failing = result.verdict.kind == VerdictKind::kFail;
   item.judged = result.judged;
-  if (result.judged < result.exchanges.size()) {
-    // The requests the judged answer needs, in order, the judged one last: those that opened a
-    // connection of the check's own (one_connection), those sent after its opening
-    // (history_from), or the judged request alone.
-    const std::size_t from =
-        result.history_from.value_or(result.one_connection ? 0 : result.judged);
-    std::vector<Request> requests;
-    for (std::size_t index = from; index <= result.judged; ++index) {
-      requests.push_back(result.exchanges[index].request);
-    }
-    item.reproducer = result.one_connection && !result.history_from
-                          ? SequenceReproducer(requests, info.reproducer_target)
-                          : Reproducer(requests, info.reproducer_target);
-  }
+  item.reproducer = checks::Reproducer(result, info.reproducer_target);
   for (const auto& exchange : result.exchanges) {
     item.exchanges.push_back({RequestToJson(Redacted(exchange.request)),
                               ObservationToJson(Redacted(exchange.observation))});

@@ -1,17 +1,19 @@
 // Requests at the limits parsers set: valid JSON nested 10,000 to 100,000 levels deep inside
 // `arguments` or `_meta`, bodies at and just above the common size limits (1, 4, 10 and
-// 16 MiB), and ids of up to 1 MiB. Any JSON-RPC answer or refusal is fine; a 5xx, a reply that
-// is not JSON-RPC, a crash or a server that stops answering afterwards is not.
+// 16 MiB), and ids, method names, tool names, _meta keys (long ones and many) and header values
+// of up to 1 MiB. Any JSON-RPC answer or refusal is fine; a 5xx, a reply that is not JSON-RPC,
+// a crash or a server that stops answering afterwards is not.
 //
 // All are raw bodies built as text: mcpfuzz's own JSON library would recurse once per level
 // (and refuses past 32 levels by default), so the nesting never becomes a JSON value here, and
-// a megabyte id is measured and sent without being serialised again.
+// a megabyte value is measured and sent without being serialised again.
 
 #include <rapidcheck.h>
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -111,30 +113,28 @@ rc::Gen<GeneratedCase> Oversized(const GenContext& context) {
       detail::HarmlessRequest(context), rc::gen::elementOf(Sizes(context.max_request_bytes)));
 }
 
-// --- long ids --------------------------------------------------------------------------------
+// --- sizes along an axis --------------------------------------------------------------------
 
-// An id's length is drawn on a scale of sizes: a ceiling, then a length between the ceiling
-// below it and this one, so ids of a kilobyte are drawn as often as ids of a megabyte.
+// A length is drawn on a scale of sizes: a ceiling, then a length between the ceiling below it
+// and this one, so a kilobyte is drawn as often as a megabyte. A value sent in an HTTP header
+// stops at 512 KiB: libcurl (7.88) refuses a request whose header section passes 1 MiB before
+// sending anything, and servers refuse far less (8 or 16 KiB, answering 431 or 400).
 constexpr std::size_t kKiB = std::size_t{1} << 10;
-constexpr std::array<std::size_t, 4> kIdCeilings = {kKiB, 10 * kKiB, 100 * kKiB, kMiB};
-// Shrinking stops here at the latest: one character, and for numbers 10^20, the shortest
-// integer past 2^64-1 (uint64's 20 digits).
-constexpr std::size_t kShortestStringId = 1;
-constexpr std::size_t kShortestNumberId = 21;
-constexpr std::string_view kIdPlaceholder = "mcpfuzz-id-placeholder";
+constexpr std::array<std::size_t, 4> kCeilings = {kKiB, 10 * kKiB, 100 * kKiB, kMiB};
+constexpr std::array<std::size_t, 4> kHeaderCeilings = {kKiB, 10 * kKiB, 100 * kKiB, 512 * kKiB};
 
 // The ceilings up to max_request_bytes: none below 1 KiB.
-std::vector<std::size_t> IdCeilings(std::size_t max_request_bytes) {
+std::vector<std::size_t> Ceilings(std::size_t max_request_bytes, bool in_header) {
   std::vector<std::size_t> ceilings;
-  for (std::size_t ceiling : kIdCeilings) {
+  for (std::size_t ceiling : in_header ? kHeaderCeilings : kCeilings) {
     if (ceiling <= max_request_bytes) ceilings.push_back(ceiling);
   }
   return ceilings;
 }
 
 // Only the length shrinks, toward `shortest` whatever the ceiling was, so a finding ends at the
-// shortest id that still fails; the ceiling only spreads the drawn lengths.
-rc::Gen<std::size_t> IdLength(std::vector<std::size_t> ceilings, std::size_t shortest) {
+// shortest value that still fails; the ceiling only spreads the drawn lengths.
+rc::Gen<std::size_t> Length(std::vector<std::size_t> ceilings, std::size_t shortest) {
   return rc::Gen<std::size_t>([ceilings, shortest](const rc::Random& random, int /*size*/) {
     rc::Random rest(random);
     const std::size_t step = rest.split().next() % ceilings.size();
@@ -144,6 +144,57 @@ rc::Gen<std::size_t> IdLength(std::vector<std::size_t> ceilings, std::size_t sho
         length, [shortest](std::size_t from) { return rc::shrink::towards(from, shortest); });
   });
 }
+
+// One axis a harmless request grows along: a value of `length` units put in `well_formed`.
+struct Axis {
+  std::function<Request(const Request& well_formed, std::size_t length)> grow;
+  std::string_view check_id = check::kOversizedRequest;
+  // Shrinking stops here at the latest.
+  std::size_t shortest = 1;
+  // The body bytes one unit adds, by which max_request_bytes bounds the length; 0 for a value
+  // only a header carries.
+  std::size_t unit_bytes = 1;
+  // A value sent in an HTTP header (kHeaderCeilings).
+  bool in_header = false;
+  // The variant: `before` the length `after`.
+  std::string before;
+  std::string after;
+};
+
+// Cases of `well_formed` grown along `axis`, none past max_request_bytes.
+rc::Gen<GeneratedCase> Grown(const GenContext& context, rc::Gen<Request> well_formed, Axis axis) {
+  const std::size_t max_request_bytes = context.max_request_bytes;
+  // Without a ceiling the axis is weighed 0 and never drawn. A length of members of several
+  // bytes each is a count: its ceilings are the counts that fill as many bytes.
+  std::vector<std::size_t> ceilings = Ceilings(max_request_bytes, axis.in_header);
+  if (axis.unit_bytes > 1) {
+    for (std::size_t& ceiling : ceilings) ceiling /= axis.unit_bytes;
+  }
+  const std::size_t shortest = axis.shortest;
+  return rc::gen::apply(
+      [max_request_bytes, axis](const Request& base, std::size_t drawn) {
+        std::size_t length = drawn;
+        if (axis.unit_bytes > 0) {
+          const std::size_t fixed =
+              axis.grow(base, axis.shortest).WireBody().size() - axis.shortest * axis.unit_bytes;
+          const std::size_t room =
+              max_request_bytes > fixed ? (max_request_bytes - fixed) / axis.unit_bytes : 0;
+          length = std::max(axis.shortest, std::min(drawn, room));
+        }
+        return MakeCase(kFamily, axis.check_id, axis.grow(base, length),
+                        axis.before + std::to_string(length) + axis.after, base);
+      },
+      std::move(well_formed), Length(ceilings, shortest));
+}
+
+// `request` with its body as the bytes it serialises to: a megabyte is then measured and sent
+// without being serialised again.
+Request Raw(Request request) {
+  request.body = RawBody{request.WireBody()};
+  return request;
+}
+
+constexpr std::string_view kIdPlaceholder = "mcpfuzz-id-placeholder";
 
 // `well_formed` with `raw_id` (JSON text) as its id.
 Request WithRawId(const Request& well_formed, std::string_view raw_id) {
@@ -156,56 +207,154 @@ Request WithRawId(const Request& well_formed, std::string_view raw_id) {
   return request;
 }
 
-// The room the id has in a body of at most max_request_bytes: the body with an empty id, less.
-std::size_t IdRoom(const Request& well_formed, std::size_t max_request_bytes, std::size_t quotes) {
-  const std::size_t base = WithRawId(well_formed, "").WireBody().size() + quotes;
-  return max_request_bytes > base ? max_request_bytes - base : 0;
-}
-
 // A string id is a valid RequestId of any length: the reply must carry it back unchanged (the
 // envelope rule every check applies), and a refusal is as fine as for any large request
 // (tables §15 Z2), so limits.oversized-request judges it.
 rc::Gen<GeneratedCase> LongStringId(const GenContext& context) {
-  const std::size_t max_request_bytes = context.max_request_bytes;
-  return rc::gen::apply(
-      [max_request_bytes](const Request& well_formed, std::size_t drawn) {
-        const std::size_t length =
-            std::max(kShortestStringId, std::min(drawn, IdRoom(well_formed, max_request_bytes, 2)));
-        Request request = WithRawId(well_formed, "\"" + std::string(length, 'a') + "\"");
-        return MakeCase(kFamily, check::kOversizedRequest, std::move(request),
-                        "a string id of " + std::to_string(length) + " characters", well_formed);
-      },
-      detail::HarmlessRequest(context), IdLength(IdCeilings(max_request_bytes), kShortestStringId));
+  return Grown(context, detail::HarmlessRequest(context),
+               {.grow =
+                    [](const Request& well_formed, std::size_t length) {
+                      return WithRawId(well_formed, "\"" + std::string(length, 'a') + "\"");
+                    },
+                .before = "a string id of ",
+                .after = " characters"});
 }
 
 // An integer past 2^64-1 is no id any implementation must hold (RFC 8259 §9 lets a parser
 // limit the range of numbers), so what it owes back is unknown: only the process's survival
 // is certain, which stdio.no-early-exit judges, over stdio only (as the malformed-json
-// family's huge numbers in _meta).
+// family's huge numbers in _meta). Its shortest is 10^20, the shortest integer past uint64's
+// 20 digits.
 rc::Gen<GeneratedCase> LongNumberId(const GenContext& context) {
-  const std::size_t max_request_bytes = context.max_request_bytes;
-  return rc::gen::apply(
-      [max_request_bytes](const Request& well_formed, std::size_t drawn) {
-        const std::size_t digits =
-            std::max(kShortestNumberId, std::min(drawn, IdRoom(well_formed, max_request_bytes, 0)));
-        Request request = WithRawId(well_formed, "1" + std::string(digits - 1, '0'));
-        return MakeCase(kFamily, check::kNoEarlyExit, std::move(request),
-                        "an integer id of " + std::to_string(digits) + " digits", well_formed);
-      },
-      detail::HarmlessRequest(context), IdLength(IdCeilings(max_request_bytes), kShortestNumberId));
+  return Grown(context, detail::HarmlessRequest(context),
+               {.grow =
+                    [](const Request& well_formed, std::size_t digits) {
+                      return WithRawId(well_formed, "1" + std::string(digits - 1, '0'));
+                    },
+                .check_id = check::kNoEarlyExit,
+                .shortest = 21,
+                .before = "an integer id of ",
+                .after = " digits"});
+}
+
+// Names, keys and header values that grow, in requests that are otherwise harmless: a method
+// no revision defines, a tool that cannot exist, _meta (open to extra keys in every revision),
+// a header no server reads. A server may refuse any of them as it may refuse any long string
+// (RFC 8259 §9; an HTTP 4xx, 431 for a header), answer it as it answers a short one, or fail:
+// only failing breaks a rule for certain, so limits.oversized-request judges them all (tables
+// §15 Z2), as it judges a long id. Over 2026-07-28 HTTP the method and the tool's name are
+// mirrored in Mcp-Method and Mcp-Name, so they grow in a header too. Each is one name plus 'a's,
+// never a real method or tool.
+constexpr std::string_view kMethodPrefix = "mcpfuzz/";
+constexpr std::string_view kToolPrefix = "mcpfuzz_no_such_tool_";
+constexpr std::string_view kMetaKeyPrefix = "mcpfuzz/";
+constexpr std::string_view kPaddingHeader = "X-Mcpfuzz-Padding";
+// The most a member "mcpfuzz/<n>":0, adds with its comma while n has at most 7 digits: the
+// length of the many-keys axis is a count of them.
+constexpr std::size_t kKeyMemberBytes = 20;
+
+std::string Named(std::string_view prefix, std::size_t length) {
+  std::string name(prefix);
+  name.append(length > prefix.size() ? length - prefix.size() : 1, 'a');
+  return name;
+}
+
+bool HeaderBound(const GenContext& context) { return context.stateless() && context.http(); }
+
+rc::Gen<GeneratedCase> LongMethod(const GenContext& context) {
+  return Grown(
+      context, detail::HarmlessRequest(context),
+      {.grow =
+           [context](const Request& well_formed, std::size_t length) {
+             return Raw(context.Make(Named(kMethodPrefix, length), {}, *well_formed.RpcId()));
+           },
+       .shortest = kMethodPrefix.size() + 1,
+       .in_header = HeaderBound(context),
+       .before = "a method name of ",
+       .after = " characters"});
+}
+
+rc::Gen<GeneratedCase> LongToolName(const GenContext& context) {
+  const auto call = [context](std::string name, const boost::json::value& id) {
+    return context.Make("tools/call",
+                        {{"name", std::move(name)}, {"arguments", boost::json::object{}}}, id);
+  };
+  return Grown(context,
+               rc::gen::map(detail::RequestIdValue(),
+                            [call](const boost::json::value& id) {
+                              return call(Named(kToolPrefix, kToolPrefix.size() + 6), id);
+                            }),
+               {.grow =
+                    [call](const Request& well_formed, std::size_t length) {
+                      return Raw(call(Named(kToolPrefix, length), *well_formed.RpcId()));
+                    },
+                .shortest = kToolPrefix.size() + 1,
+                .in_header = HeaderBound(context),
+                .before = "a tool name of ",
+                .after = " characters"});
+}
+
+rc::Gen<GeneratedCase> LongMetaKey(const GenContext& context) {
+  return Grown(context, detail::HarmlessRequest(context),
+               {.grow =
+                    [](const Request& well_formed, std::size_t length) {
+                      Request request = well_formed;
+                      request.body = RawBody{detail::WithMetaMembers(
+                          well_formed, "\"" + Named(kMetaKeyPrefix, length) + "\":0")};
+                      return request;
+                    },
+                .shortest = kMetaKeyPrefix.size() + 1,
+                .before = "a _meta key of ",
+                .after = " characters"});
+}
+
+rc::Gen<GeneratedCase> ManyMetaKeys(const GenContext& context) {
+  return Grown(context, detail::HarmlessRequest(context),
+               {.grow =
+                    [](const Request& well_formed, std::size_t count) {
+                      std::string members;
+                      members.reserve(count * kKeyMemberBytes);
+                      for (std::size_t key = 0; key < count; ++key) {
+                        if (key > 0) members += ',';
+                        members +=
+                            "\"" + std::string(kMetaKeyPrefix) + std::to_string(key) + "\":0";
+                      }
+                      Request request = well_formed;
+                      request.body = RawBody{detail::WithMetaMembers(well_formed, members)};
+                      return request;
+                    },
+                .unit_bytes = kKeyMemberBytes,
+                .before = "a _meta object of ",
+                .after = " keys"});
+}
+
+rc::Gen<GeneratedCase> LongHeaderValue(const GenContext& context) {
+  return Grown(context, detail::HarmlessRequest(context),
+               {.grow =
+                    [](const Request& well_formed, std::size_t length) {
+                      Request request = well_formed;
+                      SetHeader(request.headers, kPaddingHeader, std::string(length, 'a'));
+                      return request;
+                    },
+                .unit_bytes = 0,
+                .in_header = true,
+                .before = "a header value of ",
+                .after = " characters (" + std::string(kPaddingHeader) + ")"});
 }
 
 // `added` in `added_weight` of `total_weight` draws, `kept` otherwise, given the random it would
-// have had alone: the ticket is read from the undivided random, which Pick and every generator
-// under it only read through split copies. So a case `kept` still draws is the case it drew
-// before `added` existed, and the findings a seed gave stay at their case indices (the limits
-// family's megabyte bodies are held back by size class: a reshuffle can hide a fault a seed
-// found at once).
+// have had alone: the ticket is the `ticket`-th value read from the undivided random, which Pick
+// and every generator under it only read through split copies. So a case `kept` still draws is
+// the case it drew before `added` existed, and the findings a seed gave stay at their case
+// indices (the limits family's megabyte bodies are held back by size class: a reshuffle can
+// hide a fault a seed found at once). Nested, each Beside reads a ticket of its own.
 rc::Gen<GeneratedCase> Beside(rc::Gen<GeneratedCase> kept, rc::Gen<GeneratedCase> added,
-                              int added_weight, int total_weight) {
+                              int added_weight, int total_weight, int ticket) {
   return rc::Gen<GeneratedCase>([=](const rc::Random& random, int size) {
-    rc::Random ticket(random);
-    const auto drawn = static_cast<int>(ticket.next() % static_cast<std::uint64_t>(total_weight));
+    rc::Random values(random);
+    std::uint64_t value = values.next();
+    for (int skipped = 0; skipped < ticket; ++skipped) value = values.next();
+    const auto drawn = static_cast<int>(value % static_cast<std::uint64_t>(total_weight));
     return drawn < added_weight ? added(random, size) : kept(random, size);
   });
 }
@@ -221,14 +370,25 @@ rc::Gen<GeneratedCase> Limits(const GenContext& context) {
       {4, DeepMeta(context)},
       {oversized ? 1 : 0, oversized ? Oversized(context) : DeepMeta(context)},
   };
-  const bool long_ids = !IdCeilings(context.max_request_bytes).empty();
+  const bool long_values = !Ceilings(context.max_request_bytes, false).empty();
   std::vector<std::pair<int, rc::Gen<GeneratedCase>>> ids = {
       {2, LongStringId(context)},
       {context.stdio() ? 1 : 0, LongNumberId(context)},
   };
-  // Long ids are one case in four; half of them weigh 10 KiB or less.
-  return Beside(detail::Pick(std::move(variants)), detail::Pick(std::move(ids)), long_ids ? 1 : 0,
-                4);
+  std::vector<std::pair<int, rc::Gen<GeneratedCase>>> names = {
+      {long_values ? 1 : 0, LongMethod(context)},
+      {long_values && context.Declares("tools") ? 1 : 0, LongToolName(context)},
+      {long_values ? 1 : 0, LongMetaKey(context)},
+      {long_values ? 1 : 0, ManyMetaKeys(context)},
+      {long_values && context.http() ? 1 : 0, LongHeaderValue(context)},
+  };
+  // Long values are one case in four: a third of them ids, the rest the other axes, so the deep
+  // and big bodies stay the cases they were (their first of a size class is the one sent). Half
+  // of each axis's lengths are 10 KiB or less, which no budget holds back.
+  return Beside(detail::Pick(std::move(variants)),
+                Beside(detail::Pick(std::move(ids)), detail::Pick(std::move(names)), 2, 3,
+                       /*ticket=*/1),
+                long_values ? 1 : 0, 4, /*ticket=*/0);
 }
 
 }  // namespace mcpfuzz::gen

@@ -60,7 +60,9 @@ constexpr std::array<FamilyInfo, 17> kFamilies = {{
     {"batches", "JSON-RPC batches", false, 1, Always, Batches},
     {"pagination", "*/list with garbage cursors", false, 1, HasNamedFeature, PaginationCursors},
     {"log-levels", "log levels that are not levels", false, 1, DeclaresLogging, LogLevels},
-    {"limits", "valid JSON 10,000-100,000 levels deep, bodies of 1-16 MiB, ids of up to 1 MiB",
+    {"limits",
+     "valid JSON 10,000-100,000 levels deep, bodies of 1-16 MiB, ids, names, _meta keys and "
+     "header values of up to 1 MiB",
      false, 1, Always, Limits},
     // Off by default (calls_real_tools is false, but DefaultFamilies leaves it out): each case
     // opens a connection of its own.

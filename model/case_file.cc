@@ -188,6 +188,16 @@ boost::json::value ObservationToJson(const Observation& observation) {
   }
   boost::json::array messages(observation.messages.begin(), observation.messages.end());
   out["messages"] = std::move(messages);
+  // Responses to earlier requests that came during this exchange: not its answer, but what a
+  // reader looks for when a verdict names a late or repeated reply.
+  if (!observation.late_replies.empty()) {
+    out["late_replies"] =
+        boost::json::array(observation.late_replies.begin(), observation.late_replies.end());
+  }
+  if (!observation.repeated_replies.empty()) {
+    out["repeated_replies"] = boost::json::array(observation.repeated_replies.begin(),
+                                                 observation.repeated_replies.end());
+  }
   if (!observation.non_json.empty()) {
     boost::json::array non_json;
     for (const auto& piece : observation.non_json) {

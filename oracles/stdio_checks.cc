@@ -4,6 +4,8 @@
 #include <boost/json/serialize.hpp>
 #include <string>
 
+#include "oracles/detail/envelope.h"
+
 namespace mcpfuzz {
 namespace {
 
@@ -111,6 +113,15 @@ std::vector<Finding> CheckProcessAlive(const Observation& observation) {
     findings.push_back(ShapeFinding(Strength::kMust, "the server exited: " + observation.detail));
   }
   return findings;
+}
+
+std::optional<Finding> CheckRepeatedResponse(const Request& answered,
+                                             const boost::json::value& repeat) {
+  const std::optional<boost::json::value> id = answered.RpcId();
+  if (!id || id->is_null() || !repeat.is_object()) return std::nullopt;
+  const boost::json::value* repeated = repeat.as_object().if_contains("id");
+  if (repeated == nullptr || *repeated != *id) return std::nullopt;
+  return oracles_detail::ResponsesToOneIdFinding(*id, 2);
 }
 
 }  // namespace mcpfuzz

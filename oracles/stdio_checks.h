@@ -1,6 +1,8 @@
 #pragma once
 // Judgements about a stdio server's output stream and process rather than one reply.
 
+#include <boost/json/value.hpp>
+#include <optional>
 #include <vector>
 
 #include "model/observation.h"
@@ -19,5 +21,12 @@ std::vector<Finding> CheckStdout(const Observation& observation, Revision revisi
 /// The process is still running, or was ended by mcpfuzz (tables §8 S6). Death by a signal or a
 /// failure exit code is a MUST finding; a clean exit on its own is a SHOULD finding.
 std::vector<Finding> CheckProcessAlive(const Observation& observation);
+
+/// A response carrying the id of `answered`, which had its response, arriving in a later
+/// exchange on the same process (Observation::repeated_replies): JSON-RPC 2.0 owes one
+/// response per request (§5), a MUST finding, as for a repeat within the request's own
+/// exchange. Nothing for a batch, a notification or a null id.
+std::optional<Finding> CheckRepeatedResponse(const Request& answered,
+                                             const boost::json::value& repeat);
 
 }  // namespace mcpfuzz

@@ -57,17 +57,19 @@ void AddLimitRows(std::vector<Expectation>& rows) {
         .transports = scope,
         // A connection closed without a response answers nothing Z2 names: tolerated only.
         .closed_without_answer = stdio ? std::nullopt : std::optional<Strength>(Strength::kShould),
-        // A body at or above a common limit (1, 4, 10, 16 MiB), or an id that is a long string
-        // (Z2): served, or refused with a JSON-RPC error or an HTTP 4xx (413 is RFC 9110's);
-        // over stdio also dropped. A long id comes back unchanged, as every reply's id must
-        // (the envelope). The server must keep answering afterwards: stdio.keeps-answering
+        // A body at or above a common limit (1, 4, 10, 16 MiB), or an id, a method name, a tool
+        // name, a _meta key, many _meta keys or a header value that grows (Z2): served, or
+        // refused with a JSON-RPC error or an HTTP 4xx (413 is RFC 9110's, 431 RFC 6585's for a
+        // header); over stdio also dropped. A long id comes back unchanged, as every reply's id
+        // must (the envelope). The server must keep answering afterwards: stdio.keeps-answering
         // judges the sentinel.
         .channel = channel,
         .http_status = http_status,
-        .reference = "RFC 8259 §9; RFC 9110 §15.5.14 (413), §15.6.1; JRPC §5; tables §8 S1, "
-                     "§15 Z2",
-        .summary = "A request of 1 to 16 MiB, or with a string id of up to 1 MiB, is served "
-                   "or refused (HTTP 413 or a JSON-RPC error), and the server keeps answering",
+        .reference = "RFC 8259 §9; RFC 9110 §15.5.14 (413), §15.6.1; RFC 6585 §5 (431); JRPC §5; "
+                     "tables §8 S1, §15 Z2",
+        .summary = "A request of 1 to 16 MiB, or with a string id, method name, tool name, "
+                   "_meta key or header value of up to 1 MiB, is served or refused (HTTP 413, "
+                   "431 or a JSON-RPC error), and the server keeps answering",
     });
   }
 }

@@ -31,6 +31,14 @@ bool IsLoopbackBindHost(std::string_view host) {
   return host == "127.0.0.1" || host == "localhost" || host == "::1";
 }
 
+// Whether this worker's current request reached Handle. httplib answers a request it could not
+// read (a header line or a request line past its 8 KiB) with 400 or 414 itself, and then reads
+// the next request on the connection from where it stopped, inside the unread body: the
+// limits family's long header values made the requests after them fail. A refusal that leaves
+// the body unread has to end the connection; those refusals carry "Connection: close" (RFC 9112
+// §9.6), on which the client closes it, since httplib keeps it open.
+thread_local bool handled = false;
+
 bool IsSynthesizedHeader(std::string_view name) {
   // cpp-httplib adds the peer's addresses to the request headers; they were never sent.
   return name == "REMOTE_ADDR" || name == "REMOTE_PORT" || name == "LOCAL_ADDR" ||
@@ -44,6 +52,7 @@ struct HttpServerHandle::Impl {
       : server(reference), host(std::move(bind_host)) {}
 
   void Handle(const httplib::Request& request, httplib::Response& response) {
+    handled = true;
     HttpRequest received;
     received.method = request.method;
     received.path = request.path;
@@ -146,6 +155,13 @@ Result<HttpServerHandle> ServeHttp(ReferenceServer& server, std::string host, in
   raw->http.Patch(".*", handler);
   raw->http.Delete(".*", handler);
   raw->http.Options(".*", handler);
+  raw->http.set_error_handler(httplib::Server::HandlerWithResponse(
+      [](const httplib::Request&, httplib::Response& response) {
+        if (!handled) response.set_header("Connection", "close");
+        return httplib::Server::HandlerResponse::Unhandled;
+      }));
+  // httplib logs every response once written: the next request starts unhandled.
+  raw->http.set_logger([](const httplib::Request&, const httplib::Response&) { handled = false; });
   raw->http.new_task_queue = [] { return new httplib::ThreadPool(kWorkerThreads); };
   raw->http.set_keep_alive_timeout(kKeepAliveSeconds);
   // httplib writes headers and body in separate sends; without TCP_NODELAY, Nagle plus the

@@ -30,6 +30,7 @@
 #include "refserver/faults.h"
 #include "refserver/refserver.h"
 #include "support/dropping_stdio.h"
+#include "support/processes.h"
 #include "support/reference_server.h"
 #include "support/stdio_command.h"
 #include "transport/server_process.h"
@@ -484,6 +485,44 @@ TEST(StdioDrops, AreJudgedAsSilenceInOneRoundTripNotAfterATimeout) {
   EXPECT_EQ(counts->timeouts.load(), 0U) << "a drop waited out the timeout";
 }
 
+// A second response that comes after the exchange ended, just before the reply to the next
+// request: set aside by the transport so it is never taken for that reply, and judged on the
+// request it repeats, by the one-response rule. The reproducer sends that request and the next
+// one: its output carries the id twice.
+TEST(StdioRepeats, OutsideTheWindowAreJudgedOnTheRequestTheyRepeat) {
+  CheckOptions options;
+  options.only = {std::string(check::kUnknownMethod), std::string(check::kUnknownTool)};
+  options.revision = Revision::k2025_11_25;
+  const std::vector<std::string> argv =
+      test_support::FixtureArgv("conformant_stdio.py", {"--repeats-errors-late"});
+  const CheckRun run = RunChecks(test_support::StdioCommand(argv, TestLimits(), 200ms), options);
+  ASSERT_EQ(run.results.size(), 2U) << DescribeAll(run);
+  for (const CheckResult& result : run.results) {
+    EXPECT_EQ(result.verdict.kind, VerdictKind::kFail) << Describe(result);
+    const bool named = std::any_of(
+        result.verdict.findings.begin(), result.verdict.findings.end(), [](const Finding& finding) {
+          return finding.text.find("got 2 responses") != std::string::npos;
+        });
+    EXPECT_TRUE(named) << Describe(result);
+    ASSERT_TRUE(result.history_from.has_value()) << Describe(result);
+    const Request& repeated = result.exchanges[*result.history_from].request;
+    const std::string line = Reproducer(result, {TransportKind::kStdio, "", argv, {}});
+    const std::string output =
+        test_support::RunShell("timeout 30 bash -c " + ShellQuote(line)).output;
+    const std::string id = "\"id\":" + boost::json::serialize(*repeated.RpcId()) + ",";
+    const std::size_t first = output.find(id);
+    ASSERT_NE(first, std::string::npos) << output;
+    EXPECT_NE(output.find(id, first + 1), std::string::npos) << output;
+  }
+  const CheckRun conformant =
+      RunChecks(test_support::StdioCommand(test_support::FixtureArgv("conformant_stdio.py"),
+                                           TestLimits(), 200ms),
+                options);
+  for (const CheckResult& result : conformant.results) {
+    EXPECT_EQ(result.verdict.kind, VerdictKind::kPass) << Describe(result);
+  }
+}
+
 // --- rate limiting ---
 
 // Hands a request that a test front let through to the reference server, and its reply back.
@@ -932,6 +971,21 @@ TEST(RemovedMethods, ServingThemFailsRefusingThemWith404Passes) {
       EXPECT_EQ(judged, 1) << DescribeAll(run);
     }
   }
+}
+
+// A server whose DELETE ends every session ends the main one under the checks after the first
+// check that closes a session of its own. The main session is opened anew (a 404 to a request
+// and to a ping after it), so the deviation is judged once, by sessions.delete, and not by
+// every check that happened to come after it.
+TEST(EndedSessions, AreOpenedAnewAndJudgedOnceBySessionsDelete) {
+  const CheckRun run = RunAgainst(kHttp, {Fault::kDeleteEndsAllSessions});
+  std::set<std::string> bad;
+  for (const CheckResult& result : run.results) {
+    if (Bad(result)) bad.insert(result.verdict.check_id);
+  }
+  EXPECT_EQ(bad, (std::set<std::string>{std::string(check::kSessionDelete)})) << DescribeAll(run);
+  ASSERT_EQ(run.notes.size(), 1U) << DescribeAll(run);
+  EXPECT_NE(run.notes[0].find("ended mcpfuzz's session"), std::string::npos) << run.notes[0];
 }
 
 TEST(Faults, TheTableCoversEveryFaultSwitch) {

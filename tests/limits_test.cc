@@ -10,6 +10,7 @@
 #include <boost/json.hpp>
 #include <cstdint>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -419,9 +420,27 @@ TEST(LimitsFamily, LongIdsStayWithinTheMaximumRequestSize) {
   }
 }
 
+// Greedy shrinking, as the campaign walks the tree: the first smaller case of the same check that
+// still `fails`, until none does.
+template <class Fails>
+GeneratedCase Shrunk(rc::Shrinkable<GeneratedCase> node, const Fails& fails) {
+  for (bool shrunk = true; shrunk;) {
+    shrunk = false;
+    rc::Seq<rc::Shrinkable<GeneratedCase>> candidates = node.shrinks();
+    while (rc::Maybe<rc::Shrinkable<GeneratedCase>> next = candidates.next()) {
+      if (next->value().check_id == node.value().check_id && fails(next->value())) {
+        node = *next;
+        shrunk = true;
+        break;
+      }
+    }
+  }
+  return node.value();
+}
+
 TEST(LimitsFamily, ALongIdShrinksToTheShortestIdThatStillFails) {
-  // A server that dies on a string id of more than 4,096 bytes: greedy shrinking, as the
-  // campaign walks the tree, ends one byte past it, whatever length was drawn.
+  // A server that dies on a string id of more than 4,096 bytes: greedy shrinking ends one byte
+  // past it, whatever length was drawn.
   const auto dies = [](const GeneratedCase& generated) {
     const std::optional<json::value> id = generated.request.RpcId();
     return id && id->is_string() && id->as_string().size() > 4096;
@@ -432,19 +451,9 @@ TEST(LimitsFamily, ALongIdShrinksToTheShortestIdThatStillFails) {
     rc::Shrinkable<GeneratedCase> node = limits(rc::Random(seed), 50);
     if (!dies(node.value())) continue;
     drawn.insert(node.value().request.RpcId()->as_string().size());
-    for (bool shrunk = true; shrunk;) {
-      shrunk = false;
-      rc::Seq<rc::Shrinkable<GeneratedCase>> candidates = node.shrinks();
-      while (rc::Maybe<rc::Shrinkable<GeneratedCase>> next = candidates.next()) {
-        if (next->value().check_id == node.value().check_id && dies(next->value())) {
-          node = *next;
-          shrunk = true;
-          break;
-        }
-      }
-    }
-    EXPECT_EQ(node.value().request.RpcId()->as_string().size(), 4097U);
-    EXPECT_EQ(node.value().variant, "a string id of 4097 characters");
+    const GeneratedCase shrunk = Shrunk(node, dies);
+    EXPECT_EQ(shrunk.request.RpcId()->as_string().size(), 4097U);
+    EXPECT_EQ(shrunk.variant, "a string id of 4097 characters");
   }
   EXPECT_EQ(drawn.size(), 3U);
 }
@@ -462,6 +471,148 @@ TEST(LimitsFamily, TheSameSeedDrawsTheSameLongIds) {
     EXPECT_EQ(first[k].request.WireBody(), second[k].request.WireBody()) << first[k].variant;
   }
   EXPECT_GT(long_ids, 0U);
+}
+
+// --- method names, tool names, _meta keys and header values ---
+
+// The axis a case grew along (its variant up to the length) and the length measured on the
+// request itself; nothing for a case of another variant.
+struct Grown {
+  std::string axis;
+  std::size_t length = 0;
+};
+
+std::optional<Grown> GrownAlong(const GeneratedCase& generated) {
+  const std::string& variant = generated.variant;
+  auto meta_keys = [&generated] {
+    std::vector<std::string> keys;
+    const json::value body = json::parse(generated.request.WireBody());
+    for (const auto& member : body.at("params").at("_meta").as_object()) {
+      if (member.key().starts_with("mcpfuzz/")) keys.emplace_back(member.key());
+    }
+    return keys;
+  };
+  if (variant.starts_with("a method name of ")) {
+    return Grown{"a method name", generated.request.RpcMethod()->size()};
+  }
+  if (variant.starts_with("a tool name of ")) {
+    const json::value body = json::parse(generated.request.WireBody());
+    return Grown{"a tool name", body.at("params").at("name").as_string().size()};
+  }
+  if (variant.starts_with("a _meta key of ")) {
+    const std::vector<std::string> keys = meta_keys();
+    EXPECT_EQ(keys.size(), 1U) << variant;
+    return Grown{"a _meta key", keys.empty() ? 0 : keys.front().size()};
+  }
+  if (variant.starts_with("a _meta object of ")) return Grown{"_meta keys", meta_keys().size()};
+  if (variant.starts_with("a header value of ")) {
+    const auto value = FindHeader(generated.request.headers, "X-Mcpfuzz-Padding");
+    return Grown{"a header value", value ? value->size() : 0};
+  }
+  return std::nullopt;
+}
+
+// Which of the scale's four steps a length falls in: bytes, bytes in a header, or a count of
+// _meta members of at most 20 bytes.
+std::size_t Step(std::size_t length, const std::array<std::size_t, 4>& ceilings) {
+  return static_cast<std::size_t>(std::lower_bound(ceilings.begin(), ceilings.end(), length) -
+                                  ceilings.begin());
+}
+constexpr std::array<std::size_t, 4> kBytes = {1024, 10240, 102400, kMiB};
+constexpr std::array<std::size_t, 4> kHeaderBytes = {1024, 10240, 102400, kMiB / 2};
+constexpr std::array<std::size_t, 4> kKeys = {1024 / 20, 10240 / 20, 102400 / 20, kMiB / 20};
+
+TEST(LimitsFamily, NamesKeysAndHeaderValuesGrowOnTheScaleOfSizes) {
+  for (Revision revision : {kR4, kR5}) {
+    for (TransportKind transport : {kHttp, kStdio}) {
+      SCOPED_TRACE(std::string(ToString(revision)) + " " + std::string(ToString(transport)));
+      GenContext context = Context(revision, transport);
+      context.max_request_bytes = kMiB;
+      // Over 2026-07-28 HTTP the method and the tool's name are header values too.
+      const bool header_bound = revision == kR5 && transport == kHttp;
+      std::map<std::string, std::set<std::size_t>> steps;
+      for (const GeneratedCase& generated :
+           Sample(gen::FindFamily("limits")->generator(context), 800)) {
+        const std::optional<Grown> grown = GrownAlong(generated);
+        if (!grown) continue;
+        EXPECT_EQ(generated.check_id, check::kOversizedRequest) << generated.variant;
+        EXPECT_NE(generated.variant.find(" " + std::to_string(grown->length) + " "),
+                  std::string::npos)
+            << generated.variant << " measured " << grown->length;
+        EXPECT_LE(generated.request.WireBody().size(), kMiB) << generated.variant;
+        EXPECT_TRUE(IsJsonText(generated.request.WireBody())) << generated.variant;
+        EXPECT_EQ(generated.request.RpcId(), generated.well_formed->RpcId()) << generated.variant;
+        const bool in_header =
+            grown->axis == "a header value" ||
+            (header_bound && grown->axis != "a _meta key" && grown->axis != "_meta keys");
+        if (grown->axis == "_meta keys") {
+          EXPECT_GE(grown->length, 1U);
+          EXPECT_LE(grown->length, kKeys.back());
+          steps[grown->axis].insert(Step(grown->length, kKeys));
+          continue;
+        }
+        steps[grown->axis].insert(Step(grown->length, in_header ? kHeaderBytes : kBytes));
+        if (header_bound && grown->axis == "a method name") {
+          EXPECT_EQ(FindHeader(generated.request.headers, "Mcp-Method"),
+                    generated.request.RpcMethod());
+        }
+        if (header_bound && grown->axis == "a tool name") {
+          EXPECT_EQ(FindHeader(generated.request.headers, "Mcp-Name")->size(), grown->length);
+        }
+      }
+      std::map<std::string, std::set<std::size_t>> expected;
+      for (const char* axis : {"a method name", "a tool name", "a _meta key", "_meta keys"}) {
+        expected[axis] = {0, 1, 2, 3};
+      }
+      if (transport == kHttp) expected["a header value"] = {0, 1, 2, 3};
+      EXPECT_EQ(steps, expected);
+    }
+  }
+}
+
+TEST(LimitsFamily, NamesKeysAndHeaderValuesStayWithinTheMaximumRequestSize) {
+  for (std::size_t max : {std::size_t{1023}, std::size_t{5000}, std::size_t{200000}}) {
+    GenContext context = Context(kR5, kHttp);
+    context.max_request_bytes = max;
+    std::size_t grown = 0;
+    for (const GeneratedCase& generated :
+         Sample(gen::FindFamily("limits")->generator(context), 300)) {
+      const std::optional<Grown> along = GrownAlong(generated);
+      if (!along) continue;
+      ++grown;
+      EXPECT_LE(generated.request.WireBody().size(), max) << generated.variant;
+      EXPECT_LE(along->length, max) << generated.variant;
+    }
+    EXPECT_EQ(grown > 0, max >= 1024) << max;
+  }
+}
+
+TEST(LimitsFamily, EachAxisShrinksToTheShortestValueThatStillFails) {
+  // A server that dies on a name, a key or a header value of more than 4,096 bytes, or on more
+  // than 300 _meta keys: greedy shrinking ends one past it, whatever length was drawn.
+  for (TransportKind transport : {kHttp, kStdio}) {
+    SCOPED_TRACE(ToString(transport));
+    const rc::Gen<GeneratedCase> limits =
+        gen::FindFamily("limits")->generator(Context(kR5, transport));
+    std::map<std::string, std::size_t> shrunk_axes;
+    for (std::uint64_t seed = 1; seed < 3000 && shrunk_axes.size() < 5; ++seed) {
+      rc::Shrinkable<GeneratedCase> node = limits(rc::Random(seed), 50);
+      const std::optional<Grown> drawn = GrownAlong(node.value());
+      if (!drawn || shrunk_axes.contains(drawn->axis)) continue;
+      const std::size_t limit = drawn->axis == "_meta keys" ? 300 : 4096;
+      const auto dies = [&drawn, limit](const GeneratedCase& generated) {
+        const std::optional<Grown> grown = GrownAlong(generated);
+        return grown && grown->axis == drawn->axis && grown->length > limit;
+      };
+      if (!dies(node.value())) continue;
+      const GeneratedCase shrunk = Shrunk(node, dies);
+      EXPECT_EQ(GrownAlong(shrunk)->length, limit + 1) << shrunk.variant;
+      EXPECT_NE(shrunk.variant.find(std::to_string(limit + 1)), std::string::npos)
+          << shrunk.variant;
+      shrunk_axes[drawn->axis] = GrownAlong(shrunk)->length;
+    }
+    EXPECT_EQ(shrunk_axes.size(), transport == kHttp ? 5U : 4U);
+  }
 }
 
 TEST(UnknownNamesFamily, PrototypeNamesAreComparedWithTheRandomNamesAnswer) {

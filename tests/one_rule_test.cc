@@ -147,6 +147,10 @@ constexpr std::string_view kImpossibleTool =
     "limits.deep-nesting in a tool's arguments calls a tool that cannot exist (read-only by "
     "design): with its nesting cut, the request must reach dispatch and get the unknown tool's "
     "-32602, which no parser limit gives";
+constexpr std::string_view kImpossibleName =
+    "limits.oversized-request's long method or tool name names a method or tool that cannot "
+    "exist (read-only by design): cut to its shortest, the request must reach dispatch and get "
+    "the unknown method's -32601 or the unknown tool's -32602, which no size limit gives";
 constexpr std::string_view kNoVersionHeader =
     "meta.missing without MCP-Protocol-Version lacks X6's header too, on purpose: its row "
     "accepts the answer of either reading (tables §10 X6, §12.6), and the repair restores both";
@@ -156,7 +160,7 @@ struct Repair {
   std::optional<Request> request;
   std::string_view unrepairable;
   /// Non-empty: the case breaks a second rule on purpose (kImpossibleCarrier, kImpossibleTool,
-  /// kNoVersionHeader).
+  /// kImpossibleName, kNoVersionHeader).
   std::string_view second_rule;
 };
 
@@ -210,6 +214,20 @@ Repair RepairRule(std::string_view id, Request request) {
              id == check::kCapabilityUnadvertised) {
     SetMethod(request, HarmlessMethod(request));
     ResetParams(request);
+  } else if (id == check::kOversizedRequest) {
+    // The size is the one rule: every value the limits family grows is cut to its shortest (a
+    // long id or _meta is served as it is).
+    RemoveHeader(request.headers, "X-Mcpfuzz-Padding");
+    if (method && method->starts_with("mcpfuzz/")) {
+      SetMethod(request, "mcpfuzz/a");
+      return {request, {}, kImpossibleName};
+    }
+    const json::object* params = ParamsOf(request);
+    const json::value* name = params != nullptr ? params->if_contains("name") : nullptr;
+    if (method == "tools/call" && name != nullptr && name->is_string()) {
+      SetNamed(request, "name", "mcpfuzz_no_such_tool_a");
+      return {request, {}, kImpossibleName};
+    }
   } else if (id == check::kUnknownNameConsistent) {
     // A prototype-shaped or random name that no tool, prompt or resource has: the real one.
     if (method == "tools/call") {
@@ -306,6 +324,10 @@ bool Served(const Request& request, const Observation& observation, const Repair
   if (request.IsNotification()) return reply.channel == Channel::kNoReply;
   if (repair.second_rule == kImpossibleTool) {
     return reply.channel == Channel::kProtocolError && reply.error_code == -32602;
+  }
+  if (repair.second_rule == kImpossibleName) {
+    return reply.channel == Channel::kProtocolError &&
+           reply.error_code == (request.RpcMethod() == "tools/call" ? -32602 : -32601);
   }
   if (repair.second_rule == kImpossibleCarrier) {
     return reply.channel == Channel::kProtocolError && reply.error_code == -32602 &&

@@ -451,6 +451,20 @@ TEST_F(ConformantHttpStateless, MethodHeaderDisagreeingWithTheBodyIsAHeaderMisma
   ExpectProtocolError(request, observation, -32020);
 }
 
+// A header line past what the HTTP front reads (8 KiB) is refused before the body is read, and
+// the refusal closes the connection: the next request is read on a new one, not from that body.
+TEST_F(ConformantHttpStateless, AHeaderTooLongToReadIsRefusedAndTheNextRequestServed) {
+  const std::string method = "mcpfuzz/" + std::string(20000, 'a');
+  Request request = client().Make(method);
+  ASSERT_EQ(FindHeader(request.headers, kHeaderMethod), method);
+  const Observation refused = client().Send(request);
+  EXPECT_EQ(refused.http_status, 400) << Show(refused);
+  const Request next = client().Make("tools/list");
+  const Observation served = client().Send(next);
+  EXPECT_EQ(served.http_status, 200) << Show(served);
+  ExpectChannel(next, served, Channel::kSuccess);
+}
+
 TEST_F(ConformantHttpStateless, UnsupportedVersionNamesTheSupportedOnes) {
   Request request = WithUnsupportedVersion(client().Make("tools/list"));
   Observation observation = client().Send(request);

@@ -207,12 +207,13 @@ INSTANTIATE_TEST_SUITE_P(Transports, ConformantSequences, ::testing::Values(kHtt
                          [](const auto& test) { return std::string(ToString(test.param)); });
 
 // No family named: one case in 64 is a sequence, in every handshake-era revision and only
-// there, and the default seed finds a fault that only a sequence reveals among them.
+// there, and the default seed finds a fault that only a sequence reveals among them within the
+// 2,000 cases the issue asks (case 1,087: a DELETE, then a request in the session it ended).
 TEST(DefaultFamilies, MixInASequenceEverySixtyFourthCase) {
   const RefTarget target =
       StartRefServer(kHttp, {"deleted-session-served"}, SequenceLimits(), 200ms);
   CampaignOptions options;  // the default seed and families, every revision spoken
-  options.max_cases = 3000;
+  options.max_cases = 2000;
   const CampaignResult result = RunCampaign(target.connect, options);
   ASSERT_EQ(result.cases + result.big_inputs_held_back, options.max_cases) << Describe(result);
   // Case i goes to revision i % (revisions); sequences apply in all but 2026-07-28.

@@ -95,7 +95,8 @@ inline constexpr std::size_t kSequenceEvery = 64;
 /// are generated but no longer sent.
 inline constexpr std::size_t kHangsBeforeSkipping = 3;
 
-/// A request body this large is a big input (CampaignOptions::big_input_every).
+/// A request this large (body and header values) is a big input
+/// (CampaignOptions::big_input_every).
 inline constexpr std::size_t kBigInputBytes = std::size_t{64} << 10;
 
 /// The size class of a big input: its check and the power of two its body's size is at most

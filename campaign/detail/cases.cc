@@ -31,7 +31,9 @@ std::optional<std::string> BigInputClass(const GeneratedCase& generated) {
   if (!generated.steps.empty()) return std::nullopt;
   // A raw body is measured where it lies: WireBody() would copy megabytes to count them.
   const auto* raw = std::get_if<RawBody>(&generated.request.body);
-  const std::size_t size = raw != nullptr ? raw->bytes.size() : generated.request.WireBody().size();
+  std::size_t size = raw != nullptr ? raw->bytes.size() : generated.request.WireBody().size();
+  // A header value of the limits family costs its size on every send as a body does.
+  for (const Header& header : generated.request.headers) size += header.value.size();
   if (size < kBigInputBytes) return std::nullopt;
   return generated.check_id + " " + std::to_string(std::bit_width(size - 1));
 }

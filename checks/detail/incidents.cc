@@ -1,5 +1,6 @@
 #include "checks/detail/incidents.h"
 
+#include <algorithm>
 #include <boost/json/value.hpp>
 #include <string>
 #include <utility>
@@ -17,6 +18,11 @@ constexpr std::size_t kMaxStdoutOffenders = 10;
 // JSON-RPC, kept whole since a finding quotes its JSON text (so fewer: each may be a cap).
 constexpr std::size_t kMaxOffendingLines = 32;
 constexpr std::size_t kMaxOffendingMessages = 4;
+// How many earlier exchanges of a process a repeat is looked for in, and of how many processes.
+constexpr std::size_t kRecentExchanges = 4;
+constexpr std::size_t kRecentProcesses = 16;
+// Every check with a repeated request can be judged, however many variants each repeats.
+constexpr std::size_t kMaxRepeats = 64;
 
 // A non-JSON stdout line as the stdout verdict needs it: whole when short; else its first
 // bytes, and a mark that keeps a line that is not blank from looking blank.
@@ -51,6 +57,7 @@ void IncidentLog::Saw(const ObservedExchange& observed) {
              deafness_.size() < kMaxIncidents) {
     deafness_.push_back({std::string(current_check_), std::move(previous), exchange});
   }
+  RecordRepeats(exchange, observed.connection);
   last_stdio_exchange_ = std::move(exchange);
   last_stdio_serial_ = observed.connection;
   last_stdio_check_ = std::string(current_check_);
@@ -79,6 +86,26 @@ void IncidentLog::RecordDeath(std::optional<Exchange> previous, Exchange exchang
   if (deaths_.size() < kMaxIncidents) {
     deaths_.push_back({std::string(current_check_), std::move(previous), std::move(exchange)});
   }
+}
+
+void IncidentLog::RecordRepeats(const Exchange& exchange, std::size_t connection) {
+  for (const boost::json::value& reply : exchange.observation.repeated_replies) {
+    if (repeats_.size() >= kMaxRepeats) break;
+    const boost::json::value* id =
+        reply.is_object() ? reply.as_object().if_contains("id") : nullptr;
+    if (id == nullptr) continue;
+    const std::deque<Exchange>& earlier = recent_[connection];
+    const auto repeated = std::find_if(earlier.rbegin(), earlier.rend(), [&](const Exchange& one) {
+      return one.request.RpcId() == *id;
+    });
+    if (repeated == earlier.rend()) continue;
+    repeats_.push_back({*repeated, reply, exchange});
+  }
+  std::deque<Exchange>& kept = recent_[connection];
+  kept.push_back(exchange);
+  if (kept.size() > kRecentExchanges) kept.pop_front();
+  // Connections are numbered in order: the oldest process goes first.
+  if (recent_.size() > kRecentProcesses) recent_.erase(recent_.begin());
 }
 
 void IncidentLog::KeepOffendingStdout(const Observation& observation) {

@@ -4,7 +4,10 @@
 // to stdout. The IncidentLog observes every exchange of the revision's sessions (it is their
 // TargetLink's observer while the revision runs); the stdio checks read it.
 
+#include <boost/json/value.hpp>
 #include <cstddef>
+#include <deque>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -24,6 +27,14 @@ struct Incident {
   /// server may have died right after answering it.
   std::optional<Exchange> previous;
   Exchange exchange;
+};
+
+/// A second response to a request answered in an earlier exchange on the same stdio process,
+/// seen in a later exchange (outside the window its own reply ended), and that exchange.
+struct Repeat {
+  Exchange answered;
+  boost::json::value reply;
+  Exchange seen_in;
 };
 
 class IncidentLog final : public SessionObserver {
@@ -53,11 +64,15 @@ class IncidentLog final : public SessionObserver {
   /// The exchanges whose stdout broke the stdio framing rules (capped), and how many had stdout.
   const std::vector<Exchange>& stdout_offenders() const { return stdout_offenders_; }
   std::size_t stdout_exchanges() const { return stdout_exchanges_; }
+  /// Repeats seen so far in this revision (capped).
+  const std::vector<Repeat>& repeats() const { return repeats_; }
   /// The last exchange recorded over stdio.
   const std::optional<Exchange>& last_stdio_exchange() const { return last_stdio_exchange_; }
 
  private:
   void KeepOffendingStdout(const Observation& observation);
+  /// Pairs each response of `exchange`'s repeated_replies with the recent exchange it repeats.
+  void RecordRepeats(const Exchange& exchange, std::size_t connection);
   /// Records the end of process `connection`, once per process.
   void RecordDeath(std::optional<Exchange> previous, Exchange exchange, std::size_t connection);
 
@@ -68,6 +83,11 @@ class IncidentLog final : public SessionObserver {
 
   std::vector<Incident> deaths_;
   std::vector<Incident> deafness_;
+  std::vector<Repeat> repeats_;
+  /// The last few stdio exchanges of each recent process, for RecordRepeats: a repeat comes, if at
+  /// all, within the next few exchanges on its process, however many went to other processes in
+  /// between.
+  std::map<std::size_t, std::deque<Exchange>> recent_;
   std::size_t deaths_seen_ = 0;
   Observation stdout_seen_;
   std::size_t stdout_lines_seen_ = 0;

@@ -1,5 +1,6 @@
 #include "checks/detail/run.h"
 
+#include <algorithm>
 #include <boost/json.hpp>
 #include <memory>
 #include <utility>
@@ -10,6 +11,7 @@
 #include "oracles/check_ids.h"
 #include "oracles/expectations.h"
 #include "oracles/judgement.h"
+#include "oracles/stdio_checks.h"
 
 namespace mcpfuzz::checks::detail {
 namespace {
@@ -97,6 +99,9 @@ CheckResult ResultBuilder::Finish() && {
   if (auto history = history_from_.find(result_.judged); history != history_from_.end()) {
     result_.history_from = history->second;
   }
+  if (auto replay = replay_.find(result_.judged); replay != replay_.end()) {
+    result_.replay = std::move(replay->second);
+  }
   return std::move(result_);
 }
 
@@ -163,6 +168,66 @@ void RevisionRun::Report(CheckResult result) {
 }
 
 void RevisionRun::Report(ResultBuilder&& builder) { Report(std::move(builder).Finish()); }
+
+namespace {
+
+// The result a repeated request belongs to: the one that judged that exchange, else one that
+// kept it. Checks share ids across connections, so the request's bytes are compared too.
+CheckResult* ResultOf(std::vector<CheckResult>& results, Revision revision,
+                      const Request& request) {
+  auto same = [&](const Exchange& exchange) {
+    return exchange.request.RpcId() == request.RpcId() &&
+           exchange.request.WireBody() == request.WireBody();
+  };
+  CheckResult* kept = nullptr;
+  for (CheckResult& result : results) {
+    if (result.revision != revision) continue;
+    if (result.judged < result.exchanges.size() && same(result.exchanges[result.judged])) {
+      return &result;
+    }
+    if (kept == nullptr && std::any_of(result.exchanges.begin(), result.exchanges.end(), same)) {
+      kept = &result;
+    }
+  }
+  return kept;
+}
+
+}  // namespace
+
+void RevisionRun::JudgeRepeats() {
+  // Found first: a result amended below keeps a later request's exchange, which must not make
+  // it the owner of that request's own repeat.
+  std::vector<std::pair<CheckResult*, const Repeat*>> owned;
+  for (const Repeat& repeat : incidents_.repeats()) {
+    if (CheckResult* result = ResultOf(out_.results, revision(), repeat.answered.request)) {
+      owned.emplace_back(result, &repeat);
+    }
+  }
+  for (auto [result, repeat] : owned) {
+    std::optional<Finding> finding = CheckRepeatedResponse(repeat->answered.request, repeat->reply);
+    Verdict& verdict = result->verdict;
+    const bool known =
+        !finding || std::any_of(verdict.findings.begin(), verdict.findings.end(),
+                                [&](const Finding& old) { return old.text == finding->text; });
+    if (known) continue;
+    if (Severity(EffectOf(finding->strength)) > Severity(verdict.kind)) {
+      verdict.kind = EffectOf(finding->strength);
+      verdict.strength = finding->strength;
+      verdict.unverified_reason = UnverifiedReason::kNone;
+    }
+    verdict.findings.push_back(std::move(*finding));
+    verdict.notes.push_back(
+        "the second response came after the exchange had ended, with the answer to a later "
+        "request");
+    // The reproducer sends the request, then the one its repeat came with.
+    result->exchanges.push_back(repeat->answered);
+    result->history_from = result->exchanges.size() - 1;
+    result->exchanges.push_back(repeat->seen_in);
+    result->judged = result->exchanges.size() - 1;
+    result->one_connection = false;
+    result->replay.clear();
+  }
+}
 
 void RevisionRun::ReportNotApplicable(std::string_view check_id, std::string reason) {
   CheckResult result;

@@ -61,6 +61,11 @@ class ResultBuilder {
   /// The exchange at `index` followed those from `from` on its connection, and its answer
   /// needs them: CheckResult::history_from, should it be the one judged.
   void ReplaysFrom(std::size_t index, std::size_t from) { history_from_[index] = from; }
+  /// The exchange at `index` needs what went on another connection before it: CheckResult::
+  /// replay, should it be the one judged.
+  void ReplaysAs(std::size_t index, std::vector<Request> requests) {
+    replay_[index] = std::move(requests);
+  }
   std::size_t size() const { return result_.exchanges.size(); }
   const std::vector<Exchange>& exchanges() const { return result_.exchanges; }
   bool judged_any() const { return best_.has_value(); }
@@ -72,6 +77,7 @@ class ResultBuilder {
   CheckResult result_;
   std::optional<Verdict> best_;
   std::map<std::size_t, std::size_t> history_from_;
+  std::map<std::size_t, std::vector<Request>> replay_;
   std::vector<std::string> variant_notes_;
   std::vector<std::string> extra_notes_;
 };
@@ -123,6 +129,11 @@ class RevisionRun {
   /// Opens the main connection, blaming what it sees on initialize (or server/discover).
   bool Start();
   Connection* Main() { return connections_.Main(); }
+  std::size_t main_sessions_ended() const { return connections_.main_sessions_ended(); }
+  /// Judges the repeats the incident log saw (a second response outside the window of the
+  /// request it answers) in the results of the checks whose requests they repeat, reported by
+  /// then: the one-response rule, as for a repeat inside the window.
+  void JudgeRepeats();
   void RetireMain() { connections_.RetireMain(); }
   std::string MainFailure() const { return connections_.MainFailure(); }
   std::unique_ptr<Connection> Fresh() { return connections_.Fresh(); }

@@ -25,7 +25,10 @@ rc::Gen<GeneratedCase> MalformedJson(const GenContext& context);
 /// 16 MiB, or one byte more, up to GenContext::max_request_bytes → limits.oversized-request; a
 /// harmless request whose id is a string of up to 1 KiB, 10 KiB, 100 KiB or 1 MiB (as
 /// max_request_bytes allows) → limits.oversized-request, or, over stdio, an integer of as many
-/// digits, past 2^64-1 → stdio.no-early-exit. The id's length shrinks toward one character.
+/// digits, past 2^64-1 → stdio.no-early-exit; on the same scale a method name, a tool name
+/// (tools/call of a tool that cannot exist), a _meta key, a number of _meta keys, or over HTTP
+/// the value of a header no server reads (a value in a header: at most 512 KiB)
+/// → limits.oversized-request. Only the length (the count of keys) shrinks, toward the shortest.
 rc::Gen<GeneratedCase> Limits(const GenContext& context);
 
 /// Valid JSON that is not a valid request, differing from the template in exactly one member

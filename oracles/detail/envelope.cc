@@ -191,9 +191,7 @@ void CheckOneResponse(const RequestJson& body, const boost::json::value& reply,
                                          return other != nullptr && *other == *id;
                                        });
   if (responses > 1) {
-    findings.push_back(EnvelopeFinding(
-        Strength::kMust, "the request with id " + Show(*id) + " got " + std::to_string(responses) +
-                             " responses; JSON-RPC 2.0 owes one response per request (§5)"));
+    findings.push_back(ResponsesToOneIdFinding(*id, static_cast<std::size_t>(responses)));
   }
 }
 
@@ -298,6 +296,12 @@ std::vector<Finding> CheckNonJsonLeaks(const Observation& observation) {
     }
   }
   return findings;
+}
+
+Finding ResponsesToOneIdFinding(const boost::json::value& id, std::size_t responses) {
+  return EnvelopeFinding(Strength::kMust,
+                         "the request with id " + Show(id) + " got " + std::to_string(responses) +
+                             " responses; JSON-RPC 2.0 owes one response per request (§5)");
 }
 
 std::vector<Finding> CheckReplyEnvelope(const Request& request, const Observation& observation,

@@ -32,6 +32,9 @@ bool RequestIdReadable(const Request& request);
 /// - tools/call: a complete result has a `content` array and a boolean `isError` if any (MUST).
 std::vector<Finding> CheckEnvelope(const Request& request, const boost::json::value& message);
 
+/// The one-response rule broken (JSON-RPC 2.0 §5): `responses` responses carry `id`.
+Finding ResponsesToOneIdFinding(const boost::json::value& id, std::size_t responses);
+
 /// Every text in an error reply that a client may show: error.message, strings inside
 /// error.data, and the text content of an isError result.
 std::vector<std::string> ErrorTexts(const boost::json::value& message);
