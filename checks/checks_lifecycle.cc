@@ -104,7 +104,7 @@ void InitializeUnsupportedVersion(RevisionRun& run) {
   result.Judge(std::move(exchange), run.Context());
   if (session) {
     fresh->session().set_session_id(*session);
-    for (Exchange& cleanup : fresh->Close()) result.Add(std::move(cleanup));
+    run.CloseLater(std::move(fresh));
   }
   run.Report(std::move(result));
 }
@@ -155,7 +155,7 @@ void HandshakeControl(RevisionRun& run) {
   }
   // The control: the very same request after the handshake.
   const std::optional<std::size_t> control_index = send(list, Owed::kNothing);
-  for (Exchange& cleanup : connection.Close()) exchanges.push_back(std::move(cleanup));
+  run.CloseLater(std::move(fresh));
 
   std::string control_note =
       run.http() ? "sent after initialize, before notifications/initialized, in the session it "
@@ -206,7 +206,7 @@ void InitializedSession(RevisionRun& run) {
     exchanges.push_back(connection.Send(again, Owed::kReply));
     again_index = exchanges.size() - 1;
   }
-  for (Exchange& cleanup : connection.Close()) exchanges.push_back(std::move(cleanup));
+  run.CloseLater(std::move(fresh));
   ReportEachAt(run, exchanges, {{check::kPing, ping_index}, {check::kReinitialize, again_index}});
 }
 

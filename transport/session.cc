@@ -487,7 +487,9 @@ Observation TargetSession::SendWaiting(const Request& request, Owed owed, bool f
   Observation observation = connection_->transport().SendOwed(request, owed);
   if (process != nullptr && full_limit) process->LimitPatience(patience_);
   Count(observation);
-  if (process == nullptr && observation.outcome == Outcome::kTimeout) {
+  // A session whose observations are held (made ahead for later) does not ask: its answers are
+  // counted for the give-up rule only once it is taken, and one that timed out is not taken.
+  if (process == nullptr && observation.outcome == Outcome::kTimeout && !held_) {
     // Hung on this request, or on everything? The harmless request tells, and its answer is
     // what the give-up rule counts: a server that hangs on some requests is judged on. Asked
     // again while it times out, so a server hung on everything is given up on after the

@@ -93,12 +93,13 @@ class TargetLink {
   /// Counts an exchange's answer for the give-up rule.
   void Count(const Observation& observation);
   bool gave_up() const { return gave_up_.load(); }
-  /// Notes what any observed exchange got, for unanswered_seen().
-  void NoteAnswer(const Observation& observation);
-  /// Observed exchanges that ended without an answer in time (a timeout, a refused or reset
-  /// connection, deafness, a local failure): while it stays put, the target answered everything
-  /// it was asked, so what was asked of it ahead is what it would answer now.
-  std::size_t unanswered_seen() const { return unanswered_seen_.load(); }
+  /// Notes what any observed exchange was and got, for changes_seen().
+  void NoteAnswer(const Request& request, const Observation& observation);
+  /// Observed exchanges after which what was asked of the target ahead may no longer be what it
+  /// would answer now: one that ended without an answer in time (a timeout, a refused or reset
+  /// connection, deafness, a local failure), or a DELETE that ended a session (a server may end
+  /// others with it). While it stays put, answers made ahead stand.
+  std::size_t changes_seen() const { return changes_seen_.load(); }
   /// Why nothing more is sent once gave_up().
   static std::string GaveUpReason();
 
@@ -151,7 +152,7 @@ class TargetLink {
   SessionObserver* observer_;
   std::atomic<std::size_t> connections_made_{0};
   std::atomic<bool> gave_up_{false};
-  std::atomic<std::size_t> unanswered_seen_{0};
+  std::atomic<std::size_t> changes_seen_{0};
   std::atomic<SentinelTrust> sentinel_trust_{SentinelTrust::kUnproven};
   std::atomic<std::chrono::milliseconds::rep> lateness_ms_{0};
   std::atomic<ReplyOrder> reply_order_{ReplyOrder::kLearning};

@@ -24,8 +24,9 @@ void TargetLink::Count(const Observation& observation) {
   }
 }
 
-void TargetLink::NoteAnswer(const Observation& observation) {
-  if (!transport_detail::AnsweredInTime(observation.outcome)) ++unanswered_seen_;
+void TargetLink::NoteAnswer(const Request& request, const Observation& observation) {
+  const bool ended_session = request.http_method == "DELETE" && observation.http_status / 100 == 2;
+  if (!transport_detail::AnsweredInTime(observation.outcome) || ended_session) ++changes_seen_;
 }
 
 void TargetLink::TrustSentinels() {

@@ -134,9 +134,13 @@ void Connections::Prepare(const FreshSteps& steps) {
     }
   });
   for (Prepared& prepared : made) {
-    if (prepared.connection) prepared_.push_back(std::move(prepared));
+    // One that did not get its answer is not used: opened live instead, as without preparing,
+    // so a server slowed by the crowd of openings is not judged on it.
+    const bool answered =
+        prepared.first ? prepared.sent.observation.outcome == Outcome::kOk : prepared.opened;
+    if (prepared.connection && answered) prepared_.push_back(std::move(prepared));
   }
-  unanswered_when_prepared_ = link_.unanswered_seen();
+  changes_when_prepared_ = link_.changes_seen();
 }
 
 std::optional<Connections::Prepared> Connections::TakePrepared(
@@ -144,7 +148,7 @@ std::optional<Connections::Prepared> Connections::TakePrepared(
   // Decided by what the target did since, never by the time that passed: one that left
   // something unanswered may have changed, and what it answered ahead may not be what it
   // answers now.
-  if (link_.gave_up() || link_.unanswered_seen() != unanswered_when_prepared_) {
+  if (link_.gave_up() || link_.changes_seen() != changes_when_prepared_) {
     prepared_.clear();
     return std::nullopt;
   }

@@ -150,8 +150,8 @@ class Connections {
   /// target answered everything in time since Prepare; those left are dropped unused otherwise.
   std::optional<Prepared> TakePrepared(const std::optional<Request>& first);
   std::vector<Prepared> prepared_;
-  /// TargetLink::unanswered_seen() when Prepare ended.
-  std::size_t unanswered_when_prepared_ = 0;
+  /// TargetLink::changes_seen() when Prepare ended.
+  std::size_t changes_when_prepared_ = 0;
 };
 
 }  // namespace mcpfuzz::checks::detail

@@ -119,7 +119,10 @@ RevisionRun::RevisionRun(TargetLink& link, const CheckOptions& options, Revision
   link_.set_observer(&incidents_);
 }
 
-RevisionRun::~RevisionRun() { link_.set_observer(nullptr); }
+RevisionRun::~RevisionRun() {
+  for (const std::unique_ptr<Connection>& connection : done_with_) connection->Close();
+  link_.set_observer(nullptr);
+}
 
 JudgeContext RevisionRun::Context(bool capability_declared) const {
   JudgeContext context;
@@ -322,7 +325,7 @@ void ReportOnOwnConnection(RevisionRun& run, std::string_view check_id,
   ResultBuilder result(run, check_id);
   for (Exchange& exchange : opening) result.Add(std::move(exchange));
   steps(*fresh, result);
-  for (Exchange& cleanup : fresh->Close()) result.Add(std::move(cleanup));
+  run.CloseLater(std::move(fresh));
   result.OnOneConnection();
   run.Report(std::move(result));
 }

@@ -143,6 +143,12 @@ class RevisionRun {
   std::unique_ptr<Connection> FreshSending(const Request& first, Exchange& sent) {
     return connections_.FreshSending(first, sent);
   }
+  /// A check is done with its fresh connection. An HTTP session is ended (DELETE) only when the
+  /// revision's checks are done: a server may end other sessions with it, among them those
+  /// opened ahead for later checks. A stdio server is shut down now.
+  void CloseLater(std::unique_ptr<Connection> connection) {
+    if (connection && http()) done_with_.push_back(std::move(connection));
+  }
   bool Declares(std::string_view capability) const { return connections_.Declares(capability); }
   const boost::json::object& capabilities() const { return connections_.capabilities(); }
   bool capabilities_known() const { return connections_.capabilities_known(); }
@@ -191,6 +197,8 @@ class RevisionRun {
   /// Declared before the connections, which record into it until they are closed.
   IncidentLog incidents_;
   Connections connections_;
+  /// Ended when the run is (CloseLater), before the incident log stops observing.
+  std::vector<std::unique_ptr<Connection>> done_with_;
   std::set<std::string_view> pending_;
 };
 

@@ -62,7 +62,7 @@ void ObservingTransport::Record(const ObservedExchange& observed, bool harmless)
 }
 
 void ObservingTransport::HandOn(const ObservedExchange& observed, bool counts) {
-  link_.NoteAnswer(observed.observation);
+  link_.NoteAnswer(observed.request, observed.observation);
   if (counts) link_.Count(observed.observation);
   if (SessionObserver* observer = link_.observer()) observer->Saw(observed);
 }
