@@ -313,6 +313,35 @@ TEST(StdioReproducer, RunsTheCommandAsSpawned) {
   std::filesystem::remove_all(corpus);
 }
 
+// A second response written just before the next reply: the campaign writes a sentinel behind
+// a case, so the repeat comes within the case's window, where the one-response rule judges it,
+// and the finding is stable (re-sent, it repeats again). The plain fixture gives no finding.
+TEST(StdioRepeats, AResponseRepeatedBeforeTheNextReplyIsAStableFinding) {
+  CampaignOptions options;
+  options.revision = Revision::k2025_11_25;
+  options.families = {"unknown-method"};
+  options.max_cases = 40;
+  const CampaignResult repeated =
+      RunCampaign(test_support::StdioCommand(
+                      test_support::FixtureArgv("conformant_stdio.py", {"--repeats-errors-late"}),
+                      TestLimits(), 200ms),
+                  options);
+  const bool found = std::any_of(
+      repeated.findings.begin(), repeated.findings.end(), [](const CampaignFinding& finding) {
+        return finding.stable &&
+               std::any_of(finding.verdict.findings.begin(), finding.verdict.findings.end(),
+                           [](const Finding& one) {
+                             return one.text.find("got 2 responses") != std::string::npos;
+                           });
+      });
+  EXPECT_TRUE(found) << Describe(repeated);
+  const CampaignResult conformant =
+      RunCampaign(test_support::StdioCommand(test_support::FixtureArgv("conformant_stdio.py"),
+                                             TestLimits(), 200ms),
+                  options);
+  EXPECT_TRUE(conformant.findings.empty()) << Describe(conformant);
+}
+
 // --- warm restarts, and no server left behind ---------------------------------------------------
 
 TEST(StdioRestarts, TakeTheSpareServerAndNoServerOutlivesTheRun) {
