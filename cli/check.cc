@@ -3,10 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <boost/json/serialize.hpp>
 #include <chrono>
-#include <fstream>
-#include <sstream>
 #include <string_view>
 #include <vector>
 
@@ -23,18 +20,6 @@
 
 namespace mcpfuzz::cli {
 namespace {
-
-Result<reports::Baseline> ReadBaseline(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return Error{"cannot read baseline " + path};
-  std::stringstream text;
-  text << file.rdbuf();
-  auto json = ParseJson(text.str());
-  if (!json) return Error{path + " is not JSON"};
-  auto baseline = reports::BaselineFromJson(*json);
-  if (!baseline) return Error{path + ": " + baseline.error().message};
-  return baseline;
-}
 
 std::optional<std::string> UnknownSelector(const std::set<std::string>& selectors) {
   for (const auto& selector : selectors) {
@@ -153,15 +138,16 @@ void ListChecks(std::ostream& out) {
   }
 }
 
-int RunCheck(const CheckSettings& settings, Target& target, std::ostream& out, std::ostream& err) {
+int RunCheck(const CheckSettings& settings, const ExitPolicy& policy, Target& target,
+             std::ostream& out, std::ostream& err) {
   auto options = ToCheckOptions(settings);
   if (!options) {
     err << "mcpfuzz: " << options.error().message << "\n";
     return 2;
   }
   std::optional<reports::Baseline> baseline;
-  if (settings.baseline) {
-    auto read = ReadBaseline(*settings.baseline);
+  if (policy.baseline) {
+    auto read = ReadBaseline(*policy.baseline);
     if (!read) {
       err << "mcpfuzz: " << read.error().message << "\n";
       return 2;
@@ -189,21 +175,17 @@ int RunCheck(const CheckSettings& settings, Target& target, std::ostream& out, s
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   std::optional<reports::BaselineComparison> comparison;
-  if (baseline) comparison = Compare(run, *baseline);
+  if (baseline) comparison = Compare(run, *baseline, policy.fail_on);
   const reports::BaselineComparison* compared = comparison ? &*comparison : nullptr;
 
   reports::Report report = BuildCheckReport(info, run, compared);
   report.stopped_by = StopOnSignals::stopped_by();
+  ApplyExitPolicy(report, policy.fail_on, nullptr);
   reports::WriteTerminal(report, out);
   bool written = WriteReportFiles(report, settings.reports, out, err);
-  if (settings.write_baseline) {
-    const boost::json::value baseline_json = reports::BaselineToJson(BaselineOf(run));
+  if (policy.write_baseline) {
     written =
-        WriteFileAtomically(
-            *settings.write_baseline,
-            [&](std::ostream& file) { file << boost::json::serialize(baseline_json) << "\n"; },
-            err) &&
-        written;
+        WriteBaseline(*policy.write_baseline, BaselineOf(run, policy.fail_on), out, err) && written;
   }
   // A run that judged nothing is no pass: a green CI must not mean "the URL was wrong". A
   // signal's run judged nothing because of the signal, which its exit code says.
@@ -212,8 +194,9 @@ int RunCheck(const CheckSettings& settings, Target& target, std::ostream& out, s
     return 2;
   }
   if (!written) return 2;
-  if (compared != nullptr) return compared->Clean() ? 0 : 1;
-  return reports::Count(report).fail > 0 ? 1 : 0;
+  // Writing a baseline records what fails today; it is the run that accepts it.
+  if (policy.write_baseline) return 0;
+  return FindingsExitCode(report);
 }
 
 }  // namespace mcpfuzz::cli

@@ -53,8 +53,10 @@ void PrintNothingJudged(const NothingJudged& why, std::ostream& err);
 /// Prints every check id with its title (`check --list`).
 void ListChecks(std::ostream& out);
 
-/// Returns 0 (no FAIL, or with a baseline: nothing new and nothing stale), 1 (a FAIL), or 2
+/// Returns 0 (nothing fails under --fail-on, or with a baseline: nothing new and nothing
+/// stale; or a baseline was written), 1 (a FAIL, or a WARN under --fail-on warn), or 2
 /// (nothing could be judged, or a file could not be read or written).
-int RunCheck(const CheckSettings& settings, Target& target, std::ostream& out, std::ostream& err);
+int RunCheck(const CheckSettings& settings, const ExitPolicy& policy, Target& target,
+             std::ostream& out, std::ostream& err);
 
 }  // namespace mcpfuzz::cli

@@ -7,6 +7,7 @@
 
 #include "cli/report_files.h"
 #include "cli/run_info.h"
+#include "cli/run_reports.h"
 #include "cli/signals.h"
 #include "cli/target.h"
 #include "model/case_file.h"
@@ -166,6 +167,7 @@ int RunDiffCommand(const Options& options, const std::string& self_executable, s
   const DiffResult result = RunDiff(targets, diff);
   reports::Report report = BuildDiffReport(result, diff, transports);
   report.stopped_by = StopOnSignals::stopped_by();
+  ApplyExitPolicy(report, options.policy.fail_on, nullptr);
   reports::WriteTerminal(report, out);
   const bool written = WriteReportFiles(report, settings.reports, out, err);
   if (result.unreachable) {
@@ -173,7 +175,7 @@ int RunDiffCommand(const Options& options, const std::string& self_executable, s
     return 2;
   }
   if (!written) return 2;
-  return AnyWrongSide(result) ? 1 : 0;
+  return FindingsExitCode(report);
 }
 
 const char* DiffHelpIntro() {
