@@ -58,23 +58,52 @@ bool Unreachable(const EraReport& eras) {
 
 std::string LimitHint(const EraAttempt& attempt) {
   if (!attempt.timed_out) return "";
+  const std::string asked = " (asked " + std::to_string(attempt.asked_times) + " times; ";
   switch (*attempt.timed_out) {
     case TimeLimit::kStartup:
-      return " (the start-up limit, asked " + std::to_string(attempt.asked_times) +
-             " times; --startup-timeout-ms raises it)";
+      return asked + "--startup-timeout-ms raises it)";
+    case TimeLimit::kStreamOpen:
+      return asked + "--stream-open-ms raises it)";
     case TimeLimit::kReply:
     case TimeLimit::kPatience:
-    case TimeLimit::kStreamOpen:
-      return " (the time limit, asked " + std::to_string(attempt.asked_times) +
-             " times; --timeout-ms raises it)";
+      return asked + "--timeout-ms raises it)";
   }
   return "";
+}
+
+std::string CauseOf(const EraAttempt& attempt) {
+  if (attempt.timed_out) {
+    return "no reply within " + std::string(Describe(*attempt.timed_out)) + LimitHint(attempt);
+  }
+  switch (attempt.outcome) {
+    case Outcome::kConnectionRefused:
+      return "connection refused";
+    case Outcome::kConnectionReset:
+      return "the connection was closed before a reply";
+    case Outcome::kExited:
+      return "the server exited before it replied";
+    case Outcome::kTooLarge:
+      return "the reply was larger than --max-response-bytes allows";
+    case Outcome::kTransportError:
+      // curl has no outcome of its own for TLS; every TLS failure it reports names SSL or TLS.
+      if (attempt.detail.find("SSL") != std::string::npos ||
+          attempt.detail.find("TLS") != std::string::npos) {
+        return "TLS failed";
+      }
+      // No connection at all: the note says why ("stdio: cannot start 'x': …").
+      return "";
+    default:
+      return "";
+  }
 }
 
 std::string UnreachableReason(const EraReport& eras) {
   if (eras.attempts.empty()) return "the target could not be reached";
   const EraAttempt& first = eras.attempts.front();
-  return "the target could not be reached: " + first.note + LimitHint(first);
+  const std::string cause = CauseOf(first);
+  // The transport's words, not the channel's token ("transport_failure") they come inside.
+  const std::string& said = first.detail.empty() ? first.note : first.detail;
+  return "the target could not be reached: " + (cause.empty() ? said : cause + " (" + said + ")");
 }
 
 std::optional<NothingJudged> WhyNothingWasJudged(const checks::CheckRun& run,

@@ -22,11 +22,16 @@ Result<checks::CheckOptions> ToCheckOptions(const CheckSettings& settings);
 
 /// True when every era probe failed in the transport: nothing answered at all.
 bool Unreachable(const EraReport& eras);
-/// "the target could not be reached: WHY", naming the time limit that was hit and the option
-/// that raises it when a limit ended the first question.
+/// Why the first era question got no answer, in words people act on: "connection refused",
+/// "TLS failed", "the server exited before it replied", "the reply was larger than
+/// --max-response-bytes allows", "no reply within the start-up limit (…; --startup-timeout-ms
+/// raises it)"; "" when the transport's own note says it best (a stdio server that could not
+/// start: "stdio: cannot start 'x': No such file or directory").
+std::string CauseOf(const EraAttempt& attempt);
+/// "the target could not be reached: CAUSE: what the transport said".
 std::string UnreachableReason(const EraReport& eras);
-/// "; --startup-timeout-ms raises it" for a question a time limit ended, naming that limit's
-/// option; "" otherwise.
+/// " (asked 2 times; --startup-timeout-ms raises it)" for a question a time limit ended,
+/// naming that limit's option; "" otherwise.
 std::string LimitHint(const EraAttempt& attempt);
 
 /// Why a run judged nothing.

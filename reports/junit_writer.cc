@@ -166,7 +166,7 @@ void WriteJunit(const Report& report, std::ostream& out) {
     if (!target.error.empty()) {
       out << "    <testcase" << Attr("name", "judge target") << Attr("classname", "mcpfuzz")
           << Attr("time", "0") << ">\n      <error" << Attr("message", target.error)
-          << Attr("type", "unreachable") << "/>\n    </testcase>\n";
+          << Attr("type", "not-judged") << "/>\n    </testcase>\n";
     }
     if (!target.notes.empty()) {
       std::string notes;

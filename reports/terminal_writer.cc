@@ -274,7 +274,7 @@ void SurveyText(const Report& report, std::ostream& out) {
     const VerdictCounts counts = Count(target.items);
     out << Pad(EscapeForTerminal(target.description, 60), 62);
     if (!target.error.empty()) {
-      out << "not run: " << EscapeForTerminal(target.error, 80) << "\n";
+      out << "not judged: " << EscapeForTerminal(target.error, 300) << "\n";
       continue;
     }
     out << counts.fail << " fail, " << counts.warn << " warn, " << counts.pass << " pass, "
