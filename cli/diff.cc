@@ -226,9 +226,10 @@ Examples:
       --report markdown=differences.md
 
 Exit codes: 0 no disagreement with a wrong side (merely different answers are reported but
-pass), 1 a disagreement where some side is wrong, 2 could not run (a target word not
-understood, a target not started or reached, no revision every target speaks, a report not
-written).
+pass; under --fail-on warn a side that WARNs fails too, under never nothing does), 1 a
+disagreement that fails the run, 2 could not run: a target word not understood, a target not
+started or reached (each named with why: cannot start, connection refused, TLS failed, …, in
+every report), no revision every target speaks, a report not written.
 )";
 }
 

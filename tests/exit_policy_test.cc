@@ -123,7 +123,9 @@ TEST_F(ExitPolicy, AFuzzBaselineKnowsTodaysFindingsAndReportsNewAndStaleOnes) {
 }
 
 TEST_F(ExitPolicy, ReplaySaysStillWarnsAndFixedAndTakesABaseline) {
-  const ProcessRun found = Mcpfuzz(kWarnsOnly + " --corpus " + Path("cases"));
+  // A baseline written by fuzz keys findings as replay does: it serves the replay of its cases.
+  const ProcessRun found = Mcpfuzz(kWarnsOnly + " --corpus " + Path("cases") +
+                                   " --fail-on warn --write-baseline " + Path("fuzz-known.json"));
   ASSERT_EQ(found.exit_code, 0) << found.output;
   const std::string replay = "replay " + Path("cases") + " --builtin";
 
@@ -139,6 +141,10 @@ TEST_F(ExitPolicy, ReplaySaysStillWarnsAndFixedAndTakesABaseline) {
   EXPECT_FALSE(Contains(fixed.output, "still fails")) << fixed.output;
 
   const std::string strict = replay + " --fault error-leaks-internals --fail-on warn";
+  const ProcessRun fuzz_known = Mcpfuzz(strict + " --baseline " + Path("fuzz-known.json"));
+  EXPECT_EQ(fuzz_known.exit_code, 0) << fuzz_known.output;
+  EXPECT_TRUE(Contains(fuzz_known.output, "baseline: 0 new,")) << fuzz_known.output;
+
   const ProcessRun written = Mcpfuzz(strict + " --write-baseline " + Path("known.json"));
   EXPECT_EQ(written.exit_code, 0) << written.output;
   EXPECT_TRUE(Contains(written.output, "written to " + Path("known.json"))) << written.output;
