@@ -208,6 +208,7 @@ void Campaign::AddCounts(const TargetSession& session) {
   result_.warm_restarts += session.counts().warm_reopens;
   result_.deaf_timeouts += session.counts().deaf_timeouts;
   result_.deaf_within_patience += session.counts().deaf_within_patience;
+  sessions_ended_[session.revision()] += session.counts().sessions_ended;
 }
 
 void Campaign::DropLostLane(std::size_t position) {
@@ -250,6 +251,12 @@ CampaignResult Campaign::Run() {
   for (const Lane& lane : lanes_) {
     AddCounts(*lane.session);
     for (const auto& extra : lane.extra) AddCounts(*extra);
+  }
+  for (const auto& [revision, ended] : sessions_ended_) {
+    if (ended == 0) continue;
+    result_.notes.push_back(EndedSessionsNote(revision, ended) +
+                            "; check's sessions.delete judges whether one session's DELETE "
+                            "ends another");
   }
   if (link_.reply_order() == TargetLink::ReplyOrder::kReorders) {
     result_.notes.push_back(

@@ -57,10 +57,7 @@ void NoChange(Request& /*request*/) {}
 // deleted) moved to a second session, then the ping (model/reproducer.h: $sid and $sid2).
 std::vector<Request> TwoSessions(const std::vector<Exchange>& exchanges, std::size_t at) {
   const Request& ping = exchanges[at].request;
-  Request open = MakeInitialize(ping.revision, TransportKind::kHttp, 0);
-  open.session = SessionBinding::kOmit;
-  std::vector<Request> steps = {
-      open, MakeNotification(ping.revision, TransportKind::kHttp, "notifications/initialized")};
+  std::vector<Request> steps = MakeHttpOpening(ping.revision);
   for (std::size_t index = 0; index < at; ++index) {
     Request step = exchanges[index].request;
     step.session =

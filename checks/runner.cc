@@ -281,11 +281,8 @@ void RunRevision(TargetLink& link, const CheckOptions& options, d::RevisionPlan 
   }
   run.JudgeRepeats();
   if (const std::size_t ended = run.main_sessions_ended()) {
-    out.notes.push_back("in " + std::string(ToString(run.revision())) +
-                        ", the server ended mcpfuzz's session " + std::to_string(ended) +
-                        " time(s) without being asked (a 404 to a request in it, and to a ping "
-                        "after it): it was opened anew and the request sent again, as a client "
-                        "must; sessions.delete judges whether another session's DELETE ends it");
+    out.notes.push_back(EndedSessionsNote(run.revision(), ended) +
+                        "; sessions.delete judges whether another session's DELETE ends it");
   }
 }
 

@@ -311,13 +311,7 @@ std::string Reproducer(const std::vector<Request>& requests, const ReproducerTar
   if (opens_itself) return SequenceReproducer(requests, target);
   if (target.kind != TransportKind::kHttp) return StdioReproducer(requests, target.argv);
   std::vector<Request> steps;
-  const Request& first = requests.front();
-  if (NeedsSession(first)) {
-    steps.push_back(MakeInitialize(first.revision, TransportKind::kHttp, 0));
-    steps.back().session = SessionBinding::kOmit;
-    steps.push_back(
-        MakeNotification(first.revision, TransportKind::kHttp, "notifications/initialized"));
-  }
+  if (NeedsSession(requests.front())) steps = MakeHttpOpening(requests.front().revision);
   steps.insert(steps.end(), requests.begin(), requests.end());
   return SequenceReproducer(steps, target);
 }

@@ -115,6 +115,13 @@ Request MakeInitialize(Revision revision, TransportKind transport, boost::json::
   return MakeRequest(revision, transport, "initialize", std::move(params), std::move(id), client);
 }
 
+std::vector<Request> MakeHttpOpening(Revision revision) {
+  Request open = MakeInitialize(revision, TransportKind::kHttp, 0);
+  open.session = SessionBinding::kOmit;
+  return {std::move(open),
+          MakeNotification(revision, TransportKind::kHttp, "notifications/initialized")};
+}
+
 Request MakeBodyless(Revision revision, std::string_view http_method) {
   Request request;
   request.transport = TransportKind::kHttp;

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "model/request.h"
 
@@ -60,6 +61,10 @@ Request MakeNotification(Revision revision, TransportKind transport, std::string
 /// The `initialize` request of the handshake era, asking for `revision`.
 Request MakeInitialize(Revision revision, TransportKind transport, boost::json::value id,
                        const ClientInfo& client = {});
+
+/// What opens a handshake-era HTTP session in a replayed sequence: `initialize`, sent in no
+/// session yet, and `notifications/initialized` in the session it opened.
+std::vector<Request> MakeHttpOpening(Revision revision);
 
 /// An HTTP request with no body (GET or DELETE on the endpoint).
 Request MakeBodyless(Revision revision, std::string_view http_method);

@@ -366,6 +366,24 @@ TEST(Campaign, AFindingMadeAsTheTimeRunsOutIsNeitherResentNorShrunk) {
   EXPECT_TRUE(unhurried.notes.empty()) << DescribeFindings(unhurried);
 }
 
+// A server whose DELETE ends every session ends the run's own sessions whenever a sequence
+// closes one of its own. The session is opened anew (a 404 to a case and to a ping after it)
+// and the case sent again, so no case is judged on an end it did not cause: the only findings
+// left are the sequences' own, which ask for the end on purpose.
+TEST(Campaign, ASessionTheServerEndedIsOpenedAnewAndItsCaseSentAgain) {
+  const test_support::RefTarget target = StartRefServer(kHttp, {"delete-ends-all-sessions"});
+  CampaignOptions options;
+  options.seed = 1;
+  options.max_cases = 1000;
+  const CampaignResult result = RunCampaign(target.connect, options);
+  for (const CampaignFinding& finding : result.findings) {
+    EXPECT_EQ(finding.family, "sequences") << DescribeFindings(result);
+  }
+  EXPECT_TRUE(std::any_of(result.notes.begin(), result.notes.end(), [](const std::string& note) {
+    return note.find("ended mcpfuzz's session") != std::string::npos;
+  })) << DescribeFindings(result);
+}
+
 // --- determinism and replay
 // -----------------------------------------------------------------------
 

@@ -526,7 +526,26 @@ Observation TargetSession::SendWaiting(const Request& request, Owed owed, bool f
   return observation;
 }
 
+bool TargetSession::EndedUnasked(const Request& request, const Observation& observation) {
+  // Only a request sent in the connection's own session: one naming another session (an
+  // unknown id, on purpose) gets its 404 by right.
+  if (!policy_.reopen || stdio() || observation.http_status != 404 ||
+      FindHeader(request.headers, kHeaderSessionId) || SessionIdFor(request).empty()) {
+    return false;
+  }
+  const Observation ping = SendWaiting(client().Make("ping"), Owed::kReply, /*full_limit=*/false);
+  if (ping.http_status != 404) return false;
+  ++counts_.sessions_ended;
+  MarkBroken();
+  return true;
+}
+
 Observation TargetSession::SendAlone(const Request& request) {
+  Observation observation = SendAloneOnce(request);
+  return EndedUnasked(request, observation) ? SendAloneOnce(request) : observation;
+}
+
+Observation TargetSession::SendAloneOnce(const Request& request) {
   last_sentinel_.reset();
   if (!Ready()) return Failed("the session was lost: " + why_);
   return SendWaiting(request, Owed::kReply, /*full_limit=*/true);
@@ -541,6 +560,11 @@ Observation TargetSession::SendExactly(const Request& request) {
 }
 
 Observation TargetSession::Send(const Request& request, Owed owed) {
+  Observation observation = SendUnrecovered(request, owed);
+  return EndedUnasked(request, observation) ? SendUnrecovered(request, owed) : observation;
+}
+
+Observation TargetSession::SendUnrecovered(const Request& request, Owed owed) {
   last_sentinel_.reset();
   if (!Ready()) return Failed("the session was lost: " + why_);
   if (!stdio() || owed == Owed::kReply || out_of_order()) {
@@ -559,6 +583,13 @@ Observation TargetSession::Send(const Request& request, Owed owed) {
   Observation observation = std::move(result.observations.front());
   if (observation.outcome == Outcome::kDropped) ProveDrop(request, observation);
   return observation;
+}
+
+std::string EndedSessionsNote(Revision revision, std::size_t count) {
+  return "in " + std::string(ToString(revision)) + ", the server ended mcpfuzz's session " +
+         std::to_string(count) +
+         " time(s) without being asked (a 404 to a request in it, and to a ping after it): it "
+         "was opened anew and the request sent again, as a client must";
 }
 
 std::optional<ProcessExit> TargetSession::TakeDeathBetweenExchanges() {

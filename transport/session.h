@@ -177,6 +177,10 @@ struct SessionPolicy {
   /// Reopen (a stdio server started anew, a new HTTP session) before the next request when an
   /// exchange left the connection broken or the server ended. Off for a connection of a check's
   /// own, whose history is the point: once broken, every later Send reports it instead.
+  /// Under it too, an HTTP session the server ended unasked (a 404 to a request in it, and to
+  /// a ping after it) is opened anew and the request sent again, as a client must
+  /// (basic/transports: a 404 to a request with an Mcp-Session-Id starts a new session), so
+  /// that no later request is judged on an earlier one's end.
   bool reopen = true;
   /// Keep one stdio server started and opened ahead, so a restart costs no start-up on the
   /// critical path: for fuzz, whose findings restart the server several times each.
@@ -194,7 +198,12 @@ struct SessionCounts {
   /// first), and within the patience kept for a server seen going deaf (the later ones).
   std::size_t deaf_timeouts = 0;
   std::size_t deaf_within_patience = 0;
+  /// HTTP sessions the server ended unasked, opened anew (SessionPolicy::reopen).
+  std::size_t sessions_ended = 0;
 };
+
+/// What a run says of `count` sessions the server ended unasked in `revision`.
+std::string EndedSessionsNote(Revision revision, std::size_t count);
 
 class TargetSession {
  public:
@@ -238,6 +247,8 @@ class TargetSession {
   /// Send(request, Owed::kReply) under the full limit, without the patience kept for a server
   /// that went deaf: a silence learnt sooner, sent again before it is believed.
   Observation SendAlone(const Request& request);
+  /// Send without opening anew a session the server ended under it: its 404 is the point.
+  Observation SendUnrecovered(const Request& request, Owed owed);
   /// Sends `request` and nothing else, however it ends: for a sequence, whose every message is
   /// part of what is judged. Nothing is reopened.
   Observation SendExactly(const Request& request);
@@ -331,6 +342,11 @@ class TargetSession {
   // Tells the link what `result` showed about the order this target answers in.
   void LearnReplyOrder(const Pipeline& pipeline, const PipelineResult& result, bool skipped);
   Observation SendWaiting(const Request& request, Owed owed, bool full_limit);
+  Observation SendAloneOnce(const Request& request);
+  /// Whether `observation` found the HTTP session ended under `request` (a ping in it gets a
+  /// 404 too: some servers refuse a request with a 404 of its own); if so, and the policy
+  /// reopens, the next request opens a new one.
+  bool EndedUnasked(const Request& request, const Observation& observation);
   /// SendPipelined on a session already Ready().
   PipelineResult SendPipelinedNow(const Pipeline& pipeline);
 

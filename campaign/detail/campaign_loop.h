@@ -238,6 +238,7 @@ class Campaign {
   std::mutex mutex_;
   std::map<std::string, std::size_t> hangs_;            // case check id → hangs it caused
   std::map<std::string, std::size_t> big_inputs_sent_;  // size class → cases sent
+  std::map<Revision, std::size_t> sessions_ended_;      // sessions the server ended unasked
 
   // Last, so its thread stops before anything else goes.
   std::unique_ptr<CasePrefetcher> prefetch_;

@@ -8,8 +8,9 @@
 namespace mcpfuzz::checks::detail {
 namespace {
 
-// The main connection is reopened when its server died or went deaf, so later checks still run;
-// a spare would be wasted on the few restarts a checklist costs.
+// The main connection is reopened when its server died or went deaf, or its HTTP session ended
+// under it, so later checks still run; a spare would be wasted on the few restarts a checklist
+// costs.
 SessionPolicy MainPolicy() {
   SessionPolicy policy;
   policy.reopen = true;
@@ -40,29 +41,13 @@ bool Connection::Open(std::vector<Exchange>* exchanges) {
 }
 
 Exchange Connection::Send(const Request& request, Owed owed) {
-  Exchange exchange = SendUnrecovered(request, owed);
-  if (!recovers_ended_session_ || !SessionEnded(exchange)) return exchange;
-  ++sessions_ended_;
-  session_.MarkBroken();
-  return SendUnrecovered(request, owed);
-}
-
-Exchange Connection::SendUnrecovered(const Request& request, Owed owed) {
   Observation observation = session_.Send(request, owed);
   return {request, std::move(observation), session_.SessionIdFor(request)};
 }
 
-bool Connection::SessionEnded(const Exchange& exchange) {
-  // Only a request sent in the connection's own session: one naming another session (an unknown
-  // id, on purpose) gets its 404 by right.
-  if (exchange.observation.http_status != 404 || exchange.session_id.empty() ||
-      FindHeader(exchange.request.headers, kHeaderSessionId)) {
-    return false;
-  }
-  // Some servers answer a request they refuse with a 404 of its own: the ping tells the two
-  // apart, by an answer rather than a guess.
-  const Observation ping = session_.Send(client().Make("ping"), Owed::kReply);
-  return ping.http_status == 404;
+Exchange Connection::SendUnrecovered(const Request& request, Owed owed) {
+  Observation observation = session_.SendUnrecovered(request, owed);
+  return {request, std::move(observation), session_.SessionIdFor(request)};
 }
 
 Exchange Connection::SendAlone(const Request& request) {
@@ -91,9 +76,7 @@ bool Connection::Dead() {
 // --- Connections -------------------------------------------------------------------------------
 
 Connections::Connections(TargetLink& link, Revision revision)
-    : link_(link), revision_(revision), main_(link, revision, MainPolicy()) {
-  main_.recovers_ended_session_ = true;
-}
+    : link_(link), revision_(revision), main_(link, revision, MainPolicy()) {}
 
 // Prepared connections not taken end their sessions unobserved, as if never made.
 Connections::~Connections() = default;

@@ -34,10 +34,8 @@ class Connection {
   std::string OpenFailure() const { return session_.why(); }
 
   /// Sends `request` and returns the exchange (TargetSession::Send: over stdio a request owed
-  /// nothing has a sentinel written behind it). On the main connection, an HTTP session that
-  /// ended under it (a 404 to the request and to a ping after it) is opened anew and the
-  /// request sent again, as a client must (basic/transports: a 404 to a request with an
-  /// Mcp-Session-Id starts a new session): a later check is not judged on an earlier one's end.
+  /// nothing has a sentinel written behind it; on the main connection, an HTTP session that
+  /// ended under it is opened anew and the request sent again).
   Exchange Send(const Request& request, Owed owed = Owed::kReply);
   /// Send without that recovery: the answer of a session that ended is the point.
   Exchange SendUnrecovered(const Request& request, Owed owed = Owed::kReply);
@@ -52,18 +50,11 @@ class Connection {
   bool Dead();
   /// Ends a handshake-era HTTP session with DELETE; returns the exchange it made, if any.
   std::vector<Exchange> Close() { return session_.Close(); }
-  /// How many times Send found the session ended and opened it anew.
-  std::size_t sessions_ended() const { return sessions_ended_; }
 
  private:
   friend class Connections;
-  /// The request's 404 came from its session having ended, not from the request: a ping in the
-  /// same session gets a 404 too.
-  bool SessionEnded(const Exchange& exchange);
 
   TargetSession session_;
-  bool recovers_ended_session_ = false;
-  std::size_t sessions_ended_ = 0;
 };
 
 /// What the checks of a revision will do first on connections of their own, so that it can be
@@ -129,7 +120,7 @@ class Connections {
   /// The exchanges of the main connection's first Open (initialize or server/discover).
   const std::vector<Exchange>& first_open() const { return first_open_; }
   /// How many times the main connection's session ended under it (Connection::Send).
-  std::size_t main_sessions_ended() const { return main_.sessions_ended(); }
+  std::size_t main_sessions_ended() const { return main_.session_.counts().sessions_ended; }
 
  private:
   TargetLink& link_;
