@@ -211,11 +211,7 @@ int RunCheck(const CheckSettings& settings, const ExitPolicy& policy, Target& ta
   report.stopped_by = StopOnSignals::stopped_by();
   ApplyExitPolicy(report, policy.fail_on, nullptr);
   reports::WriteTerminal(report, out);
-  bool written = WriteReportFiles(report, settings.reports, out, err);
-  if (policy.write_baseline) {
-    written =
-        WriteBaseline(*policy.write_baseline, BaselineOf(run, policy.fail_on), out, err) && written;
-  }
+  const bool written = WriteReportFiles(report, settings.reports, out, err);
   // A run that judged nothing is no pass: a green CI must not mean "the URL was wrong". A
   // signal's run judged nothing because of the signal, which its exit code says.
   if (auto why = WhyNothingWasJudged(run, info.target); why && !StopOnSignals::requested()) {
@@ -223,9 +219,14 @@ int RunCheck(const CheckSettings& settings, const ExitPolicy& policy, Target& ta
     return 2;
   }
   if (!written) return 2;
-  // Writing a baseline records what fails today; it is the run that accepts it.
-  if (policy.write_baseline) return 0;
-  return FindingsExitCode(report);
+  // Writing a baseline records what fails today; it is the run that accepts it. A run that
+  // judged nothing (above) or was stopped writes none: it would replace a good one.
+  if (!policy.write_baseline) return FindingsExitCode(report);
+  if (StopOnSignals::requested()) {
+    err << "mcpfuzz: stopped early: " << *policy.write_baseline << " left as it was\n";
+    return FindingsExitCode(report);
+  }
+  return WriteBaseline(*policy.write_baseline, BaselineOf(run, policy.fail_on), out, err) ? 0 : 2;
 }
 
 }  // namespace mcpfuzz::cli

@@ -72,25 +72,27 @@ bool ReadBaselineOf(const ExitPolicy& policy, std::optional<reports::Baseline>& 
   return true;
 }
 
-// The report under the policy, printed and written (with `--write-baseline`, the baseline too).
+// The report under the policy, printed and written.
 bool Publish(reports::Report& report, const ExitPolicy& policy,
              const std::optional<reports::Baseline>& baseline,
              const std::vector<ReportFile>& report_files, std::ostream& out, std::ostream& err) {
   report.stopped_by = StopOnSignals::stopped_by();
   ApplyExitPolicy(report, policy.fail_on, baseline ? &*baseline : nullptr);
   reports::WriteTerminal(report, out);
-  bool written = WriteReportFiles(report, report_files, out, err);
-  if (policy.write_baseline) {
-    written =
-        WriteBaseline(*policy.write_baseline, FindingsBaselineOf(report), out, err) && written;
-  }
-  return written;
+  return WriteReportFiles(report, report_files, out, err);
 }
 
-// What a run that could run exits with: 0 once a baseline was written (it records what fails
-// today; the next run accepts it), the policy's 0 or 1 otherwise.
-int JudgedExitCode(const reports::Report& report, const ExitPolicy& policy) {
-  return policy.write_baseline ? 0 : FindingsExitCode(report);
+// What a run that judged exits with: the policy's 0 or 1; with --write-baseline, 0 once it is
+// written (it records what fails today; the next run accepts it). Only a run that judged, and
+// ran to its end, writes one: an empty or partial baseline would replace a good one.
+int JudgedExitCode(const reports::Report& report, const ExitPolicy& policy, std::ostream& out,
+                   std::ostream& err) {
+  if (!policy.write_baseline) return FindingsExitCode(report);
+  if (StopOnSignals::requested()) {
+    err << "mcpfuzz: stopped early: " << *policy.write_baseline << " left as it was\n";
+    return FindingsExitCode(report);
+  }
+  return WriteBaseline(*policy.write_baseline, FindingsBaselineOf(report), out, err) ? 0 : 2;
 }
 
 }  // namespace
@@ -136,7 +138,7 @@ int RunFuzz(const FuzzSettings& settings, const ExitPolicy& policy, Target& targ
     return 2;
   }
   if (!written) return 2;
-  return JudgedExitCode(report, policy);
+  return JudgedExitCode(report, policy, out, err);
 }
 
 int RunReplay(const std::string& path, const std::vector<ReportFile>& report_files,
@@ -154,7 +156,7 @@ int RunReplay(const std::string& path, const std::vector<ReportFile>& report_fil
   reports::Report report = BuildReplayReport(info, result);
   if (!Publish(report, policy, baseline, report_files, out, err)) return 2;
   if (unreadable) return 2;
-  return JudgedExitCode(report, policy);
+  return JudgedExitCode(report, policy, out, err);
 }
 
 }  // namespace mcpfuzz::cli

@@ -289,6 +289,7 @@ void ApplyExitPolicy(reports::Report& report, reports::FailOn fail_on,
   for (reports::TargetSection& target : report.targets) {
     for (ReportItem& item : target.items) {
       const bool finding = IsFinding(report, item);
+      item.known = false;
       if (finding && baseline != nullptr && !item.signature.empty()) {
         const BaselineEntry entry = FindingEntryOf(item);
         item.known = Contains(baseline->known_findings, entry);

@@ -381,6 +381,7 @@ TEST(FlagTable, NoNameIsListedTwice) {
 std::string SampleValue(const Flag& flag) {
   if (flag.name == "--shard") return "1/2";
   if (flag.name == "--progress") return "never";
+  if (flag.name == "--fail-on") return "warn";
   switch (flag.value) {
     case ValueKind::kNone:
       return "";

@@ -153,5 +153,19 @@ TEST_F(ExitPolicy, ReplaySaysStillWarnsAndFixedAndTakesABaseline) {
   EXPECT_TRUE(Contains(known.output, "still warns (known)")) << known.output;
 }
 
+// A run that could not judge its target must not replace a good baseline with an empty one.
+TEST_F(ExitPolicy, ARunThatJudgedNothingLeavesTheBaselineAsItWas) {
+  const std::string known = Path("known.json");
+  ASSERT_EQ(Mcpfuzz(kWarnsOnly + " --fail-on warn --write-baseline " + known).exit_code, 0);
+  const std::string before = Slurp(known);
+  ASSERT_NE(before.find("known_findings"), std::string::npos) << before;
+  for (const std::string& command : {std::string("fuzz --cases 5"), std::string("check")}) {
+    const ProcessRun unreachable =
+        Mcpfuzz(command + " http://127.0.0.1:9/mcp --write-baseline " + known);
+    EXPECT_EQ(unreachable.exit_code, 2) << unreachable.output;
+    EXPECT_EQ(Slurp(known), before) << command;
+  }
+}
+
 }  // namespace
 }  // namespace mcpfuzz
