@@ -104,10 +104,9 @@ rc::Gen<GeneratedCase> Oversized(const GenContext& context) {
         const std::size_t base = detail::WithMetaValue(well_formed, "\"\"").size();
         const std::size_t padding = size > base ? size - base : 0;
         Request request = well_formed;
-        request.body =
-            RawBody{detail::WithMetaValue(well_formed, "\"" + std::string(padding, 'a') + "\"")};
+        request.body = RawBody{detail::WithMetaPadding(well_formed, padding)};
         const std::string label =
-            "a " + std::to_string(request.WireBody().size()) + "-byte body (_meta padding)";
+            "a " + std::to_string(request.WireSize()) + "-byte body (_meta padding)";
         return MakeCase(kFamily, check::kOversizedRequest, std::move(request), label, well_formed);
       },
       detail::HarmlessRequest(context), rc::gen::elementOf(Sizes(context.max_request_bytes)));

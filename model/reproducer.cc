@@ -111,16 +111,22 @@ std::string HttpReproducer(const Request& request, const std::string& url) {
 std::string StdioReproducer(const std::vector<Request>& requests,
                             const std::vector<std::string>& argv) {
   const Request& request = requests.front();
-  std::string sent;
-  for (const Request& one : requests) sent += one.WireBody() + "\n";
+  // The opening, then the requests: one buffer, since a request may be a body of megabytes.
   std::string lines;
   if (NeedsSession(request)) {
     lines += MakeInitialize(request.revision, TransportKind::kStdio, 0).WireBody() + "\n";
     lines += MakeNotification(request.revision, TransportKind::kStdio, "notifications/initialized")
                  .WireBody() +
              "\n";
-  } else if (EraOf(request.revision) == Era::kStateless &&
-             request.session == SessionBinding::kAttach) {
+  }
+  std::size_t bytes = lines.size();
+  for (const Request& one : requests) bytes += one.WireSize() + 1;
+  lines.reserve(bytes);
+  for (const Request& one : requests) {
+    std::string scratch;
+    lines.append(one.WireView(scratch)).push_back('\n');
+  }
+  if (EraOf(request.revision) == Era::kStateless && request.session == SessionBinding::kAttach) {
     // mcpfuzz opens a 2026-07-28 stdio connection with server/discover, then a served tools/list
     // that locks a dual-era server's connection to 2026-07-28 (server/discover does not; tables
     // §4b V16), each answered before the next request; a server may pin the connection's era
@@ -138,12 +144,11 @@ std::string StdioReproducer(const std::vector<Request>& requests,
     command += "; sleep 1; printf ";
     command += ShellQuote(PrintfFormat(lock));
     command += "; sleep 1; ";
-    command += PrintBytes(sent);
+    command += PrintBytes(lines);
     command += "; } |";
     for (const auto& word : argv) command += " " + ShellQuote(word);
     return command;
   }
-  lines += sent;
   // Built by appending: g++ 12 at -O3 warns (-Wrestrict) on "literal" + string + "literal".
   std::string command = PrintBytes(lines);
   command += " |";

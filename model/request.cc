@@ -57,6 +57,17 @@ std::string Request::WireBody() const {
   return {};
 }
 
+std::string_view Request::WireView(std::string& scratch) const {
+  if (const auto* raw = std::get_if<RawBody>(&body)) return raw->bytes;
+  scratch = WireBody();
+  return scratch;
+}
+
+std::size_t Request::WireSize() const {
+  std::string scratch;
+  return WireView(scratch).size();
+}
+
 std::optional<boost::json::value> Request::BodyJson() const {
   if (const auto* json = std::get_if<boost::json::value>(&body)) return *json;
   if (const auto* raw = std::get_if<RawBody>(&body)) return ParseJson(raw->bytes);

@@ -62,6 +62,10 @@ struct Request {
 
   /// The exact body bytes: a JSON value serialised compactly, raw bytes unchanged, or "".
   std::string WireBody() const;
+  /// The same bytes without a copy of raw ones: a view of them, or of `scratch` holding the
+  /// serialised JSON. Where a megabyte body is only written or measured, it is not copied.
+  std::string_view WireView(std::string& scratch) const;
+  std::size_t WireSize() const;
   /// The JSON value of the body, parsing raw bytes if they happen to be JSON.
   std::optional<boost::json::value> BodyJson() const;
   /// The JSON-RPC `id` member of an object body, if present (it may be null).

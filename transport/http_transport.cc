@@ -166,7 +166,7 @@ class HttpTransport final : public Transport {
   std::optional<std::string> ConfigureHandle();
   /// Sets what differs from one exchange to the next: headers, method and body. Every one of
   /// them is set each time, so nothing of the last exchange carries over.
-  std::optional<std::string> Configure(const Request& request, const std::string& body,
+  std::optional<std::string> Configure(const Request& request, std::string_view body,
                                        HttpExchange& exchange);
   HeaderList BuildHeaders(const Request& request) const;
   /// Drives the transfer. Returns curl's result, or nullopt when mcpfuzz stopped listening to
@@ -258,7 +258,7 @@ std::optional<std::string> HttpTransport::ConfigureHandle() {
   return set.failed();
 }
 
-std::optional<std::string> HttpTransport::Configure(const Request& request, const std::string& body,
+std::optional<std::string> HttpTransport::Configure(const Request& request, std::string_view body,
                                                     HttpExchange& exchange) {
   if (!configured_) {
     if (auto failed = ConfigureHandle()) return failed;
@@ -351,7 +351,8 @@ Observation HttpTransport::Send(const Request& request) {
     return observation;
   }
   const auto start = Clock::now();
-  const std::string body = request.WireBody();
+  std::string scratch;
+  const std::string_view body = request.WireView(scratch);
   HttpExchange exchange(observation, request, target_.limits.max_response_bytes,
                         target_.limits.max_reply_lines);
   if (auto failed = Configure(request, body, exchange)) {

@@ -360,7 +360,11 @@ Observation StdioProcessTransport::Send(const Request& request) {
   }
   const transport_detail::ReplyRule rule = transport_detail::ReplyRuleFor(request);
   if (rule.kind == transport_detail::ReplyRule::Kind::kMatchingId) dropped_.Forget(rule.id);
-  std::string wire = request.WireBody() + "\n";
+  std::string scratch;
+  const std::string_view body = request.WireView(scratch);
+  std::string wire;
+  wire.reserve(body.size() + 1);
+  wire.append(body).push_back('\n');
   const Limits limits = ExchangeLimits(wire.size());
   Observation observation = Exchange(std::move(wire), rule, limits, pipes_, dropped_).Run();
   Heard(observation);
@@ -414,8 +418,8 @@ PipelineResult StdioProcessTransport::SendPipelined(const Pipeline& pipeline) {
     result.ambiguous = true;
     return result;
   }
-  std::size_t bytes = pipeline.sentinel->WireBody().size();
-  for (const Request& request : pipeline.requests) bytes += request.WireBody().size();
+  std::size_t bytes = pipeline.sentinel->WireSize();
+  for (const Request& request : pipeline.requests) bytes += request.WireSize();
   PipelineResult result = transport_detail::PipelineExchange(pipeline, ExchangeLimits(bytes),
                                                              pipes_, dropped_, skip_grace_)
                               .Run();

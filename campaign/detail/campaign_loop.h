@@ -45,10 +45,6 @@ struct SentAhead {
 };
 
 /// A case RunCase sent and judged.
-struct SentCase {
-  GeneratedCase generated;
-  Judged judged;
-};
 
 /// The sessions of one revision and the generator drawn from what the first saw of the target.
 struct Lane {
@@ -84,6 +80,10 @@ struct Lane {
     return worker == 0 ? *session : *extra[worker - 1];
   }
 };
+
+/// Sends `generated`'s check alone on `lane` from now on when what the server wrote for it,
+/// sent alone, is something no pipeline could have placed (pipelined.cc).
+void NoteUnplaceable(Lane& lane, const GeneratedCase& generated, const Observation& observation);
 
 /// With the default families, one case in this many is a sequence where sequences apply (a
 /// handshake era, or 2026-07-28 over stdio, where a connection's era is locked): each opens
@@ -165,8 +165,9 @@ class Campaign {
   void AddCounts(const TargetSession& session);
   /// Removes the lane at `position`, noting why.
   void DropLostLane(std::size_t position);
-  /// Generates, sends and decides case `index`; what was sent, unless it was not.
-  std::optional<SentCase> RunCase(Lane& lane, std::size_t index);
+  /// Generates, sends and decides case `index`. A case sent alone whose answer no pipeline
+  /// could have placed sends its check alone on this lane from then on (Lane::alone_checks).
+  void RunCase(Lane& lane, std::size_t index);
   /// In case order, after case `index` was judged: blames a death found before it on the case
   /// before, then concludes it.
   void Decide(Lane& lane, GeneratedCase generated, std::size_t index, const Judged& judged,
@@ -208,7 +209,8 @@ class Campaign {
                    const Judged& judged, bool settle);
   /// A case of the sequences family: sent on a fresh connection, and when a step fails,
   /// re-sent, shrunk by removing steps and written like any finding (sequence_run.h).
-  SentCase RunSequenceCase(const Lane& lane, GeneratedCase generated, std::size_t index);
+  /// What its last step was judged.
+  Judged RunSequenceCase(const Lane& lane, const GeneratedCase& generated, std::size_t index);
   void Report(bool force);
   bool EnoughFindings() const {
     return options_.max_findings > 0 && result_.findings.size() >= options_.max_findings;

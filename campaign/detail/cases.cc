@@ -29,9 +29,7 @@ std::uint64_t SplitMix64(std::uint64_t value) {
 
 std::optional<std::string> BigInputClass(const GeneratedCase& generated) {
   if (!generated.steps.empty()) return std::nullopt;
-  // A raw body is measured where it lies: WireBody() would copy megabytes to count them.
-  const auto* raw = std::get_if<RawBody>(&generated.request.body);
-  std::size_t size = raw != nullptr ? raw->bytes.size() : generated.request.WireBody().size();
+  std::size_t size = generated.request.WireSize();
   // A header value of the limits family costs its size on every send as a body does.
   for (const Header& header : generated.request.headers) size += header.value.size();
   if (size < kBigInputBytes) return std::nullopt;
@@ -133,27 +131,30 @@ void Campaign::Conclude(Lane& lane, const GeneratedCase& generated, std::size_t 
   if (judged.finding) Investigate(lane, generated, index, judged, /*settle=*/false);
 }
 
-std::optional<SentCase> Campaign::RunCase(Lane& lane, std::size_t index) {
+void Campaign::RunCase(Lane& lane, std::size_t index) {
   std::optional<GeneratedCase> generated = NextCase(lane, index);
   if (!generated) {
     ++result_.generation_failures;
-    return std::nullopt;
+    return;
   }
-  if (RecordAndSkip(*generated, index)) return std::nullopt;
-  if (!generated->steps.empty()) return RunSequenceCase(lane, std::move(*generated), index);
+  if (RecordAndSkip(*generated, index)) return;
+  if (!generated->steps.empty()) {
+    const Judged judged = RunSequenceCase(lane, *generated, index);
+    NoteUnplaceable(lane, *generated, judged.observation);
+    return;
+  }
   const auto sent = Clock::now();
-  SentCase judged{*generated, SendAndJudge(*lane.session, *generated, /*settle=*/false)};
+  const Judged judged = SendAndJudge(*lane.session, *generated, /*settle=*/false);
   // A case is counted only when it was sent: reopening a server found dead may have spent the
   // restart budget, and the lost session sent nothing.
-  if (lane.session->lost() && judged.judged.observation.outcome == Outcome::kTransportError) {
-    return std::nullopt;
-  }
+  if (lane.session->lost() && judged.observation.outcome == Outcome::kTransportError) return;
   CountSent(*generated);
-  Add(Silent(*generated, judged.judged) ? result_.timing.silence : result_.timing.sending, sent);
+  Add(Silent(*generated, judged) ? result_.timing.silence : result_.timing.sending, sent);
+  NoteUnplaceable(lane, *generated, judged.observation);
   std::optional<ProcessExit> death = lane.session->TakeDeathBetweenExchanges();
   if (lane.death_before_next) death = std::exchange(lane.death_before_next, std::nullopt);
-  Decide(lane, std::move(*generated), index, judged.judged, std::move(death));
-  return judged;
+  // Moved, not copied: a case may be a body of megabytes.
+  Decide(lane, std::move(*generated), index, judged, std::move(death));
 }
 
 Judged JudgeDeath(const GeneratedCase& previous, const ProcessExit& death) {

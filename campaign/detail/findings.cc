@@ -130,7 +130,7 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
     shrunk = {generated, judged, 0, 0};
   }
   Add(result_.timing.shrinking, shrinking);
-  finding.minimal = shrunk.minimal.request;
+  finding.minimal = std::move(shrunk.minimal.request);
   finding.variant = shrunk.minimal.variant;
   finding.verdict = shrunk.judged.verdict;
   finding.shrink_steps = shrunk.steps;
@@ -150,12 +150,13 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
   Report(/*force=*/true);
 }
 
-SentCase Campaign::RunSequenceCase(const Lane& lane, GeneratedCase generated, std::size_t index) {
+Judged Campaign::RunSequenceCase(const Lane& lane, const GeneratedCase& generated,
+                                 std::size_t index) {
   CountSent(generated);
   const auto sent = Clock::now();
   const SequenceRun run = RunSequence(link_, generated.steps);
   Add(result_.timing.sending, sent);
-  SentCase out{generated, run.steps.empty() ? Judged{} : run.steps.back()};
+  Judged out = run.steps.empty() ? Judged{} : run.steps.back();
   if (!run.error.empty()) {
     result_.notes.push_back("a sequence could not open its connection: " + run.error);
     return out;

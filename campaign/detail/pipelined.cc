@@ -63,6 +63,12 @@ bool EndedBadly(const Observation& observation) {
 
 }  // namespace
 
+void NoteUnplaceable(Lane& lane, const GeneratedCase& generated, const Observation& observation) {
+  if (HasEchoableId(generated.request) && Unplaceable(generated.request, observation)) {
+    lane.alone_checks.insert(generated.check_id);
+  }
+}
+
 void Campaign::SendAhead(Lane& lane, std::size_t index, std::size_t depth,
                          std::set<std::size_t>& alone) {
   if (lane.troubled_windows >= kTroubledWindowsBeforeSerial || lane.session->out_of_order()) {
@@ -158,11 +164,7 @@ void Campaign::RunPipelined(std::size_t depth) {
       alone.erase(index);
       // A case that answered so no pipeline could place it: its check goes alone on this lane
       // from now on, so its windows are not sent twice.
-      const std::optional<SentCase> sent = RunCase(lane, index);
-      if (sent && HasEchoableId(sent->generated.request) &&
-          Unplaceable(sent->generated.request, sent->judged.observation)) {
-        lane.alone_checks.insert(sent->generated.check_id);
-      }
+      RunCase(lane, index);
       Report(/*force=*/false);
       continue;
     }

@@ -41,7 +41,7 @@ bool Acceptable(const GeneratedCase& candidate, const GeneratedCase& original,
                 const GeneratedCase& minimal) {
   return candidate.family == original.family && candidate.check_id == original.check_id &&
          !(candidate.request == minimal.request) &&
-         candidate.request.WireBody().size() <= minimal.request.WireBody().size();
+         candidate.request.WireSize() <= minimal.request.WireSize();
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <boost/json/serialize.hpp>
 #include <cctype>
 #include <cstdint>
+#include <functional>
 
 #include "model/request_builder.h"
 #include "oracles/verdict.h"
@@ -237,21 +238,49 @@ void DropEmptyParams(Request& request) {
   }
 }
 
-std::string WithMetaMembers(const Request& request, std::string_view raw_members) {
+namespace {
+
+constexpr std::string_view kRiderKey = "\"mcpfuzz/rider\":";
+
+// `request`'s wire body with the members `write` appends (`size` bytes) in params._meta. The
+// body is made in one buffer of its final size: a megabyte member is written once, where it
+// stays, not copied from one temporary to the next.
+std::string WithMetaWritten(const Request& request, std::size_t size,
+                            const std::function<void(std::string&)>& write) {
   constexpr std::string_view kPlaceholderKey = "mcpfuzz/rider";
   constexpr std::string_view kPlaceholderValue = "mcpfuzz-rider-placeholder-5d1e";
   Request copy = request;
   Meta(copy)[kPlaceholderKey] = kPlaceholderValue;
-  std::string wire = copy.WireBody();
+  const std::string wire = copy.WireBody();
   const std::string member =
       "\"" + std::string(kPlaceholderKey) + "\":\"" + std::string(kPlaceholderValue) + "\"";
   const std::size_t at = wire.find(member);
-  if (at != std::string::npos) wire.replace(at, member.size(), raw_members);
-  return wire;
+  if (at == std::string::npos) return wire;
+  std::string body;
+  body.reserve(wire.size() - member.size() + size);
+  body.append(wire, 0, at);
+  write(body);
+  body.append(wire, at + member.size());
+  return body;
+}
+
+}  // namespace
+
+std::string WithMetaMembers(const Request& request, std::string_view raw_members) {
+  return WithMetaWritten(request, raw_members.size(),
+                         [raw_members](std::string& body) { body += raw_members; });
 }
 
 std::string WithMetaValue(const Request& request, std::string_view raw_value) {
-  return WithMetaMembers(request, "\"mcpfuzz/rider\":" + std::string(raw_value));
+  return WithMetaWritten(
+      request, kRiderKey.size() + raw_value.size(),
+      [raw_value](std::string& body) { body.append(kRiderKey).append(raw_value); });
+}
+
+std::string WithMetaPadding(const Request& request, std::size_t length) {
+  return WithMetaWritten(request, kRiderKey.size() + length + 2, [length](std::string& body) {
+    body.append(kRiderKey).append(1, '"').append(length, 'a').append(1, '"');
+  });
 }
 
 GeneratedCase MakeCase(std::string_view family, std::string_view check_id, Request request,

@@ -31,10 +31,11 @@ bool IsRequestId(const boost::json::value& id) {
 // A body that is JSON except for bytes that are not UTF-8 is read by decoders that replace such
 // bytes (as JavaScript's do); a server that then echoes the id it read did nothing wrong.
 std::optional<boost::json::value> LenientlyReadId(const Request& request) {
-  std::string bytes = request.WireBody();
+  std::string scratch;
+  std::string_view bytes = request.WireView(scratch);
   if (IsValidUtf8(bytes)) return std::nullopt;
   // Such decoders skip a leading byte order mark as well (RFC 8259 §8.1 lets them).
-  if (bytes.starts_with("\xEF\xBB\xBF")) bytes.erase(0, 3);
+  if (bytes.starts_with("\xEF\xBB\xBF")) bytes.remove_prefix(3);
   auto body = ParseJson(ToValidUtf8(bytes));
   if (!body || !body->is_object()) return std::nullopt;
   const auto* id = body->as_object().if_contains("id");

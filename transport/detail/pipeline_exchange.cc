@@ -79,12 +79,17 @@ Limits PipelineLimits(Limits limits) {
 PipelineExchange::PipelineExchange(const Pipeline& pipeline, const Limits& limits,
                                    ServerPipes& pipes, DroppedIds& dropped, bool skip_grace)
     : limits_(PipelineLimits(limits)), skip_grace_(skip_grace), pipes_(pipes), dropped_(dropped) {
+  // One buffer of the final size: appended to as it grows, a megabyte body would be held twice.
+  std::size_t bytes = pipeline.sentinel->WireSize() + 1;
+  for (const Request& request : pipeline.requests) bytes += request.WireSize() + 1;
+  wire_.reserve(bytes);
   auto add = [this](const Request& request) {
     Slot slot;
     slot.rule = ReplyRuleFor(request);
     any_id_answers_ = any_id_answers_ || slot.rule.kind == ReplyRule::Kind::kFirstResponse;
     if (slot.rule.kind == ReplyRule::Kind::kMatchingId) dropped_.Forget(slot.rule.id);
-    wire_ += request.WireBody();
+    std::string scratch;
+    wire_ += request.WireView(scratch);
     wire_ += '\n';
     slot.wire_end = wire_.size();
     slot.quiet_since = start_;
