@@ -343,9 +343,9 @@ class TargetSession {
   void LearnReplyOrder(const Pipeline& pipeline, const PipelineResult& result, bool skipped);
   Observation SendWaiting(const Request& request, Owed owed, bool full_limit);
   Observation SendAloneOnce(const Request& request);
-  /// Whether `observation` found the HTTP session ended under `request` (a ping in it gets a
-  /// 404 too: some servers refuse a request with a 404 of its own); if so, and the policy
-  /// reopens, the next request opens a new one.
+  /// Under a policy that reopens: whether `observation` found the HTTP session ended under
+  /// `request` (a ping in it gets a 404 too: some servers refuse a request with a 404 of its
+  /// own); if so, the next request opens a new one.
   bool EndedUnasked(const Request& request, const Observation& observation);
   /// SendPipelined on a session already Ready().
   PipelineResult SendPipelinedNow(const Pipeline& pipeline);

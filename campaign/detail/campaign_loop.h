@@ -44,8 +44,6 @@ struct SentAhead {
   std::optional<ProcessExit> death_before;
 };
 
-/// A case RunCase sent and judged.
-
 /// The sessions of one revision and the generator drawn from what the first saw of the target.
 struct Lane {
   /// The first session: worker 0 sends on it, and findings are re-sent and shrunk on it.
@@ -209,7 +207,7 @@ class Campaign {
                    const Judged& judged, bool settle);
   /// A case of the sequences family: sent on a fresh connection, and when a step fails,
   /// re-sent, shrunk by removing steps and written like any finding (sequence_run.h).
-  /// What its last step was judged.
+  /// Returns the judgement of its last step.
   Judged RunSequenceCase(const Lane& lane, const GeneratedCase& generated, std::size_t index);
   void Report(bool force);
   bool EnoughFindings() const {
