@@ -8,12 +8,13 @@
 #   INPUT_TARGET    an http(s):// URL, or the command line of a stdio server (split on spaces);
 #                   diff: one target word per line
 #   INPUT_ARGS      more mcpfuzz options (split on spaces)
-#   INPUT_BASELINE  check: a baseline file (--baseline)
+#   INPUT_BASELINE  check, fuzz, replay: a baseline file (--baseline)
 #   INPUT_SEED      fuzz, diff: the seed; empty draws a new one, printed and set as `seed`
 #   INPUT_CASES, INPUT_TIME   fuzz, diff: --cases, --time
 #   INPUT_CORPUS    a folder of case files committed in the repository: replayed on every run
-#   INPUT_FAIL_ON   fail (default): exit 1 on a FAIL or finding; warn: also on a WARN; none:
-#                   never on findings. A run that could not judge anything is exit 2 always.
+#   INPUT_FAIL_ON   fail (default), warn or never (none is never too), passed to every run as
+#                   mcpfuzz's --fail-on: the step exits as the worst run did (0, 1, or 2 for a
+#                   run that could not judge a target, whatever fail-on says).
 # and GitHub's RUNNER_TEMP, GITHUB_STEP_SUMMARY, GITHUB_OUTPUT. MCPFUZZ names the binary
 # (default: mcpfuzz on PATH).
 #
@@ -36,7 +37,11 @@ die() {
 }
 
 case $command in check | fuzz | replay | diff) ;; *) die "command must be check, fuzz, replay or diff, not '$command'" ;; esac
-case $fail_on in fail | warn | none) ;; *) die "fail-on must be fail, warn or none, not '$fail_on'" ;; esac
+case $fail_on in
+  fail | warn | never) ;;
+  none) fail_on=never ;; # the input's first spelling
+  *) die "fail-on must be fail, warn or never, not '$fail_on'" ;;
+esac
 [[ -n $target ]] || die "target is empty: give a URL or a stdio server's command line"
 
 # The target: a URL is one word; anything else is a stdio command line, which comes last.
@@ -80,8 +85,8 @@ run() {
   shift 2
   local -a reports
   reports_of "$name"
-  echo "+ mcpfuzz $command_word ${reports[*]} $*"
-  "$mcpfuzz" "$command_word" "${reports[@]}" "$@"
+  echo "+ mcpfuzz $command_word --fail-on $fail_on ${reports[*]} $*"
+  "$mcpfuzz" "$command_word" --fail-on "$fail_on" "${reports[@]}" "$@"
   local code=$?
   record "$code"
   [[ -f $dir/$name.md ]] && cat "$dir/$name.md" >>"$summary"
@@ -99,10 +104,10 @@ if [[ -n $corpus && $command != replay && $command != diff ]]; then
   fi
 fi
 
+baseline=()
+[[ -n ${INPUT_BASELINE:-} && $command != diff ]] && baseline=(--baseline "$INPUT_BASELINE")
 case $command in
   check)
-    baseline=()
-    [[ -n ${INPUT_BASELINE:-} ]] && baseline=(--baseline "$INPUT_BASELINE")
     run report check "${baseline[@]}" "${extra_args[@]}" "${target_args[@]}"
     ;;
   fuzz | diff)
@@ -117,8 +122,8 @@ case $command in
     if [[ $command == diff ]]; then
       run report diff --seed "$seed" "${limits[@]}" "${extra_args[@]}" "${target_args[@]}"
     else
-      run report fuzz --seed "$seed" "${limits[@]}" --corpus "$dir/findings" "${extra_args[@]}" \
-        "${target_args[@]}"
+      run report fuzz --seed "$seed" "${limits[@]}" --corpus "$dir/findings" "${baseline[@]}" \
+        "${extra_args[@]}" "${target_args[@]}"
     fi
     {
       echo
@@ -131,7 +136,7 @@ case $command in
     ;;
   replay)
     [[ -n $corpus ]] || die "replay needs the corpus input: the folder of case files"
-    run report replay "$corpus" "${extra_args[@]}" "${target_args[@]}"
+    run report replay "$corpus" "${baseline[@]}" "${extra_args[@]}" "${target_args[@]}"
     ;;
 esac
 
@@ -142,7 +147,9 @@ fails = warns = 0
 for path in glob.glob(sys.argv[1] + "/*.json"):
     with open(path, encoding="utf-8") as handle:
         report = json.load(handle)
-    items = report.get("checks", []) + report.get("cases", []) + report.get("findings", [])
+    # A fuzz report's "cases" is a count; a replay report's, a list.
+    items = [item for key in ("checks", "cases", "findings")
+             if isinstance(report.get(key), list) for item in report[key]]
     for target in report.get("targets", []):
         items += target.get("checks", [])
     for item in items:
@@ -161,13 +168,8 @@ new_findings=$(find "$dir/findings" -name '*.json' | wc -l)
 } >>"$outputs"
 echo "mcpfuzz: ${fails:-0} FAIL, ${warns:-0} WARN, $new_findings new finding file(s); reports in $dir"
 
+# mcpfuzz's own exit codes decide, under the --fail-on given to each run: one policy.
 if ((worst >= 2)); then
-  echo "::error title=mcpfuzz::mcpfuzz could not run (exit $worst); see the log above"
-  exit "$worst"
+  echo "::error title=mcpfuzz::mcpfuzz could not judge a target (exit $worst); see the log above"
 fi
-case $fail_on in
-  none) exit 0 ;;
-  warn) ((worst == 1 || ${warns:-0} > 0)) && exit 1 ;;
-  fail) ((worst == 1)) && exit 1 ;;
-esac
-exit 0
+exit "$worst"

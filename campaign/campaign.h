@@ -253,6 +253,8 @@ struct ReplayedCase {
   bool still_fails = false;
   /// Fails with the very signature the file recorded.
   bool same_signature = false;
+  /// The signature it fails with now; empty when it no longer fails.
+  std::string signature;
   std::string error;
 };
 

@@ -128,11 +128,12 @@ class DiffRun {
   bool ChooseRevision() {
     result_.revision = options_.revision;
     if (result_.revision) return true;
-    std::vector<EraReport> eras;
-    for (const DiffTarget& target : targets_) {
-      eras.push_back(DetectEras(target.connect));
+    std::vector<EraReport>& eras = result_.eras;
+    result_.not_judged.assign(targets_.size(), "");
+    for (std::size_t t = 0; t < targets_.size(); ++t) {
+      eras.push_back(DetectEras(targets_[t].connect));
       if (eras.back().speaks.empty()) {
-        result_.notes.push_back(target.name + " speaks no MCP revision mcpfuzz knows");
+        result_.not_judged[t] = "speaks no MCP revision mcpfuzz knows";
         result_.unreachable = true;
       }
     }
@@ -149,13 +150,14 @@ class DiffRun {
   bool OpenSessions() {
     SessionPolicy policy;
     policy.list_features = true;
-    for (const DiffTarget& target : targets_) {
-      links_.push_back(std::make_unique<TargetLink>(target.connect));
+    result_.not_judged.assign(targets_.size(), "");
+    for (std::size_t t = 0; t < targets_.size(); ++t) {
+      links_.push_back(std::make_unique<TargetLink>(targets_[t].connect));
       sessions_.push_back(
           std::make_unique<TargetSession>(*links_.back(), *result_.revision, policy));
       if (auto opened = sessions_.back()->Open(); !opened.ok()) {
-        result_.notes.push_back("no " + std::string(ToString(*result_.revision)) +
-                                " session with " + target.name + ": " + opened.error().message);
+        result_.not_judged[t] = "no " + std::string(ToString(*result_.revision)) +
+                                " session: " + opened.error().message;
         result_.unreachable = true;
       }
       result_.transports.push_back(sessions_.back()->kind());

@@ -155,6 +155,11 @@ struct DiffResult {
   std::chrono::milliseconds elapsed{0};
   /// Some target could not be opened: nothing was compared.
   bool unreachable = false;
+  /// Per target, in target order, once the run got that far: its era probe (none with
+  /// --revision), where why a target was not reached is; and why it could not be judged, ""
+  /// for one that could.
+  std::vector<EraReport> eras;
+  std::vector<std::string> not_judged;
 };
 
 /// Runs a differential campaign. Never throws; targets that cannot be reached end up in

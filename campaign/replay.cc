@@ -75,6 +75,7 @@ ReplayResult Replay(const TransportFactory& connect, const std::filesystem::path
           replayed.error = "no connection for the sequence: " + run.error;
         } else if (const campaign_detail::Judged* found = run.finding()) {
           replayed.still_fails = true;
+          replayed.signature = found->signature;
           replayed.same_signature =
               !stored->signature.empty() && found->signature == stored->signature;
           replayed.verdict = found->verdict;
@@ -105,6 +106,7 @@ ReplayResult Replay(const TransportFactory& connect, const std::filesystem::path
       replayed.still_fails = judged.finding;
       replayed.same_signature = replayed.still_fails && !stored->signature.empty() &&
                                 judged.signature == stored->signature;
+      if (replayed.still_fails) replayed.signature = judged.signature;
       replayed.verdict = judged.verdict;
     } catch (const std::exception& error) {
       replayed.error = std::string("replay failed: ") + error.what();

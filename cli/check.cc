@@ -3,10 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <boost/json/serialize.hpp>
 #include <chrono>
-#include <fstream>
-#include <sstream>
 #include <string_view>
 #include <vector>
 
@@ -23,18 +20,6 @@
 
 namespace mcpfuzz::cli {
 namespace {
-
-Result<reports::Baseline> ReadBaseline(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return Error{"cannot read baseline " + path};
-  std::stringstream text;
-  text << file.rdbuf();
-  auto json = ParseJson(text.str());
-  if (!json) return Error{path + " is not JSON"};
-  auto baseline = reports::BaselineFromJson(*json);
-  if (!baseline) return Error{path + ": " + baseline.error().message};
-  return baseline;
-}
 
 std::optional<std::string> UnknownSelector(const std::set<std::string>& selectors) {
   for (const auto& selector : selectors) {
@@ -73,23 +58,52 @@ bool Unreachable(const EraReport& eras) {
 
 std::string LimitHint(const EraAttempt& attempt) {
   if (!attempt.timed_out) return "";
+  const std::string asked = " (asked " + std::to_string(attempt.asked_times) + " times; ";
   switch (*attempt.timed_out) {
     case TimeLimit::kStartup:
-      return " (the start-up limit, asked " + std::to_string(attempt.asked_times) +
-             " times; --startup-timeout-ms raises it)";
+      return asked + "--startup-timeout-ms raises it)";
+    case TimeLimit::kStreamOpen:
+      return asked + "--stream-open-ms raises it)";
     case TimeLimit::kReply:
     case TimeLimit::kPatience:
-    case TimeLimit::kStreamOpen:
-      return " (the time limit, asked " + std::to_string(attempt.asked_times) +
-             " times; --timeout-ms raises it)";
+      return asked + "--timeout-ms raises it)";
   }
   return "";
+}
+
+std::string CauseOf(const EraAttempt& attempt) {
+  if (attempt.timed_out) {
+    return "no reply within " + std::string(Describe(*attempt.timed_out)) + LimitHint(attempt);
+  }
+  switch (attempt.outcome) {
+    case Outcome::kConnectionRefused:
+      return "connection refused";
+    case Outcome::kConnectionReset:
+      return "the connection was closed before a reply";
+    case Outcome::kExited:
+      return "the server exited before it replied";
+    case Outcome::kTooLarge:
+      return "the reply was larger than --max-response-bytes allows";
+    case Outcome::kTransportError:
+      // curl has no outcome of its own for TLS; every TLS failure it reports names SSL or TLS.
+      if (attempt.detail.find("SSL") != std::string::npos ||
+          attempt.detail.find("TLS") != std::string::npos) {
+        return "TLS failed";
+      }
+      // No connection at all: the note says why ("stdio: cannot start 'x': …").
+      return "";
+    default:
+      return "";
+  }
 }
 
 std::string UnreachableReason(const EraReport& eras) {
   if (eras.attempts.empty()) return "the target could not be reached";
   const EraAttempt& first = eras.attempts.front();
-  return "the target could not be reached: " + first.note + LimitHint(first);
+  const std::string cause = CauseOf(first);
+  // The transport's words, not the channel's token ("transport_failure") they come inside.
+  const std::string& said = first.detail.empty() ? first.note : first.detail;
+  return "the target could not be reached: " + (cause.empty() ? said : cause + " (" + said + ")");
 }
 
 std::optional<NothingJudged> WhyNothingWasJudged(const checks::CheckRun& run,
@@ -153,15 +167,16 @@ void ListChecks(std::ostream& out) {
   }
 }
 
-int RunCheck(const CheckSettings& settings, Target& target, std::ostream& out, std::ostream& err) {
+int RunCheck(const CheckSettings& settings, const ExitPolicy& policy, Target& target,
+             std::ostream& out, std::ostream& err) {
   auto options = ToCheckOptions(settings);
   if (!options) {
     err << "mcpfuzz: " << options.error().message << "\n";
     return 2;
   }
   std::optional<reports::Baseline> baseline;
-  if (settings.baseline) {
-    auto read = ReadBaseline(*settings.baseline);
+  if (policy.baseline) {
+    auto read = ReadBaseline(*policy.baseline);
     if (!read) {
       err << "mcpfuzz: " << read.error().message << "\n";
       return 2;
@@ -189,22 +204,14 @@ int RunCheck(const CheckSettings& settings, Target& target, std::ostream& out, s
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   std::optional<reports::BaselineComparison> comparison;
-  if (baseline) comparison = Compare(run, *baseline);
+  if (baseline) comparison = Compare(run, *baseline, policy.fail_on);
   const reports::BaselineComparison* compared = comparison ? &*comparison : nullptr;
 
   reports::Report report = BuildCheckReport(info, run, compared);
   report.stopped_by = StopOnSignals::stopped_by();
+  ApplyExitPolicy(report, policy.fail_on, nullptr);
   reports::WriteTerminal(report, out);
-  bool written = WriteReportFiles(report, settings.reports, out, err);
-  if (settings.write_baseline) {
-    const boost::json::value baseline_json = reports::BaselineToJson(BaselineOf(run));
-    written =
-        WriteFileAtomically(
-            *settings.write_baseline,
-            [&](std::ostream& file) { file << boost::json::serialize(baseline_json) << "\n"; },
-            err) &&
-        written;
-  }
+  const bool written = WriteReportFiles(report, settings.reports, out, err);
   // A run that judged nothing is no pass: a green CI must not mean "the URL was wrong". A
   // signal's run judged nothing because of the signal, which its exit code says.
   if (auto why = WhyNothingWasJudged(run, info.target); why && !StopOnSignals::requested()) {
@@ -212,8 +219,14 @@ int RunCheck(const CheckSettings& settings, Target& target, std::ostream& out, s
     return 2;
   }
   if (!written) return 2;
-  if (compared != nullptr) return compared->Clean() ? 0 : 1;
-  return reports::Count(report).fail > 0 ? 1 : 0;
+  // Writing a baseline records what fails today; it is the run that accepts it. A run that
+  // judged nothing (above) or was stopped writes none: it would replace a good one.
+  if (!policy.write_baseline) return FindingsExitCode(report);
+  if (StopOnSignals::requested()) {
+    err << "mcpfuzz: stopped early: " << *policy.write_baseline << " left as it was\n";
+    return FindingsExitCode(report);
+  }
+  return WriteBaseline(*policy.write_baseline, BaselineOf(run, policy.fail_on), out, err) ? 0 : 2;
 }
 
 }  // namespace mcpfuzz::cli

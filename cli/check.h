@@ -22,11 +22,16 @@ Result<checks::CheckOptions> ToCheckOptions(const CheckSettings& settings);
 
 /// True when every era probe failed in the transport: nothing answered at all.
 bool Unreachable(const EraReport& eras);
-/// "the target could not be reached: WHY", naming the time limit that was hit and the option
-/// that raises it when a limit ended the first question.
+/// Why the first era question got no answer, in words people act on: "connection refused",
+/// "TLS failed", "the server exited before it replied", "the reply was larger than
+/// --max-response-bytes allows", "no reply within the start-up limit (…; --startup-timeout-ms
+/// raises it)"; "" when the transport's own note says it best (a stdio server that could not
+/// start: "stdio: cannot start 'x': No such file or directory").
+std::string CauseOf(const EraAttempt& attempt);
+/// "the target could not be reached: CAUSE: what the transport said".
 std::string UnreachableReason(const EraReport& eras);
-/// "; --startup-timeout-ms raises it" for a question a time limit ended, naming that limit's
-/// option; "" otherwise.
+/// " (asked 2 times; --startup-timeout-ms raises it)" for a question a time limit ended,
+/// naming that limit's option; "" otherwise.
 std::string LimitHint(const EraAttempt& attempt);
 
 /// Why a run judged nothing.
@@ -53,8 +58,10 @@ void PrintNothingJudged(const NothingJudged& why, std::ostream& err);
 /// Prints every check id with its title (`check --list`).
 void ListChecks(std::ostream& out);
 
-/// Returns 0 (no FAIL, or with a baseline: nothing new and nothing stale), 1 (a FAIL), or 2
+/// Returns 0 (nothing fails under --fail-on, or with a baseline: nothing new and nothing
+/// stale; or a baseline was written), 1 (a FAIL, or a WARN under --fail-on warn), or 2
 /// (nothing could be judged, or a file could not be read or written).
-int RunCheck(const CheckSettings& settings, Target& target, std::ostream& out, std::ostream& err);
+int RunCheck(const CheckSettings& settings, const ExitPolicy& policy, Target& target,
+             std::ostream& out, std::ostream& err);
 
 }  // namespace mcpfuzz::cli

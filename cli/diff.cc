@@ -5,11 +5,14 @@
 #include <memory>
 #include <random>
 
+#include "cli/check.h"
 #include "cli/report_files.h"
 #include "cli/run_info.h"
+#include "cli/run_reports.h"
 #include "cli/signals.h"
 #include "cli/target.h"
 #include "model/case_file.h"
+#include "reports/terminal.h"
 #include "reports/writers.h"
 
 namespace mcpfuzz::cli {
@@ -65,6 +68,16 @@ Result<TargetSpec> ParseDiffTarget(const std::string& word, const TargetSpec& de
   return spec;
 }
 
+std::string NotJudgedReason(const DiffResult& result, std::size_t target) {
+  if (target >= result.not_judged.size() || result.not_judged[target].empty()) return "";
+  // A target that never answered: say why as `check` does (refused, TLS, cannot start, …).
+  if (target < result.eras.size() && result.eras[target].speaks.empty() &&
+      Unreachable(result.eras[target])) {
+    return UnreachableReason(result.eras[target]).substr(std::string_view("the target ").size());
+  }
+  return result.not_judged[target];
+}
+
 reports::Report BuildDiffReport(const DiffResult& result, const DiffOptions& options,
                                 const std::vector<std::string>& transports) {
   reports::Report report;
@@ -82,7 +95,8 @@ reports::Report BuildDiffReport(const DiffResult& result, const DiffOptions& opt
   }
   for (std::size_t t = 0; t < result.targets.size(); ++t) {
     diff.targets.push_back({result.targets[t], t < transports.size() ? transports[t] : "",
-                            t < result.server_info.size() ? result.server_info[t] : std::nullopt});
+                            t < result.server_info.size() ? result.server_info[t] : std::nullopt,
+                            NotJudgedReason(result, t)});
   }
   for (const DiffCheckCount& check : result.checks) {
     diff.checks.push_back({check.check_id, check.cases, check.disagreeing});
@@ -166,14 +180,20 @@ int RunDiffCommand(const Options& options, const std::string& self_executable, s
   const DiffResult result = RunDiff(targets, diff);
   reports::Report report = BuildDiffReport(result, diff, transports);
   report.stopped_by = StopOnSignals::stopped_by();
+  ApplyExitPolicy(report, options.policy.fail_on, nullptr);
   reports::WriteTerminal(report, out);
   const bool written = WriteReportFiles(report, settings.reports, out, err);
   if (result.unreachable) {
+    for (const auto& target : report.diff->targets) {
+      if (target.error.empty()) continue;
+      err << "mcpfuzz: " << reports::EscapeForTerminal(target.name, 120)
+          << ": not judged: " << reports::EscapeForTerminal(target.error, 400) << "\n";
+    }
     for (const auto& note : result.notes) err << "mcpfuzz: " << note << "\n";
     return 2;
   }
   if (!written) return 2;
-  return AnyWrongSide(result) ? 1 : 0;
+  return FindingsExitCode(report);
 }
 
 const char* DiffHelpIntro() {
@@ -206,9 +226,10 @@ Examples:
       --report markdown=differences.md
 
 Exit codes: 0 no disagreement with a wrong side (merely different answers are reported but
-pass), 1 a disagreement where some side is wrong, 2 could not run (a target word not
-understood, a target not started or reached, no revision every target speaks, a report not
-written).
+pass; under --fail-on warn a side that WARNs fails too, under never nothing does), 1 a
+disagreement that fails the run, 2 could not run: a target word not understood, a target not
+started or reached (each named with why: cannot start, connection refused, TLS failed, …, in
+every report), no revision every target speaks, a report not written.
 )";
 }
 

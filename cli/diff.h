@@ -20,6 +20,10 @@ namespace mcpfuzz::cli {
 ///   builtin-stdio[:FAULT,…]      the same over stdio
 Result<TargetSpec> ParseDiffTarget(const std::string& word, const TargetSpec& defaults);
 
+/// Why target `target` of `result` could not be judged (the cause named as `check` names it);
+/// "" when it could.
+std::string NotJudgedReason(const DiffResult& result, std::size_t target);
+
 /// The report model of a differential run.
 reports::Report BuildDiffReport(const DiffResult& result, const DiffOptions& options,
                                 const std::vector<std::string>& transports);

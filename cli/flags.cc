@@ -18,6 +18,8 @@ constexpr Commands kReplay = Bit(Command::kReplay);
 constexpr Commands kDiff = Bit(Command::kDiff);
 constexpr Commands kMerge = Bit(Command::kMerge);
 constexpr Commands kEvery = kProbe | kSend | kCheck | kFuzz | kReplay | kDiff;
+// The commands whose exit code judges a target: --fail-on applies to them.
+constexpr Commands kJudging = kCheck | kFuzz | kReplay | kDiff | kMerge;
 // The flags that name or switch one target; diff names its targets as words.
 constexpr Commands kOneTarget = kEvery & ~kDiff;
 
@@ -443,23 +445,43 @@ constexpr std::array kFlags = {
                 "(repeatable; formats in docs/report-format.md)",
         .set = [](ParseState& state, std::string_view,
                   const std::string& value) { return AddReport(value, ReportsOf(state.options)); }},
+    Flag{.name = "--fail-on",
+         .value = ValueKind::kText,
+         .value_name = "fail|warn|never",
+         .commands = kJudging,
+         .help = "what exits 1: fail (default) a FAIL (fuzz: a finding seen again; diff:\n"
+                 "a disagreement with a wrong side), a WARN alone is listed and exits 0;\n"
+                 "warn: a WARN too; never: nothing. A run that could not judge a target\n"
+                 "exits 2 under every value",
+         .set = [](ParseState& state, std::string_view flag, const std::string& value) -> Problem {
+           auto fail_on = reports::ParseFailOn(value);
+           if (!fail_on) {
+             return std::string(flag) + " takes fail, warn or never, not '" + value + "'";
+           }
+           state.options.policy.fail_on = *fail_on;
+           return std::nullopt;
+         }},
     Flag{.name = "--baseline",
          .value = ValueKind::kPath,
          .value_name = "FILE",
-         .commands = kCheck,
-         .help = "known failures: exit 1 only for a FAIL not listed, or a listed\n"
-                 "entry that no longer fails",
+         .commands = kCheck | kFuzz | kReplay,
+         .help = "what is known (--write-baseline): what it lists does not fail the run.\n"
+                 "check: exit 1 only for a FAIL not listed, or a listed entry that no\n"
+                 "longer fails; fuzz, replay: findings by signature, and listed ones not\n"
+                 "seen are reported as stale without failing the run",
          .set = [](ParseState& state, std::string_view, const std::string& value) -> Problem {
-           state.options.check.baseline = value;
+           state.options.policy.baseline = value;
            return std::nullopt;
          }},
     Flag{.name = "--write-baseline",
          .value = ValueKind::kPath,
          .value_name = "FILE",
-         .commands = kCheck,
-         .help = "write this run's FAILs as a baseline",
+         .commands = kCheck | kFuzz | kReplay,
+         .help = "write what fails this run under --fail-on (check: by check, revision\n"
+                 "and transport; fuzz, replay: by signature) as a baseline, say how many\n"
+                 "entries went where, and exit 0 (2 if it could not run)",
          .set = [](ParseState& state, std::string_view, const std::string& value) -> Problem {
-           state.options.check.write_baseline = value;
+           state.options.policy.write_baseline = value;
            return std::nullopt;
          }},
     Flag{.name = "--list",

@@ -57,7 +57,50 @@ void ListFamilies(std::ostream& out) {
   }
 }
 
-int RunFuzz(const FuzzSettings& settings, Target& target, std::ostream& out, std::ostream& err) {
+namespace {
+
+// Reads `--baseline` into `baseline`; says why not on `err`.
+bool ReadBaselineOf(const ExitPolicy& policy, std::optional<reports::Baseline>& baseline,
+                    std::ostream& err) {
+  if (!policy.baseline) return true;
+  auto read = ReadBaseline(*policy.baseline);
+  if (!read) {
+    err << "mcpfuzz: " << read.error().message << "\n";
+    return false;
+  }
+  baseline = std::move(*read);
+  return true;
+}
+
+// The report under the policy, printed and written.
+bool Publish(reports::Report& report, const ExitPolicy& policy,
+             const std::optional<reports::Baseline>& baseline,
+             const std::vector<ReportFile>& report_files, std::ostream& out, std::ostream& err) {
+  report.stopped_by = StopOnSignals::stopped_by();
+  ApplyExitPolicy(report, policy.fail_on, baseline ? &*baseline : nullptr);
+  reports::WriteTerminal(report, out);
+  return WriteReportFiles(report, report_files, out, err);
+}
+
+// What a run that judged exits with: the policy's 0 or 1; with --write-baseline, 0 once it is
+// written (it records what fails today; the next run accepts it). Only a run that judged, and
+// ran to its end, writes one: an empty or partial baseline would replace a good one.
+int JudgedExitCode(const reports::Report& report, const ExitPolicy& policy, std::ostream& out,
+                   std::ostream& err) {
+  if (!policy.write_baseline) return FindingsExitCode(report);
+  if (StopOnSignals::requested()) {
+    err << "mcpfuzz: stopped early: " << *policy.write_baseline << " left as it was\n";
+    return FindingsExitCode(report);
+  }
+  return WriteBaseline(*policy.write_baseline, FindingsBaselineOf(report), out, err) ? 0 : 2;
+}
+
+}  // namespace
+
+int RunFuzz(const FuzzSettings& settings, const ExitPolicy& policy, Target& target,
+            std::ostream& out, std::ostream& err) {
+  std::optional<reports::Baseline> baseline;
+  if (!ReadBaselineOf(policy, baseline, err)) return 2;
   for (const auto& name : settings.families) {
     if (gen::FindFamily(name) == nullptr) {
       err << "mcpfuzz: no generator family is named '" << name
@@ -78,9 +121,7 @@ int RunFuzz(const FuzzSettings& settings, Target& target, std::ostream& out, std
 
   info.duration_seconds = static_cast<double>(result.elapsed.count()) / 1000.0;
   reports::Report report = BuildFuzzReport(info, options, result);
-  report.stopped_by = StopOnSignals::stopped_by();
-  reports::WriteTerminal(report, out);
-  bool written = WriteReportFiles(report, settings.reports, out, err);
+  bool written = Publish(report, policy, baseline, settings.reports, out, err);
   for (const auto& finding : result.findings) {
     if (!options.corpus_dir.empty() && finding.file.empty()) written = false;
   }
@@ -97,47 +138,13 @@ int RunFuzz(const FuzzSettings& settings, Target& target, std::ostream& out, std
     return 2;
   }
   if (!written) return 2;
-  return FindingsExitCode(result);
+  return JudgedExitCode(report, policy, out, err);
 }
 
-namespace {
-
-// A finding that none of its re-sends showed again is reported (labelled flaky), but one
-// unlucky exchange does not fail a pipeline by itself.
-bool Confirmed(std::size_t reproduced, std::size_t resends) {
-  return resends == 0 || reproduced > 0;
-}
-
-std::size_t NumberIn(const boost::json::value& record, std::string_view key) {
-  const boost::json::value* value = record.as_object().if_contains(key);
-  return value != nullptr && value->is_int64() ? static_cast<std::size_t>(value->as_int64()) : 0;
-}
-
-}  // namespace
-
-int FindingsExitCode(const CampaignResult& result) {
-  const bool confirmed = std::any_of(
-      result.findings.begin(), result.findings.end(), [](const CampaignFinding& finding) {
-        return Confirmed(static_cast<std::size_t>(std::max(finding.reproduced, 0)),
-                         static_cast<std::size_t>(std::max(finding.resends, 0)));
-      });
-  return confirmed ? 1 : 0;
-}
-
-int FindingsExitCode(const reports::Report& report) {
-  for (const reports::TargetSection& target : report.targets) {
-    for (const reports::ReportItem& item : target.items) {
-      if (item.record.is_object() &&
-          Confirmed(NumberIn(item.record, "reproduced"), NumberIn(item.record, "resends"))) {
-        return 1;
-      }
-    }
-  }
-  return 0;
-}
-
-int RunReplay(const std::string& path, const std::vector<ReportFile>& report_files, Target& target,
-              std::ostream& out, std::ostream& err) {
+int RunReplay(const std::string& path, const std::vector<ReportFile>& report_files,
+              const ExitPolicy& policy, Target& target, std::ostream& out, std::ostream& err) {
+  std::optional<reports::Baseline> baseline;
+  if (!ReadBaselineOf(policy, baseline, err)) return 2;
   reports::RunInfo info = StartRunInfo(target);
   const auto start = std::chrono::steady_clock::now();
   ReplayResult result = Replay(target.Factory(), path, &StopOnSignals::requested());
@@ -147,11 +154,9 @@ int RunReplay(const std::string& path, const std::vector<ReportFile>& report_fil
   if (unreadable) err << "mcpfuzz: no case file found at " << path << "\n";
   for (const auto& replayed : result.cases) unreadable = unreadable || !replayed.error.empty();
   reports::Report report = BuildReplayReport(info, result);
-  report.stopped_by = StopOnSignals::stopped_by();
-  reports::WriteTerminal(report, out);
-  if (!WriteReportFiles(report, report_files, out, err)) return 2;
+  if (!Publish(report, policy, baseline, report_files, out, err)) return 2;
   if (unreadable) return 2;
-  return result.still_failing > 0 ? 1 : 0;
+  return JudgedExitCode(report, policy, out, err);
 }
 
 }  // namespace mcpfuzz::cli

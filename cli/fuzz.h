@@ -16,22 +16,19 @@ namespace mcpfuzz::cli {
 /// and no --cases, no case limit.
 CampaignOptions ToCampaignOptions(const FuzzSettings& settings, ReproducerTarget reproducer);
 
-/// 1 when a finding was seen again on a re-send (or none was asked for), 0 otherwise: a
-/// finding re-sent 0 of N times is still reported, labelled flaky, without failing the run.
-int FindingsExitCode(const CampaignResult& result);
-/// The same, for a campaign's report (a merged one too: `mcpfuzz merge`).
-int FindingsExitCode(const reports::Report& report);
-
 /// Prints every generator family with its description (`fuzz --list-families`).
 void ListFamilies(std::ostream& out);
 
-/// Returns 0 (no finding), 1 (findings) or 2 (could not run, or a file could not be written).
-int RunFuzz(const FuzzSettings& settings, Target& target, std::ostream& out, std::ostream& err);
+/// Returns 0 (no finding fails the run under `policy`: none, only WARNs under --fail-on fail,
+/// only flaky or known ones; or a baseline was written), 1 (findings that fail it) or 2 (could
+/// not run, or a file could not be read or written).
+int RunFuzz(const FuzzSettings& settings, const ExitPolicy& policy, Target& target,
+            std::ostream& out, std::ostream& err);
 
-/// Returns 0 (no case still fails), 1 (some still fail) or 2 (unreadable file, unreachable
-/// target).
+/// Returns 0 (no case still fails the run under `policy`), 1 (some do) or 2 (unreadable file,
+/// unreachable target). Each case is "still fails", "still warns", "fixed" or an error;
 /// `report_files` get the outcome of every case.
-int RunReplay(const std::string& path, const std::vector<ReportFile>& report_files, Target& target,
-              std::ostream& out, std::ostream& err);
+int RunReplay(const std::string& path, const std::vector<ReportFile>& report_files,
+              const ExitPolicy& policy, Target& target, std::ostream& out, std::ostream& err);
 
 }  // namespace mcpfuzz::cli

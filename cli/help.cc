@@ -29,7 +29,8 @@ Usage:
   mcpfuzz merge REPORT.json...       join the JSON reports of `--shard K/N` runs (diff, fuzz,
                                      check --targets) into the report the unsharded run
                                      writes, in every format (`mcpfuzz help merge`)
-  mcpfuzz replay CASES TARGET        send fuzz case files again; exit 1 if any still fails
+  mcpfuzz replay CASES TARGET        send fuzz case files again: still fails, still warns or
+                                     fixed, each; exit 1 if one still fails
   mcpfuzz probe TARGET [options]     which revisions a server speaks, and how it answers an
                                      unknown tool, an unknown method and a parse error
   mcpfuzz send CASE.json... TARGET   send request case files exactly as written
@@ -53,11 +54,20 @@ Examples:
   mcpfuzz probe -- npx -y @modelcontextprotocol/server-everything stdio
   mcpfuzz send corpus/seed/unknown-tool.json --builtin
 
-Exit codes: 0 done (check: no FAIL), 1 check found a FAIL (or, with --baseline, a new FAIL
-or a listed one that no longer fails), 2 could not run (bad arguments, an unwritable report
-path, an unreachable target, or a run that judged nothing: the reason is printed), 130 or 143
-stopped by Ctrl-C or SIGTERM (reports still written, marked as stopped early; a second
-signal exits at once).
+Exit codes, one policy for check, fuzz, replay, diff, merge and surveys (--fail-on):
+  0    nothing fails the run: no FAIL (fuzz: no finding seen again; diff: no disagreement with
+       a wrong side). A WARN alone is listed and exits 0, unless --fail-on warn; --fail-on
+       never exits 0 on any verdict. What a --baseline lists does not fail the run, and
+       --write-baseline exits 0 once it has said what it wrote.
+  1    something fails the run: a FAIL, a finding seen again, a WARN under --fail-on warn, a
+       new entry not in the --baseline (check: or a listed one that no longer fails)
+  2    could not run, or some target could not be judged: bad arguments, an unwritable report
+       path, a target not reached (the reason is printed: connection refused, TLS failed,
+       cannot start, exited, reply too large, no reply within a named time limit), or a run
+       that judged nothing; a survey or diff names each target it could not judge, and why,
+       in every report
+  130, 143  stopped by Ctrl-C or SIGTERM (reports still written, marked as stopped early; a
+       second signal exits at once)
 Every flag also takes --flag=value.
 )";
 
@@ -103,6 +113,7 @@ Examples:
   mcpfuzz check --builtin
   mcpfuzz check --builtin-stdio --fault logs-on-stdout --only stdio
   mcpfuzz check http://127.0.0.1:3000/mcp --report json=out.json --baseline known.json
+  mcpfuzz check --builtin --fault error-leaks-internals --fail-on warn   # WARNs fail too
   mcpfuzz check --targets servers.txt --host-spacing-ms 200 --report html=survey.html
   mcpfuzz check --builtin --report junit=junit.xml --report sarif=mcpfuzz.sarif \
       --report markdown=summary.md --report html=report.html
@@ -131,15 +142,21 @@ unanswered, stops at its own --time, and blames a stdio death on its own previou
 or against a target whose answers depend on earlier cases, the merged counts can differ from
 the unsharded run's. Time, sessions and restarts are summed over the shards.
 
-Exit codes: 0 no finding (or only flaky ones: seen again on none of their re-sends), 1
-findings, 2 could not run.
+Exit codes: 0 no finding that fails the run (none, only flaky ones: seen again on none of their
+re-sends, only WARNs under the default --fail-on fail, only ones the --baseline lists; or a
+baseline was written), 1 findings that fail it, 2 could not run. A baseline keys findings by
+signature: `--fail-on warn --write-baseline known.json` once, then `--baseline known.json`
+lists the new ones and the stale ones (listed, not seen: a run samples, so they do not fail
+it).
 )";
 
 constexpr const char* kReplayIntro = R"(mcpfuzz replay FILE|DIR TARGET [target options]
 
 Sends fuzz case files again (a file, or every *.json in a folder, in name order), each in a
-session of its revision, and judges each answer as the case's check. Exit 1 when any case still
-fails, 0 when none does, 2 when a file cannot be read or the target cannot be reached.
+session of its revision, and judges each answer as the case's check: still fails, still warns
+or fixed. Exit 1 when a case still fails (under --fail-on warn: or still warns) and the
+--baseline does not list its signature, 0 otherwise, 2 when a file cannot be read or the
+target cannot be reached.
 )";
 
 constexpr const char* kSendHelp = R"(mcpfuzz send CASE.json... TARGET [target options]

@@ -7,6 +7,7 @@
 #include "checks/checks.h"
 #include "cli/fuzz.h"
 #include "cli/report_files.h"
+#include "cli/run_reports.h"
 #include "cli/survey.h"
 #include "reports/diff.h"
 #include "reports/merge.h"
@@ -41,7 +42,7 @@ void AddTitles(reports::Report& report) {
 }  // namespace
 
 int RunMerge(const std::vector<std::string>& inputs, const std::vector<ReportFile>& reports,
-             std::ostream& out, std::ostream& err) {
+             reports::FailOn fail_on, std::ostream& out, std::ostream& err) {
   std::vector<reports::Report> shards;
   for (const std::string& path : inputs) {
     std::ifstream file(path, std::ios::binary);
@@ -77,11 +78,12 @@ int RunMerge(const std::vector<std::string>& inputs, const std::vector<ReportFil
     err << "mcpfuzz: " << merged.error().message << "\n";
     return 2;
   }
+  ApplyExitPolicy(*merged, fail_on, nullptr);
   reports::WriteTerminal(*merged, out);
   if (!WriteReportFiles(*merged, reports, out, err)) return 2;
   switch (kind) {
     case reports::ReportKind::kDiff:
-      return merged->diff->WrongSideCount() > 0 ? 1 : 0;
+      return FindingsExitCode(*merged);
     case reports::ReportKind::kFuzz:
       // As `mcpfuzz fuzz`: no session opened in any revision is a run that could not run.
       if (merged->fuzz->revisions.empty()) {
@@ -118,8 +120,8 @@ The start is the earliest shard's and the duration the longest shard's; a campai
 breakdown, sessions opened, restarts and pipelined cases are summed over the shards. Those
 members measure the run, not the target, and differ from an unsharded run's report.
 A shard stopped early by a signal makes the merged report stopped early too.
-Exit codes as the unsharded run's: 0, 1 (a disagreement with a wrong side, a finding seen
-again, a FAIL), 2 a report not read, reports of different kinds or runs, a shard missing or
+Exit codes as the unsharded run's, under --fail-on as there: 0, 1 (a disagreement with a
+wrong side, a finding seen again, a FAIL), 2 a survey with a target that was not judged, a report not read, reports of different kinds or runs, a shard missing or
 given twice, or a report not written.
 )";
 }

@@ -16,7 +16,7 @@ namespace mcpfuzz::cli {
 /// confirmed finding, a FAIL), 2 a report not read, of another kind than the others, not of
 /// the same run, a shard missing or given twice, or a report not written.
 int RunMerge(const std::vector<std::string>& inputs, const std::vector<ReportFile>& reports,
-             std::ostream& out, std::ostream& err);
+             reports::FailOn fail_on, std::ostream& out, std::ostream& err);
 
 /// The text of `mcpfuzz help merge` before its flag lines.
 const char* MergeHelpIntro();

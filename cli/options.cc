@@ -165,7 +165,7 @@ std::optional<std::string> CheckCombination(const Options& options,
     if (target.kind != TargetSpec::Kind::kNone) {
       return "--targets FILE names the targets; give no TARGET with it";
     }
-    if (options.check.baseline || options.check.write_baseline) {
+    if (options.policy.baseline || options.policy.write_baseline) {
       return "--baseline and --write-baseline take one target, not --targets";
     }
     if (!target.faults.empty()) return "--fault switches the built-in server; not with --targets";

@@ -10,6 +10,7 @@
 
 #include "model/request.h"
 #include "model/result.h"
+#include "reports/report.h"
 #include "reports/writers.h"
 #include "transport/transport.h"
 
@@ -74,8 +75,6 @@ struct CheckSettings {
   bool list = false;
   /// `--report FORMAT=PATH`, repeatable.
   std::vector<ReportFile> reports;
-  std::optional<std::string> baseline;
-  std::optional<std::string> write_baseline;
   /// `--targets FILE`: survey every target in the file (cli/targets_file.h) instead of one.
   std::optional<std::string> targets_file;
   /// Survey: targets checked at once, requests per host in the whole run (0: no limit), and
@@ -115,6 +114,16 @@ struct FuzzSettings {
   ProgressMode progress = ProgressMode::kAuto;
 };
 
+/// What fails a run (exit 1), for check, fuzz, replay, diff, merge and surveys alike.
+struct ExitPolicy {
+  /// `--fail-on fail|warn|never`.
+  reports::FailOn fail_on = reports::FailOn::kFail;
+  /// `--baseline FILE`: what is listed there does not fail the run.
+  std::optional<std::string> baseline;
+  /// `--write-baseline FILE`: write what fails this run there, and exit 0.
+  std::optional<std::string> write_baseline;
+};
+
 struct Options {
   Command command = Command::kHelp;
   /// The topic of `mcpfuzz help TOPIC` or `mcpfuzz COMMAND --help`.
@@ -124,6 +133,7 @@ struct Options {
   std::vector<std::string> case_files;
   CheckSettings check;
   FuzzSettings fuzz;
+  ExitPolicy policy;
   /// `replay`: a case file or a folder of them, and its `--report FORMAT=PATH` files.
   std::string replay_path;
   std::vector<ReportFile> replay_reports;

@@ -3,11 +3,15 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <boost/json/serialize.hpp>
 #include <cerrno>
 #include <cstring>
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
+
+#include "model/request.h"
 
 namespace mcpfuzz::cli {
 
@@ -82,8 +86,8 @@ bool OutputsWritable(const Options& options, std::ostream& err) {
   files(options.check.reports);
   files(options.fuzz.reports);
   files(options.replay_reports);
-  if (options.check.write_baseline)
-    all = Writable(*options.check.write_baseline, false, err) && all;
+  if (options.policy.write_baseline)
+    all = Writable(*options.policy.write_baseline, false, err) && all;
   if (options.fuzz.corpus_dir) all = Writable(*options.fuzz.corpus_dir, true, err) && all;
   return all;
 }
@@ -98,6 +102,31 @@ bool WriteReportFiles(const reports::Report& report, const std::vector<ReportFil
     all = all && written;
   }
   return all;
+}
+
+Result<reports::Baseline> ReadBaseline(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return Error{"cannot read baseline " + path};
+  std::stringstream text;
+  text << file.rdbuf();
+  auto json = ParseJson(text.str());
+  if (!json) return Error{path + " is not JSON"};
+  auto baseline = reports::BaselineFromJson(*json);
+  if (!baseline) return Error{path + ": " + baseline.error().message};
+  return baseline;
+}
+
+bool WriteBaseline(const std::string& path, const reports::Baseline& baseline, std::ostream& out,
+                   std::ostream& err) {
+  const boost::json::value json = reports::BaselineToJson(baseline);
+  if (!WriteFileAtomically(
+          path, [&](std::ostream& file) { file << boost::json::serialize(json) << "\n"; }, err)) {
+    return false;
+  }
+  const std::size_t entries = baseline.known_failures.size() + baseline.known_findings.size();
+  out << "baseline: " << entries << (entries == 1 ? " entry" : " entries") << " written to " << path
+      << "\n";
+  return true;
 }
 
 }  // namespace mcpfuzz::cli

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "cli/options.h"
+#include "model/result.h"
+#include "reports/baseline.h"
 #include "reports/report.h"
 
 namespace mcpfuzz::cli {
@@ -26,5 +28,13 @@ bool OutputsWritable(const Options& options, std::ostream& err);
 /// false when any could not be written; the others are still written.
 bool WriteReportFiles(const reports::Report& report, const std::vector<ReportFile>& files,
                       std::ostream& out, std::ostream& err);
+
+/// Reads a `--baseline FILE`; the error names the file and what is wrong with it.
+Result<reports::Baseline> ReadBaseline(const std::string& path);
+
+/// Writes a `--write-baseline FILE` and says on `out` how many entries went where ("baseline:
+/// 3 entries written to known.json"); on failure says why on `err` and returns false.
+bool WriteBaseline(const std::string& path, const reports::Baseline& baseline, std::ostream& out,
+                   std::ostream& err);
 
 }  // namespace mcpfuzz::cli

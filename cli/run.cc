@@ -29,11 +29,14 @@ int RunOnTarget(const Options& options, const std::string& self_executable, std:
     return 2;
   }
   if (options.command == Command::kCheck) {
-    return RunCheck(options.check, **target, out, err);
+    return RunCheck(options.check, options.policy, **target, out, err);
   }
-  if (options.command == Command::kFuzz) return RunFuzz(options.fuzz, **target, out, err);
+  if (options.command == Command::kFuzz) {
+    return RunFuzz(options.fuzz, options.policy, **target, out, err);
+  }
   if (options.command == Command::kReplay) {
-    return RunReplay(options.replay_path, options.replay_reports, **target, out, err);
+    return RunReplay(options.replay_path, options.replay_reports, options.policy, **target, out,
+                     err);
   }
   if (options.command == Command::kSend) {
     return RunSend(options.case_files, **target, out, err);
@@ -88,7 +91,8 @@ int Run(const std::vector<std::string>& args, const std::string& self_executable
       }
       if (options->check.targets_file) {
         const StopOnSignals stop_on_signals;  // As for one target below.
-        return UnlessStopped(RunSurvey(options->check, options->target, self_executable, out, err),
+        return UnlessStopped(RunSurvey(options->check, options->policy.fail_on, options->target,
+                                       self_executable, out, err),
                              err);
       }
       break;
@@ -99,7 +103,8 @@ int Run(const std::vector<std::string>& args, const std::string& self_executable
       }
       break;
     case Command::kMerge:
-      return RunMerge(options->merge_inputs, options->fuzz.reports, out, err);
+      return RunMerge(options->merge_inputs, options->fuzz.reports, options->policy.fail_on, out,
+                      err);
     case Command::kDiff: {
       const StopOnSignals stop_on_signals;
       return UnlessStopped(RunDiffCommand(*options, self_executable, out, err), err);

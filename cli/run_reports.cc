@@ -42,7 +42,6 @@ ReportItem CheckItem(const checks::CheckResult& result, const reports::RunInfo& 
   item.revision = ToString(result.revision);
   item.transport = ToString(result.transport);
   item.verdict = result.verdict;
-  item.failing = result.verdict.kind == VerdictKind::kFail;
   item.judged = result.judged;
   item.reproducer = checks::Reproducer(result, info.reproducer_target);
   for (const auto& exchange : result.exchanges) {
@@ -77,7 +76,7 @@ ReportItem ReplayItem(const ReplayedCase& replayed) {
   item.id = replayed.check_id;
   item.title = TitleOf(item.id);
   item.case_file = replayed.file.string();
-  item.failing = replayed.still_fails;
+  item.signature = replayed.signature;
   if (replayed.verdict) {
     item.verdict = *replayed.verdict;
   } else {
@@ -87,9 +86,11 @@ ReportItem ReplayItem(const ReplayedCase& replayed) {
     item.verdict.unverified_reason = UnverifiedReason::kTransportError;
   }
   if (!replayed.error.empty()) item.verdict.notes.push_back(replayed.error);
-  const std::string state = !replayed.error.empty() ? "error"
-                            : replayed.still_fails  ? "still fails"
-                                                    : "fixed";
+  const bool warns = item.verdict.kind == VerdictKind::kWarn;
+  const std::string state = !replayed.error.empty()         ? "error"
+                            : replayed.still_fails && warns ? "still warns"
+                            : replayed.still_fails          ? "still fails"
+                                                            : "fixed";
   item.facts = {{"replay", state}};
   if (replayed.still_fails) {
     item.facts.emplace_back("signature", replayed.same_signature ? "same" : "different");
@@ -119,7 +120,49 @@ bool Contains(const std::vector<BaselineEntry>& entries, const BaselineEntry& en
 }
 
 BaselineEntry EntryOf(const checks::CheckResult& result) {
-  return {result.verdict.check_id, result.revision, result.transport};
+  return {result.verdict.check_id, result.revision, result.transport, ""};
+}
+
+// The entry of a check item, as its report spells it.
+BaselineEntry EntryOf(const ReportItem& item) {
+  BaselineEntry entry;
+  entry.id = item.id;
+  entry.revision = ParseRevision(item.revision).value_or(kLatestRevision);
+  entry.transport = item.transport == "stdio" ? TransportKind::kStdio : TransportKind::kHttp;
+  return entry;
+}
+
+BaselineEntry FindingEntryOf(const ReportItem& item) {
+  BaselineEntry entry;
+  entry.id = item.id;
+  entry.signature = item.signature;
+  return entry;
+}
+
+std::size_t NumberIn(const boost::json::value& record, std::string_view key) {
+  const boost::json::value* value = record.as_object().if_contains(key);
+  return value != nullptr && value->is_int64() ? static_cast<std::size_t>(value->as_int64()) : 0;
+}
+
+// A fuzz finding that none of its re-sends showed again is reported (labelled flaky), but one
+// unlucky exchange does not fail a pipeline by itself. With no re-send asked for, there is
+// nothing to tell it by, so it counts.
+bool SeenAgain(const ReportItem& item) {
+  if (!item.record.is_object()) return true;
+  return NumberIn(item.record, "resends") == 0 || NumberIn(item.record, "reproduced") > 0;
+}
+
+// A finding is a WARN or, as a crash or a hang whose verdict is UNVERIFIED, a FAIL.
+VerdictKind SeverityOf(const ReportItem& item, bool finding) {
+  if (!finding || item.verdict.kind == VerdictKind::kWarn) return item.verdict.kind;
+  return VerdictKind::kFail;
+}
+
+// Every fuzz item is a finding; a replayed case is one while it still fails or warns.
+bool IsFinding(const reports::Report& report, const ReportItem& item) {
+  if (report.kind == reports::ReportKind::kFuzz) return true;
+  if (report.kind != reports::ReportKind::kReplay) return false;
+  return reports::Fact(item, "replay").starts_with("still");
 }
 
 }  // namespace
@@ -142,6 +185,7 @@ reports::Report BuildCheckReport(const reports::RunInfo& info, const checks::Che
                                  const reports::BaselineComparison* baseline) {
   reports::Report report = Empty(reports::ReportKind::kCheck, info);
   report.targets.push_back(CheckSection(info, run, baseline));
+  ApplyExitPolicy(report, reports::FailOn::kFail, nullptr);
   return report;
 }
 
@@ -184,6 +228,7 @@ reports::Report BuildFuzzReport(const reports::RunInfo& info, const CampaignOpti
   }
   for (const auto& finding : result.findings) section.items.push_back(FuzzItem(finding, options));
   report.targets.push_back(std::move(section));
+  ApplyExitPolicy(report, reports::FailOn::kFail, nullptr);
   return report;
 }
 
@@ -192,29 +237,33 @@ reports::Report BuildReplayReport(const reports::RunInfo& info, const ReplayResu
   reports::TargetSection section = SectionFor(info);
   for (const auto& replayed : result.cases) section.items.push_back(ReplayItem(replayed));
   report.targets.push_back(std::move(section));
+  ApplyExitPolicy(report, reports::FailOn::kFail, nullptr);
   return report;
 }
 
-reports::Baseline BaselineOf(const checks::CheckRun& run) {
+reports::Baseline BaselineOf(const checks::CheckRun& run, reports::FailOn fail_on) {
   reports::Baseline baseline;
   for (const auto& result : run.results) {
     BaselineEntry entry = EntryOf(result);
-    if (result.verdict.kind == VerdictKind::kFail && !Contains(baseline.known_failures, entry)) {
+    if (reports::FailsRun(result.verdict.kind, fail_on) &&
+        !Contains(baseline.known_failures, entry)) {
       baseline.known_failures.push_back(std::move(entry));
     }
   }
   return baseline;
 }
 
-reports::BaselineComparison Compare(const checks::CheckRun& run,
-                                    const reports::Baseline& baseline) {
+reports::BaselineComparison Compare(const checks::CheckRun& run, const reports::Baseline& baseline,
+                                    reports::FailOn fail_on) {
   reports::BaselineComparison comparison;
   std::vector<BaselineEntry> failing;
   std::vector<BaselineEntry> judged;
   for (const auto& result : run.results) {
     const VerdictKind kind = result.verdict.kind;
-    if (kind == VerdictKind::kPass || kind == VerdictKind::kWarn) judged.push_back(EntryOf(result));
-    if (kind != VerdictKind::kFail) continue;
+    if (kind == VerdictKind::kPass || kind == VerdictKind::kWarn || kind == VerdictKind::kFail) {
+      judged.push_back(EntryOf(result));
+    }
+    if (!reports::FailsRun(kind, fail_on)) continue;
     BaselineEntry entry = EntryOf(result);
     if (Contains(failing, entry)) continue;
     failing.push_back(entry);
@@ -228,6 +277,67 @@ reports::BaselineComparison Compare(const checks::CheckRun& run,
     (Contains(judged, known) ? comparison.no_longer_failing : comparison.not_run).push_back(known);
   }
   return comparison;
+}
+
+void ApplyExitPolicy(reports::Report& report, reports::FailOn fail_on,
+                     const reports::Baseline* baseline) {
+  report.fail_on = fail_on;
+  const bool findings =
+      report.kind == reports::ReportKind::kFuzz || report.kind == reports::ReportKind::kReplay;
+  if (findings && baseline != nullptr) report.baseline.emplace();
+  std::vector<BaselineEntry> seen;
+  for (reports::TargetSection& target : report.targets) {
+    for (ReportItem& item : target.items) {
+      const bool finding = IsFinding(report, item);
+      item.known = false;
+      if (finding && baseline != nullptr && !item.signature.empty()) {
+        const BaselineEntry entry = FindingEntryOf(item);
+        item.known = Contains(baseline->known_findings, entry);
+        if (!Contains(seen, entry)) seen.push_back(entry);
+      } else if (!findings && target.baseline) {
+        item.known = Contains(target.baseline->still_failing, EntryOf(item));
+      }
+      // In a replay only a case that still fails counts: one that could not be sent again is
+      // an error, which exits 2 by itself.
+      const bool counts = report.kind != reports::ReportKind::kReplay || finding;
+      item.failing = counts && reports::FailsRun(SeverityOf(item, finding), fail_on) &&
+                     !item.known && SeenAgain(item);
+      if (finding && report.baseline && !item.signature.empty()) {
+        if (item.known) {
+          report.baseline->still_failing.push_back(FindingEntryOf(item));
+        } else if (item.failing) {
+          report.baseline->new_failures.push_back(FindingEntryOf(item));
+        }
+      }
+    }
+  }
+  if (!report.baseline) return;
+  for (const BaselineEntry& listed : baseline->known_findings) {
+    if (!Contains(seen, listed)) report.baseline->stale.push_back(listed);
+  }
+}
+
+reports::Baseline FindingsBaselineOf(const reports::Report& report) {
+  reports::Baseline baseline;
+  for (const reports::TargetSection& target : report.targets) {
+    for (const ReportItem& item : target.items) {
+      if (!IsFinding(report, item) || item.signature.empty() ||
+          !reports::FailsRun(SeverityOf(item, true), report.fail_on)) {
+        continue;
+      }
+      BaselineEntry entry = FindingEntryOf(item);
+      if (!Contains(baseline.known_findings, entry)) baseline.known_findings.push_back(entry);
+    }
+  }
+  return baseline;
+}
+
+int FindingsExitCode(const reports::Report& report) {
+  if (report.fail_on == reports::FailOn::kNever) return 0;
+  for (const reports::TargetSection& target : report.targets) {
+    if (target.baseline && !target.baseline->no_longer_failing.empty()) return 1;
+  }
+  return reports::FailingCount(report) > 0 ? 1 : 0;
 }
 
 }  // namespace mcpfuzz::cli

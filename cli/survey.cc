@@ -90,17 +90,22 @@ reports::TargetSection CheckOne(const TargetSpec& spec, const checks::CheckOptio
 }  // namespace
 
 int SurveyExitCode(const reports::Report& report, bool stopped, std::ostream& err) {
-  bool any_reached = false;
-  for (const auto& target : report.targets) any_reached = any_reached || target.error.empty();
-  // A shard given no target (more shards than targets) has nothing to reach.
-  if (!any_reached && !report.targets.empty() && !stopped) {
-    err << "mcpfuzz: no target could be reached\n";
+  std::size_t not_judged = 0;
+  for (const auto& target : report.targets) {
+    if (target.error.empty() || stopped) continue;
+    ++not_judged;
+    err << "mcpfuzz: " << reports::EscapeForTerminal(target.description, 120)
+        << ": not judged: " << reports::EscapeForTerminal(target.error, 400) << "\n";
+  }
+  if (not_judged > 0) {
+    err << "mcpfuzz: " << not_judged << " of " << report.targets.size()
+        << " target(s) could not be judged\n";
     return 2;
   }
-  return reports::Count(report).fail > 0 ? 1 : 0;
+  return FindingsExitCode(report);
 }
 
-int RunSurvey(const CheckSettings& settings, const TargetSpec& defaults,
+int RunSurvey(const CheckSettings& settings, reports::FailOn fail_on, const TargetSpec& defaults,
               const std::string& self_executable, std::ostream& out, std::ostream& err) {
   const auto options = ToCheckOptions(settings);
   if (!options) {
@@ -180,6 +185,7 @@ int RunSurvey(const CheckSettings& settings, const TargetSpec& defaults,
   report.duration_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   report.stopped_by = StopOnSignals::stopped_by();
+  ApplyExitPolicy(report, fail_on, nullptr);
 
   reports::WriteTerminal(report, out);
   const bool written = WriteReportFiles(report, settings.reports, out, err);

@@ -11,6 +11,7 @@ Error Invalid(const std::string& what) { return Error{"invalid baseline: " + wha
 }  // namespace
 
 std::string ToString(const BaselineEntry& entry) {
+  if (!entry.signature.empty()) return entry.signature;
   return entry.id + "@" + std::string(mcpfuzz::ToString(entry.revision)) + "/" +
          std::string(mcpfuzz::ToString(entry.transport));
 }
@@ -22,7 +23,16 @@ boost::json::value BaselineToJson(const Baseline& baseline) {
                        {"revision", mcpfuzz::ToString(entry.revision)},
                        {"transport", mcpfuzz::ToString(entry.transport)}});
   }
-  return {{"format", kFormat}, {"version", kVersion}, {"known_failures", std::move(entries)}};
+  boost::json::object json{
+      {"format", kFormat}, {"version", kVersion}, {"known_failures", std::move(entries)}};
+  if (!baseline.known_findings.empty()) {
+    boost::json::array findings;
+    for (const auto& entry : baseline.known_findings) {
+      findings.push_back({{"id", entry.id}, {"signature", entry.signature}});
+    }
+    json["known_findings"] = std::move(findings);
+  }
+  return json;
 }
 
 Result<Baseline> BaselineFromJson(const boost::json::value& json) {
@@ -56,7 +66,23 @@ Result<Baseline> BaselineFromJson(const boost::json::value& json) {
     }
     baseline.known_failures.push_back(
         {std::string(*id), *revision,
-         *transport == "http" ? TransportKind::kHttp : TransportKind::kStdio});
+         *transport == "http" ? TransportKind::kHttp : TransportKind::kStdio, ""});
+  }
+  if (const auto* findings = object->if_contains("known_findings")) {
+    if (!findings->is_array()) return Invalid("\"known_findings\" must be an array");
+    for (const auto& item : findings->as_array()) {
+      const auto* entry = item.if_object();
+      const auto* id = entry ? entry->if_contains("id") : nullptr;
+      const auto* signature = entry ? entry->if_contains("signature") : nullptr;
+      if (id == nullptr || !id->is_string() || signature == nullptr || !signature->is_string() ||
+          signature->as_string().empty()) {
+        return Invalid("each known finding needs \"id\" and a \"signature\"");
+      }
+      BaselineEntry known;
+      known.id = std::string(id->as_string());
+      known.signature = std::string(signature->as_string());
+      baseline.known_findings.push_back(std::move(known));
+    }
   }
   return baseline;
 }

@@ -25,6 +25,7 @@ json::value DiffToJson(const Report& report) {
                    {"version", 1},
                    {"tool", {{"name", "mcpfuzz"}, {"version", report.tool_version}}},
                    {"started_at", report.started_at},
+                   {"fail_on", ToString(report.fail_on)},
                    {"duration_seconds", report.duration_seconds},
                    {"seed", diff.seed},
                    {"revision", diff.revision},
@@ -35,9 +36,11 @@ json::value DiffToJson(const Report& report) {
   if (diff.baseline) out["baseline"] = true;
   json::array targets;
   for (const auto& target : diff.targets) {
-    targets.push_back(json::object{{"name", target.name},
-                                   {"transport", target.transport},
-                                   {"server_info", detail::ServerInfoToJson(target.server_info)}});
+    json::object entry{{"name", target.name},
+                       {"transport", target.transport},
+                       {"server_info", detail::ServerInfoToJson(target.server_info)}};
+    if (!target.error.empty()) entry["error"] = target.error;
+    targets.push_back(std::move(entry));
   }
   out["targets"] = std::move(targets);
   out["summary"] = {{"disagreements", diff.rows.size()}, {"wrong_side", diff.WrongSideCount()}};

@@ -68,6 +68,8 @@ struct DiffTargetReport {
   /// What the target announced itself as when its session opened (as in a check report);
   /// nothing when it announced nothing or was not reached.
   std::optional<ServerInfo> server_info;
+  /// Set when the target could not be judged: why, as a survey's TargetSection::error.
+  std::string error;
 };
 
 struct DiffSection {

@@ -2,6 +2,7 @@
 // disagreement (a failure when some side is wrong); SARIF one result per disagreement, an error
 // when some side is wrong and a note when the answers are merely different.
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 
@@ -59,6 +60,10 @@ void WriteDiffHtml(const Report& report, std::ostream& out) {
   for (const auto& target : diff.targets) {
     out << "<th>" << H(target.name);
     if (target.server_info) out << "<br>announces: " << H(AnnouncedText(*target.server_info));
+    if (!target.error.empty()) {
+      out << "<br><span class=\"bad\" data-figure=\"not-judged\">not judged: " << H(target.error)
+          << "</span>";
+    }
     out << "</th>";
   }
   out << "</tr>\n";
@@ -78,18 +83,31 @@ void WriteDiffHtml(const Report& report, std::ostream& out) {
   out << "</body></html>\n";
 }
 
+// As in every SARIF report, by verdict: error where a side FAILs, warning where one WARNs.
+std::string_view Level(const DiffRow& row) {
+  if (row.WrongSide()) return "error";
+  const bool warns = std::any_of(row.cells.begin(), row.cells.end(),
+                                 [](const DiffCellReport& cell) { return cell.verdict == "WARN"; });
+  return warns ? "warning" : "note";
+}
+
 void WriteDiffJunit(const Report& report, std::ostream& out) {
   const DiffSection& diff = SectionOf(report);
   auto attr = [](std::string_view name, std::string_view value) {
     return " " + std::string(name) + "=\"" + EscapeMarkup(value) + "\"";
   };
-  const std::string tests = std::to_string(diff.rows.size());
-  const std::string failures = std::to_string(diff.WrongSideCount());
+  // A target that could not be judged is a test in error, as in a survey.
+  const auto not_judged = static_cast<std::size_t>(
+      std::count_if(diff.targets.begin(), diff.targets.end(),
+                    [](const DiffTargetReport& target) { return !target.error.empty(); }));
+  const std::string tests = std::to_string(diff.rows.size() + not_judged);
+  const std::string failures = std::to_string(FailingCount(report));
+  const std::string errors = std::to_string(not_judged);
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites" << attr("name", "mcpfuzz diff")
-      << attr("tests", tests) << attr("failures", failures) << attr("errors", "0")
+      << attr("tests", tests) << attr("failures", failures) << attr("errors", errors)
       << attr("skipped", "0") << attr("time", Seconds(report.duration_seconds))
       << attr("timestamp", report.started_at) << ">\n  <testsuite" << attr("name", "disagreements")
-      << attr("tests", tests) << attr("failures", failures) << attr("errors", "0")
+      << attr("tests", tests) << attr("failures", failures) << attr("errors", errors)
       << attr("skipped", "0") << attr("time", Seconds(report.duration_seconds)) << ">\n";
   std::string properties = detail::JunitStoppedEarlyProperties(report);
   for (std::size_t t = 0; t < diff.targets.size(); ++t) {
@@ -106,13 +124,21 @@ void WriteDiffJunit(const Report& report, std::ostream& out) {
       body += "[" + std::to_string(t + 1) + "] " + row.cells[t].answer + " " +
               row.cells[t].verdict + "\n" + row.cells[t].reproducer + "\n";
     }
-    if (row.WrongSide()) {
+    if (RowFailsRun(row, report.fail_on)) {
       out << "      <failure" << attr("message", Summary(row, diff)) << attr("type", row.label)
           << ">" << EscapeMarkup(body) << "</failure>\n";
     } else {
       out << "      <system-out>" << EscapeMarkup(body) << "</system-out>\n";
     }
     out << "    </testcase>\n";
+  }
+  for (std::size_t t = 0; t < diff.targets.size(); ++t) {
+    if (diff.targets[t].error.empty()) continue;
+    out << "    <testcase"
+        << attr("name", "judge target [" + std::to_string(t + 1) + "] " + diff.targets[t].name)
+        << attr("classname", "mcpfuzz.diff") << attr("time", "0") << ">\n      <error"
+        << attr("message", diff.targets[t].error) << attr("type", "not-judged")
+        << "/>\n    </testcase>\n";
   }
   out << "  </testsuite>\n</testsuites>\n";
 }
@@ -125,7 +151,7 @@ void WriteDiffSarif(const Report& report, std::ostream& out) {
     rule_ids.insert(row.check_id);
     json::object result{
         {"ruleId", row.check_id},
-        {"level", row.WrongSide() ? "error" : "note"},
+        {"level", Level(row)},
         {"message", {{"text", Summary(row, diff)}}},
         {"locations", json::array{json::object{{"physicalLocation",
                                                 {{"artifactLocation", {{"uri", "mcpfuzz-diff"}}},

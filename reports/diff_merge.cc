@@ -49,7 +49,8 @@ Result<Report> DiffReportFromJson(const json::value& value) {
   for (const auto& target : Array(in, "targets")) {
     if (!target.is_object()) continue;
     const json::object& t = target.as_object();
-    diff.targets.push_back({Text(t, "name"), Text(t, "transport"), detail::ServerInfoFromJson(t)});
+    diff.targets.push_back(
+        {Text(t, "name"), Text(t, "transport"), detail::ServerInfoFromJson(t), Text(t, "error")});
   }
   for (const auto& check : Array(in, "checks")) {
     if (!check.is_object()) continue;

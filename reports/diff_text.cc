@@ -38,6 +38,9 @@ void WriteDiffTerminal(const Report& report, std::ostream& out) {
     if (const auto& info = diff.targets[t].server_info) {
       out << "      announces: " << EscapeForTerminal(AnnouncedText(*info), 300) << "\n";
     }
+    if (!diff.targets[t].error.empty()) {
+      out << "      not judged: " << EscapeForTerminal(diff.targets[t].error, 300) << "\n";
+    }
   }
   for (const auto& row : diff.rows) {
     out << "\n"
@@ -71,7 +74,11 @@ void WriteDiffMarkdown(const Report& report, std::ostream& out) {
     out << "| " << t + 1 << " | " << EscapeMarkdownInline(diff.targets[t].name) << " ("
         << diff.targets[t].transport
         << (diff.baseline && t + 1 == diff.targets.size() ? ", baseline" : "") << ") | "
-        << (info ? EscapeMarkdownInline(AnnouncedText(*info)) : "—") << " |\n";
+        << (info ? EscapeMarkdownInline(AnnouncedText(*info)) : "—");
+    if (!diff.targets[t].error.empty()) {
+      out << "<br>**not judged:** " << EscapeMarkdownInline(diff.targets[t].error);
+    }
+    out << " |\n";
   }
   if (diff.rows.empty()) {
     out << "\nNo disagreements.\n";

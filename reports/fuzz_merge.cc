@@ -18,6 +18,7 @@ namespace {
 
 namespace json = boost::json;
 using detail::Array;
+using detail::Flag;
 using detail::Number;
 using detail::Object;
 using detail::Real;
@@ -58,7 +59,10 @@ ReportItem FuzzFindingItem(json::object record, Verdict verdict) {
   item.transport = Text(request, "transport");
   item.verdict = std::move(verdict);
   item.verdict.check_id = item.id;
-  item.failing = true;
+  item.signature = Text(record, "signature");
+  // As the run judged it; `mcpfuzz merge` applies its own --fail-on again.
+  item.failing = Flag(record, "fails_run", false);
+  item.known = Flag(record, "known", false);
   item.reproducer = Text(record, "reproducer");
   item.exchanges.push_back(
       {record.contains("request") ? record.at("request") : json::value(), nullptr});

@@ -274,7 +274,8 @@ std::string TargetHtml(const Report& report, const TargetSection& target, std::s
                      "</h2><p class=\"meta\">speaks: " + H(SpeaksText(target, fuzz));
   if (target.server_info) html += " · announces: " + H(AnnouncedText(*target.server_info));
   html += "</p>";
-  if (!target.error.empty()) html += "<p class=\"fail\">not run: " + H(target.error) + "</p>";
+  if (!target.error.empty())
+    html += "<p class=\"fail\" data-figure=\"not-judged\">not judged: " + H(target.error) + "</p>";
   for (const auto& note : target.notes) html += "<p class=\"meta\">note: " + H(note) + "</p>";
   if (!fuzz) html += Tally(Count(target.items), scope + "-");
 

@@ -23,6 +23,21 @@ json::value Nullable(std::optional<std::int64_t> value) {
 }
 json::value Status(int status) { return status == 0 ? json::value(nullptr) : json::value(status); }
 
+// Whether the item fails the run under --fail-on, and whether a baseline knows it.
+void AddPolicyJson(const ReportItem& item, json::object& out) {
+  out["fails_run"] = item.failing;
+  if (item.known) out["known"] = true;
+}
+
+json::value ComparisonJson(const BaselineComparison& baseline) {
+  json::object out{{"new_failures", JsonNames(baseline.new_failures)},
+                   {"no_longer_failing", JsonNames(baseline.no_longer_failing)},
+                   {"still_failing", JsonNames(baseline.still_failing)},
+                   {"not_run", JsonNames(baseline.not_run)}};
+  if (!baseline.stale.empty()) out["stale"] = JsonNames(baseline.stale);
+  return out;
+}
+
 json::object ItemJson(const ReportItem& item) {
   json::object out{{"id", item.id}, {"revision", item.revision}, {"transport", item.transport}};
   AddVerdictJson(item.verdict, out);
@@ -33,6 +48,7 @@ json::object ItemJson(const ReportItem& item) {
   }
   out["exchanges"] = std::move(exchanges);
   out["judged"] = item.judged;
+  AddPolicyJson(item, out);
   return out;
 }
 
@@ -82,6 +98,7 @@ json::object Header(const Report& report, std::string_view format, const TargetS
     out["target"] = {{"description", target->description}, {"transport", target->transport}};
   }
   out["started_at"] = report.started_at;
+  out["fail_on"] = ToString(report.fail_on);
   detail::AddStoppedEarlyJson(report, out);
   return out;
 }
@@ -103,12 +120,7 @@ void AddCheckMembers(const TargetSection& target, json::object& out) {
   }
   out["handshake_controls"] = std::move(controls);
   out["notes"] = JsonArray(target.notes);
-  if (target.baseline) {
-    out["baseline"] = {{"new_failures", JsonNames(target.baseline->new_failures)},
-                       {"no_longer_failing", JsonNames(target.baseline->no_longer_failing)},
-                       {"still_failing", JsonNames(target.baseline->still_failing)},
-                       {"not_run", JsonNames(target.baseline->not_run)}};
-  }
+  if (target.baseline) out["baseline"] = ComparisonJson(*target.baseline);
 }
 
 json::object CheckJson(const Report& report) {
@@ -159,8 +171,13 @@ json::object FuzzJson(const Report& report) {
   out["restarts"] = figures.restarts;
   out["warm_restarts"] = figures.warm_restarts;
   json::array findings;
-  for (const auto& item : target.items) findings.push_back(item.record);
+  for (const auto& item : target.items) {
+    json::object record = item.record.is_object() ? item.record.as_object() : json::object{};
+    AddPolicyJson(item, record);
+    findings.push_back(std::move(record));
+  }
   out["findings"] = std::move(findings);
+  if (report.baseline) out["baseline"] = ComparisonJson(*report.baseline);
   out["notes"] = JsonArray(target.notes);
   return out;
 }
@@ -174,11 +191,12 @@ json::object ReplayJson(const Report& report) {
   for (const auto& item : target.items) {
     json::object entry = ItemJson(item);
     entry["file"] = item.case_file;
-    entry["still_fails"] = item.failing;
+    entry["still_fails"] = Fact(item, "replay").starts_with("still");
     for (const auto& [name, value] : item.facts) entry[name] = value;
     cases.push_back(std::move(entry));
   }
   out["cases"] = std::move(cases);
+  if (report.baseline) out["baseline"] = ComparisonJson(*report.baseline);
   return out;
 }
 

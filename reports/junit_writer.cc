@@ -1,8 +1,9 @@
 // JUnit XML in the shape GitHub (test-reporter actions), GitLab (artifacts:reports:junit) and
 // Jenkins (junit step) read: <testsuites> with <testsuite> children holding tests, failures,
 // errors, skipped and time counts, and <testcase name classname time> elements with a
-// <failure message type> or <skipped message> child. A WARN passes (the run's exit code does
-// not fail on it) and says so in <system-out>.
+// <failure message type> or <skipped message> child. A <failure> is exactly what fails the
+// run (ReportItem::failing, by --fail-on): a WARN passes under --fail-on fail, as a known or
+// flaky finding does, and <system-out> says why it does not fail.
 
 #include <cstdio>
 
@@ -77,7 +78,17 @@ std::string Details(const ReportItem& item) {
   return text;
 }
 
-void WriteCase(const ReportItem& item, std::ostream& out) {
+// Why a FAIL or WARN listed as a passing test case does not fail the run.
+std::string WhyPassing(const ReportItem& item, FailOn fail_on) {
+  if (item.known) return "known: listed in the baseline, so it does not fail the run";
+  if (FailsRun(item.verdict.kind, fail_on)) {
+    return "flaky: not seen again on a re-send, so it does not fail the run";
+  }
+  return std::string(ToString(item.verdict.kind)) + " does not fail the run under --fail-on " +
+         std::string(ToString(fail_on));
+}
+
+void WriteCase(const ReportItem& item, FailOn fail_on, std::ostream& out) {
   const Verdict& verdict = item.verdict;
   out << "    <testcase" << Attr("name", CaseName(item))
       << Attr("classname", "mcpfuzz." + FamilyOf(item.id)) << Attr("time", Seconds(item.seconds));
@@ -97,7 +108,8 @@ void WriteCase(const ReportItem& item, std::ostream& out) {
     for (const auto& note : verdict.notes) reason += "; " + note;
     out << ">\n      <skipped" << Attr("message", reason) << "/>\n    </testcase>\n";
   } else if (verdict.kind == VerdictKind::kWarn || verdict.kind == VerdictKind::kFail) {
-    out << ">\n      <system-out>" << EscapeMarkup(summary + "\n" + Details(item))
+    out << ">\n      <system-out>"
+        << EscapeMarkup(summary + "\n" + WhyPassing(item, fail_on) + "\n" + Details(item))
         << "</system-out>\n    </testcase>\n";
   } else {
     out << "/>\n";
@@ -150,11 +162,11 @@ void WriteJunit(const Report& report, std::ostream& out) {
           << Attr("value", AnnouncedText(*target.server_info)) << "/>\n";
     }
     out << "    </properties>\n";
-    for (const auto& item : target.items) WriteCase(item, out);
+    for (const auto& item : target.items) WriteCase(item, report.fail_on, out);
     if (!target.error.empty()) {
-      out << "    <testcase" << Attr("name", "reach target") << Attr("classname", "mcpfuzz")
+      out << "    <testcase" << Attr("name", "judge target") << Attr("classname", "mcpfuzz")
           << Attr("time", "0") << ">\n      <error" << Attr("message", target.error)
-          << Attr("type", "unreachable") << "/>\n    </testcase>\n";
+          << Attr("type", "not-judged") << "/>\n    </testcase>\n";
     }
     if (!target.notes.empty()) {
       std::string notes;

@@ -27,7 +27,7 @@ void CountsTable(const Report& report, std::ostream& out) {
     const EraReport& eras = target.eras;
     std::string speaks =
         eras.speaks.empty() && eras.undetermined.empty() ? "" : SpeaksText(target, nullptr);
-    if (!target.error.empty()) speaks = "not run: " + target.error;
+    if (!target.error.empty()) speaks = "not judged: " + target.error;
     out << "| " << Text(target.description) << " | " << Text(speaks) << " |";
     const VerdictCounts counts = Count(target.items);
     for (VerdictKind kind : kVerdictOrder) out << " " << counts.Of(kind) << " |";

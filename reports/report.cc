@@ -22,6 +22,37 @@ std::string_view ToString(ReportKind kind) {
   return "check";
 }
 
+std::string_view ToString(FailOn fail_on) {
+  switch (fail_on) {
+    case FailOn::kFail:
+      return "fail";
+    case FailOn::kWarn:
+      return "warn";
+    case FailOn::kNever:
+      return "never";
+  }
+  return "fail";
+}
+
+std::optional<FailOn> ParseFailOn(std::string_view text) {
+  for (FailOn fail_on : {FailOn::kFail, FailOn::kWarn, FailOn::kNever}) {
+    if (text == ToString(fail_on)) return fail_on;
+  }
+  return std::nullopt;
+}
+
+bool FailsRun(VerdictKind kind, FailOn fail_on) {
+  switch (fail_on) {
+    case FailOn::kFail:
+      return kind == VerdictKind::kFail;
+    case FailOn::kWarn:
+      return kind == VerdictKind::kFail || kind == VerdictKind::kWarn;
+    case FailOn::kNever:
+      return false;
+  }
+  return false;
+}
+
 void VerdictCounts::Add(VerdictKind kind) {
   switch (kind) {
     case VerdictKind::kPass:
@@ -90,13 +121,32 @@ std::string StoppedEarlyText(const Report& report) {
   return "Stopped early by " + report.stopped_by + ": this report covers only what ran before it";
 }
 
+std::string_view Fact(const ReportItem& item, std::string_view name) {
+  for (const auto& [fact, value] : item.facts) {
+    if (fact == name) return value;
+  }
+  return {};
+}
+
 bool WorthShowing(const ReportItem& item) {
   return item.failing || item.verdict.kind == VerdictKind::kWarn ||
          item.verdict.kind == VerdictKind::kFail;
 }
 
+bool RowFailsRun(const DiffRow& row, FailOn fail_on) {
+  if (fail_on == FailOn::kNever) return false;
+  if (row.WrongSide()) return true;
+  return fail_on == FailOn::kWarn &&
+         std::any_of(row.cells.begin(), row.cells.end(),
+                     [](const DiffCellReport& cell) { return cell.verdict == "WARN"; });
+}
+
 std::size_t FailingCount(const Report& report) {
-  std::size_t count = report.diff ? report.diff->WrongSideCount() : 0;
+  std::size_t count = 0;
+  if (report.diff) {
+    for (const DiffRow& row : report.diff->rows)
+      count += RowFailsRun(row, report.fail_on) ? 1U : 0U;
+  }
   for (const auto& target : report.targets) {
     for (const auto& item : target.items) count += item.failing ? 1 : 0;
   }

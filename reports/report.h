@@ -47,6 +47,15 @@ struct RunInfo {
 };
 
 enum class ReportKind { kCheck, kFuzz, kReplay, kSurvey, kDiff };
+
+/// `--fail-on`: which verdicts fail a run (exit 1). One rule for check, fuzz, replay, diff and
+/// surveys, and for every writer: JUnit makes a failure of what fails the run and nothing else.
+enum class FailOn { kFail, kWarn, kNever };
+/// "fail", "warn", "never".
+std::string_view ToString(FailOn fail_on);
+std::optional<FailOn> ParseFailOn(std::string_view text);
+/// True when a verdict of `kind` fails the run under `fail_on`.
+bool FailsRun(VerdictKind kind, FailOn fail_on);
 /// "check", "fuzz", "replay", "survey", "diff".
 std::string_view ToString(ReportKind kind);
 
@@ -68,9 +77,14 @@ struct ReportItem {
   /// "http" or "stdio".
   std::string transport;
   Verdict verdict;
-  /// True when the item is why the run fails: a FAIL in `check`, every fuzz finding, a case
-  /// that still fails in `replay`.
+  /// True when the item is why the run fails: its verdict fails the run under the report's
+  /// `fail_on`, it is not `known`, and a fuzz finding was seen again on a re-send (a flaky one
+  /// is reported without failing the run). Set by cli/run_reports.h's ApplyExitPolicy.
   bool failing = false;
+  /// Listed in the `--baseline`: reported, but it does not fail the run.
+  bool known = false;
+  /// Fuzz and replay: the finding's signature (oracles/judgement.h), what a baseline lists.
+  std::string signature;
   /// A shell command that sends the judged request again; empty when there is none.
   std::string reproducer;
   std::vector<ReportExchange> exchanges;
@@ -153,6 +167,11 @@ struct Report {
   /// by itself. Every writer marks such a report, so an interrupted run never looks complete.
   std::string stopped_by;
   bool StoppedEarly() const { return !stopped_by.empty(); }
+  /// The `--fail-on` its items were judged by.
+  FailOn fail_on = FailOn::kFail;
+  /// Fuzz and replay with `--baseline`: the findings compared with it. (Check keeps its
+  /// comparison per target, in TargetSection::baseline.)
+  std::optional<BaselineComparison> baseline;
 };
 
 struct VerdictCounts {
@@ -189,10 +208,17 @@ std::string SpeaksText(const TargetSection& target, const FuzzFigures* fuzz);
 /// writer marks a stopped report with; empty for a report that is not.
 std::string StoppedEarlyText(const Report& report);
 
+/// The value of an item's fact ("replay" → "still warns"), or "" when it has none.
+std::string_view Fact(const ReportItem& item, std::string_view name);
+
 /// Items that people must look at: failing ones, and WARNs.
 bool WorthShowing(const ReportItem& item);
 
-/// The number of items that fail the run.
+/// A diff row fails the run where some side is wrong (a FAIL), and under --fail-on warn where
+/// some side WARNs.
+bool RowFailsRun(const DiffRow& row, FailOn fail_on);
+
+/// The number of items (and diff rows) that fail the run.
 std::size_t FailingCount(const Report& report);
 
 }  // namespace mcpfuzz::reports

@@ -58,7 +58,10 @@ std::string Message(const ReportItem& item) {
 
 json::object ResultJson(const ReportItem& item, std::size_t rule_index, const std::string& uri,
                         const std::string& stable_name) {
-  const bool error = item.failing || item.verdict.kind == VerdictKind::kFail;
+  // The level is the verdict's, whatever --fail-on says: a WARN is a warning even where it
+  // fails the run, a FAIL (or a crash or hang found again) an error even when a baseline
+  // knows it.
+  const bool error = item.verdict.kind != VerdictKind::kWarn;
   json::object properties{{"verdict", ToString(item.verdict.kind)},
                           {"strength", ToString(item.verdict.strength)},
                           {"revision", item.revision},
@@ -69,6 +72,8 @@ json::object ResultJson(const ReportItem& item, std::size_t rule_index, const st
                           {"specReference", item.verdict.spec_reference}};
   if (!item.reproducer.empty()) properties["reproducer"] = item.reproducer;
   if (!item.case_file.empty()) properties["caseFile"] = item.case_file;
+  properties["failsRun"] = item.failing;
+  if (item.known) properties["known"] = true;
   json::object location{
       {"physicalLocation", {{"artifactLocation", {{"uri", uri}}}, {"region", {{"startLine", 1}}}}},
       {"logicalLocations",

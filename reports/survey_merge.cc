@@ -16,6 +16,7 @@ namespace {
 
 namespace json = boost::json;
 using detail::Array;
+using detail::Flag;
 using detail::Integer;
 using detail::Object;
 using detail::Real;
@@ -94,7 +95,9 @@ Result<ReportItem> CheckItemFromJson(const json::object& in) {
   if (!verdict) return Error{"check " + item.id + ": " + verdict.error().message};
   item.verdict = std::move(*verdict);
   item.verdict.check_id = item.id;
-  item.failing = item.verdict.kind == VerdictKind::kFail;
+  // As the run judged it; `mcpfuzz merge` applies its own --fail-on again.
+  item.failing = Flag(in, "fails_run", item.verdict.kind == VerdictKind::kFail);
+  item.known = Flag(in, "known", false);
   item.reproducer = Text(in, "reproducer");
   for (const json::value& exchange : Array(in, "exchanges")) {
     if (!exchange.is_object()) continue;

@@ -15,14 +15,6 @@
 namespace mcpfuzz::reports {
 namespace {
 
-// The value of an item's fact, or "" when it has none.
-std::string_view Fact(const ReportItem& item, std::string_view name) {
-  for (const auto& [fact, value] : item.facts) {
-    if (fact == name) return value;
-  }
-  return {};
-}
-
 // What the target announced itself as, on a line of its own after `speaks:`.
 void Announces(const TargetSection& target, std::ostream& out) {
   if (target.server_info) {
@@ -113,6 +105,31 @@ void Baseline(const BaselineComparison& baseline, std::ostream& out) {
   for (const auto& entry : baseline.not_run) out << "  not run: " << ToString(entry) << "\n";
 }
 
+// Fuzz and replay: the findings measured against `--baseline`, by signature.
+void FindingsBaseline(const BaselineComparison& baseline, std::ostream& out) {
+  out << "baseline: " << baseline.new_failures.size() << " new, " << baseline.still_failing.size()
+      << " known, " << baseline.stale.size() << " stale (listed, not seen in this run)\n";
+  for (const auto& entry : baseline.new_failures) {
+    out << "  new: " << EscapeForTerminal(ToString(entry), 300) << "\n";
+  }
+  for (const auto& entry : baseline.stale) {
+    out << "  stale: " << EscapeForTerminal(ToString(entry), 300) << "\n";
+  }
+}
+
+// What of it fails the run, and why the rest does not: a WARN listed but passing must not
+// read as a failure, nor a failure hide among WARNs.
+void PolicyLine(const Report& report, std::ostream& out) {
+  std::size_t known = 0;
+  for (const auto& target : report.targets) {
+    for (const auto& item : target.items) known += item.known ? 1 : 0;
+  }
+  out << FailingCount(report) << " fail the run (--fail-on " << ToString(report.fail_on) << ")";
+  if (known > 0) out << "; " << known << " known from the baseline";
+  out << "\n";
+  if (report.baseline) FindingsBaseline(*report.baseline, out);
+}
+
 // The eras, the matrix of checks × revisions, then every FAIL and WARN with expected vs
 // observed, the spec reference and a reproducer, then the counts.
 void CheckText(const TargetSection& target, std::ostream& out) {
@@ -191,9 +208,9 @@ void FuzzText(const Report& report, std::ostream& out) {
     const Verdict& verdict = item.verdict;
     const bool stable = !Fact(item, "stable").empty();
     out << "\n"
-        << ToString(verdict.kind) << "  " << item.id << "  " << item.revision << "  family "
-        << Fact(item, "family") << "  " << (stable ? "stable" : "flaky") << " ("
-        << Fact(item, stable ? "stable" : "flaky") << ")";
+        << ToString(verdict.kind) << (item.known ? " (known)" : "") << "  " << item.id << "  "
+        << item.revision << "  family " << Fact(item, "family") << "  "
+        << (stable ? "stable" : "flaky") << " (" << Fact(item, stable ? "stable" : "flaky") << ")";
     if (const std::string_view repeats = Fact(item, "repeats");
         !repeats.empty() && repeats != "0") {
       out << "  +" << repeats << " repeats";
@@ -210,20 +227,20 @@ void FuzzText(const Report& report, std::ostream& out) {
     }
     out << "  reproduce: " << EscapeForTerminal(item.reproducer, 2000) << "\n";
   }
+  out << "\n" << target.items.size() << " finding(s), ";
+  PolicyLine(report, out);
 }
 
-// One line per case file: fixed, STILL FAILS or ERROR, with the verdict or the error.
+// One line per case file: still fails, still warns, fixed or error, with the verdict or the
+// error.
 void ReplayText(const Report& report, std::ostream& out) {
   const TargetSection& target = report.targets.at(0);
   for (const auto& item : target.items) {
     const std::string_view state = Fact(item, "replay");
     const bool error = state == "error";
-    out << Pad(error          ? "ERROR"
-               : item.failing ? "STILL FAILS"
-                              : "fixed",
-               12)
-        << item.id << "  " << EscapeForTerminal(item.case_file, 300);
-    if (item.failing && Fact(item, "signature") == "different") {
+    out << Pad(std::string(state) + (item.known ? " (known)" : ""), 20) << item.id << "  "
+        << EscapeForTerminal(item.case_file, 300);
+    if (Fact(item, "signature") == "different") {
       out << "  (with another signature)";
     }
     // A case that could not be replayed has no verdict; its last note says why.
@@ -234,7 +251,8 @@ void ReplayText(const Report& report, std::ostream& out) {
     }
     out << "\n";
   }
-  out << FailingCount(report) << " of " << target.items.size() << " case(s) still fail\n";
+  out << target.items.size() << " case(s), ";
+  PolicyLine(report, out);
 }
 
 // Per announced serverInfo, the servers and the checks some of them FAIL or WARN.
@@ -256,7 +274,7 @@ void SurveyText(const Report& report, std::ostream& out) {
     const VerdictCounts counts = Count(target.items);
     out << Pad(EscapeForTerminal(target.description, 60), 62);
     if (!target.error.empty()) {
-      out << "not run: " << EscapeForTerminal(target.error, 80) << "\n";
+      out << "not judged: " << EscapeForTerminal(target.error, 300) << "\n";
       continue;
     }
     out << counts.fail << " fail, " << counts.warn << " warn, " << counts.pass << " pass, "

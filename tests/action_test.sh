@@ -39,7 +39,12 @@ start_server --fault unknown-tool-is-error
 faulty=$url
 start_server
 conformant=$url
-[[ -n $faulty && -n $conformant ]] || { echo "the reference servers did not start"; exit 1; }
+start_server --fault error-leaks-internals
+warning=$url # its findings are WARNs only
+[[ -n $faulty && -n $conformant && -n $warning ]] || {
+  echo "the reference servers did not start"
+  exit 1
+}
 
 # Runs action/run.sh as the step would; `name` names its scratch files. Sets $code.
 run_action() {
@@ -103,6 +108,18 @@ check "new findings are case files in report-dir/findings" \
 run_action fuzz-seeded INPUT_COMMAND=fuzz INPUT_TARGET="$conformant" INPUT_CASES=50 INPUT_SEED=42
 check "a given seed is used" test "$(output fuzz-seeded seed)" = 42
 check "and a clean fuzz run exits 0" test "$code" -eq 0
+
+# fail-on is mcpfuzz's --fail-on: WARN-only findings pass under fail and fail under warn.
+run_action warn-under-fail INPUT_COMMAND=fuzz INPUT_TARGET="$warning" INPUT_CASES=60 INPUT_SEED=1
+check "WARN-only findings pass with fail-on fail" test "$code" -eq 0
+check "and are counted" test "$(output warn-under-fail warns)" -ge 1
+check "the run is given --fail-on fail" grep -q '^+ mcpfuzz fuzz --fail-on fail ' \
+  "$scratch/warn-under-fail/log.txt"
+run_action warn-under-warn INPUT_COMMAND=fuzz INPUT_TARGET="$warning" INPUT_CASES=60 INPUT_SEED=1 \
+  INPUT_FAIL_ON=warn
+check "WARN-only findings fail with fail-on warn" test "$code" -eq 1
+check "the run is given --fail-on warn" grep -q '^+ mcpfuzz fuzz --fail-on warn ' \
+  "$scratch/warn-under-warn/log.txt"
 
 # Could not run: exit 2 whatever fail-on says.
 run_action unreachable INPUT_COMMAND=check INPUT_TARGET="http://127.0.0.1:9/mcp" INPUT_FAIL_ON=none

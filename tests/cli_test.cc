@@ -12,6 +12,7 @@
 #include "cli/fuzz.h"
 #include "cli/options.h"
 #include "cli/progress.h"
+#include "cli/run_reports.h"
 
 namespace mcpfuzz::cli {
 namespace {
@@ -74,7 +75,7 @@ TEST(Options, CheckTakesSelectionsReportsAndBaselines) {
   EXPECT_EQ(options->check.revision, Revision::k2025_06_18);
   EXPECT_EQ(options->check.reports,
             (std::vector<ReportFile>{{reports::Format::kJson, "out.json"}}));
-  EXPECT_EQ(options->check.baseline, "known.json");
+  EXPECT_EQ(options->policy.baseline, "known.json");
   EXPECT_TRUE(options->check.call_real_tools);
   // Its old name, which `mcpfuzz help check` still names.
   auto old_name = ParseOptions({"check", "--builtin", "--args-probe"});
@@ -206,23 +207,87 @@ TEST(FuzzOptions, EachRunDrawsAFreshSeedUnlessOneIsGiven) {
   EXPECT_EQ(ToCampaignOptions(given, {}).seed, 0U);
 }
 
+// A fuzz report's finding, FAIL or WARN, re-sent `resends` times and seen again `reproduced`.
+reports::ReportItem Finding(VerdictKind kind, int resends, int reproduced) {
+  reports::ReportItem item;
+  item.id = "tools.unknown-name";
+  item.verdict.kind = kind;
+  item.signature = std::string("tools.unknown-name | ") + std::string(ToString(kind));
+  item.record = boost::json::object{{"resends", resends}, {"reproduced", reproduced}};
+  return item;
+}
+
+reports::Report FuzzReportOf(std::vector<reports::ReportItem> items) {
+  reports::Report report;
+  report.kind = reports::ReportKind::kFuzz;
+  report.targets.emplace_back().items = std::move(items);
+  return report;
+}
+
+int ExitCodeUnder(reports::Report report, reports::FailOn fail_on,
+                  const reports::Baseline* baseline = nullptr) {
+  ApplyExitPolicy(report, fail_on, baseline);
+  return FindingsExitCode(report);
+}
+
 TEST(FuzzOptions, OnlyFindingsSeenAgainFailTheRun) {
-  CampaignResult result;
-  EXPECT_EQ(FindingsExitCode(result), 0);
-  CampaignFinding flaky;
-  flaky.resends = 3;
-  flaky.reproduced = 0;
-  result.findings.push_back(flaky);
-  EXPECT_EQ(FindingsExitCode(result), 0);
-  CampaignFinding once = flaky;
-  once.reproduced = 1;
-  result.findings.push_back(once);
-  EXPECT_EQ(FindingsExitCode(result), 1);
-  CampaignFinding unsent;  // --resends 0: nothing to tell it by, so it counts.
-  unsent.resends = 0;
-  CampaignResult unconfirmed;
-  unconfirmed.findings.push_back(unsent);
-  EXPECT_EQ(FindingsExitCode(unconfirmed), 1);
+  using reports::FailOn;
+  EXPECT_EQ(ExitCodeUnder(FuzzReportOf({}), FailOn::kFail), 0);
+  const auto flaky = Finding(VerdictKind::kFail, 3, 0);
+  EXPECT_EQ(ExitCodeUnder(FuzzReportOf({flaky}), FailOn::kFail), 0);
+  EXPECT_EQ(ExitCodeUnder(FuzzReportOf({flaky, Finding(VerdictKind::kFail, 3, 1)}), FailOn::kFail),
+            1);
+  // --resends 0: nothing to tell it by, so it counts.
+  EXPECT_EQ(ExitCodeUnder(FuzzReportOf({Finding(VerdictKind::kFail, 0, 0)}), FailOn::kFail), 1);
+}
+
+// One rule for every command: a WARN alone is listed and exits 0, unless --fail-on warn; never
+// fails on nothing.
+TEST(ExitPolicy, AWarnFailsTheRunOnlyUnderFailOnWarn) {
+  using reports::FailOn;
+  const auto warns = FuzzReportOf({Finding(VerdictKind::kWarn, 3, 3)});
+  EXPECT_EQ(ExitCodeUnder(warns, FailOn::kFail), 0);
+  EXPECT_EQ(ExitCodeUnder(warns, FailOn::kWarn), 1);
+  EXPECT_EQ(ExitCodeUnder(warns, FailOn::kNever), 0);
+  const auto fails = FuzzReportOf({Finding(VerdictKind::kFail, 3, 3)});
+  EXPECT_EQ(ExitCodeUnder(fails, FailOn::kFail), 1);
+  EXPECT_EQ(ExitCodeUnder(fails, FailOn::kNever), 0);
+  EXPECT_EQ(ParseOptions({"fuzz", "--builtin", "--fail-on", "warn"})->policy.fail_on,
+            FailOn::kWarn);
+  EXPECT_EQ(ParseOptions({"check", "--builtin"})->policy.fail_on, FailOn::kFail);
+  EXPECT_FALSE(ParseOptions({"check", "--builtin", "--fail-on", "none"}));
+}
+
+// A baseline keys findings by signature: a listed one does not fail the run, a new one does,
+// and one listed but not seen is stale (reported, not failing).
+TEST(ExitPolicy, AFindingsBaselineKnowsBySignatureAndReportsStaleEntries) {
+  using reports::FailOn;
+  auto known = Finding(VerdictKind::kFail, 3, 3);
+  reports::Report report = FuzzReportOf({known});
+  ApplyExitPolicy(report, FailOn::kFail, nullptr);
+  reports::Baseline baseline = FindingsBaselineOf(report);
+  ASSERT_EQ(baseline.known_findings.size(), 1U);
+  reports::BaselineEntry gone;
+  gone.id = "other.check";
+  gone.signature = "other.check | FAIL | gone";
+  baseline.known_findings.push_back(gone);
+
+  reports::Report again = FuzzReportOf({known});
+  ApplyExitPolicy(again, FailOn::kFail, &baseline);
+  EXPECT_EQ(FindingsExitCode(again), 0);
+  EXPECT_TRUE(again.targets[0].items[0].known);
+  ASSERT_TRUE(again.baseline);
+  EXPECT_EQ(again.baseline->still_failing.size(), 1U);
+  ASSERT_EQ(again.baseline->stale.size(), 1U);
+  EXPECT_EQ(again.baseline->stale[0], gone);
+
+  auto fresh = Finding(VerdictKind::kFail, 3, 3);
+  fresh.signature = "methods.unknown | FAIL | new";
+  reports::Report newer = FuzzReportOf({known, fresh});
+  ApplyExitPolicy(newer, FailOn::kFail, &baseline);
+  EXPECT_EQ(FindingsExitCode(newer), 1);
+  ASSERT_EQ(newer.baseline->new_failures.size(), 1U);
+  EXPECT_EQ(newer.baseline->new_failures[0].signature, fresh.signature);
 }
 
 TEST(Progress, EachModeParsesAndAnythingElseIsRefused) {
@@ -316,6 +381,7 @@ TEST(FlagTable, NoNameIsListedTwice) {
 std::string SampleValue(const Flag& flag) {
   if (flag.name == "--shard") return "1/2";
   if (flag.name == "--progress") return "never";
+  if (flag.name == "--fail-on") return "warn";
   switch (flag.value) {
     case ValueKind::kNone:
       return "";

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "cli/host_limiter.h"
+#include "cli/run_reports.h"
 #include "cli/survey.h"
 #include "cli/targets_file.h"
 #include "model/reproducer.h"
@@ -67,7 +68,8 @@ TEST_F(Survey, CountsEachServerOnceByTheShapeOfItsUnknownToolAnswer) {
                                  " --only tools.unknown-name --parallel 3 --timeout-ms 2000" +
                                  " --report json=" + ShellQuote((dir_ / "s.json").string()) +
                                  " --report markdown=" + ShellQuote((dir_ / "s.md").string()));
-  EXPECT_EQ(run.exit_code, 1) << run.output;
+  // A target that was not judged makes the survey exit 2, FAILs elsewhere or not.
+  EXPECT_EQ(run.exit_code, 2) << run.output;
   const json::value report = ReadJson(dir_ / "s.json");
   EXPECT_EQ(report.at("format"), "mcpfuzz-survey-report");
   const auto& unknown = report.at("unknown_tool");
@@ -154,7 +156,7 @@ TEST_F(Survey, GroupsServersByTheServerInfoTheyAnnounce) {
   const std::string json_path = (dir_ / "s.json").string();
   const ProcessRun run = Mcpfuzz(survey + " --report json=" + ShellQuote(json_path) +
                                  " --report markdown=" + ShellQuote((dir_ / "s.md").string()));
-  EXPECT_EQ(run.exit_code, 1) << run.output;
+  EXPECT_EQ(run.exit_code, 2) << run.output;  // 127.0.0.1:9 was not judged
   const json::value report = ReadJson(json_path);
   EXPECT_EQ(ServerInfoOfTarget(report, 0),
             json::parse(R"({"name":"alpha-sdk","version":"1.0.0"})"));
@@ -205,7 +207,7 @@ TEST_F(Survey, GroupsServersByTheServerInfoTheyAnnounce) {
   const ProcessRun merged =
       Mcpfuzz("merge " + ShellQuote((dir_ / "1.json").string()) + " " +
               ShellQuote((dir_ / "2.json").string()) + " --report json=" + ShellQuote(merged_path));
-  EXPECT_EQ(merged.exit_code, 1) << merged.output;
+  EXPECT_EQ(merged.exit_code, 2) << merged.output;
   const json::value merged_report = ReadJson(merged_path);
   for (std::size_t i = 0; i < 5; ++i) {
     EXPECT_EQ(ServerInfoOfTarget(merged_report, i), ServerInfoOfTarget(report, i)) << i;
@@ -233,24 +235,40 @@ TEST_F(Survey, ABudgetPerHostStopsRequestsToThatHost) {
 
 // One exit code for `check --targets` and `merge` of its shards: what differs is only whether
 // a signal stopped the run, which merge never is.
-TEST(SurveyExitCode, IsTwoWhenNoTargetWasReachedUnlessStoppedOrGivenNone) {
+TEST(SurveyExitCode, IsTwoWhenAnyTargetWasNotJudgedUnlessStoppedOrGivenNone) {
   reports::Report report;
   report.kind = reports::ReportKind::kSurvey;
   std::ostringstream err;
   EXPECT_EQ(cli::SurveyExitCode(report, false, err), 0) << "a shard given no target";
   report.targets.resize(2);
-  report.targets[0].error = "could not be reached";
+  report.targets[0].description = "http://127.0.0.1:9/mcp";
+  report.targets[0].error = "connection refused: nothing listens at 127.0.0.1:9";
   report.targets[1].error = "could not be reached";
   EXPECT_EQ(cli::SurveyExitCode(report, false, err), 2);
-  EXPECT_NE(err.str().find("no target could be reached"), std::string::npos);
+  EXPECT_NE(err.str().find("2 of 2 target(s) could not be judged"), std::string::npos) << err.str();
   std::ostringstream quiet;
   EXPECT_EQ(cli::SurveyExitCode(report, true, quiet), 0) << "stopped, not unreachable";
   EXPECT_EQ(quiet.str(), "");
+  // One target judged and one not: the survey is no pass, and the one left out is named.
   report.targets[1].error.clear();
+  std::ostringstream one;
+  EXPECT_EQ(cli::SurveyExitCode(report, false, one), 2);
+  EXPECT_NE(one.str().find("http://127.0.0.1:9/mcp: not judged: connection refused"),
+            std::string::npos)
+      << one.str();
+  report.targets[0].error.clear();
   EXPECT_EQ(cli::SurveyExitCode(report, false, quiet), 0);
+  reports::ReportItem warning;
+  warning.verdict.kind = VerdictKind::kWarn;
+  report.targets[1].items.push_back(warning);
+  cli::ApplyExitPolicy(report, reports::FailOn::kFail, nullptr);
+  EXPECT_EQ(cli::SurveyExitCode(report, false, quiet), 0) << "a WARN alone";
+  cli::ApplyExitPolicy(report, reports::FailOn::kWarn, nullptr);
+  EXPECT_EQ(cli::SurveyExitCode(report, false, quiet), 1);
   reports::ReportItem failing;
   failing.verdict.kind = VerdictKind::kFail;
   report.targets[1].items.push_back(failing);
+  cli::ApplyExitPolicy(report, reports::FailOn::kFail, nullptr);
   EXPECT_EQ(cli::SurveyExitCode(report, false, quiet), 1);
 }
 

@@ -119,8 +119,8 @@ TEST(Baseline, NewFailuresAndFixedEntriesBothCount) {
   run.results.push_back(Result("b", VerdictKind::kFail, Revision::k2026_07_28));
   run.results.push_back(Result("c", VerdictKind::kWarn, Revision::k2026_07_28));
   Baseline baseline;
-  baseline.known_failures = {{"a", Revision::k2025_11_25, TransportKind::kHttp},
-                             {"c", Revision::k2026_07_28, TransportKind::kHttp}};
+  baseline.known_failures = {{"a", Revision::k2025_11_25, TransportKind::kHttp, ""},
+                             {"c", Revision::k2026_07_28, TransportKind::kHttp, ""}};
   BaselineComparison comparison = Compare(run, baseline);
   ASSERT_EQ(comparison.new_failures.size(), 1U);
   EXPECT_EQ(ToString(comparison.new_failures[0]), "b@2026-07-28/http");
@@ -140,12 +140,12 @@ TEST(Baseline, EntriesNotJudgedAreNotRunNotFixed) {
   run.results.push_back(Result("u", VerdictKind::kUnverified, Revision::k2025_11_25));
   run.results.push_back(Result("n", VerdictKind::kNotApplicable, Revision::k2025_11_25));
   Baseline baseline;
-  baseline.known_failures = {{"a", Revision::k2025_11_25, TransportKind::kHttp},
-                             {"absent", Revision::k2025_11_25, TransportKind::kHttp},
-                             {"a", Revision::k2026_07_28, TransportKind::kHttp},
-                             {"a", Revision::k2025_11_25, TransportKind::kStdio},
-                             {"u", Revision::k2025_11_25, TransportKind::kHttp},
-                             {"n", Revision::k2025_11_25, TransportKind::kHttp}};
+  baseline.known_failures = {{"a", Revision::k2025_11_25, TransportKind::kHttp, ""},
+                             {"absent", Revision::k2025_11_25, TransportKind::kHttp, ""},
+                             {"a", Revision::k2026_07_28, TransportKind::kHttp, ""},
+                             {"a", Revision::k2025_11_25, TransportKind::kStdio, ""},
+                             {"u", Revision::k2025_11_25, TransportKind::kHttp, ""},
+                             {"n", Revision::k2025_11_25, TransportKind::kHttp, ""}};
   BaselineComparison comparison = Compare(run, baseline);
   EXPECT_TRUE(comparison.no_longer_failing.empty());
   EXPECT_EQ(comparison.not_run.size(), 5U);

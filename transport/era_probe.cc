@@ -64,7 +64,9 @@ EraAttempt FailedToConnect(Revision asked, std::string method, const Error& erro
   attempt.asked = asked;
   attempt.method = std::move(method);
   attempt.channel = Channel::kTransportFailure;
+  attempt.outcome = Outcome::kTransportError;
   attempt.note = error.message;
+  attempt.detail = error.message;
   return attempt;
 }
 
@@ -81,6 +83,8 @@ EraAttempt Describe(Revision asked, std::string method, const Result<OpenOutcome
   if (outcome.request.transport == TransportKind::kStdio) attempt.stdio_opening = outcome;
   if (!opened.ok()) attempt.note = opened.error().message;
   const Outcome ended = outcome.observation.outcome;
+  attempt.outcome = ended;
+  attempt.detail = outcome.observation.detail;
   if (ended == Outcome::kTimeout || ended == Outcome::kAliveButDeaf) {
     attempt.timed_out = outcome.observation.time_limit;
   }

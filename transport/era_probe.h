@@ -37,6 +37,13 @@ struct EraAttempt {
            supported_versions.end();
   }
   std::string note;
+  /// How the question's exchange ended: refused, reset, exited, too large, timed out; a
+  /// transport error with no exchange at all when no connection could be made (a stdio server
+  /// that could not start). Why a target could not be reached, as `check` and surveys say it.
+  Outcome outcome = Outcome::kOk;
+  /// What the transport said of that end ("curl: Failed to connect to …", "the server exited
+  /// with code 2"); `note` has it too, inside the answer as a channel describes it.
+  std::string detail;
   /// The last bytes a stdio server wrote to stderr during the attempt, as it wrote them: why
   /// a server that exited did so is usually there.
   std::string stderr_tail;

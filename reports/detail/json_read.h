@@ -22,6 +22,12 @@ inline std::string Text(const boost::json::object& object, std::string_view key)
   return value != nullptr && value->is_string() ? std::string(value->as_string()) : std::string();
 }
 
+/// The boolean member `key`; `otherwise` when missing or not a boolean.
+inline bool Flag(const boost::json::object& object, std::string_view key, bool otherwise) {
+  const boost::json::value* value = object.if_contains(key);
+  return value != nullptr && value->is_bool() ? value->as_bool() : otherwise;
+}
+
 /// The integer member `key`; nothing when missing or not an integer.
 inline std::optional<std::int64_t> Integer(const boost::json::object& object,
                                            std::string_view key) {
@@ -75,6 +81,7 @@ inline Result<Report> ReportHead(const boost::json::value& value, std::string_vi
   report.tool_version = Text(Object(in, "tool"), "version");
   report.started_at = Text(in, "started_at");
   report.stopped_by = StoppedByFromJson(in);
+  report.fail_on = ParseFailOn(Text(in, "fail_on")).value_or(FailOn::kFail);
   return report;
 }
 

@@ -44,11 +44,26 @@ inline std::string JunitStoppedEarlyProperties(const Report& report) {
 inline boost::json::object SarifInvocation(const Report& report) {
   boost::json::object invocation{{"executionSuccessful", !report.StoppedEarly()}};
   if (!report.started_at.empty()) invocation["startTimeUtc"] = report.started_at;
+  boost::json::array notifications;
   if (report.StoppedEarly()) {
     invocation["exitSignalName"] = report.stopped_by;
-    invocation["toolExecutionNotifications"] = boost::json::array{
-        {{"level", "warning"}, {"message", {{"text", StoppedEarlyText(report)}}}}};
+    notifications.push_back(
+        {{"level", "warning"}, {"message", {{"text", StoppedEarlyText(report)}}}});
   }
+  // A target left unjudged has no result to carry it: without a notification, code scanning
+  // would show a survey or diff that skipped a server as clean.
+  auto not_judged = [&](const std::string& name, const std::string& why) {
+    if (why.empty()) return;
+    notifications.push_back(
+        {{"level", "error"}, {"message", {{"text", name + ": not judged: " + why}}}});
+  };
+  for (const TargetSection& target : report.targets) not_judged(target.description, target.error);
+  if (report.diff) {
+    for (const DiffTargetReport& target : report.diff->targets) {
+      not_judged(target.name, target.error);
+    }
+  }
+  if (!notifications.empty()) invocation["toolExecutionNotifications"] = std::move(notifications);
   return invocation;
 }
 

@@ -169,6 +169,7 @@ inline reports::Report HostileSurveyReport() {
   unreachable.transport = "http";
   unreachable.error = "could not be reached";
   report.targets.push_back(unreachable);
+  cli::ApplyExitPolicy(report, reports::FailOn::kFail, nullptr);  // as a survey does
   return report;
 }
 
