@@ -227,6 +227,7 @@ reports::Report BuildFuzzReport(const reports::RunInfo& info, const CampaignOpti
                             "--call-real-tools allows");
   }
   for (const auto& finding : result.findings) section.items.push_back(FuzzItem(finding, options));
+  reports::OrderByStrength(section);
   report.targets.push_back(std::move(section));
   ApplyExitPolicy(report, reports::FailOn::kFail, nullptr);
   return report;
@@ -236,6 +237,7 @@ reports::Report BuildReplayReport(const reports::RunInfo& info, const ReplayResu
   reports::Report report = Empty(reports::ReportKind::kReplay, info);
   reports::TargetSection section = SectionFor(info);
   for (const auto& replayed : result.cases) section.items.push_back(ReplayItem(replayed));
+  reports::OrderByStrength(section);
   report.targets.push_back(std::move(section));
   ApplyExitPolicy(report, reports::FailOn::kFail, nullptr);
   return report;

@@ -264,10 +264,12 @@ Result<Report> MergeFuzzReports(const std::vector<Report>& shards) {
     item.title = title;
     target.items.push_back(std::move(item));
   }
-  // The unsharded campaign lists findings in the order found: by case index.
+  // The unsharded campaign lists findings in the order found (by case index) within each
+  // strength and check.
   std::stable_sort(
       target.items.begin(), target.items.end(),
       [](const ReportItem& a, const ReportItem& b) { return CaseIndexOf(a) < CaseIndexOf(b); });
+  OrderByStrength(target);
   return merged;
 }
 

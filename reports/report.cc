@@ -128,6 +128,23 @@ std::string_view Fact(const ReportItem& item, std::string_view name) {
   return {};
 }
 
+void OrderByStrength(TargetSection& section) {
+  // A finding that is not a WARN is a FAIL, as the exit policy counts it (cli/run_reports.h); a
+  // replayed case that is fixed, or could not be sent again, is no finding.
+  auto strength = [](const ReportItem& item) {
+    const std::string_view replay = Fact(item, "replay");
+    if (!replay.empty() && !replay.starts_with("still")) return 0;
+    return Severity(item.verdict.kind == VerdictKind::kWarn ? VerdictKind::kWarn
+                                                            : VerdictKind::kFail);
+  };
+  std::stable_sort(section.items.begin(), section.items.end(),
+                   [&strength](const ReportItem& left, const ReportItem& right) {
+                     const int a = strength(left);
+                     const int b = strength(right);
+                     return a != b ? a > b : left.id < right.id;
+                   });
+}
+
 bool WorthShowing(const ReportItem& item) {
   return item.failing || item.verdict.kind == VerdictKind::kWarn ||
          item.verdict.kind == VerdictKind::kFail;

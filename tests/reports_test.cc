@@ -113,6 +113,49 @@ TEST(CheckReportTerminal, EscapesServerTextAndShowsTheFinding) {
       << text;
 }
 
+ReportItem Finding(std::string id, VerdictKind kind, std::string replay = "") {
+  ReportItem item;
+  item.id = std::move(id);
+  item.verdict.kind = kind;
+  if (!replay.empty()) item.facts.emplace_back("replay", std::move(replay));
+  return item;
+}
+
+std::vector<std::string> Order(const TargetSection& section) {
+  std::vector<std::string> order;
+  for (const ReportItem& item : section.items) {
+    order.push_back(item.id + " " + std::string(ToString(item.verdict.kind)));
+  }
+  return order;
+}
+
+// Found in this order, a run's one FAIL was listed eighth of eleven: now first, a crash judged
+// UNVERIFIED beside it, then the WARNs by check, each check's in the order found.
+TEST(OrderByStrength, ListsFailsFirstThenWarnsByCheck) {
+  TargetSection fuzz;
+  fuzz.items = {Finding("tools.unknown-name", VerdictKind::kWarn),
+                Finding("methods.unknown", VerdictKind::kWarn),
+                Finding("tools.missing-name", VerdictKind::kFail),
+                Finding("stdio.no-early-exit", VerdictKind::kUnverified),
+                Finding("methods.unknown", VerdictKind::kWarn)};
+  fuzz.items[1].title = "first found";
+  OrderByStrength(fuzz);
+  EXPECT_EQ(Order(fuzz),
+            (std::vector<std::string>{"stdio.no-early-exit UNVERIFIED", "tools.missing-name FAIL",
+                                      "methods.unknown WARN", "methods.unknown WARN",
+                                      "tools.unknown-name WARN"}));
+  EXPECT_EQ(fuzz.items[2].title, "first found");
+
+  TargetSection replay;
+  replay.items = {Finding("a.fixed", VerdictKind::kPass, "fixed"),
+                  Finding("b.unsent", VerdictKind::kUnverified, "error"),
+                  Finding("c.warns", VerdictKind::kWarn, "still warns"),
+                  Finding("d.fails", VerdictKind::kFail, "still fails")};
+  OrderByStrength(replay);
+  EXPECT_EQ(Order(replay), (std::vector<std::string>{"d.fails FAIL", "c.warns WARN", "a.fixed PASS",
+                                                     "b.unsent UNVERIFIED"}));
+}
+
 TEST(Baseline, NewFailuresAndFixedEntriesBothCount) {
   checks::CheckRun run;
   run.results.push_back(Result("a", VerdictKind::kFail, Revision::k2025_11_25));
