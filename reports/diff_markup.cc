@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <set>
+#include <string_view>
+#include <vector>
 
 #include "model/pretty_json.h"
 #include "reports/detail/server_info_json.h"
@@ -40,6 +42,21 @@ std::string Summary(const DiffRow& row, const DiffSection& diff) {
   return text;
 }
 
+// A cell is coloured by its verdict: a tolerated answer (WARN) is accepted as a PASS is, and
+// looked like one when the colour said only "accepted".
+std::string_view CellClass(std::string_view verdict) {
+  if (verdict == "FAIL") return "v-fail";
+  if (verdict == "WARN") return "v-warn";
+  if (verdict == "PASS") return "v-pass";
+  return "v-other";
+}
+
+constexpr std::string_view kDiffLegend =
+    "<p class=\"legend\">Each cell is a target's answer and mcpfuzz's verdict on it: "
+    "<span class=\"v-fail\">FAIL</span> breaks a MUST, <span class=\"v-warn\">WARN</span> is "
+    "tolerated or breaks a SHOULD, <span class=\"v-pass\">PASS</span> is what the oracle table "
+    "asks; ✓ marks an answer the table accepts. Rows with a wrong side come first.</p>\n";
+
 }  // namespace
 
 void WriteDiffHtml(const Report& report, std::ostream& out) {
@@ -49,13 +66,15 @@ void WriteDiffHtml(const Report& report, std::ostream& out) {
          "style-src 'unsafe-inline'\"><title>mcpfuzz diff report</title><style>"
       << "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
          "td,th{border:1px solid #ccc;padding:4px 8px;vertical-align:top}"
-         ".ok{background:#e6f4ea}.bad{background:#fce8e6}pre{white-space:pre-wrap;"
+         ".v-pass{background:#e6f4ea}.v-warn{background:#fff4ce}.v-fail,.bad{background:#fce8e6}"
+         ".v-other{background:#eef1f5}pre{white-space:pre-wrap;"
          "font-size:12px}</style></head><body>\n<h1>mcpfuzz diff report</h1>"
       << detail::HtmlStoppedBanner(report) << "<p class=\"meta\">mcpfuzz " << H(report.tool_version)
       << " · started " << H(report.started_at) << " · seed <span data-figure=\"seed\">" << diff.seed
       << "</span> · revision " << H(diff.revision) << " · <span data-figure=\"cases\">"
       << diff.cases << "</span> cases · <span data-figure=\"disagreements\">" << diff.rows.size()
-      << "</span> disagreement(s), " << diff.WrongSideCount() << " with a wrong side</p>\n";
+      << "</span> disagreement(s), " << diff.WrongSideCount() << " with a wrong side</p>\n"
+      << kDiffLegend;
   out << "<table><tr><th>check</th><th>label</th>";
   for (const auto& target : diff.targets) {
     out << "<th>" << H(target.name);
@@ -67,11 +86,16 @@ void WriteDiffHtml(const Report& report, std::ostream& out) {
     out << "</th>";
   }
   out << "</tr>\n";
-  for (const auto& row : diff.rows) {
+  std::vector<const DiffRow*> rows;
+  for (const auto& row : diff.rows) rows.push_back(&row);
+  std::stable_partition(rows.begin(), rows.end(),
+                        [](const DiffRow* row) { return row->WrongSide(); });
+  for (const DiffRow* row_of : rows) {
+    const DiffRow& row = *row_of;
     out << "<tr><td><code>" << H(row.check_id) << "</code><br>" << H(row.family) << ": "
         << H(row.variant) << "</td><td>" << H(row.label) << "</td>";
     for (const auto& cell : row.cells) {
-      out << "<td class=\"" << (cell.accepted ? "ok" : "bad") << "\">" << H(cell.answer)
+      out << "<td class=\"" << CellClass(cell.verdict) << "\">" << H(cell.answer)
           << (cell.accepted ? " ✓" : "") << " <b>" << H(cell.verdict)
           << "</b><details><summary>reproducer</summary><pre>" << H(cell.reproducer)
           << "</pre></details></td>";

@@ -193,10 +193,14 @@ void FuzzText(const Report& report, std::ostream& out) {
   out << "time: start-up " << ms(figures.startup_ms) << " ms, sending " << ms(figures.sending_ms)
       << " ms, waiting for silence " << ms(figures.silence_ms) << " ms, re-sends "
       << ms(figures.resends_ms) << " ms, shrinking " << ms(figures.shrinking_ms) << " ms\n";
-  if (figures.pipelined > 0 || figures.restarts > 0) {
+  // Over HTTP a restart is a session opened anew: the figure is the same, its name is not.
+  if (figures.pipelined > 0) {
     out << "stdio: " << figures.pipelined << " of " << figures.cases
         << " cases pipelined; the server restarted " << figures.restarts << " time(s), "
         << figures.warm_restarts << " onto a spare started ahead\n";
+  } else if (figures.restarts > 0) {
+    out << "sessions: reopened " << figures.restarts << " time(s) (over stdio, a server restarted; "
+        << figures.warm_restarts << " onto a spare started ahead)\n";
   }
   if (figures.big_inputs_held_back > 0) {
     out << "big inputs: " << figures.big_inputs_held_back

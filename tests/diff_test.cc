@@ -311,8 +311,11 @@ TEST(DiffReport, EveryFormatShowsTheMatrixAndTheJsonReadsBack) {
   const boost::json::value sarif = boost::json::parse(Written(reports::Format::kSarif, report));
   EXPECT_EQ(sarif.at("runs").at(0).at("results").at(0).at("level").as_string(), "error");
   const std::string html = Written(reports::Format::kHtml, report);
-  EXPECT_NE(html.find("<td class=\"ok\">protocol_error -32602 (HTTP 200) ✓"), std::string::npos);
-  EXPECT_NE(html.find("<td class=\"bad\">execution_error (HTTP 200) <b>FAIL"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"v-pass\">protocol_error -32602 (HTTP 200) ✓"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td class=\"v-fail\">execution_error (HTTP 200) <b>FAIL"),
+            std::string::npos);
+  EXPECT_NE(html.find("✓ marks an answer the table accepts"), std::string::npos);
   std::ostringstream terminal;
   reports::WriteTerminal(report, terminal);
   EXPECT_NE(terminal.str().find("1 disagreement(s), 1 with a wrong side"), std::string::npos);
