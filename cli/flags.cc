@@ -95,7 +95,11 @@ Problem AddHeader(const std::string& text, Headers& headers) {
   return std::nullopt;
 }
 
-Problem AddNames(const std::string& list, std::set<std::string>& names) {
+// An empty list names nothing: read as "all" (no filter), `--only ''` would run every check.
+Problem AddNames(std::string_view flag, const std::string& list, std::set<std::string>& names) {
+  if (list.find_first_not_of(", ") == std::string::npos) {
+    return std::string(flag) + " takes at least one name";
+  }
   std::size_t start = 0;
   while (start <= list.size()) {
     auto comma = list.find(',', start);
@@ -279,15 +283,19 @@ constexpr std::array kFlags = {
          .value_name = "ID[,ID...]",
          .commands = kCheck,
          .help = "run only these checks; an id or a prefix (\"headers\", \"tools.\")",
-         .set = [](ParseState& state, std::string_view,
-                   const std::string& value) { return AddNames(value, state.options.check.only); }},
+         .set =
+             [](ParseState& state, std::string_view flag, const std::string& value) {
+               return AddNames(flag, value, state.options.check.only);
+             }},
     Flag{.name = "--skip",
          .value = ValueKind::kList,
          .value_name = "ID[,ID...]",
          .commands = kCheck,
          .help = "leave these out",
-         .set = [](ParseState& state, std::string_view,
-                   const std::string& value) { return AddNames(value, state.options.check.skip); }},
+         .set =
+             [](ParseState& state, std::string_view flag, const std::string& value) {
+               return AddNames(flag, value, state.options.check.skip);
+             }},
     Flag{.name = "--seed",
          .value = ValueKind::kNumber,
          .value_name = "N",
@@ -326,8 +334,8 @@ constexpr std::array kFlags = {
                  "call no real tool but sequences, and in fuzz one case in 64 a\n"
                  "sequence where a handshake era is spoken or 2026-07-28 over stdio",
          .set =
-             [](ParseState& state, std::string_view, const std::string& value) {
-               return AddNames(value, state.options.fuzz.families);
+             [](ParseState& state, std::string_view flag, const std::string& value) {
+               return AddNames(flag, value, state.options.fuzz.families);
              }},
     Flag{.name = "--max-request-bytes",
          .value = ValueKind::kNumber,

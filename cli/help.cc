@@ -50,9 +50,9 @@ Examples:
   mcpfuzz fuzz --builtin --fault unknown-method-200 --cases 2000 --corpus findings/
   mcpfuzz replay findings/ --builtin --fault unknown-method-200
   mcpfuzz probe --builtin
-  mcpfuzz probe http://127.0.0.1:3000/mcp --header 'Authorization: Bearer $TOKEN'
+  mcpfuzz probe http://127.0.0.1:3000/mcp --header "Authorization: Bearer $TOKEN"
   mcpfuzz probe -- npx -y @modelcontextprotocol/server-everything stdio
-  mcpfuzz send corpus/seed/unknown-tool.json --builtin
+  mcpfuzz send corpus/seed/unknown-tool-2025-11-25.json --builtin
 
 Exit codes, one policy for check, fuzz, replay, diff, merge and surveys (--fail-on):
   0    nothing fails the run: no FAIL (fuzz: no finding seen again; diff: no disagreement with

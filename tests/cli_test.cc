@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -56,11 +57,35 @@ TEST(Options, BadInputIsAnErrorThatSaysWhatIsWrong) {
            {{"probe", "--builtin", "--header", "X-A: b\r\nX-Injected: 1"},
             "must not contain CR, LF or NUL: X-A: b\\r\\nX-Injected: 1"},
            {{"probe", "--builtin", "--header", "X-A: b\nc"}, "CR, LF or NUL"},
-           {{"probe", "--builtin", "--header", std::string("X-A: b\0c", 8)}, "CR, LF or NUL"}}) {
+           {{"probe", "--builtin", "--header", std::string("X-A: b\0c", 8)}, "CR, LF or NUL"},
+           // An empty list named nothing and so filtered nothing: every check ran.
+           {{"check", "--builtin", "--only", ""}, "--only takes at least one name"},
+           {{"fuzz", "--builtin", "--families", ","}, "--families takes at least one name"}}) {
     auto options = ParseOptions(c.args);
     ASSERT_FALSE(options.ok()) << c.args[0];
     EXPECT_NE(options.error().message.find(c.mentions), std::string::npos)
         << options.error().message;
+  }
+}
+
+// A newcomer copies the examples first: a case file they name must be there, and a shell
+// variable in them must be in double quotes, where it expands.
+TEST(Help, TheOverviewsExamplesNameFilesThatExistAndExpandTheirVariables) {
+  const std::string help = HelpText("");
+  std::size_t named = 0;
+  for (std::size_t at = help.find("corpus/"); at != std::string::npos;
+       at = help.find("corpus/", at + 1)) {
+    const std::string path = help.substr(at, help.find_first_of(" \n", at) - at);
+    if (!path.ends_with(".json")) continue;
+    ++named;
+    EXPECT_TRUE(std::filesystem::exists(std::string(MCPFUZZ_SOURCE_DIR) + "/" + path)) << path;
+  }
+  EXPECT_GT(named, 0U);
+  for (std::size_t at = help.find('$'); at != std::string::npos; at = help.find('$', at + 1)) {
+    const std::size_t line = help.rfind('\n', at) + 1;
+    const std::string before = help.substr(line, at - line);
+    EXPECT_EQ(std::count(before.begin(), before.end(), '\''), 0)
+        << "in single quotes, so never expanded: " << help.substr(line, help.find('\n', at) - line);
   }
 }
 
