@@ -152,19 +152,6 @@ bool SeenAgain(const ReportItem& item) {
   return NumberIn(item.record, "resends") == 0 || NumberIn(item.record, "reproduced") > 0;
 }
 
-// A finding is a WARN or, as a crash or a hang whose verdict is UNVERIFIED, a FAIL.
-VerdictKind SeverityOf(const ReportItem& item, bool finding) {
-  if (!finding || item.verdict.kind == VerdictKind::kWarn) return item.verdict.kind;
-  return VerdictKind::kFail;
-}
-
-// Every fuzz item is a finding; a replayed case is one while it still fails or warns.
-bool IsFinding(const reports::Report& report, const ReportItem& item) {
-  if (report.kind == reports::ReportKind::kFuzz) return true;
-  if (report.kind != reports::ReportKind::kReplay) return false;
-  return reports::Fact(item, "replay").starts_with("still");
-}
-
 }  // namespace
 
 reports::TargetSection CheckSection(const reports::RunInfo& info, const checks::CheckRun& run,
@@ -227,7 +214,7 @@ reports::Report BuildFuzzReport(const reports::RunInfo& info, const CampaignOpti
                             "--call-real-tools allows");
   }
   for (const auto& finding : result.findings) section.items.push_back(FuzzItem(finding, options));
-  reports::OrderByStrength(section);
+  reports::OrderByStrength(reports::ReportKind::kFuzz, section);
   report.targets.push_back(std::move(section));
   ApplyExitPolicy(report, reports::FailOn::kFail, nullptr);
   return report;
@@ -237,7 +224,7 @@ reports::Report BuildReplayReport(const reports::RunInfo& info, const ReplayResu
   reports::Report report = Empty(reports::ReportKind::kReplay, info);
   reports::TargetSection section = SectionFor(info);
   for (const auto& replayed : result.cases) section.items.push_back(ReplayItem(replayed));
-  reports::OrderByStrength(section);
+  reports::OrderByStrength(reports::ReportKind::kReplay, section);
   report.targets.push_back(std::move(section));
   ApplyExitPolicy(report, reports::FailOn::kFail, nullptr);
   return report;
@@ -290,7 +277,7 @@ void ApplyExitPolicy(reports::Report& report, reports::FailOn fail_on,
   std::vector<BaselineEntry> seen;
   for (reports::TargetSection& target : report.targets) {
     for (ReportItem& item : target.items) {
-      const bool finding = IsFinding(report, item);
+      const bool finding = reports::IsFinding(report.kind, item);
       item.known = false;
       if (finding && baseline != nullptr && !item.signature.empty()) {
         const BaselineEntry entry = FindingEntryOf(item);
@@ -302,7 +289,8 @@ void ApplyExitPolicy(reports::Report& report, reports::FailOn fail_on,
       // In a replay only a case that still fails counts: one that could not be sent again is
       // an error, which exits 2 by itself.
       const bool counts = report.kind != reports::ReportKind::kReplay || finding;
-      item.failing = counts && reports::FailsRun(SeverityOf(item, finding), fail_on) &&
+      item.failing = counts &&
+                     reports::FailsRun(reports::FindingSeverity(item, finding), fail_on) &&
                      !item.known && SeenAgain(item);
       if (finding && report.baseline && !item.signature.empty()) {
         if (item.known) {
@@ -323,8 +311,8 @@ reports::Baseline FindingsBaselineOf(const reports::Report& report) {
   reports::Baseline baseline;
   for (const reports::TargetSection& target : report.targets) {
     for (const ReportItem& item : target.items) {
-      if (!IsFinding(report, item) || item.signature.empty() ||
-          !reports::FailsRun(SeverityOf(item, true), report.fail_on)) {
+      if (!reports::IsFinding(report.kind, item) || item.signature.empty() ||
+          !reports::FailsRun(reports::FindingSeverity(item, true), report.fail_on)) {
         continue;
       }
       BaselineEntry entry = FindingEntryOf(item);

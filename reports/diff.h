@@ -3,6 +3,7 @@
 // checks × targets, each cell one target's answer with the oracle's verdict on it. Built in
 // cli/diff.cc from what campaign/differential.h returns; every writer renders it (diff_*.cc).
 
+#include <algorithm>
 #include <boost/json/value.hpp>
 #include <cstddef>
 #include <cstdint>
@@ -52,6 +53,11 @@ struct DiffRow {
   /// In target order.
   std::vector<DiffCellReport> cells;
   bool WrongSide() const { return label == "some-wrong" || label == "all-wrong"; }
+  /// Some side's answer is only tolerated or breaks a SHOULD.
+  bool SomeSideWarns() const {
+    return std::any_of(cells.begin(), cells.end(),
+                       [](const DiffCellReport& cell) { return cell.verdict == "WARN"; });
+  }
 };
 
 /// Per check: cases compared and how many disagreed.

@@ -110,9 +110,7 @@ void WriteDiffHtml(const Report& report, std::ostream& out) {
 // As in every SARIF report, by verdict: error where a side FAILs, warning where one WARNs.
 std::string_view Level(const DiffRow& row) {
   if (row.WrongSide()) return "error";
-  const bool warns = std::any_of(row.cells.begin(), row.cells.end(),
-                                 [](const DiffCellReport& cell) { return cell.verdict == "WARN"; });
-  return warns ? "warning" : "note";
+  return row.SomeSideWarns() ? "warning" : "note";
 }
 
 void WriteDiffJunit(const Report& report, std::ostream& out) {

@@ -269,7 +269,7 @@ Result<Report> MergeFuzzReports(const std::vector<Report>& shards) {
   std::stable_sort(
       target.items.begin(), target.items.end(),
       [](const ReportItem& a, const ReportItem& b) { return CaseIndexOf(a) < CaseIndexOf(b); });
-  OrderByStrength(target);
+  OrderByStrength(ReportKind::kFuzz, target);
   return merged;
 }
 

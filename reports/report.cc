@@ -128,14 +128,21 @@ std::string_view Fact(const ReportItem& item, std::string_view name) {
   return {};
 }
 
-void OrderByStrength(TargetSection& section) {
-  // A finding that is not a WARN is a FAIL, as the exit policy counts it (cli/run_reports.h); a
-  // replayed case that is fixed, or could not be sent again, is no finding.
-  auto strength = [](const ReportItem& item) {
-    const std::string_view replay = Fact(item, "replay");
-    if (!replay.empty() && !replay.starts_with("still")) return 0;
-    return Severity(item.verdict.kind == VerdictKind::kWarn ? VerdictKind::kWarn
-                                                            : VerdictKind::kFail);
+bool IsFinding(ReportKind kind, const ReportItem& item) {
+  if (kind == ReportKind::kFuzz) return true;
+  if (kind != ReportKind::kReplay) return false;
+  return Fact(item, "replay").starts_with("still");
+}
+
+VerdictKind FindingSeverity(const ReportItem& item, bool finding) {
+  if (!finding || item.verdict.kind == VerdictKind::kWarn) return item.verdict.kind;
+  return VerdictKind::kFail;
+}
+
+void OrderByStrength(ReportKind kind, TargetSection& section) {
+  // What is no finding (a replayed case fixed, or not sent again) comes after every finding.
+  auto strength = [kind](const ReportItem& item) {
+    return IsFinding(kind, item) ? Severity(FindingSeverity(item, true)) : 0;
   };
   std::stable_sort(section.items.begin(), section.items.end(),
                    [&strength](const ReportItem& left, const ReportItem& right) {
@@ -153,9 +160,7 @@ bool WorthShowing(const ReportItem& item) {
 bool RowFailsRun(const DiffRow& row, FailOn fail_on) {
   if (fail_on == FailOn::kNever) return false;
   if (row.WrongSide()) return true;
-  return fail_on == FailOn::kWarn &&
-         std::any_of(row.cells.begin(), row.cells.end(),
-                     [](const DiffCellReport& cell) { return cell.verdict == "WARN"; });
+  return fail_on == FailOn::kWarn && row.SomeSideWarns();
 }
 
 std::size_t FailingCount(const Report& report) {

@@ -211,11 +211,18 @@ std::string StoppedEarlyText(const Report& report);
 /// The value of an item's fact ("replay" → "still warns"), or "" when it has none.
 std::string_view Fact(const ReportItem& item, std::string_view name);
 
-/// Orders a fuzz or replay section's findings strongest first (a FAIL, or a crash or hang whose
-/// verdict is UNVERIFIED, before a WARN; a replayed case that is fixed or was not sent again
-/// last), then by check; in the order found within one check. Every format lists them so: the one
-/// FAIL of a run is not the eighth of eleven.
-void OrderByStrength(TargetSection& section);
+/// Whether `item` of a `kind` report is a finding: every fuzz item, and a replayed case while it
+/// still fails or warns.
+bool IsFinding(ReportKind kind, const ReportItem& item);
+/// The verdict a finding fails a run by: a WARN stays a WARN, anything else (a crash or a hang
+/// judged UNVERIFIED) is a FAIL. What is no finding keeps its own verdict.
+VerdictKind FindingSeverity(const ReportItem& item, bool finding);
+
+/// Orders a fuzz or replay section's findings strongest first (FindingSeverity: a FAIL before a
+/// WARN; a replayed case that is fixed or was not sent again last), then by check; in the order
+/// found within one check. Every format lists them so: the one FAIL of a run is not the eighth
+/// of eleven.
+void OrderByStrength(ReportKind kind, TargetSection& section);
 
 /// Items that people must look at: failing ones, and WARNs.
 bool WorthShowing(const ReportItem& item);

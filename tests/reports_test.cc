@@ -139,7 +139,7 @@ TEST(OrderByStrength, ListsFailsFirstThenWarnsByCheck) {
                 Finding("stdio.no-early-exit", VerdictKind::kUnverified),
                 Finding("methods.unknown", VerdictKind::kWarn)};
   fuzz.items[1].title = "first found";
-  OrderByStrength(fuzz);
+  OrderByStrength(ReportKind::kFuzz, fuzz);
   EXPECT_EQ(Order(fuzz),
             (std::vector<std::string>{"stdio.no-early-exit UNVERIFIED", "tools.missing-name FAIL",
                                       "methods.unknown WARN", "methods.unknown WARN",
@@ -151,7 +151,7 @@ TEST(OrderByStrength, ListsFailsFirstThenWarnsByCheck) {
                   Finding("b.unsent", VerdictKind::kUnverified, "error"),
                   Finding("c.warns", VerdictKind::kWarn, "still warns"),
                   Finding("d.fails", VerdictKind::kFail, "still fails")};
-  OrderByStrength(replay);
+  OrderByStrength(ReportKind::kReplay, replay);
   EXPECT_EQ(Order(replay), (std::vector<std::string>{"d.fails FAIL", "c.warns WARN", "a.fixed PASS",
                                                      "b.unsent UNVERIFIED"}));
 }
