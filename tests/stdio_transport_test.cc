@@ -367,6 +367,65 @@ TEST(StdioTransport, UnderThePatienceALargeRequestWaitsThePatienceAfterItsLastBy
       << result.sentinel.detail;
 }
 
+// The read allowance pays for reading and parsing: a server that has read a large request and
+// sits idle once the plain limit has passed is deaf without waiting out the rest of it, and the
+// detail says why. Decided by the server's state, not by how long the wait was.
+TEST(StdioTransport, AnIdleServerIsNotGivenTheRestOfItsReadAllowance) {
+  StdioTarget target = ShellTarget(ReplyOnce("1") + "; cat >/dev/null");
+  target.limits.timeout = milliseconds(300);
+  auto transport = Spawn(std::move(target));
+  ASSERT_TRUE(transport);
+  ASSERT_EQ(transport->Send(Call(1)).outcome, Outcome::kOk);
+  Request large = Call(2);
+  std::get<json::value>(large.body).as_object()["params"] =
+      json::object{{"pad", std::string(std::size_t{3} << 20U, 'a')}};
+  const Observation observation = transport->Send(large);
+  EXPECT_EQ(observation.outcome, Outcome::kAliveButDeaf) << observation.detail;
+  EXPECT_NE(observation.detail.find("sat idle"), std::string::npos) << observation.detail;
+
+  Pipeline pipeline;
+  pipeline.requests = {large};
+  pipeline.sentinel = Call(3);
+  const PipelineResult result = transport->SendPipelined(pipeline);
+  ASSERT_EQ(result.observations.size(), 1U);
+  EXPECT_EQ(result.observations[0].outcome, Outcome::kAliveButDeaf)
+      << result.observations[0].detail;
+  EXPECT_NE(result.sentinel.detail.find("sat idle"), std::string::npos) << result.sentinel.detail;
+}
+
+// A server still working on a large request when the plain limit passes keeps its allowance,
+// however busy the machine: runnable is not idle.
+TEST(StdioTransport, AServerWorkingOnALargeRequestKeepsItsReadAllowance) {
+  // Answers each line; a line over a MiB costs it a second of work first.
+  StdioTarget target = ShellTarget(
+      R"(exec python3 -c 'import json, sys, time
+for line in sys.stdin:
+    if len(line) > 1 << 20:
+        end = time.monotonic() + 1
+        while time.monotonic() < end:
+            pass
+    print(json.dumps({"jsonrpc": "2.0", "id": json.loads(line)["id"], "result": {}}), flush=True)
+')");
+  target.limits.timeout = milliseconds(300);
+  auto transport = Spawn(std::move(target));
+  ASSERT_TRUE(transport);
+  ASSERT_EQ(transport->Send(Call(1)).outcome, Outcome::kOk);
+  Request large = Call(2);
+  std::get<json::value>(large.body).as_object()["params"] =
+      json::object{{"pad", std::string(std::size_t{3} << 20U, 'a')}};
+  const Observation observation = transport->Send(large);
+  EXPECT_EQ(observation.outcome, Outcome::kOk) << observation.detail;
+  EXPECT_GT(ElapsedMs(observation), milliseconds(300)) << "the plain limit was not what passed";
+
+  Pipeline pipeline;
+  pipeline.requests = {large};
+  pipeline.sentinel = Call(3);
+  const PipelineResult result = transport->SendPipelined(pipeline);
+  ASSERT_EQ(result.observations.size(), 1U);
+  EXPECT_EQ(result.observations[0].outcome, Outcome::kOk) << result.observations[0].detail;
+  EXPECT_EQ(result.sentinel.outcome, Outcome::kOk) << result.sentinel.detail;
+}
+
 // A second response to a request answered before arrives with the next exchange: set aside as
 // a repeat, never taken for the next request's answer.
 TEST(StdioTransport, ARepeatedResponseIsSetAsideInTheNextExchange) {

@@ -3,9 +3,13 @@
 namespace mcpfuzz {
 
 std::chrono::milliseconds Limits::TimeoutFor(std::size_t request_bytes) const {
+  return timeout + ReadAllowanceFor(request_bytes);
+}
+
+std::chrono::milliseconds Limits::ReadAllowanceFor(std::size_t request_bytes) {
   constexpr std::size_t kMiB = std::size_t{1} << 20U;
   // Whole MiB only: a request under a MiB, nearly every one, keeps the plain timeout.
-  return timeout + kReadAllowancePerMiB * static_cast<long>(request_bytes / kMiB);
+  return kReadAllowancePerMiB * static_cast<long>(request_bytes / kMiB);
 }
 
 Observation StdioTransport::AwaitReply(const Request& request) {

@@ -17,6 +17,7 @@
 #include "transport/detail/dropped_ids.h"
 #include "transport/detail/pipe_io.h"
 #include "transport/detail/pipeline_exchange.h"
+#include "transport/detail/process_activity.h"
 #include "transport/detail/reply_rule.h"
 #include "transport/detail/server_pipes.h"
 #include "transport/detail/stdio_record.h"
@@ -80,7 +81,8 @@ Limits StdioProcessTransport::ExchangeLimits(std::size_t request_bytes) const {
     limits.time_limit = TimeLimit::kPatience;
     limits.patience_once_written = *patience_;
   }
-  limits.timeout = limits.TimeoutFor(request_bytes);
+  limits.read_allowance = Limits::ReadAllowanceFor(request_bytes);
+  limits.timeout += limits.read_allowance;
   return limits;
 }
 
@@ -139,6 +141,11 @@ class Exchange {
                                               : limits_.timeout);
   // The deadline is the patience after the request's last byte (Limits::patience_once_written).
   bool deadline_once_written_ = false;
+  // A server still starting keeps its whole allowance: a start-up is not a reply.
+  transport_detail::AllowanceWatch allowance_{pipes_.process().pid(),
+                                              limits_.time_limit == TimeLimit::kStartup
+                                                  ? std::chrono::milliseconds{0}
+                                                  : limits_.read_allowance};
   Observation observation_;
   std::size_t written_ = 0;
   std::size_t lines_ = 0;
@@ -186,6 +193,7 @@ Observation Exchange::Run() {
     const bool request_sent = written_ == wire_.size();
     const bool listens_for_quiet =
         rule_.kind != transport_detail::ReplyRule::Kind::kMatchingId || acknowledged_;
+    if (now < deadline_ && allowance_.Spent(now, deadline_, request_sent)) deadline_ = now;
     if (now >= deadline_) {
       if (too_long_) return Finish(Outcome::kTooLarge, TooLargeDetail());
       if (request_sent && listens_for_quiet) {
@@ -313,7 +321,7 @@ std::string Exchange::TimeoutDetail() const {
   if (const std::size_t pending = pipes_.stdout_lines().pending_bytes(); pending > 0) {
     detail += "; " + std::to_string(pending) + " bytes of an unterminated stdout line are pending";
   }
-  return detail;
+  return detail + allowance_.Detail();
 }
 
 void Exchange::Started(Clock::time_point now) {

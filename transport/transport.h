@@ -56,11 +56,17 @@ struct Limits {
   /// rest, which made each re-send of a 10 MiB deafness cost 14 s instead of 6. A transport
   /// sets it for one exchange.
   std::optional<std::chrono::milliseconds> patience_once_written;
+  /// Stdio: the part of `timeout` that is this exchange's read allowance (ReadAllowanceFor).
+  /// A server idle once the rest has passed is not given it (AllowanceWatch). A transport sets
+  /// it for one exchange.
+  std::chrono::milliseconds read_allowance{0};
 
   /// The time limit for an exchange that writes `request_bytes`: the timeout, and more for a
-  /// large input (kReadAllowancePerMiB), so a server that reads a huge line slowly is not
-  /// taken for one that stopped reading.
+  /// large input (ReadAllowanceFor), so a server that reads a huge line slowly is not taken
+  /// for one that stopped reading.
   std::chrono::milliseconds TimeoutFor(std::size_t request_bytes) const;
+  /// What a large input adds to the time limit: kReadAllowancePerMiB per whole MiB.
+  static std::chrono::milliseconds ReadAllowanceFor(std::size_t request_bytes);
 };
 
 /// What a large request adds to the time limit, per MiB written. Reading and parsing a line

@@ -78,7 +78,14 @@ Limits PipelineLimits(Limits limits) {
 
 PipelineExchange::PipelineExchange(const Pipeline& pipeline, const Limits& limits,
                                    ServerPipes& pipes, DroppedIds& dropped, bool skip_grace)
-    : limits_(PipelineLimits(limits)), skip_grace_(skip_grace), pipes_(pipes), dropped_(dropped) {
+    : limits_(PipelineLimits(limits)),
+      skip_grace_(skip_grace),
+      pipes_(pipes),
+      dropped_(dropped),
+      // A server still starting keeps its whole allowance: a start-up is not a reply.
+      allowance_(pipes.process().pid(), limits.time_limit == TimeLimit::kStartup
+                                            ? std::chrono::milliseconds{0}
+                                            : limits.read_allowance) {
   // One buffer of the final size: appended to as it grows, a megabyte body would be held twice.
   std::size_t bytes = pipeline.sentinel->WireSize() + 1;
   for (const Request& request : pipeline.requests) bytes += request.WireSize() + 1;
@@ -148,7 +155,10 @@ PipelineResult PipelineExchange::Run() {
       }
     }
     const Clock::time_point deadline = Deadline();
-    if (now >= deadline) {
+    if (now < deadline && allowance_.Spent(now, deadline, written_whole_.has_value())) {
+      allowance_cut_after_ = now - last_progress_;
+    }
+    if (now >= deadline || allowance_cut_after_) {
       ConcludeAtDeadline();
       break;
     }
@@ -455,9 +465,11 @@ PipelineExchange::Clock::time_point PipelineExchange::Deadline() const {
 
 std::string PipelineExchange::TimeoutDetail(bool sentinel) const {
   const bool once_written = Deadline() < last_progress_ + limits_.timeout;
+  const std::string cut_at = allowance_cut_after_ ? Ms(*allowance_cut_after_)
+                                                  : std::to_string(limits_.timeout.count()) + " ms";
   const std::string waited = once_written ? std::to_string(limits_.patience_once_written->count()) +
                                                 " ms of the pipeline's last byte"
-                                          : std::to_string(limits_.timeout.count()) + " ms";
+                                          : cut_at;
   std::string detail = "no reply within " + waited + " (" +
                        std::string(Describe(limits_.time_limit)) + ")" +
                        (sentinel ? "" : ", nor to the sentinel written after it") +
@@ -469,7 +481,7 @@ std::string PipelineExchange::TimeoutDetail(bool sentinel) const {
   if (const std::size_t pending = pipes_.stdout_lines().pending_bytes(); pending > 0) {
     detail += "; " + std::to_string(pending) + " bytes of an unterminated stdout line are pending";
   }
-  return detail;
+  return detail + allowance_.Detail();
 }
 
 }  // namespace mcpfuzz::transport_detail

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "transport/detail/dropped_ids.h"
+#include "transport/detail/process_activity.h"
 #include "transport/detail/reply_rule.h"
 #include "transport/detail/server_pipes.h"
 #include "transport/detail/stdio_record.h"
@@ -110,6 +111,9 @@ class PipelineExchange {
   bool ambiguous_ = false;
   std::vector<boost::json::value> late_replies_;
   StdoutFramer framer_;
+  AllowanceWatch allowance_;
+  // How long after the last progress the allowance was found unneeded (AllowanceWatch).
+  std::optional<Clock::duration> allowance_cut_after_;
 };
 
 }  // namespace mcpfuzz::transport_detail
