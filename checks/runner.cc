@@ -308,8 +308,10 @@ bool Selected(std::string_view id, const CheckOptions& options) {
   return !MatchesAny(id, options.skip);
 }
 
-CheckRun RunChecks(const TransportFactory& connect, const CheckOptions& options,
+CheckRun RunChecks(const TransportFactory& given, const CheckOptions& options,
                    const std::function<void(const CheckResult&)>& progress) {
+  // The checks start servers one after the other, each on the last one's heels.
+  const TransportFactory connect = StartingAhead(given);
   CheckRun out;
   // A revision run goes on with the era probe's connection in it rather than opening another:
   // a server slow to open sessions costs one opening fewer per revision.

@@ -1,14 +1,17 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include <boost/json.hpp>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "model/model.h"
 #include "support/stdio_requests.h"
@@ -424,6 +427,63 @@ for line in sys.stdin:
   ASSERT_EQ(result.observations.size(), 1U);
   EXPECT_EQ(result.observations[0].outcome, Outcome::kOk) << result.observations[0].detail;
   EXPECT_EQ(result.sentinel.outcome, Outcome::kOk) << result.sentinel.detail;
+}
+
+// A stdio server is started while the one before it is in use, handed out next, and ended
+// with the factory: no process outlives the run.
+TEST(StartingAhead, HandsOutTheServerItStartedAheadAndEndsTheOneLeft) {
+  const std::string pids =
+      ::testing::TempDir() + "/starting-ahead-pids-" + std::to_string(::getpid());
+  std::remove(pids.c_str());
+  int calls = 0;
+  {
+    // Each server answers with the number of the factory call that started it.
+    const TransportFactory connect = StartingAhead([&]() -> Result<std::unique_ptr<Transport>> {
+      ++calls;
+      StdioTarget target =
+          ShellTarget("echo $$ >>" + pids + "; " + ReplyOnce(std::to_string(calls)));
+      // Generous: a server ends by itself once its stdin closes, so this is never waited out.
+      target.shutdown_grace = milliseconds(10000);
+      auto spawned = SpawnStdio(std::move(target));
+      if (!spawned.ok()) return spawned.error();
+      return std::unique_ptr<Transport>(std::move(*spawned));
+    });
+    auto first = connect();
+    ASSERT_TRUE(first.ok());
+    EXPECT_EQ(calls, 2) << "the next server is started with the first";
+    auto second = connect();
+    ASSERT_TRUE(second.ok());
+    EXPECT_EQ(calls, 3);
+    const Observation answered_first = (*first)->Send(Call(1));
+    const Observation answered_second = (*second)->Send(Call(1));
+    ASSERT_EQ(answered_first.messages.size(), 1U) << answered_first.detail;
+    ASSERT_EQ(answered_second.messages.size(), 1U) << answered_second.detail;
+    EXPECT_EQ(answered_first.messages[0].at("result"), 1);
+    EXPECT_EQ(answered_second.messages[0].at("result"), 2) << "handed out in the order started";
+  }
+  std::vector<std::string> started;
+  std::ifstream file(pids);
+  for (std::string pid; std::getline(file, pid);) started.push_back(pid);
+  EXPECT_EQ(started.size(), 3U) << "two handed out, one started ahead and never handed out";
+  for (const std::string& pid : started) {
+    errno = 0;
+    EXPECT_EQ(::kill(static_cast<pid_t>(std::stol(pid)), 0), -1) << pid << " outlived the factory";
+    EXPECT_EQ(errno, ESRCH) << pid;
+  }
+  std::remove(pids.c_str());
+}
+
+TEST(StartingAhead, OverHttpOpensOneConnectionACall) {
+  int calls = 0;
+  const TransportFactory connect = StartingAhead([&]() -> Result<std::unique_ptr<Transport>> {
+    ++calls;
+    HttpTarget target;
+    target.url = "http://127.0.0.1:9/mcp";
+    return OpenHttp(target);
+  });
+  ASSERT_TRUE(connect().ok());
+  ASSERT_TRUE(connect().ok());
+  EXPECT_EQ(calls, 2);
 }
 
 // A second response to a request answered before arrives with the next exchange: set aside as
