@@ -20,6 +20,10 @@ Observation StdioTransport::AwaitReply(const Request& request) {
   return observation;
 }
 
+Result<std::string> StdioTransport::TakeCoverage() {
+  return Error{"this transport has no coverage agent"};
+}
+
 PipelineResult Transport::SendPipelined(const Pipeline& pipeline) {
   PipelineResult result;
   result.observations.reserve(pipeline.requests.size());

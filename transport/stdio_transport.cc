@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <string>
 #include <utility>
 
@@ -54,6 +55,7 @@ class StdioProcessTransport final : public StdioTransport {
   void WidenQuietWindow(std::chrono::milliseconds quiet) override {
     target_.limits.quiet_window = std::max(target_.limits.quiet_window, quiet);
   }
+  Result<std::string> TakeCoverage() override;
 
  private:
   // The limits of an exchange writing `request_bytes`: the start-up limit until the server
@@ -70,6 +72,7 @@ class StdioProcessTransport final : public StdioTransport {
   bool heard_ = false;
   std::optional<std::chrono::milliseconds> patience_;
   bool skip_grace_ = false;
+  bool agent_greeted_ = false;
 };
 
 Limits StdioProcessTransport::ExchangeLimits(std::size_t request_bytes) const {
@@ -442,6 +445,54 @@ std::string StdioProcessTransport::Describe() const {
   return text;
 }
 
+Result<std::string> StdioProcessTransport::TakeCoverage() {
+  transport_detail::ChildProcess& process = pipes_.process();
+  if (process.side_fd() < 0) return Error{"the server was started without a coverage agent"};
+  if (shutdown_ || process.PollExit()) return Error{"the server has ended"};
+  transport_detail::LineSplitter& lines = pipes_.side_lines();
+  pipes_.Pump(Clock::duration::zero(), false);
+  if (!agent_greeted_) {
+    // The agent greets as it loads, before the server's own code: a server that has answered
+    // a request without a greeting never loaded it, and no wait would change that.
+    std::optional<transport_detail::LinePiece> greeting = lines.Next();
+    if (!greeting) {
+      return Error{heard_ ? "no coverage agent greeted: the server did not load it (not a Node "
+                            "process, or its NODE_OPTIONS replaced)"
+                          : "no coverage agent greeted yet: ask after the server's first reply"};
+    }
+    if (!greeting->line.starts_with(kCoverageAgentGreeting)) {
+      return Error{"the coverage channel began with something other than the agent's greeting"};
+    }
+    agent_greeted_ = true;
+  }
+  constexpr std::string_view kTake = "take\n";
+  if (transport_detail::WriteWithoutSigpipe(process.side_fd(), kTake.data(), kTake.size()) !=
+      static_cast<ssize_t>(kTake.size())) {
+    return Error{"the coverage channel is closed"};
+  }
+  const Clock::time_point deadline = Clock::now() + target_.limits.timeout;
+  for (;;) {
+    if (std::optional<transport_detail::LinePiece> reply = lines.Next()) {
+      if (reply->kind == transport_detail::LinePiece::Kind::kTooLong) {
+        return Error{"the coverage agent's reply was over " +
+                     std::to_string(transport_detail::ServerPipes::kSideLineBytes) + " bytes"};
+      }
+      return std::move(reply->line);
+    }
+    if (pipes_.side_eof()) return Error{"the coverage channel ended"};
+    if (process.PollExit()) return Error{"the server ended before its agent answered"};
+    if (ExchangesStopped()) return Error{kStoppedDetail};
+    const Clock::time_point now = Clock::now();
+    if (now >= deadline) {
+      return Error{"the coverage agent did not answer within " +
+                   std::to_string(target_.limits.timeout.count()) + " ms"};
+    }
+    pipes_.Pump(std::min<Clock::duration>(deadline - now,
+                                          transport_detail::ServerPipes::kExitCheckInterval),
+                false);
+  }
+}
+
 ProcessExit StdioProcessTransport::Shutdown() {
   if (shutdown_) return *shutdown_;
   transport_detail::ChildProcess& process = pipes_.process();
@@ -474,7 +525,23 @@ ProcessExit StdioProcessTransport::Shutdown() {
 }  // namespace
 
 Result<std::unique_ptr<StdioTransport>> SpawnStdio(StdioTarget target) {
-  auto child = transport_detail::ChildProcess::Spawn(target.argv, target.env);
+  std::vector<std::pair<std::string, std::string>> env = target.env;
+  if (target.coverage_agent) {
+    // Added to the NODE_OPTIONS the server would get anyway, its own target's or inherited.
+    std::string options;
+    if (const char* inherited = std::getenv("NODE_OPTIONS")) options = inherited;
+    for (const auto& [name, value] : env) {
+      if (name == "NODE_OPTIONS") options = value;
+    }
+    // Quoted, as NODE_OPTIONS allows, so that a path with spaces stays one.
+    options +=
+        (options.empty() ? "" : " ") + std::string("--require \"") + *target.coverage_agent + "\"";
+    env.emplace_back("NODE_OPTIONS", std::move(options));
+    env.emplace_back("MCPFUZZ_COVERAGE_FD",
+                     std::to_string(transport_detail::ChildProcess::kSideChannelFd));
+  }
+  auto child =
+      transport_detail::ChildProcess::Spawn(target.argv, env, target.coverage_agent.has_value());
   if (!child) return child.error();
   return std::unique_ptr<StdioTransport>(
       std::make_unique<StdioProcessTransport>(std::move(target), std::move(*child)));

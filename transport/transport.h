@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -207,7 +208,14 @@ struct StdioTarget {
   std::chrono::milliseconds shutdown_grace{1000};
   /// How much of stderr to keep.
   std::size_t stderr_tail_bytes = 8192;
+  /// A coverage agent for a Node server (coverage/agent/mcpfuzz-coverage-agent.cjs): loaded
+  /// before the server's own code (`--require` added to NODE_OPTIONS) and answering on a side
+  /// channel of its own, never on stdout (StdioTransport::TakeCoverage).
+  std::optional<std::string> coverage_agent;
 };
+
+/// The first line a coverage agent writes on its channel, before the server's code runs.
+inline constexpr std::string_view kCoverageAgentGreeting = R"({"agent":"mcpfuzz-coverage")";
 
 /// The exit of a stdio server.
 struct ProcessExit {
@@ -247,6 +255,13 @@ class StdioTransport : public Transport {
   /// came; kAliveButDeaf when the limit passed in silence. A test double that cannot wait says
   /// it never came.
   virtual Observation AwaitReply(const Request& request);
+  /// Asks the coverage agent (StdioTarget::coverage_agent) what ran since it was last asked,
+  /// and returns its reply line as written (the coverage library reads it). The agent answers
+  /// on the server's event loop, after what the server is busy with: it is given the time
+  /// limit. An error, and no coverage, for a server started without the agent, one that
+  /// answered a request without ever greeting on the channel (it did not load the agent: not
+  /// a Node process, or NODE_OPTIONS replaced), one that ended, or a silent agent.
+  virtual Result<std::string> TakeCoverage();
 };
 
 /// Spawns `target.argv` in its own process group (so `npx`/`node` grandchildren die with it).

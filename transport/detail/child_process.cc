@@ -2,12 +2,14 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <optional>
 #include <string_view>
 #include <system_error>
 
@@ -44,6 +46,27 @@ Result<Pipe> MakePipe() {
     return Error{"stdio: fcntl(F_DUPFD_CLOEXEC) failed: " + ErrnoText(errno)};
   }
   return pipe;
+}
+
+// A socket pair in Pipe's shape: read_end is ours, write_end the child's (both ways, really).
+Result<Pipe> MakeSocketPair() {
+  int fds[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) {
+    return Error{"stdio: socketpair failed: " + ErrnoText(errno)};
+  }
+  Pipe pair{UniqueFd(fds[0]), UniqueFd(fds[1])};
+  // Kept apart from the descriptor the child's end is moved to, as well as from 0-2.
+  auto above = [](UniqueFd& fd) {
+    if (fd.get() > ChildProcess::kSideChannelFd) return true;
+    const int moved = ::fcntl(fd.get(), F_DUPFD_CLOEXEC, ChildProcess::kSideChannelFd + 1);
+    if (moved < 0) return false;
+    fd.Reset(moved);
+    return true;
+  };
+  if (!above(pair.read_end) || !above(pair.write_end)) {
+    return Error{"stdio: fcntl(F_DUPFD_CLOEXEC) failed: " + ErrnoText(errno)};
+  }
+  return pair;
 }
 
 std::string_view VariableName(std::string_view entry) { return entry.substr(0, entry.find('=')); }
@@ -129,7 +152,7 @@ ExitStatus FromSiginfo(const siginfo_t& info) {
 
 Result<ChildProcess> ChildProcess::Spawn(
     const std::vector<std::string>& argv,
-    const std::vector<std::pair<std::string, std::string>>& env) {
+    const std::vector<std::pair<std::string, std::string>>& env, bool side_channel) {
   if (argv.empty() || argv.front().empty()) {
     return Error{"stdio: no program to start (argv is empty)"};
   }
@@ -139,6 +162,12 @@ Result<ChildProcess> ChildProcess::Spawn(
   if (!stdout_pipe) return stdout_pipe.error();
   auto stderr_pipe = MakePipe();
   if (!stderr_pipe) return stderr_pipe.error();
+  std::optional<Pipe> side;
+  if (side_channel) {
+    auto pair = MakeSocketPair();
+    if (!pair) return pair.error();
+    side = std::move(*pair);
+  }
 
   SpawnFileActions actions;
   SpawnAttributes attributes;
@@ -149,9 +178,15 @@ Result<ChildProcess> ChildProcess::Spawn(
     rc = ::posix_spawn_file_actions_adddup2(actions.get(), stdout_pipe->write_end.get(), 1);
   if (rc == 0)
     rc = ::posix_spawn_file_actions_adddup2(actions.get(), stderr_pipe->write_end.get(), 2);
+  if (rc == 0 && side) {
+    rc = ::posix_spawn_file_actions_adddup2(actions.get(), side->write_end.get(), kSideChannelFd);
+  }
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
   // Descriptors other libraries opened without close-on-exec must not leak into the server.
-  if (rc == 0) rc = ::posix_spawn_file_actions_addclosefrom_np(actions.get(), STDERR_FILENO + 1);
+  if (rc == 0) {
+    rc = ::posix_spawn_file_actions_addclosefrom_np(actions.get(),
+                                                    side ? kSideChannelFd + 1 : STDERR_FILENO + 1);
+  }
 #endif
 
   // Default dispositions and an empty mask: the server must not inherit an ignored SIGPIPE or
@@ -187,6 +222,10 @@ Result<ChildProcess> ChildProcess::Spawn(
   SetNonBlocking(child.stdin_fd());
   SetNonBlocking(child.stdout_fd());
   SetNonBlocking(child.stderr_fd());
+  if (side) {
+    child.side_ = std::move(side->read_end);
+    SetNonBlocking(child.side_fd());
+  }
   return child;
 }
 
@@ -202,7 +241,8 @@ ChildProcess::ChildProcess(ChildProcess&& other) noexcept
       exit_(std::move(other.exit_)),
       stdin_(std::move(other.stdin_)),
       stdout_(std::move(other.stdout_)),
-      stderr_(std::move(other.stderr_)) {}
+      stderr_(std::move(other.stderr_)),
+      side_(std::move(other.side_)) {}
 
 ChildProcess& ChildProcess::operator=(ChildProcess&& other) noexcept {
   if (this != &other) {
@@ -213,6 +253,7 @@ ChildProcess& ChildProcess::operator=(ChildProcess&& other) noexcept {
     stdin_ = std::move(other.stdin_);
     stdout_ = std::move(other.stdout_);
     stderr_ = std::move(other.stderr_);
+    side_ = std::move(other.side_);
   }
   return *this;
 }

@@ -32,8 +32,13 @@ class ChildProcess {
   /// starts with default signal dispositions and an empty signal mask. Our pipe ends are
   /// close-on-exec and non-blocking. Fails, without starting anything, when argv is empty or
   /// the program cannot be executed (not found, not executable).
+  /// With `side_channel`, the child also gets one end of a socket pair as descriptor
+  /// kSideChannelFd, and side_fd() is ours: a channel beside the MCP streams (the coverage
+  /// agent's), which the server's own stdout never mixes with.
   static Result<ChildProcess> Spawn(const std::vector<std::string>& argv,
-                                    const std::vector<std::pair<std::string, std::string>>& env);
+                                    const std::vector<std::pair<std::string, std::string>>& env,
+                                    bool side_channel = false);
+  static constexpr int kSideChannelFd = 3;
 
   ChildProcess(ChildProcess&& other) noexcept;
   ChildProcess& operator=(ChildProcess&& other) noexcept;
@@ -46,6 +51,8 @@ class ChildProcess {
   int stdin_fd() const { return stdin_.get(); }
   int stdout_fd() const { return stdout_.get(); }
   int stderr_fd() const { return stderr_.get(); }
+  /// Our end of the side channel (Spawn's `side_channel`), non-blocking; -1 without one.
+  int side_fd() const { return side_.get(); }
   void CloseStdin() { stdin_.Reset(); }
   void CloseStdout() { stdout_.Reset(); }
   void CloseStderr() { stderr_.Reset(); }
@@ -68,6 +75,7 @@ class ChildProcess {
   UniqueFd stdin_;
   UniqueFd stdout_;
   UniqueFd stderr_;
+  UniqueFd side_;
 };
 
 }  // namespace mcpfuzz::transport_detail

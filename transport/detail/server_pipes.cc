@@ -31,7 +31,7 @@ ServerPipes::ServerPipes(ChildProcess process, std::size_t max_line_bytes,
       stderr_tail_bytes_(stderr_tail_bytes) {}
 
 ServerPipes::PumpResult ServerPipes::Pump(Clock::duration wait, bool watch_stdin) {
-  pollfd fds[3];
+  pollfd fds[4];
   nfds_t count = 0;
   auto watch = [&](int fd, short events) {
     if (fd < 0) return -1;
@@ -41,6 +41,7 @@ ServerPipes::PumpResult ServerPipes::Pump(Clock::duration wait, bool watch_stdin
   const int stdout_slot = watch(process_.stdout_fd(), POLLIN);
   const int stderr_slot = watch(process_.stderr_fd(), POLLIN);
   const int stdin_slot = watch_stdin ? watch(process_.stdin_fd(), POLLOUT) : -1;
+  const int side_slot = side_eof_ ? -1 : watch(process_.side_fd(), POLLIN);
 
   // Rounded up, so a wait shorter than a millisecond does not spin.
   const auto wait_ms =
@@ -55,6 +56,10 @@ ServerPipes::PumpResult ServerPipes::Pump(Clock::duration wait, bool watch_stdin
   }
   if (is_ready(stderr_slot)) {
     ReadStderr();
+    result.read_any = true;
+  }
+  if (is_ready(side_slot)) {
+    ReadSide();
     result.read_any = true;
   }
   result.stdin_ready = is_ready(stdin_slot);
@@ -94,6 +99,20 @@ void ServerPipes::ReadStdout() {
     case ReadStatus::kEof:
       stdout_eof_ = true;
       process_.CloseStdout();
+      break;
+  }
+}
+
+void ServerPipes::ReadSide() {
+  std::string chunk;
+  switch (ReadSome(process_.side_fd(), chunk, kReadChunkBytes)) {
+    case ReadStatus::kData:
+      side_lines_.Feed(chunk);
+      break;
+    case ReadStatus::kWouldBlock:
+      break;
+    case ReadStatus::kEof:
+      side_eof_ = true;
       break;
   }
 }

@@ -48,6 +48,13 @@ class ServerPipes {
   /// Pumps until the process exits or `wait` passes; true when it exited.
   bool WaitForExit(Clock::duration wait);
 
+  /// Lines read from the side channel (ChildProcess::side_fd), pumped with the other streams
+  /// so that neither stalls the server; a line is capped at kSideLineBytes.
+  LineSplitter& side_lines() { return side_lines_; }
+  /// True once the side channel ended (the child closed its end, or it never had one).
+  bool side_eof() const { return side_eof_ || process_.side_fd() < 0; }
+  static constexpr std::size_t kSideLineBytes = std::size_t{64} << 20U;
+
   /// Starts a new per-exchange stderr tail.
   void ClearExchangeStderr() { exchange_stderr_tail_.clear(); }
   /// The last bytes of stderr written since ClearExchangeStderr.
@@ -58,6 +65,7 @@ class ServerPipes {
  private:
   void ReadStdout();
   void ReadStderr();
+  void ReadSide();
 
   ChildProcess process_;
   LineSplitter stdout_lines_;
@@ -67,6 +75,8 @@ class ServerPipes {
   bool discard_stdout_ = false;
   std::string exchange_stderr_tail_;
   std::string stderr_tail_;
+  LineSplitter side_lines_{kSideLineBytes};
+  bool side_eof_ = false;
 };
 
 }  // namespace mcpfuzz::transport_detail
