@@ -211,7 +211,7 @@ struct StdioTarget {
   /// A coverage agent for a Node server (coverage/agent/mcpfuzz-coverage-agent.cjs): loaded
   /// before the server's own code (`--require` added to NODE_OPTIONS) and answering on a side
   /// channel of its own, never on stdout (StdioTransport::TakeCoverage).
-  std::optional<std::string> coverage_agent;
+  std::optional<std::string> coverage_agent{};
 };
 
 /// The first line a coverage agent writes on its channel, before the server's code runs.
