@@ -75,63 +75,60 @@ class CoverageAgent : public ::testing::Test {
         << "the real servers are missing: run scripts/bootstrap.sh";
   }
 
-  static std::unique_ptr<StdioTransport> Start(std::vector<std::string> argv) {
+  // Starts `argv` with the agent and opens a session in 2025-11-25 on it.
+  void Open(std::vector<std::string> argv) {
     StdioTarget target;
     target.argv = std::move(argv);
     target.coverage_agent = kAgent;
     auto spawned = SpawnStdio(std::move(target));
-    EXPECT_TRUE(spawned.ok()) << spawned.error().message;
-    return spawned.ok() ? std::move(*spawned) : nullptr;
+    ASSERT_TRUE(spawned.ok()) << spawned.error().message;
+    server_ = std::move(*spawned);
+    client_ = std::make_unique<McpClient>(*server_, Revision::k2025_11_25);
+    ASSERT_TRUE(client_->Open().ok());
   }
 
-  static coverage::CoverageGain Take(StdioTransport& server, coverage::CoverageMap& map) {
-    auto reply = server.TakeCoverage();
+  coverage::CoverageGain Take() {
+    auto reply = server_->TakeCoverage();
     EXPECT_TRUE(reply.ok()) << reply.error().message;
     if (!reply.ok()) return {};
-    auto gain = map.Merge(*reply);
+    auto gain = map_.Merge(*reply);
     EXPECT_TRUE(gain.ok()) << gain.error().message;
     return gain.ok() ? *gain : coverage::CoverageGain{};
   }
 
-  static Observation Call(StdioTransport& server, McpClient& client, const std::string& method) {
-    return server.Send(client.Make(method));
-  }
+  Observation Call(const std::string& method) { return server_->Send(client_->Make(method)); }
+
+  std::unique_ptr<StdioTransport> server_;
+  std::unique_ptr<McpClient> client_;
+  coverage::CoverageMap map_;
 };
 
 // What a request ran is reported once: a method not asked before runs blocks of its own, the
 // same method again runs none that are new. The SDK's code lies under node_modules.
 TEST_F(CoverageAgent, ReportsTheBlocksANewRequestRanAndNothingForARepeat) {
-  auto server = Start({"node", kServers + "/sdk-v1.mjs", "--stdio"});
-  ASSERT_TRUE(server);
-  McpClient client(*server, Revision::k2025_11_25);
-  ASSERT_TRUE(client.Open().ok());
-  coverage::CoverageMap map;
-  const coverage::CoverageGain opened = Take(*server, map);
+  Open({"node", kServers + "/sdk-v1.mjs", "--stdio"});
+  const coverage::CoverageGain opened = Take();
   EXPECT_GT(opened.blocks, 0U);
   EXPECT_GT(opened.in_node_modules, 0U) << "the SDK's own code is covered";
   EXPECT_GT(opened.blocks - opened.in_node_modules, 0U) << "and the server's";
 
-  ASSERT_EQ(Call(*server, client, "tools/list").outcome, Outcome::kOk);
-  EXPECT_GT(Take(*server, map).blocks, 0U) << "tools/list runs code initialize did not";
-  ASSERT_EQ(Call(*server, client, "tools/list").outcome, Outcome::kOk);
-  EXPECT_EQ(Take(*server, map).blocks, 0U) << "the same request again runs nothing new";
-  EXPECT_EQ(Take(*server, map).blocks, 0U) << "nor does asking twice";
+  ASSERT_EQ(Call("tools/list").outcome, Outcome::kOk);
+  EXPECT_GT(Take().blocks, 0U) << "tools/list runs code initialize did not";
+  ASSERT_EQ(Call("tools/list").outcome, Outcome::kOk);
+  EXPECT_EQ(Take().blocks, 0U) << "the same request again runs nothing new";
+  EXPECT_EQ(Take().blocks, 0U) << "nor does asking twice";
 
-  // The agent keeps off stdout and does not keep the server alive: it ends with its stdin.
-  const ProcessExit exit = server->Shutdown();
+  // The agent does not keep the server alive: it ends with its stdin, as without the agent.
+  const ProcessExit exit = server_->Shutdown();
   EXPECT_FALSE(exit.killed_by_mcpfuzz) << exit.stderr_tail;
   EXPECT_EQ(exit.exit_code, 0) << exit.stderr_tail;
 }
 
 TEST_F(CoverageAgent, NeverWritesToTheServersStdout) {
-  auto server = Start({"node", kServers + "/sdk-v1.mjs", "--stdio"});
-  ASSERT_TRUE(server);
-  McpClient client(*server, Revision::k2025_11_25);
-  ASSERT_TRUE(client.Open().ok());
-  coverage::CoverageMap map;
+  Open({"node", kServers + "/sdk-v1.mjs", "--stdio"});
   for (const char* method : {"tools/list", "prompts/list", "resources/list", "ping"}) {
-    Take(*server, map);
-    const Observation observation = Call(*server, client, method);
+    Take();
+    const Observation observation = Call(method);
     EXPECT_EQ(observation.outcome, Outcome::kOk) << method << ": " << observation.detail;
     EXPECT_TRUE(observation.non_json.empty()) << method << ": " << observation.non_json.front();
     EXPECT_EQ(observation.messages.size(), 1U) << method;
@@ -141,16 +138,12 @@ TEST_F(CoverageAgent, NeverWritesToTheServersStdout) {
 // A server that does not load the agent (not a Node process) is still served; coverage is off
 // and the error says why, decided by its first reply, not by a wait.
 TEST_F(CoverageAgent, AServerWithoutTheAgentWorksAndCoverageSaysWhyItIsOff) {
-  auto server =
-      Start({"python3", std::string(MCPFUZZ_SOURCE_DIR) + "/tests/fixtures/conformant_stdio.py"});
-  ASSERT_TRUE(server);
-  McpClient client(*server, Revision::k2025_11_25);
-  ASSERT_TRUE(client.Open().ok());
-  auto taken = server->TakeCoverage();
+  Open({"python3", std::string(MCPFUZZ_SOURCE_DIR) + "/tests/fixtures/conformant_stdio.py"});
+  auto taken = server_->TakeCoverage();
   ASSERT_FALSE(taken.ok());
   EXPECT_NE(taken.error().message.find("did not load it"), std::string::npos)
       << taken.error().message;
-  EXPECT_EQ(Call(*server, client, "ping").outcome, Outcome::kOk);
+  EXPECT_EQ(Call("ping").outcome, Outcome::kOk);
 
   StdioTarget plain;
   plain.argv = {"node", kServers + "/sdk-v1.mjs", "--stdio"};
