@@ -199,7 +199,7 @@ reports::Report BuildFuzzReport(const reports::RunInfo& info, const CampaignOpti
   figures.restarts = result.restarts;
   figures.warm_restarts = result.warm_restarts;
   if (result.coverage) {
-    reports::FuzzFigures::Coverage& coverage = figures.coverage.emplace();
+    reports::FuzzCoverage& coverage = figures.coverage.emplace();
     coverage.off = result.coverage->off;
     coverage.blocks = result.coverage->blocks;
     coverage.in_node_modules = result.coverage->in_node_modules;

@@ -131,7 +131,7 @@ json::object CheckJson(const Report& report) {
   return out;
 }
 
-json::object CoverageJson(const FuzzFigures::Coverage& coverage) {
+json::object CoverageJson(const FuzzCoverage& coverage) {
   json::object out;
   if (!coverage.off.empty()) {
     out["off"] = coverage.off;

@@ -173,7 +173,7 @@ void CheckText(const TargetSection& target, std::ostream& out) {
 }
 
 // One line: how far the cases reached into the server, and when it last grew.
-void CoverageText(const FuzzFigures::Coverage& coverage, std::ostream& out) {
+void CoverageText(const FuzzCoverage& coverage, std::ostream& out) {
   if (!coverage.off.empty()) {
     out << "coverage: off: " << EscapeForTerminal(coverage.off, 200) << "\n";
     return;
