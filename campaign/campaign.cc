@@ -266,6 +266,7 @@ CampaignResult Campaign::Run() {
         "): every pipeline waited a grace after the sentinel's reply, since the server does not "
         "answer in the order it reads");
   }
+  if (result_.coverage) result_.coverage->scripts = coverage_.Scripts();
   // Every server ends here, spares included, before the run reports its time.
   lanes_.clear();
   result_.elapsed =

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "coverage/coverage_map.h"
 #include "generators/generated_case.h"
 #include "model/reproducer.h"
 #include "model/request.h"
@@ -102,6 +103,10 @@ struct CampaignOptions {
   /// What `duration` is measured with; the steady clock when empty. A test moves time on
   /// with it, so that the time being up is an event it causes, not a race with the load.
   std::function<std::chrono::steady_clock::time_point()> clock;
+  /// Ask the stdio server's coverage agent (StdioTarget::coverage_agent) what ran after each
+  /// case is decided, and report how the server's coverage grew (CampaignResult::coverage).
+  /// It measures; it does not steer the cases yet (issue #28).
+  bool coverage = false;
   /// Keep the wire form of every generated case in CampaignResult::case_log (for determinism
   /// checks). Off by default: it grows with the run.
   bool record_cases = false;
@@ -189,6 +194,27 @@ struct CampaignTiming {
   std::chrono::microseconds shrinking{0};
 };
 
+/// The server's own coverage over a campaign (CampaignOptions::coverage), from its agent.
+struct CampaignCoverage {
+  /// Why no coverage was taken (the first take failed: no agent, a server that is not Node);
+  /// empty when it was.
+  std::string off;
+  /// Blocks seen running, and those of them under node_modules (the SDK's, for most servers).
+  std::size_t blocks = 0;
+  std::size_t in_node_modules = 0;
+  std::vector<coverage::ScriptCoverage> scripts;
+  /// After how many cases the blocks grew, and to how many: one step per growth.
+  struct Step {
+    std::size_t cases = 0;
+    std::size_t blocks = 0;
+  };
+  std::vector<Step> growth;
+  /// Takes asked, and those that failed after coverage was on (a server that had just ended:
+  /// what it ran since the take before is not counted).
+  std::size_t takes = 0;
+  std::size_t missed = 0;
+};
+
 struct CampaignResult {
   EraReport eras;
   /// What the target announced (McpClient::server_info) in the first session of the run that
@@ -236,6 +262,8 @@ struct CampaignResult {
   /// With CampaignOptions::record_cases: "<revision> <transport> <check id> <wire body>" per
   /// case, in order.
   std::vector<std::string> case_log;
+  /// With CampaignOptions::coverage.
+  std::optional<CampaignCoverage> coverage;
 };
 
 /// Runs a campaign. Never throws; failures to reach the target end up in `notes`. `progress`

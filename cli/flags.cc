@@ -403,6 +403,17 @@ constexpr std::array kFlags = {
            CallRealToolsOf(state.options) = true;
            return std::nullopt;
          }},
+    Flag{.name = "--coverage",
+         .commands = kFuzz,
+         .help = "load mcpfuzz's coverage agent into a Node server started over stdio\n"
+                 "(NODE_OPTIONS=--require; it answers on a socket of its own, never\n"
+                 "stdout) and report how many of the server's code blocks the cases\n"
+                 "ran, in its own code and under node_modules, and when that grew. It\n"
+                 "measures; it does not steer the cases yet. About 2 ms a case",
+         .set = [](ParseState& state, std::string_view, const std::string&) -> Problem {
+           state.options.fuzz.coverage = true;
+           return std::nullopt;
+         }},
     Flag{.name = "--progress",
          .value = ValueKind::kText,
          .value_name = "auto|always|never",

@@ -35,6 +35,7 @@ CampaignOptions ToCampaignOptions(const FuzzSettings& settings, ReproducerTarget
   if (settings.corpus_dir) options.corpus_dir = *settings.corpus_dir;
   options.revision = settings.revision;
   options.call_real_tools = settings.call_real_tools;
+  options.coverage = settings.coverage;
   if (settings.max_request_bytes) options.max_request_bytes = *settings.max_request_bytes;
   if (settings.big_input_every) options.big_input_every = *settings.big_input_every;
   if (settings.concurrency) options.concurrency = *settings.concurrency;

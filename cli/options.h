@@ -22,6 +22,8 @@ struct TargetSpec {
   Kind kind = Kind::kNone;
   std::string url;
   std::vector<std::string> argv;
+  /// Stdio: the coverage agent the server loads (StdioTarget::coverage_agent).
+  std::optional<std::string> coverage_agent;
   /// Reference-server fault switches, for the built-in target only.
   std::vector<std::string> faults;
   Headers extra_headers;
@@ -99,6 +101,8 @@ struct FuzzSettings {
   std::optional<Revision> revision;
   /// `--call-real-tools`: the tool-arguments family too, which calls real tools.
   bool call_real_tools = false;
+  /// `--coverage`: load the coverage agent into a Node stdio server and report its coverage.
+  bool coverage = false;
   /// `--max-request-bytes N`: the largest body the limits family sends.
   std::optional<std::size_t> max_request_bytes;
   /// `--big-input-every N`: after the first big input of a size class, one in N is sent.

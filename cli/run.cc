@@ -1,9 +1,11 @@
 #include "cli/run.h"
 
 #include <iostream>
+#include <optional>
 
 #include "cli/check.h"
 #include "cli/completion.h"
+#include "cli/coverage_agent.h"
 #include "cli/diff.h"
 #include "cli/fuzz.h"
 #include "cli/merge.h"
@@ -23,7 +25,24 @@ namespace {
 
 int RunOnTarget(const Options& options, const std::string& self_executable, std::ostream& out,
                 std::ostream& err) {
-  auto target = OpenTarget(options.target, self_executable);
+  TargetSpec spec = options.target;
+  // Kept until the run's servers have ended: they load it when they start.
+  std::optional<AgentFile> agent;
+  if (options.command == Command::kFuzz && options.fuzz.coverage) {
+    if (spec.kind != TargetSpec::Kind::kStdioCommand) {
+      err << "mcpfuzz: --coverage needs a Node server started over stdio (-- node server.js): "
+             "the agent is loaded into the process mcpfuzz starts\n";
+      return 2;
+    }
+    auto written = AgentFile::Write();
+    if (!written) {
+      err << "mcpfuzz: " << written.error().message << "\n";
+      return 2;
+    }
+    agent.emplace(std::move(*written));
+    spec.coverage_agent = agent->path().string();
+  }
+  auto target = OpenTarget(spec, self_executable);
   if (!target) {
     err << "mcpfuzz: " << target.error().message << "\n";
     return 2;

@@ -198,6 +198,20 @@ reports::Report BuildFuzzReport(const reports::RunInfo& info, const CampaignOpti
   figures.pipelined = result.pipelined;
   figures.restarts = result.restarts;
   figures.warm_restarts = result.warm_restarts;
+  if (result.coverage) {
+    reports::FuzzCoverage& coverage = figures.coverage.emplace();
+    coverage.off = result.coverage->off;
+    coverage.blocks = result.coverage->blocks;
+    coverage.in_node_modules = result.coverage->in_node_modules;
+    coverage.takes = result.coverage->takes;
+    coverage.missed = result.coverage->missed;
+    for (const CampaignCoverage::Step& step : result.coverage->growth) {
+      coverage.growth.emplace_back(step.cases, step.blocks);
+    }
+    for (const coverage::ScriptCoverage& script : result.coverage->scripts) {
+      coverage.scripts.push_back({script.url, script.blocks, script.in_node_modules});
+    }
+  }
   figures.cases_per_family = result.cases_per_family;
   figures.cases_per_revision = result.cases_per_revision;
   for (Revision revision : result.revisions) figures.revisions.emplace_back(ToString(revision));

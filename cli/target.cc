@@ -110,6 +110,7 @@ Result<std::unique_ptr<Target>> OpenTarget(const TargetSpec& spec,
       StdioTarget stdio;
       stdio.argv = spec.argv;
       stdio.limits = spec.limits;
+      stdio.coverage_agent = spec.coverage_agent;
       return std::unique_ptr<Target>(std::make_unique<StdioCommandTarget>(stdio, ""));
     }
     case TargetSpec::Kind::kBuiltinHttp: {

@@ -32,7 +32,7 @@ Error NotTheAgents(std::string_view why) {
 
 }  // namespace
 
-Result<CoverageGain> CoverageMap::Merge(std::string_view reply) {
+Result<CoverageGain> CoverageMap::Merge(std::string_view reply, std::size_t agent) {
   boost::system::error_code error;
   const boost::json::value parsed = boost::json::parse(reply, error);
   if (error || !parsed.is_object()) return NotTheAgents("not a JSON object");
@@ -46,7 +46,7 @@ Result<CoverageGain> CoverageMap::Merge(std::string_view reply) {
     return NotTheAgents("no scripts and blocks arrays");
   }
   // Read whole before anything is merged, so a malformed reply changes nothing.
-  std::map<std::int64_t, std::string> named = script_ids_;
+  std::map<std::int64_t, std::string> named = script_ids_[agent];
   for (const auto& script : scripts->as_array()) {
     const auto* pair = script.if_array();
     if (pair == nullptr || pair->size() != 2 || !(*pair)[0].is_int64() || !(*pair)[1].is_string()) {
@@ -81,7 +81,7 @@ Result<CoverageGain> CoverageMap::Merge(std::string_view reply) {
     if (script.in_node_modules) ++gain.in_node_modules;
   }
   in_node_modules_ += gain.in_node_modules;
-  script_ids_ = std::move(named);
+  script_ids_[agent] = std::move(named);
   return gain;
 }
 

@@ -30,15 +30,12 @@ struct ScriptCoverage {
 
 class CoverageMap {
  public:
-  /// Merges one reply of the agent's ({"scripts":[[id,url],...],"blocks":[[id,start,end],...]},
-  /// coverage/agent/mcpfuzz-coverage-agent.cjs): what is new to this map. A reply that is not
-  /// the agent's shape changes nothing and is an error. Script ids are the agent's, so a map
-  /// reads the replies of one agent (one server process) at a time: Forget ids before reading
-  /// another process's.
-  Result<CoverageGain> Merge(std::string_view reply);
-  /// The next replies come from another process of the same server: its agent numbers its
-  /// scripts afresh, while the blocks seen stay seen.
-  void ForgetScriptIds() { script_ids_.clear(); }
+  /// Merges one reply of agent `agent`'s ({"scripts":[[id,url],...],"blocks":[[id,start,end],
+  /// ...]}, coverage/agent/mcpfuzz-coverage-agent.cjs): what is new to this map. Each agent (one
+  /// server process) numbers its scripts itself, so `agent` says whose numbering a reply uses;
+  /// a block is the same block whichever process ran it. A reply that is not the agent's
+  /// shape changes nothing and is an error.
+  Result<CoverageGain> Merge(std::string_view reply, std::size_t agent = 0);
 
   std::size_t blocks() const { return blocks_.size(); }
   std::size_t blocks_in_node_modules() const { return in_node_modules_; }
@@ -50,8 +47,8 @@ class CoverageMap {
     std::size_t blocks = 0;
     bool in_node_modules = false;
   };
-  // The agent's script id to the URL it named it with, for the process being read.
-  std::map<std::int64_t, std::string> script_ids_;
+  // Per agent, its script ids to the URLs it named them with.
+  std::map<std::size_t, std::map<std::int64_t, std::string>> script_ids_;
   std::map<std::string, Script> scripts_;
   // A block is its script's URL and its offsets, hashed: 64 bits keep collisions out of reach
   // for the few hundred thousand blocks of a large server.

@@ -131,6 +131,29 @@ json::object CheckJson(const Report& report) {
   return out;
 }
 
+json::object CoverageJson(const FuzzCoverage& coverage) {
+  json::object out;
+  if (!coverage.off.empty()) {
+    out["off"] = coverage.off;
+    return out;
+  }
+  out["blocks"] = coverage.blocks;
+  out["in_node_modules"] = coverage.in_node_modules;
+  out["takes"] = coverage.takes;
+  out["missed_takes"] = coverage.missed;
+  json::array growth;
+  for (const auto& [cases, blocks] : coverage.growth) growth.push_back({cases, blocks});
+  out["growth"] = std::move(growth);
+  json::array scripts;
+  for (const auto& script : coverage.scripts) {
+    scripts.push_back(json::object{{"url", script.url},
+                                   {"blocks", script.blocks},
+                                   {"in_node_modules", script.in_node_modules}});
+  }
+  out["scripts"] = std::move(scripts);
+  return out;
+}
+
 json::object FuzzJson(const Report& report) {
   const TargetSection& target = report.targets.at(0);
   const FuzzFigures figures = report.fuzz.value_or(FuzzFigures{});
@@ -170,6 +193,7 @@ json::object FuzzJson(const Report& report) {
   out["pipelined"] = figures.pipelined;
   out["restarts"] = figures.restarts;
   out["warm_restarts"] = figures.warm_restarts;
+  if (figures.coverage) out["coverage"] = CoverageJson(*figures.coverage);
   json::array findings;
   for (const auto& item : target.items) {
     json::object record = item.record.is_object() ? item.record.as_object() : json::object{};

@@ -129,6 +129,21 @@ struct TargetSection {
   std::string error;
 };
 
+/// The server's own coverage over a fuzz run (campaign's CampaignCoverage), as reported.
+struct FuzzCoverage {
+  /// Why none was taken; empty when it was.
+  std::string off;
+  std::size_t blocks = 0, in_node_modules = 0, takes = 0, missed = 0;
+  /// After how many cases, how many blocks: one step per growth.
+  std::vector<std::pair<std::size_t, std::size_t>> growth;
+  struct Script {
+    std::string url;
+    std::size_t blocks = 0;
+    bool in_node_modules = false;
+  };
+  std::vector<Script> scripts;
+};
+
 /// The numbers of a fuzz campaign.
 struct FuzzFigures {
   std::uint64_t seed = 0;
@@ -149,6 +164,8 @@ struct FuzzFigures {
   std::map<std::string, std::size_t> cases_per_family, cases_per_revision;
   /// The revision of each session the cases were spread over, in order ("2025-11-25").
   std::vector<std::string> revisions;
+  /// The server's own coverage (`fuzz --coverage`); nothing when not asked.
+  std::optional<FuzzCoverage> coverage;
 };
 
 struct Report {

@@ -172,6 +172,24 @@ void CheckText(const TargetSection& target, std::ostream& out) {
   if (target.baseline) Baseline(*target.baseline, out);
 }
 
+// One line: how far the cases reached into the server, and when it last grew.
+void CoverageText(const FuzzCoverage& coverage, std::ostream& out) {
+  if (!coverage.off.empty()) {
+    out << "coverage: off: " << EscapeForTerminal(coverage.off, 200) << "\n";
+    return;
+  }
+  out << "coverage: " << coverage.blocks << " blocks of the server ran ("
+      << coverage.blocks - coverage.in_node_modules << " in its own code, "
+      << coverage.in_node_modules << " under node_modules) in " << coverage.scripts.size()
+      << " scripts";
+  if (!coverage.growth.empty()) out << "; last grew at case " << coverage.growth.back().first;
+  if (coverage.missed > 0) {
+    out << "; " << coverage.missed << " of " << coverage.takes
+        << " takes missed (a server that had just ended)";
+  }
+  out << "\n";
+}
+
 // The seed, the eras, the counts and cases/s, then each finding: check, signature, stable or
 // flaky, the case file, and the reproducer of its minimal case.
 void FuzzText(const Report& report, std::ostream& out) {
@@ -207,6 +225,7 @@ void FuzzText(const Report& report, std::ostream& out) {
         << " held back (the first of each size class is sent, then one in "
         << figures.big_input_every << "; --big-input-every)\n";
   }
+  if (figures.coverage) CoverageText(*figures.coverage, out);
   for (const auto& note : target.notes) out << "note: " << EscapeForTerminal(note, 200) << "\n";
   for (const auto& item : target.items) {
     const Verdict& verdict = item.verdict;

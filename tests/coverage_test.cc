@@ -12,6 +12,8 @@
 
 #include "coverage/coverage_map.h"
 #include "model/model.h"
+#include "support/files.h"
+#include "support/processes.h"
 #include "transport/client.h"
 #include "transport/transport.h"
 
@@ -45,15 +47,19 @@ TEST(CoverageMap, CountsEachBlockOnceAcrossReplies) {
   EXPECT_EQ(scripts[1].blocks, 3U);
 }
 
-TEST(CoverageMap, AnotherProcessNumbersItsScriptsAfreshButSeenBlocksStaySeen) {
+TEST(CoverageMap, EachProcessNumbersItsScriptsItselfButABlockIsOneBlock) {
   coverage::CoverageMap map;
-  ASSERT_TRUE(map.Merge(R"({"scripts":[[0,"file:///a.js"]],"blocks":[[0,1,2]]})").ok());
-  map.ForgetScriptIds();
-  EXPECT_FALSE(map.Merge(R"({"scripts":[],"blocks":[[0,1,2]]})").ok()) << "id 0 is forgotten";
+  ASSERT_TRUE(map.Merge(R"({"scripts":[[0,"file:///a.js"]],"blocks":[[0,1,2]]})", 1).ok());
+  EXPECT_FALSE(map.Merge(R"({"scripts":[],"blocks":[[0,1,2]]})", 2).ok())
+      << "agent 2 never named a script 0";
   auto again = map.Merge(R"({"scripts":[[0,"file:///b.js"],[1,"file:///a.js"]],)"
-                         R"("blocks":[[1,1,2],[0,1,2]]})");
+                         R"("blocks":[[1,1,2],[0,1,2]]})",
+                         2);
   ASSERT_TRUE(again.ok()) << again.error().message;
-  EXPECT_EQ(again->blocks, 1U) << "a.js's block was seen from the first process";
+  EXPECT_EQ(again->blocks, 1U) << "a.js's block was seen from agent 1";
+  auto first_again = map.Merge(R"({"scripts":[],"blocks":[[0,5,6]]})", 1);
+  ASSERT_TRUE(first_again.ok()) << first_again.error().message;
+  EXPECT_EQ(map.Scripts().front().blocks, 2U) << "agent 1's script 0 is still a.js";
 }
 
 TEST(CoverageMap, AMalformedReplyIsAnErrorAndChangesNothing) {
@@ -75,63 +81,60 @@ class CoverageAgent : public ::testing::Test {
         << "the real servers are missing: run scripts/bootstrap.sh";
   }
 
-  static std::unique_ptr<StdioTransport> Start(std::vector<std::string> argv) {
+  // Starts `argv` with the agent and opens a session in 2025-11-25 on it.
+  void Open(std::vector<std::string> argv) {
     StdioTarget target;
     target.argv = std::move(argv);
     target.coverage_agent = kAgent;
     auto spawned = SpawnStdio(std::move(target));
-    EXPECT_TRUE(spawned.ok()) << spawned.error().message;
-    return spawned.ok() ? std::move(*spawned) : nullptr;
+    ASSERT_TRUE(spawned.ok()) << spawned.error().message;
+    server_ = std::move(*spawned);
+    client_ = std::make_unique<McpClient>(*server_, Revision::k2025_11_25);
+    ASSERT_TRUE(client_->Open().ok());
   }
 
-  static coverage::CoverageGain Take(StdioTransport& server, coverage::CoverageMap& map) {
-    auto reply = server.TakeCoverage();
+  coverage::CoverageGain Take() {
+    auto reply = server_->TakeCoverage();
     EXPECT_TRUE(reply.ok()) << reply.error().message;
     if (!reply.ok()) return {};
-    auto gain = map.Merge(*reply);
+    auto gain = map_.Merge(*reply);
     EXPECT_TRUE(gain.ok()) << gain.error().message;
     return gain.ok() ? *gain : coverage::CoverageGain{};
   }
 
-  static Observation Call(StdioTransport& server, McpClient& client, const std::string& method) {
-    return server.Send(client.Make(method));
-  }
+  Observation Call(const std::string& method) { return server_->Send(client_->Make(method)); }
+
+  std::unique_ptr<StdioTransport> server_;
+  std::unique_ptr<McpClient> client_;
+  coverage::CoverageMap map_;
 };
 
 // What a request ran is reported once: a method not asked before runs blocks of its own, the
 // same method again runs none that are new. The SDK's code lies under node_modules.
 TEST_F(CoverageAgent, ReportsTheBlocksANewRequestRanAndNothingForARepeat) {
-  auto server = Start({"node", kServers + "/sdk-v1.mjs", "--stdio"});
-  ASSERT_TRUE(server);
-  McpClient client(*server, Revision::k2025_11_25);
-  ASSERT_TRUE(client.Open().ok());
-  coverage::CoverageMap map;
-  const coverage::CoverageGain opened = Take(*server, map);
+  Open({"node", kServers + "/sdk-v1.mjs", "--stdio"});
+  const coverage::CoverageGain opened = Take();
   EXPECT_GT(opened.blocks, 0U);
   EXPECT_GT(opened.in_node_modules, 0U) << "the SDK's own code is covered";
   EXPECT_GT(opened.blocks - opened.in_node_modules, 0U) << "and the server's";
 
-  ASSERT_EQ(Call(*server, client, "tools/list").outcome, Outcome::kOk);
-  EXPECT_GT(Take(*server, map).blocks, 0U) << "tools/list runs code initialize did not";
-  ASSERT_EQ(Call(*server, client, "tools/list").outcome, Outcome::kOk);
-  EXPECT_EQ(Take(*server, map).blocks, 0U) << "the same request again runs nothing new";
-  EXPECT_EQ(Take(*server, map).blocks, 0U) << "nor does asking twice";
+  ASSERT_EQ(Call("tools/list").outcome, Outcome::kOk);
+  EXPECT_GT(Take().blocks, 0U) << "tools/list runs code initialize did not";
+  ASSERT_EQ(Call("tools/list").outcome, Outcome::kOk);
+  EXPECT_EQ(Take().blocks, 0U) << "the same request again runs nothing new";
+  EXPECT_EQ(Take().blocks, 0U) << "nor does asking twice";
 
-  // The agent keeps off stdout and does not keep the server alive: it ends with its stdin.
-  const ProcessExit exit = server->Shutdown();
+  // The agent does not keep the server alive: it ends with its stdin, as without the agent.
+  const ProcessExit exit = server_->Shutdown();
   EXPECT_FALSE(exit.killed_by_mcpfuzz) << exit.stderr_tail;
   EXPECT_EQ(exit.exit_code, 0) << exit.stderr_tail;
 }
 
 TEST_F(CoverageAgent, NeverWritesToTheServersStdout) {
-  auto server = Start({"node", kServers + "/sdk-v1.mjs", "--stdio"});
-  ASSERT_TRUE(server);
-  McpClient client(*server, Revision::k2025_11_25);
-  ASSERT_TRUE(client.Open().ok());
-  coverage::CoverageMap map;
+  Open({"node", kServers + "/sdk-v1.mjs", "--stdio"});
   for (const char* method : {"tools/list", "prompts/list", "resources/list", "ping"}) {
-    Take(*server, map);
-    const Observation observation = Call(*server, client, method);
+    Take();
+    const Observation observation = Call(method);
     EXPECT_EQ(observation.outcome, Outcome::kOk) << method << ": " << observation.detail;
     EXPECT_TRUE(observation.non_json.empty()) << method << ": " << observation.non_json.front();
     EXPECT_EQ(observation.messages.size(), 1U) << method;
@@ -141,16 +144,12 @@ TEST_F(CoverageAgent, NeverWritesToTheServersStdout) {
 // A server that does not load the agent (not a Node process) is still served; coverage is off
 // and the error says why, decided by its first reply, not by a wait.
 TEST_F(CoverageAgent, AServerWithoutTheAgentWorksAndCoverageSaysWhyItIsOff) {
-  auto server =
-      Start({"python3", std::string(MCPFUZZ_SOURCE_DIR) + "/tests/fixtures/conformant_stdio.py"});
-  ASSERT_TRUE(server);
-  McpClient client(*server, Revision::k2025_11_25);
-  ASSERT_TRUE(client.Open().ok());
-  auto taken = server->TakeCoverage();
+  Open({"python3", std::string(MCPFUZZ_SOURCE_DIR) + "/tests/fixtures/conformant_stdio.py"});
+  auto taken = server_->TakeCoverage();
   ASSERT_FALSE(taken.ok());
   EXPECT_NE(taken.error().message.find("did not load it"), std::string::npos)
       << taken.error().message;
-  EXPECT_EQ(Call(*server, client, "ping").outcome, Outcome::kOk);
+  EXPECT_EQ(Call("ping").outcome, Outcome::kOk);
 
   StdioTarget plain;
   plain.argv = {"node", kServers + "/sdk-v1.mjs", "--stdio"};
@@ -160,6 +159,80 @@ TEST_F(CoverageAgent, AServerWithoutTheAgentWorksAndCoverageSaysWhyItIsOff) {
   ASSERT_FALSE(none.ok());
   EXPECT_NE(none.error().message.find("without a coverage agent"), std::string::npos)
       << none.error().message;
+}
+
+// `fuzz --coverage` end to end: the report says how many of the server's blocks the cases ran
+// and after which case the count grew, and the agent's folder is gone after the run.
+TEST_F(CoverageAgent, FuzzReportsTheServersCoverageAndHowItGrew) {
+  test_support::ScratchDirectory scratch("fuzz-coverage");
+  const std::filesystem::path temporary = scratch.path() / "tmp";
+  std::filesystem::create_directories(temporary);
+  const std::filesystem::path report = scratch.path() / "report.json";
+  const test_support::ProcessRun run = test_support::RunShell(
+      "TMPDIR=" + ShellQuote(temporary.string()) + " timeout -k 5 300 " +
+      ShellQuote(test_support::McpfuzzBinary()) +
+      " fuzz --coverage --cases 60 --seed 1 --families unknown-method,unknown-names,pagination "
+      "--progress never --report json=" +
+      ShellQuote(report.string()) + " -- node " + ShellQuote(kServers + "/sdk-v1.mjs") +
+      " --stdio </dev/null");
+  ASSERT_NE(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("coverage: "), std::string::npos) << run.output;
+  const boost::json::object coverage = test_support::ReadJson(report).at("coverage").as_object();
+  ASSERT_FALSE(coverage.contains("off")) << coverage;
+  const auto blocks = coverage.at("blocks").to_number<std::size_t>();
+  EXPECT_GT(blocks, 0U);
+  EXPECT_GT(coverage.at("in_node_modules").to_number<std::size_t>(), 0U);
+  EXPECT_LT(coverage.at("in_node_modules").to_number<std::size_t>(), blocks)
+      << "the server's own code ran too";
+  const boost::json::array& growth = coverage.at("growth").as_array();
+  ASSERT_FALSE(growth.empty());
+  std::size_t last_cases = 0;
+  std::size_t last_blocks = 0;
+  for (const auto& step : growth) {
+    const auto cases = step.at(0).to_number<std::size_t>();
+    const auto grown = step.at(1).to_number<std::size_t>();
+    EXPECT_GT(cases, last_cases) << "one step per case at most, in case order";
+    EXPECT_GT(grown, last_blocks) << "a step is a growth";
+    last_cases = cases;
+    last_blocks = grown;
+  }
+  EXPECT_EQ(last_blocks, blocks);
+  std::size_t per_script = 0;
+  for (const auto& script : coverage.at("scripts").as_array()) {
+    per_script += script.at("blocks").to_number<std::size_t>();
+  }
+  EXPECT_EQ(per_script, blocks);
+  EXPECT_TRUE(std::filesystem::is_empty(temporary)) << "the agent's folder outlived the run";
+  const test_support::ProcessRun valid = test_support::RunShell(
+      "python3 " +
+      ShellQuote(std::string(MCPFUZZ_SOURCE_DIR) + "/tests/support/validate_reports.py") + " " +
+      ShellQuote(std::string(MCPFUZZ_SOURCE_DIR) + "/docs/schemas/mcpfuzz-report.schema.json") +
+      " " + ShellQuote(report.string()));
+  EXPECT_EQ(valid.exit_code, 0) << valid.output;
+}
+
+TEST_F(CoverageAgent, FuzzSaysWhyCoverageIsOffForAServerThatIsNotNode) {
+  test_support::ScratchDirectory scratch("fuzz-coverage-off");
+  std::filesystem::create_directories(scratch.path());
+  const std::filesystem::path report = scratch.path() / "report.json";
+  const test_support::ProcessRun run = test_support::McpfuzzWithin(
+      120,
+      "fuzz --coverage --cases 10 --seed 1 --families unknown-method --progress never "
+      "--report json=" +
+          ShellQuote(report.string()) + " -- python3 " +
+          ShellQuote(std::string(MCPFUZZ_SOURCE_DIR) + "/tests/fixtures/conformant_stdio.py"));
+  ASSERT_NE(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("coverage: off: "), std::string::npos) << run.output;
+  const boost::json::object coverage = test_support::ReadJson(report).at("coverage").as_object();
+  EXPECT_NE(std::string(coverage.at("off").as_string()).find("did not load it"), std::string::npos)
+      << coverage;
+
+  const test_support::ProcessRun builtin =
+      test_support::McpfuzzWithin(60, "fuzz --coverage --cases 1 --builtin");
+  EXPECT_EQ(builtin.exit_code, 2) << builtin.output;
+  EXPECT_NE(builtin.output.find("--coverage needs a Node server started over stdio"),
+            std::string::npos)
+      << builtin.output;
 }
 
 }  // namespace

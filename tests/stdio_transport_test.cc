@@ -340,6 +340,21 @@ TEST(StdioTransport, ALargeRequestBuysItsReadAllowance) {
             milliseconds(5000) + 10 * kReadAllowancePerMiB);
 }
 
+// A call of 3 MiB: an allowance of three seconds beyond the plain limit.
+Request ThreeMiBCall(int id) {
+  Request large = Call(id);
+  std::get<json::value>(large.body).as_object()["params"] =
+      json::object{{"pad", std::string(std::size_t{3} << 20U, 'a')}};
+  return large;
+}
+
+Pipeline WithSentinel(const Request& request, int sentinel_id) {
+  Pipeline pipeline;
+  pipeline.requests = {request};
+  pipeline.sentinel = Call(sentinel_id);
+  return pipeline;
+}
+
 // A server seen deaf before is given its patience once a large request is written whole, not
 // the rest of the request's read allowance: the allowance pays for the reading only.
 TEST(StdioTransport, UnderThePatienceALargeRequestWaitsThePatienceAfterItsLastByte) {
@@ -350,19 +365,14 @@ TEST(StdioTransport, UnderThePatienceALargeRequestWaitsThePatienceAfterItsLastBy
   ASSERT_EQ(transport->Send(Call(1)).outcome, Outcome::kOk);
   transport->LimitPatience(milliseconds(200));
   // 3 MiB: an allowance of three seconds beyond the patience, which the reader never needs.
-  Request large = Call(2);
-  std::get<json::value>(large.body).as_object()["params"] =
-      json::object{{"pad", std::string(std::size_t{3} << 20U, 'a')}};
+  const Request large = ThreeMiBCall(2);
   const Observation observation = transport->Send(large);
   EXPECT_EQ(observation.outcome, Outcome::kAliveButDeaf) << observation.detail;
   EXPECT_EQ(observation.time_limit, TimeLimit::kPatience);
   EXPECT_NE(observation.detail.find("within 200 ms of its last byte"), std::string::npos)
       << observation.detail;
 
-  Pipeline pipeline;
-  pipeline.requests = {large};
-  pipeline.sentinel = Call(3);
-  const PipelineResult result = transport->SendPipelined(pipeline);
+  const PipelineResult result = transport->SendPipelined(WithSentinel(large, 3));
   ASSERT_EQ(result.observations.size(), 1U);
   EXPECT_EQ(result.sentinel.outcome, Outcome::kAliveButDeaf) << result.sentinel.detail;
   EXPECT_NE(result.sentinel.detail.find("within 200 ms of the pipeline's last byte"),
@@ -379,17 +389,12 @@ TEST(StdioTransport, AnIdleServerIsNotGivenTheRestOfItsReadAllowance) {
   auto transport = Spawn(std::move(target));
   ASSERT_TRUE(transport);
   ASSERT_EQ(transport->Send(Call(1)).outcome, Outcome::kOk);
-  Request large = Call(2);
-  std::get<json::value>(large.body).as_object()["params"] =
-      json::object{{"pad", std::string(std::size_t{3} << 20U, 'a')}};
+  const Request large = ThreeMiBCall(2);
   const Observation observation = transport->Send(large);
   EXPECT_EQ(observation.outcome, Outcome::kAliveButDeaf) << observation.detail;
   EXPECT_NE(observation.detail.find("sat idle"), std::string::npos) << observation.detail;
 
-  Pipeline pipeline;
-  pipeline.requests = {large};
-  pipeline.sentinel = Call(3);
-  const PipelineResult result = transport->SendPipelined(pipeline);
+  const PipelineResult result = transport->SendPipelined(WithSentinel(large, 3));
   ASSERT_EQ(result.observations.size(), 1U);
   EXPECT_EQ(result.observations[0].outcome, Outcome::kAliveButDeaf)
       << result.observations[0].detail;
@@ -413,17 +418,12 @@ for line in sys.stdin:
   auto transport = Spawn(std::move(target));
   ASSERT_TRUE(transport);
   ASSERT_EQ(transport->Send(Call(1)).outcome, Outcome::kOk);
-  Request large = Call(2);
-  std::get<json::value>(large.body).as_object()["params"] =
-      json::object{{"pad", std::string(std::size_t{3} << 20U, 'a')}};
+  const Request large = ThreeMiBCall(2);
   const Observation observation = transport->Send(large);
   EXPECT_EQ(observation.outcome, Outcome::kOk) << observation.detail;
   EXPECT_GT(ElapsedMs(observation), milliseconds(300)) << "the plain limit was not what passed";
 
-  Pipeline pipeline;
-  pipeline.requests = {large};
-  pipeline.sentinel = Call(3);
-  const PipelineResult result = transport->SendPipelined(pipeline);
+  const PipelineResult result = transport->SendPipelined(WithSentinel(large, 3));
   ASSERT_EQ(result.observations.size(), 1U);
   EXPECT_EQ(result.observations[0].outcome, Outcome::kOk) << result.observations[0].detail;
   EXPECT_EQ(result.sentinel.outcome, Outcome::kOk) << result.sentinel.detail;

@@ -365,6 +365,14 @@ Request TargetSession::Sentinel() { return MakeSentinel(revision_, kind_, ++sent
 
 void TargetSession::Retire() { retire_ = true; }
 
+Result<TargetSession::CoverageReply> TargetSession::TakeCoverage() {
+  StdioTransport* process = connection_ ? connection_->stdio() : nullptr;
+  if (process == nullptr) return Error{"coverage is taken from a stdio server only"};
+  auto reply = process->TakeCoverage();
+  if (!reply.ok()) return reply.error();
+  return CoverageReply{connection_->serial(), std::move(*reply)};
+}
+
 void TargetSession::MarkBroken() {
   broken_ = true;
   // Known now rather than at the next exchange, so that no case is counted that is not sent.

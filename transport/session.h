@@ -293,6 +293,14 @@ class TargetSession {
             observation.time_limit == TimeLimit::kPatience);
   }
   std::string late_reply() const { return link_.late_reply(); }
+  /// The coverage agent's report on the current stdio connection (StdioTransport::TakeCoverage),
+  /// and the connection's serial, unique in the run, which names the agent: each server
+  /// process numbers its scripts itself. An error without a stdio connection.
+  struct CoverageReply {
+    std::size_t agent = 0;
+    std::string reply;
+  };
+  Result<CoverageReply> TakeCoverage();
   /// Counts the connections this session used: an answer is only worth judging when it came
   /// from the connection the session still uses.
   std::size_t generation() const { return generation_; }

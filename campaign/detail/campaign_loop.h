@@ -170,6 +170,8 @@ class Campaign {
   /// before, then concludes it.
   void Decide(Lane& lane, GeneratedCase generated, std::size_t index, const Judged& judged,
               std::optional<ProcessExit> death_before);
+  /// With CampaignOptions::coverage: what `lane`'s server ran up to case `index` (decided).
+  void TakeCoverage(Lane& lane, std::size_t index);
   /// Once per lane, when case `index` is the first decided after the target answered a
   /// request after the sentinel behind it: a note, naming the findings that rest on a silence.
   void NoteOutOfOrder(Lane& lane, std::size_t index);
@@ -239,6 +241,7 @@ class Campaign {
   std::map<std::string, std::size_t> hangs_;            // case check id → hangs it caused
   std::map<std::string, std::size_t> big_inputs_sent_;  // size class → cases sent
   std::map<Revision, std::size_t> sessions_ended_;      // sessions the server ended unasked
+  coverage::CoverageMap coverage_;                      // CampaignOptions::coverage
 
   // Last, so its thread stops before anything else goes.
   std::unique_ptr<CasePrefetcher> prefetch_;

@@ -173,9 +173,34 @@ void Campaign::Decide(Lane& lane, GeneratedCase generated, std::size_t index, co
     }
   }
   Conclude(lane, generated, index, judged);
+  TakeCoverage(lane, index);
   NoteOutOfOrder(lane, index);
   lane.previous = std::move(generated);
   lane.previous_index = index;
+}
+
+void Campaign::TakeCoverage(Lane& lane, std::size_t index) {
+  if (!options_.coverage) return;
+  if (!result_.coverage) result_.coverage.emplace();
+  CampaignCoverage& coverage = *result_.coverage;
+  if (!coverage.off.empty()) return;
+  ++coverage.takes;
+  auto taken = lane.session->TakeCoverage();
+  auto gain = taken.ok() ? coverage_.Merge(taken->reply, taken->agent)
+                         : Result<coverage::CoverageGain>(taken.error());
+  if (!gain.ok()) {
+    // The first take decides whether coverage is on: a server without the agent stays so.
+    if (coverage.takes == 1) {
+      coverage.off = gain.error().message;
+    } else {
+      ++coverage.missed;
+    }
+    return;
+  }
+  if (gain->blocks == 0) return;
+  coverage.blocks = coverage_.blocks();
+  coverage.in_node_modules = coverage_.blocks_in_node_modules();
+  coverage.growth.push_back({index + 1, coverage.blocks});
 }
 
 void Campaign::NoteOutOfOrder(Lane& lane, std::size_t index) {
