@@ -132,9 +132,9 @@ void PolicyLine(const Report& report, std::ostream& out) {
 
 // The eras, the matrix of checks × revisions, then every FAIL and WARN with expected vs
 // observed, the spec reference and a reproducer, then the counts.
-void CheckText(const TargetSection& target, std::ostream& out) {
+void CheckText(const Report& report, const TargetSection& target, std::ostream& out) {
   out << "target: " << EscapeForTerminal(target.description, 200)
-      << "\nspeaks: " << SpeaksText(target, nullptr);
+      << "\nspeaks: " << SpeaksText(report, target);
   Announces(target, out);
   out << "\n\n";
   Matrix(target, out);
@@ -178,7 +178,7 @@ void FuzzText(const Report& report, std::ostream& out) {
   const TargetSection& target = report.targets.at(0);
   const FuzzFigures figures = report.fuzz.value_or(FuzzFigures{});
   out << "target: " << EscapeForTerminal(target.description, 200) << "\nseed: " << figures.seed
-      << "\nspeaks: " << SpeaksText(target, &figures);
+      << "\nspeaks: " << SpeaksText(report, target);
   Announces(target, out);
   const double seconds = static_cast<double>(figures.elapsed_ms) / 1000.0;
   char rate[32];
@@ -235,15 +235,18 @@ void FuzzText(const Report& report, std::ostream& out) {
   PolicyLine(report, out);
 }
 
-// One line per case file: still fails, still warns, fixed or error, with the verdict or the
-// error.
+// The target and the revisions replayed in, then one line per case file: still fails, still
+// warns, fixed or error, where it was sent again, with the verdict or the error.
 void ReplayText(const Report& report, std::ostream& out) {
   const TargetSection& target = report.targets.at(0);
+  out << "target: " << EscapeForTerminal(target.description, 200)
+      << "\nspeaks: " << SpeaksText(report, target) << "\n";
   for (const auto& item : target.items) {
     const std::string_view state = Fact(item, "replay");
     const bool error = state == "error";
-    out << Pad(std::string(state) + (item.known ? " (known)" : ""), 20) << item.id << "  "
-        << EscapeForTerminal(item.case_file, 300);
+    out << Pad(std::string(state) + (item.known ? " (known)" : ""), 20) << item.id << "  ";
+    if (!item.revision.empty()) out << item.revision << "/" << item.transport << "  ";
+    out << EscapeForTerminal(item.case_file, 300);
     if (Fact(item, "signature") == "different") {
       out << "  (with another signature)";
     }
@@ -301,7 +304,7 @@ void WriteTerminal(const Report& report, std::ostream& out) {
   if (report.StoppedEarly()) out << EscapeForTerminal(StoppedEarlyText(report), 200) << "\n\n";
   switch (report.kind) {
     case ReportKind::kCheck:
-      CheckText(report.targets.at(0), out);
+      CheckText(report, report.targets.at(0), out);
       return;
     case ReportKind::kFuzz:
       FuzzText(report, out);
