@@ -93,6 +93,50 @@ TEST(CheckCommand, OverStdioARequestNeverAnsweredWhileLaterOnesAreIsADrop) {
       << run.output;
 }
 
+// A stdio server gets mcpfuzz's environment plus --env, or with --env-clear exactly the --env
+// variables (the last value of a name given twice), as the server itself reads it.
+TEST(CheckCommand, AStdioServerSeesExactlyTheEnvironmentAsked) {
+  ScratchDirectory scratch("mcpfuzz-env");
+  std::filesystem::create_directories(scratch.path());
+  const std::string seen = (scratch.path() / "env.json").string();
+  // The interpreter itself: a `python3` on PATH may be a wrapper (pyenv's) that adds variables
+  // of its own before the server starts.
+  const ProcessRun python = RunShell("python3 -c 'import sys; print(sys.executable, end=\"\")'");
+  ASSERT_EQ(python.exit_code, 0) << python.output;
+  const std::string server = ShellQuote(python.output) + " " + std::string(MCPFUZZ_SOURCE_DIR) +
+                             "/tests/fixtures/environment_stdio.py " + seen;
+  const std::string env = "--env MCPFUZZ_A=1 --env 'MCPFUZZ_B=x=y z' --env MCPFUZZ_A=2";
+  ProcessRun cleared = Mcpfuzz("probe --env-clear " + env + " -- " + server);
+  EXPECT_EQ(cleared.exit_code, 0) << cleared.output;
+  EXPECT_EQ(ReadJson(seen), json::parse(R"({"MCPFUZZ_A":"2","MCPFUZZ_B":"x=y z"})"));
+  ProcessRun inherited = RunShell("MCPFUZZ_INHERITED=yes " + ShellQuote(McpfuzzBinary()) +
+                                  " probe " + env + " -- " + server);
+  EXPECT_EQ(inherited.exit_code, 0) << inherited.output;
+  const json::value added = ReadJson(seen);
+  EXPECT_EQ(added.at("MCPFUZZ_A"), "2");
+  EXPECT_EQ(added.at("MCPFUZZ_INHERITED"), "yes");
+  EXPECT_TRUE(added.as_object().contains("PATH"));
+}
+
+// `--report FORMAT=-` puts that report alone on stdout, for a program to read; the summary
+// moves to stderr.
+TEST(CheckCommand, AReportOnStandardOutputIsTheWholeOfIt) {
+  // In a subshell: RunShell sends stderr after stdout.
+  ProcessRun run = RunShell("(" + ShellQuote(McpfuzzBinary()) +
+                            " check --builtin --fault unknown-tool-is-error --only "
+                            "tools.unknown-name --report sarif=- 2>/dev/null)");
+  EXPECT_EQ(run.exit_code, 1);
+  json::value sarif;
+  ASSERT_NO_THROW(sarif = json::parse(run.output)) << run.output;
+  EXPECT_EQ(sarif.at("version"), "2.1.0");
+  EXPECT_FALSE(std::filesystem::exists("-"));
+  ProcessRun summary = RunShell("(" + ShellQuote(McpfuzzBinary()) +
+                                " check --builtin --only tools.unknown-name --report json=- "
+                                "2>&1 >/dev/null)");
+  EXPECT_NE(summary.output.find("speaks: "), std::string::npos) << summary.output;
+  EXPECT_NE(summary.output.find("report: json -"), std::string::npos) << summary.output;
+}
+
 TEST(CheckCommand, BaselineFailsOnlyOnWhatIsNewOrFixed) {
   const std::string baseline = TempPath("mcpfuzz-baseline");
   const std::string faulty =

@@ -466,7 +466,7 @@ ProcessExit StdioProcessTransport::Shutdown() {
 }  // namespace
 
 Result<std::unique_ptr<StdioTransport>> SpawnStdio(StdioTarget target) {
-  auto child = transport_detail::ChildProcess::Spawn(target.argv, target.env);
+  auto child = transport_detail::ChildProcess::Spawn(target.argv, target.env, target.inherit_env);
   if (!child) return child.error();
   return std::unique_ptr<StdioTransport>(
       std::make_unique<StdioProcessTransport>(std::move(target), std::move(*child)));

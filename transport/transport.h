@@ -193,6 +193,8 @@ struct StdioTarget {
   std::chrono::milliseconds shutdown_grace{1000};
   /// How much of stderr to keep.
   std::size_t stderr_tail_bytes = 8192;
+  /// False (`--env-clear`): the server starts with `env` alone, nothing of mcpfuzz's own.
+  bool inherit_env = true;
 };
 
 /// The exit of a stdio server.
