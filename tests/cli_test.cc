@@ -477,6 +477,7 @@ std::string SampleValue(const Flag& flag) {
   if (flag.name == "--shard") return "1/2";
   if (flag.name == "--progress") return "never";
   if (flag.name == "--fail-on") return "warn";
+  if (flag.name == "--env") return "SAMPLE=1";
   switch (flag.value) {
     case ValueKind::kNone:
       return "";
@@ -501,6 +502,8 @@ std::vector<std::string> ArgsWith(const CommandWord& command, std::string_view g
                                   const Flag& flag) {
   std::vector<std::string> args{std::string(command.word), std::string(given)};
   if (flag.value != ValueKind::kNone) args.push_back(SampleValue(flag));
+  // --sarif-root places the results of a SARIF report, which it is refused without.
+  if (flag.name == "--sarif-root") args.insert(args.end(), {"--report", "sarif=sample.sarif"});
   if (command.command == Command::kSend) args.emplace_back("case.json");
   if (command.command == Command::kReplay) args.emplace_back("cases");
   // diff names its targets as words (and takes no --builtin); merge takes reports, no target.
@@ -518,7 +521,9 @@ std::vector<std::string> ArgsWith(const CommandWord& command, std::string_view g
     return args;
   }
   const bool names_the_targets = flag.group == FlagGroup::kTarget || flag.name == "--targets";
-  if (!names_the_targets) args.emplace_back("--builtin");
+  // The environment is a stdio server's, refused for an HTTP target.
+  const bool stdio = flag.name == "--env" || flag.name == "--env-clear";
+  if (!names_the_targets) args.emplace_back(stdio ? "--builtin-stdio" : "--builtin");
   return args;
 }
 
