@@ -65,7 +65,7 @@ run_action() {
 # path (tests/support/validate_sarif.py).
 sarif_valid() {
   python3 "$source_dir/tests/support/validate_sarif.py" \
-    "$source_dir/tests/data/sarif/sarif-schema-2.1.0.json" "$1"/sarif/*.sarif >"$scratch/sarif.txt" ||
+    "$source_dir/tests/servers/node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json" "$1"/sarif/*.sarif >"$scratch/sarif.txt" ||
     { cat "$scratch/sarif.txt"; return 1; }
 }
 # The locations of a SARIF log's results, one per line.

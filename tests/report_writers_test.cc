@@ -490,7 +490,7 @@ TEST(ReportWriters, TheTerminalWritesInternalTokensAsWords) {
 }
 
 // Every SARIF log the writers make, for every kind of report, stopped or not, placed at the
-// root or at a --sarif-root, validates against the SARIF 2.1.0 schema (tests/data/sarif/) and
+// root or at a --sarif-root, validates against the SARIF 2.1.0 schema (the npm package @microsoft/jest-sarif ships it) and
 // has what GitHub code scanning needs: each result at a path relative to the repository.
 TEST(ReportWriters, EverySarifLogValidatesAgainstTheSchemaAndGitHubsNeeds) {
   std::vector<reports::Report> reports = HostileReports();
@@ -513,7 +513,7 @@ TEST(ReportWriters, EverySarifLogValidatesAgainstTheSchemaAndGitHubsNeeds) {
   }
   const std::string command = "python3 " MCPFUZZ_SOURCE_DIR
                               "/tests/support/validate_sarif.py " MCPFUZZ_SOURCE_DIR
-                              "/tests/data/sarif/sarif-schema-2.1.0.json" +
+                              "/tests/servers/node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json" +
                               files + " 2>&1";
   std::string output;
   FILE* pipe = ::popen(command.c_str(), "r");

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Validates SARIF logs against the SARIF 2.1.0 JSON schema (tests/data/sarif/) and against what
+"""Validates SARIF logs against the SARIF 2.1.0 JSON schema (2.1.0-rtm.5, as the npm package
+@microsoft/jest-sarif ships it into tests/servers/node_modules) and against what
 GitHub code scanning needs to show a result: at least one location on every result, whose
 physical location is a path relative to the repository root (no scheme, not absolute, no "..")
 with uriBaseId %SRCROOT% and a start line.
