@@ -15,8 +15,10 @@
 #   INPUT_FAIL_ON   fail (default), warn or never (none is never too), passed to every run as
 #                   mcpfuzz's --fail-on: the step exits as the worst run did (0, 1, or 2 for a
 #                   run that could not judge a target, whatever fail-on says).
-# and GitHub's RUNNER_TEMP, GITHUB_STEP_SUMMARY, GITHUB_OUTPUT. MCPFUZZ names the binary
-# (default: mcpfuzz on PATH).
+#   INPUT_SARIF_ROOT  the repository file SARIF places results at that have no case file in the
+#                   repository (--sarif-root); default the workflow file that ran the action.
+# and GitHub's RUNNER_TEMP, GITHUB_STEP_SUMMARY, GITHUB_OUTPUT, GITHUB_WORKFLOW_REF. MCPFUZZ
+# names the binary (default: mcpfuzz on PATH).
 #
 # Leaves in $RUNNER_TEMP/mcpfuzz: report.{json,html,md}, sarif/*.sarif, junit/*.xml,
 # findings/ (fuzz: new case files), and replay-* reports of the corpus.
@@ -49,7 +51,8 @@ esac
 read -ra target_words <<<"$target"
 if [[ $command == diff ]]; then
   mapfile -t target_args < <(grep -v '^[[:space:]]*$' <<<"$target")
-elif [[ $target == http://* || $target == https://* ]]; then
+elif [[ ${target,,} == http://* || ${target,,} == https://* ]]; then
+  # A scheme in any case (HTTP://), as mcpfuzz reads it.
   target_args=("$target")
 else
   target_args=(-- "${target_words[@]}")
@@ -60,12 +63,23 @@ rm -rf "$dir"
 mkdir -p "$dir/sarif" "$dir/junit" "$dir/findings"
 echo "report-dir=$dir" >>"$outputs"
 
+# Where code scanning shows a result that has no case file in the repository: a file of the
+# repository, so that GitHub has one to show it at. GITHUB_WORKFLOW_REF is
+# "owner/repo/.github/workflows/mcpfuzz.yml@refs/heads/main".
+sarif_root=${INPUT_SARIF_ROOT:-}
+if [[ -z $sarif_root && -n ${GITHUB_WORKFLOW_REF:-} ]]; then
+  sarif_root=${GITHUB_WORKFLOW_REF%%@*}
+  sarif_root=${sarif_root#*/*/}
+fi
+sarif_args=()
+[[ -n $sarif_root ]] && sarif_args=(--sarif-root "$sarif_root")
+
 # --report options for one run named `name`, in the array `reports`.
 reports_of() {
   local name=$1
   reports=(--report "json=$dir/$name.json" --report "html=$dir/$name.html"
     --report "markdown=$dir/$name.md" --report "sarif=$dir/sarif/$name.sarif"
-    --report "junit=$dir/junit/$name.xml")
+    --report "junit=$dir/junit/$name.xml" "${sarif_args[@]}")
 }
 
 worst=0

@@ -275,6 +275,9 @@ CampaignResult RunCampaign(const TransportFactory& connect, const CampaignOption
 struct ReplayedCase {
   std::filesystem::path file;
   std::string check_id;
+  /// The revision of the session it was sent in again (a sequence's: its last step's); nothing
+  /// when the file could not be read.
+  std::optional<Revision> revision;
   /// The verdict now; nothing when the file could not be read or the target not reached.
   std::optional<Verdict> verdict;
   /// FAIL, WARN, or a crash or hang again.

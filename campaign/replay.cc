@@ -68,6 +68,7 @@ ReplayResult Replay(const TransportFactory& connect, const std::filesystem::path
         continue;
       }
       replayed.check_id = stored->check_id;
+      replayed.revision = stored->request.revision;
       if (!stored->steps.empty()) {
         // A sequence: all of it, on a connection of its own.
         const campaign_detail::SequenceRun run = campaign_detail::RunSequence(link, stored->steps);

@@ -11,26 +11,13 @@
 #include "cli/run_reports.h"
 #include "cli/signals.h"
 #include "cli/target.h"
+#include "cli/targets_file.h"
 #include "model/case_file.h"
 #include "reports/terminal.h"
 #include "reports/writers.h"
 
 namespace mcpfuzz::cli {
 namespace {
-
-std::vector<std::string> SplitOnBlanks(const std::string& text) {
-  std::vector<std::string> words;
-  std::string word;
-  for (char c : text + ' ') {
-    if (c == ' ' || c == '\t') {
-      if (!word.empty()) words.push_back(std::move(word));
-      word.clear();
-    } else {
-      word += c;
-    }
-  }
-  return words;
-}
 
 std::vector<std::string> SplitOnCommas(const std::string& text) {
   std::vector<std::string> names;
@@ -46,15 +33,14 @@ std::vector<std::string> SplitOnCommas(const std::string& text) {
 }  // namespace
 
 Result<TargetSpec> ParseDiffTarget(const std::string& word, const TargetSpec& defaults) {
+  if (std::optional<TargetSpec> spec = ParseTargetWord(word, defaults)) {
+    if (spec->kind == TargetSpec::Kind::kStdioCommand && spec->argv.empty()) {
+      return Error{"'" + word + "' names no command after stdio:"};
+    }
+    return *spec;
+  }
   TargetSpec spec = defaults;
-  if (word.starts_with("http://") || word.starts_with("https://")) {
-    spec.kind = TargetSpec::Kind::kHttpUrl;
-    spec.url = word;
-  } else if (word.starts_with("stdio:")) {
-    spec.kind = TargetSpec::Kind::kStdioCommand;
-    spec.argv = SplitOnBlanks(word.substr(6));
-    if (spec.argv.empty()) return Error{"'" + word + "' names no command after stdio:"};
-  } else if (word == "builtin" || word.starts_with("builtin:")) {
+  if (word == "builtin" || word.starts_with("builtin:")) {
     spec.kind = TargetSpec::Kind::kBuiltinHttp;
     spec.faults = SplitOnCommas(word.substr(std::min<std::size_t>(word.size(), 8)));
   } else if (word == "builtin-stdio" || word.starts_with("builtin-stdio:")) {

@@ -121,8 +121,12 @@ Problem AddReport(const std::string& value, std::vector<ReportFile>& reports) {
     return "--report takes FORMAT=PATH with FORMAT json, junit, sarif, markdown or html, not '" +
            value + "'";
   }
-  ReportFile file{*format, value.substr(equals + 1)};
+  ReportFile file{*format, value.substr(equals + 1), ""};
   for (const auto& other : reports) {
+    // Two documents on one stream could be read as neither.
+    if (other.path == kStandardOutput && file.path == kStandardOutput) {
+      return "only one --report can go to standard output (-)";
+    }
     if (other.path == file.path) return "two --report options name the same file " + file.path;
   }
   reports.push_back(std::move(file));
@@ -196,11 +200,40 @@ constexpr std::array kFlags = {
          .commands = kEvery,
          .group = FlagGroup::kTargetOption,
          .help = "send this header with every HTTP request (repeatable);\n"
-                 "it goes to the target only, redirects are never followed",
+                 "it goes to the target only, redirects are never followed. Refused\n"
+                 "with a stdio target, which has no HTTP (--env sets its environment)",
          .set =
              [](ParseState& state, std::string_view, const std::string& value) {
                return AddHeader(value, state.options.target.extra_headers);
              }},
+    Flag{.name = "--env",
+         .value = ValueKind::kText,
+         .value_name = "KEY=VALUE",
+         .commands = kEvery,
+         .group = FlagGroup::kTargetOption,
+         .help = "set this variable for a stdio server mcpfuzz starts (repeatable; the\n"
+                 "last value of a name wins). Without --env-clear the server also gets\n"
+                 "mcpfuzz's own environment",
+         .set = [](ParseState& state, std::string_view flag, const std::string& value) -> Problem {
+           const auto equals = value.find('=');
+           if (equals == std::string::npos || equals == 0) {
+             return std::string(flag) + " takes KEY=VALUE, not '" + EscapeControls(value) + "'";
+           }
+           if (value.find('\0') != std::string::npos) {
+             return std::string(flag) + " must not contain NUL: " + EscapeControls(value);
+           }
+           state.options.target.env.emplace_back(value.substr(0, equals), value.substr(equals + 1));
+           return std::nullopt;
+         }},
+    Flag{.name = "--env-clear",
+         .commands = kEvery,
+         .group = FlagGroup::kTargetOption,
+         .help = "start a stdio server with the --env variables alone, none of mcpfuzz's\n"
+                 "(the command is still looked up in mcpfuzz's PATH)",
+         .set = [](ParseState& state, std::string_view, const std::string&) -> Problem {
+           state.options.target.env_clear = true;
+           return std::nullopt;
+         }},
     Flag{.name = "--allow-remote",
          .commands = kEvery,
          .group = FlagGroup::kTargetOption,
@@ -460,10 +493,32 @@ constexpr std::array kFlags = {
         .value = ValueKind::kReport,
         .value_name = "FORMAT=PATH",
         .commands = kCheck | kFuzz | kReplay | kDiff | kMerge,
-        .help = "write a report: json, junit, sarif, markdown or html\n"
-                "(repeatable; formats in docs/report-format.md)",
+        .help = "write a report: json, junit, sarif, markdown or html (repeatable;\n"
+                "formats in docs/report-format.md); PATH - writes it to stdout, and\n"
+                "the summary goes to stderr (one report at most)",
         .set = [](ParseState& state, std::string_view,
                   const std::string& value) { return AddReport(value, ReportsOf(state.options)); }},
+    Flag{.name = "--sarif-root",
+         .value = ValueKind::kPath,
+         .value_name = "PATH",
+         .commands = kCheck | kFuzz | kReplay | kDiff | kMerge,
+         .help = "SARIF: the repository file (or folder), relative to the repository\n"
+                 "root, that code scanning shows a result at when the result has no case\n"
+                 "file inside the repository (default: the root); run mcpfuzz from the\n"
+                 "root, so that a case file given by a relative path is found there",
+         .set = [](ParseState& state, std::string_view flag, const std::string& value) -> Problem {
+           const bool relative = !value.empty() && value.front() != '/' && value != ".." &&
+                                 !value.starts_with("../") &&
+                                 value.find("/../") == std::string::npos && !value.ends_with("/..");
+           if (!relative) {
+             return std::string(flag) +
+                    " takes a path inside the repository, relative to its root (src/server.ts), "
+                    "not '" +
+                    value + "'";
+           }
+           state.sarif_root = value;
+           return std::nullopt;
+         }},
     Flag{.name = "--fail-on",
          .value = ValueKind::kText,
          .value_name = "fail|warn|never",

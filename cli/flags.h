@@ -45,6 +45,8 @@ struct ParseState {
   std::string command_word;
   /// --quiet-ms when given; otherwise the command's default applies once all is read.
   std::optional<std::chrono::milliseconds> quiet_window;
+  /// --sarif-root when given: applied to the SARIF reports once all is read.
+  std::optional<std::string> sarif_root;
 };
 
 /// Takes a flag's value ("" for a switch) into `state`. `flag` is the spelling given, for

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cli/flags.h"
+#include "cli/targets_file.h"
 
 namespace mcpfuzz::cli {
 namespace {
@@ -100,7 +101,7 @@ std::optional<std::string> TakeWord(const std::string& arg, ParseState& state) {
     options.diff_targets.push_back(arg);  // cli/diff.h: URL, stdio:COMMAND, builtin[:FAULTS]
     return std::nullopt;
   }
-  if (arg.starts_with("http://") || arg.starts_with("https://")) {
+  if (IsHttpUrl(arg)) {
     if (options.target.kind != TargetSpec::Kind::kNone) return "give exactly one TARGET";
     options.target.kind = TargetSpec::Kind::kHttpUrl;
     options.target.url = arg;
@@ -177,6 +178,18 @@ std::optional<std::string> CheckCombination(const Options& options,
   if (target.kind == TargetSpec::Kind::kNone) return command_word + " needs a TARGET";
   const bool builtin = target.kind == TargetSpec::Kind::kBuiltinHttp ||
                        target.kind == TargetSpec::Kind::kBuiltinStdio;
+  // An option that could not reach the one target would be ignored in silence. (A survey or a
+  // diff may mix HTTP and stdio targets: each option goes to the targets it applies to.)
+  const bool stdio = target.kind == TargetSpec::Kind::kStdioCommand ||
+                     target.kind == TargetSpec::Kind::kBuiltinStdio;
+  if (stdio && !target.extra_headers.empty()) {
+    return "--header sends an HTTP header, and a stdio target has no HTTP; to give the server "
+           "a value, use --env KEY=VALUE";
+  }
+  if (!stdio && (!target.env.empty() || target.env_clear)) {
+    return "--env and --env-clear set the environment of a stdio server mcpfuzz starts; an HTTP "
+           "target runs on its own";
+  }
   if (!target.faults.empty() && !builtin) {
     return "--fault switches the built-in reference server; use it with --builtin";
   }
@@ -201,7 +214,7 @@ Result<Options> ParseOptions(const std::vector<std::string>& raw_args) {
   if (named == commands.end()) return Bad("unknown command '" + word + "'");
   Options options;
   options.command = named->command;
-  ParseState state{options, word, std::nullopt};
+  ParseState state{options, word, std::nullopt, std::nullopt};
   if (auto problem = TakeArguments(*args, state)) return Bad(*problem);
   if (options.command == Command::kHelp) return options;
 
@@ -211,6 +224,17 @@ Result<Options> ParseOptions(const std::vector<std::string>& raw_args) {
           ? std::chrono::milliseconds(50)
           : options.target.limits.quiet_window);
   if (auto problem = CheckCombination(options, word)) return Bad(*problem);
+  if (state.sarif_root) {
+    bool sarif = false;
+    for (auto* files : {&options.check.reports, &options.fuzz.reports, &options.replay_reports}) {
+      for (ReportFile& file : *files) {
+        if (file.format != reports::Format::kSarif) continue;
+        file.sarif_root = *state.sarif_root;
+        sarif = true;
+      }
+    }
+    if (!sarif) return Bad("--sarif-root places SARIF results: give it with --report sarif=PATH");
+  }
   return options;
 }
 

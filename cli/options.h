@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/request.h"
@@ -26,17 +27,29 @@ struct TargetSpec {
   std::optional<std::string> coverage_agent;
   /// Reference-server fault switches, for the built-in target only.
   std::vector<std::string> faults;
+  /// HTTP targets: `--header`, sent with every request.
   Headers extra_headers;
+  /// Stdio servers mcpfuzz starts: `--env KEY=VAL` (repeatable; the last value of a name wins)
+  /// on top of mcpfuzz's own environment, or alone with `--env-clear`.
+  std::vector<std::pair<std::string, std::string>> env;
+  bool env_clear = false;
   bool allow_remote = false;
   Limits limits;
 };
 
-/// `--report FORMAT=PATH`: one report file to write (repeatable, one per path).
+/// `--report FORMAT=PATH`: one report file to write (repeatable, one per path). PATH `-` is
+/// standard output (kStandardOutput).
 struct ReportFile {
   reports::Format format = reports::Format::kJson;
   std::string path;
+  /// SARIF: `--sarif-root`, where results without a case file in the repository are placed.
+  std::string sarif_root;
   bool operator==(const ReportFile&) const = default;
 };
+
+/// The PATH of `--report FORMAT=-`: that report goes to standard output, the run's summary to
+/// standard error.
+inline constexpr std::string_view kStandardOutput = "-";
 
 enum class Command {
   kHelp,

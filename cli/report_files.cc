@@ -76,12 +76,37 @@ bool Writable(const std::string& path, bool is_folder, std::ostream& err) {
   return false;
 }
 
+// The stream of `--report FORMAT=-`, set by StandardOutputReport.
+std::ostream* standard_output = nullptr;
+
+const std::vector<ReportFile>* ReportsOf(const Options& options, std::size_t index) {
+  const std::vector<ReportFile>* all[] = {&options.check.reports, &options.fuzz.reports,
+                                          &options.replay_reports};
+  return index < std::size(all) ? all[index] : nullptr;
+}
+
 }  // namespace
+
+StandardOutputReport::StandardOutputReport(std::ostream& stream) : previous_(standard_output) {
+  standard_output = &stream;
+}
+StandardOutputReport::~StandardOutputReport() { standard_output = previous_; }
+
+bool ReportsToStandardOutput(const Options& options) {
+  for (std::size_t i = 0; const auto* files = ReportsOf(options, i); ++i) {
+    for (const auto& file : *files) {
+      if (file.path == kStandardOutput) return true;
+    }
+  }
+  return false;
+}
 
 bool OutputsWritable(const Options& options, std::ostream& err) {
   bool all = true;
   auto files = [&](const std::vector<ReportFile>& reports) {
-    for (const auto& file : reports) all = Writable(file.path, false, err) && all;
+    for (const auto& file : reports) {
+      if (file.path != kStandardOutput) all = Writable(file.path, false, err) && all;
+    }
   };
   files(options.check.reports);
   files(options.fuzz.reports);
@@ -96,8 +121,19 @@ bool WriteReportFiles(const reports::Report& report, const std::vector<ReportFil
                       std::ostream& out, std::ostream& err) {
   bool all = true;
   for (const auto& file : files) {
-    const bool written = WriteFileAtomically(
-        file.path, [&](std::ostream& stream) { reports::Write(file.format, report, stream); }, err);
+    const reports::SarifOptions sarif{file.sarif_root};
+    auto write = [&](std::ostream& stream) { reports::Write(file.format, report, stream, sarif); };
+    bool written = false;
+    if (file.path != kStandardOutput) {
+      written = WriteFileAtomically(file.path, write, err);
+    } else if (standard_output == nullptr) {
+      err << "mcpfuzz: no standard output to write the " << reports::ToString(file.format)
+          << " report to\n";
+    } else {
+      write(*standard_output);
+      written = static_cast<bool>(standard_output->flush());
+      if (!written) err << "mcpfuzz: cannot write the report to standard output\n";
+    }
     if (written) out << "report: " << reports::ToString(file.format) << " " << file.path << "\n";
     all = all && written;
   }

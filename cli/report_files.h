@@ -24,10 +24,28 @@ bool WriteFileAtomically(const std::string& path, const std::function<void(std::
 /// folder (created if missing). Names each unwritable path on `err`; false if any.
 bool OutputsWritable(const Options& options, std::ostream& err);
 
-/// Writes each requested report and names it on `out` ("report: html report.html"). Returns
-/// false when any could not be written; the others are still written.
+/// Writes each requested report and names it on `out` ("report: html report.html"). A report
+/// whose path is `-` goes to the stream a StandardOutputReport names. Returns false when any
+/// could not be written; the others are still written.
 bool WriteReportFiles(const reports::Report& report, const std::vector<ReportFile>& files,
                       std::ostream& out, std::ostream& err);
+
+/// True when a `--report` of `options` goes to standard output (`FORMAT=-`): then the run's
+/// summary and messages go to standard error, so standard output holds that document alone.
+bool ReportsToStandardOutput(const Options& options);
+
+/// While it lives, a `--report FORMAT=-` is written to `stream` (cli::Run's standard output);
+/// outside one, such a report cannot be written.
+class StandardOutputReport {
+ public:
+  explicit StandardOutputReport(std::ostream& stream);
+  ~StandardOutputReport();
+  StandardOutputReport(const StandardOutputReport&) = delete;
+  StandardOutputReport& operator=(const StandardOutputReport&) = delete;
+
+ private:
+  std::ostream* previous_;
+};
 
 /// Reads a `--baseline FILE`; the error names the file and what is wrong with it.
 Result<reports::Baseline> ReadBaseline(const std::string& path);

@@ -78,6 +78,55 @@ int UnlessStopped(int code, std::ostream& err) {
   return StopOnSignals::exit_code();
 }
 
+// The command `options` name, its summary on `out`.
+int RunParsed(const Options& options, const std::string& self_executable, std::ostream& out,
+              std::ostream& err) {
+  switch (options.command) {
+    case Command::kHelp:
+      out << HelpText(options.help_topic);
+      return 0;
+    case Command::kVersion:
+      out << "mcpfuzz " << kToolVersion << " (commit " << BuildCommit() << ")\n";
+      return 0;
+    case Command::kRefserver:
+      return refserver::RunCommandLine(options.passthrough, std::cin, out, err);
+    case Command::kMinimize:
+      return RunMinimize(options.passthrough, out, err);
+    case Command::kCheck:
+      if (options.check.list) {
+        ListChecks(out);
+        return 0;
+      }
+      if (options.check.targets_file) {
+        const StopOnSignals stop_on_signals;  // As for one target below.
+        return UnlessStopped(RunSurvey(options.check, options.policy.fail_on, options.target,
+                                       self_executable, out, err),
+                             err);
+      }
+      break;
+    case Command::kFuzz:
+      if (options.fuzz.list_families) {
+        ListFamilies(out);
+        return 0;
+      }
+      break;
+    case Command::kMerge:
+      return RunMerge(options.merge_inputs, options.fuzz.reports, options.policy.fail_on, out, err);
+    case Command::kDiff: {
+      const StopOnSignals stop_on_signals;
+      return UnlessStopped(RunDiffCommand(options, self_executable, out, err), err);
+    }
+    case Command::kProbe:
+    case Command::kSend:
+    case Command::kReplay:
+      break;
+  }
+  // From here on a signal stops the run politely first (reports written, children stopped)
+  // and at once the second time: see cli/signals.h.
+  const StopOnSignals stop_on_signals;
+  return UnlessStopped(RunOnTarget(options, self_executable, out, err), err);
+}
+
 }  // namespace
 
 int Run(const std::vector<std::string>& args, const std::string& self_executable, std::ostream& out,
@@ -92,51 +141,10 @@ int Run(const std::vector<std::string>& args, const std::string& self_executable
     return 2;
   }
   if (!OutputsWritable(*options, err)) return 2;
-  switch (options->command) {
-    case Command::kHelp:
-      out << HelpText(options->help_topic);
-      return 0;
-    case Command::kVersion:
-      out << "mcpfuzz " << kToolVersion << " (commit " << BuildCommit() << ")\n";
-      return 0;
-    case Command::kRefserver:
-      return refserver::RunCommandLine(options->passthrough, std::cin, out, err);
-    case Command::kMinimize:
-      return RunMinimize(options->passthrough, out, err);
-    case Command::kCheck:
-      if (options->check.list) {
-        ListChecks(out);
-        return 0;
-      }
-      if (options->check.targets_file) {
-        const StopOnSignals stop_on_signals;  // As for one target below.
-        return UnlessStopped(RunSurvey(options->check, options->policy.fail_on, options->target,
-                                       self_executable, out, err),
-                             err);
-      }
-      break;
-    case Command::kFuzz:
-      if (options->fuzz.list_families) {
-        ListFamilies(out);
-        return 0;
-      }
-      break;
-    case Command::kMerge:
-      return RunMerge(options->merge_inputs, options->fuzz.reports, options->policy.fail_on, out,
-                      err);
-    case Command::kDiff: {
-      const StopOnSignals stop_on_signals;
-      return UnlessStopped(RunDiffCommand(*options, self_executable, out, err), err);
-    }
-    case Command::kProbe:
-    case Command::kSend:
-    case Command::kReplay:
-      break;
-  }
-  // From here on a signal stops the run politely first (reports written, children stopped)
-  // and at once the second time: see cli/signals.h.
-  const StopOnSignals stop_on_signals;
-  return UnlessStopped(RunOnTarget(*options, self_executable, out, err), err);
+  // A report on standard output is a document for a program to read: everything else the run
+  // says goes to standard error then.
+  const StandardOutputReport standard_output(out);
+  return RunParsed(*options, self_executable, ReportsToStandardOutput(*options) ? err : out, err);
 }
 
 }  // namespace mcpfuzz::cli

@@ -71,10 +71,15 @@ ReportItem FuzzItem(const CampaignFinding& finding, const CampaignOptions& optio
   return item;
 }
 
-ReportItem ReplayItem(const ReplayedCase& replayed) {
+// `transport` is the target's: a case file is sent again over whatever the target speaks.
+ReportItem ReplayItem(const ReplayedCase& replayed, const std::string& transport) {
   ReportItem item;
   item.id = replayed.check_id;
   item.title = TitleOf(item.id);
+  if (replayed.revision) {
+    item.revision = ToString(*replayed.revision);
+    item.transport = transport;
+  }
   item.case_file = replayed.file.string();
   item.signature = replayed.signature;
   if (replayed.verdict) {
@@ -237,7 +242,9 @@ reports::Report BuildFuzzReport(const reports::RunInfo& info, const CampaignOpti
 reports::Report BuildReplayReport(const reports::RunInfo& info, const ReplayResult& result) {
   reports::Report report = Empty(reports::ReportKind::kReplay, info);
   reports::TargetSection section = SectionFor(info);
-  for (const auto& replayed : result.cases) section.items.push_back(ReplayItem(replayed));
+  for (const auto& replayed : result.cases) {
+    section.items.push_back(ReplayItem(replayed, section.transport));
+  }
   reports::OrderByStrength(reports::ReportKind::kReplay, section);
   report.targets.push_back(std::move(section));
   ApplyExitPolicy(report, reports::FailOn::kFail, nullptr);

@@ -98,6 +98,15 @@ Result<std::vector<std::string>> BuiltinArgv(const TargetSpec& spec,
   return argv;
 }
 
+// What every stdio server mcpfuzz starts gets: the limits and the environment asked for.
+StdioTarget StdioOf(const TargetSpec& spec) {
+  StdioTarget stdio;
+  stdio.limits = spec.limits;
+  stdio.env = spec.env;
+  stdio.inherit_env = !spec.env_clear;
+  return stdio;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Target>> OpenTarget(const TargetSpec& spec,
@@ -107,9 +116,8 @@ Result<std::unique_ptr<Target>> OpenTarget(const TargetSpec& spec,
       return std::unique_ptr<Target>(std::make_unique<HttpUrlTarget>(
           HttpTarget{spec.url, spec.extra_headers, spec.allow_remote, spec.limits}, ""));
     case TargetSpec::Kind::kStdioCommand: {
-      StdioTarget stdio;
+      StdioTarget stdio = StdioOf(spec);
       stdio.argv = spec.argv;
-      stdio.limits = spec.limits;
       stdio.coverage_agent = spec.coverage_agent;
       return std::unique_ptr<Target>(std::make_unique<StdioCommandTarget>(stdio, ""));
     }
@@ -126,9 +134,8 @@ Result<std::unique_ptr<Target>> OpenTarget(const TargetSpec& spec,
     case TargetSpec::Kind::kBuiltinStdio: {
       auto argv = BuiltinArgv(spec, self_executable, "--stdio");
       if (!argv) return argv.error();
-      StdioTarget stdio;
+      StdioTarget stdio = StdioOf(spec);
       stdio.argv = std::move(*argv);
-      stdio.limits = spec.limits;
       return std::unique_ptr<Target>(
           std::make_unique<StdioCommandTarget>(stdio, " (built-in reference server)", true));
     }

@@ -12,14 +12,49 @@ std::string Trimmed(const std::string& line) {
   return line.substr(first, last - first + 1);
 }
 
-std::vector<std::string> Words(const std::string& text) {
+std::vector<std::string> Words(std::string_view text) {
   std::vector<std::string> words;
-  std::istringstream stream(text);
-  for (std::string word; stream >> word;) words.push_back(word);
+  std::string word;
+  for (char c : text) {
+    if (c != ' ' && c != '\t') {
+      word += c;
+    } else if (!word.empty()) {
+      words.push_back(std::move(word));
+      word.clear();
+    }
+  }
+  if (!word.empty()) words.push_back(std::move(word));
   return words;
 }
 
+bool StartsWithIgnoringCase(std::string_view text, std::string_view prefix) {
+  if (text.size() < prefix.size()) return false;
+  for (std::size_t i = 0; i < prefix.size(); ++i) {
+    const char c = text[i];
+    const char lower = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+    if (lower != prefix[i]) return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+bool IsHttpUrl(std::string_view word) {
+  return StartsWithIgnoringCase(word, "http://") || StartsWithIgnoringCase(word, "https://");
+}
+
+std::optional<TargetSpec> ParseTargetWord(std::string_view word, const TargetSpec& defaults) {
+  TargetSpec target = defaults;
+  if (IsHttpUrl(word)) {
+    target.kind = TargetSpec::Kind::kHttpUrl;
+    target.url = std::string(word);
+    return target;
+  }
+  if (!word.starts_with("stdio:")) return std::nullopt;
+  target.kind = TargetSpec::Kind::kStdioCommand;
+  target.argv = Words(word.substr(6));
+  return target;
+}
 
 Result<std::vector<TargetSpec>> ParseTargetsFile(std::string_view text,
                                                  const TargetSpec& defaults) {
@@ -30,25 +65,19 @@ Result<std::vector<TargetSpec>> ParseTargetsFile(std::string_view text,
     ++number;
     const std::string line = Trimmed(raw);
     if (line.empty() || line.starts_with("#")) continue;
-    TargetSpec target = defaults;
-    if (line.starts_with("http://") || line.starts_with("https://")) {
-      if (line.find_first_of(" \t") != std::string::npos) {
-        return Error{"line " + std::to_string(number) + ": a URL has no spaces: '" + line + "'"};
-      }
-      target.kind = TargetSpec::Kind::kHttpUrl;
-      target.url = line;
-    } else if (line.starts_with("stdio:")) {
-      target.kind = TargetSpec::Kind::kStdioCommand;
-      target.argv = Words(line.substr(6));
-      if (target.argv.empty()) {
-        return Error{"line " + std::to_string(number) + ": 'stdio:' needs a command"};
-      }
-    } else {
+    std::optional<TargetSpec> target = ParseTargetWord(line, defaults);
+    if (!target) {
       return Error{"line " + std::to_string(number) +
                    ": a target is an http:// or https:// URL or 'stdio: COMMAND', not '" + line +
                    "'"};
     }
-    targets.push_back(std::move(target));
+    if (IsHttpUrl(line) && line.find_first_of(" \t") != std::string::npos) {
+      return Error{"line " + std::to_string(number) + ": a URL has no spaces: '" + line + "'"};
+    }
+    if (target->kind == TargetSpec::Kind::kStdioCommand && target->argv.empty()) {
+      return Error{"line " + std::to_string(number) + ": 'stdio:' needs a command"};
+    }
+    targets.push_back(std::move(*target));
   }
   if (targets.empty()) return Error{"no target in the file"};
   return targets;

@@ -149,6 +149,78 @@ std::string_view ToString(ShapeCheck shape) {
   return "unknown";
 }
 
+namespace {
+
+std::string_view Phrase(ShapeCheck shape) {
+  switch (shape) {
+    case ShapeCheck::kNone:
+      return "";
+    case ShapeCheck::kEmptyResult:
+      return "an empty result";
+    case ShapeCheck::kInitializeResult:
+      return "the protocolVersion asked, capabilities and serverInfo";
+    case ShapeCheck::kInitializeFallback:
+      return "another protocolVersion than the unsupported one asked";
+    case ShapeCheck::kSessionVersionKept:
+      return "the session's revision kept";
+    case ShapeCheck::kHandshakeEraResult:
+      return "no resultType: the connection stays in the handshake era";
+    case ShapeCheck::kDiscoverResult:
+      return "the members of a DiscoverResult";
+    case ShapeCheck::kNamesArgument:
+      return "an error text that names the argument";
+    case ShapeCheck::kBatchResponses:
+      return "a response for every request of the batch";
+    case ShapeCheck::kBatchProcessingTolerated:
+      return "a batch answered element by element only tolerated";
+    case ShapeCheck::kEventStreamOn200:
+      return "Content-Type text/event-stream on a 200";
+    case ShapeCheck::kStdoutOnlyJsonRpc:
+      return "one JSON-RPC message per stdout line";
+    case ShapeCheck::kProcessAlive:
+      return "the process still running";
+    case ShapeCheck::kSameAnswerAsRandomName:
+      return "the same answer as for a random name";
+    case ShapeCheck::kListenStream:
+      return "an acknowledged, stamped stream of the types opted into";
+  }
+  return "";
+}
+
+constexpr ShapeCheck kShapes[] = {ShapeCheck::kEmptyResult,
+                                  ShapeCheck::kInitializeResult,
+                                  ShapeCheck::kInitializeFallback,
+                                  ShapeCheck::kSessionVersionKept,
+                                  ShapeCheck::kHandshakeEraResult,
+                                  ShapeCheck::kDiscoverResult,
+                                  ShapeCheck::kNamesArgument,
+                                  ShapeCheck::kBatchResponses,
+                                  ShapeCheck::kBatchProcessingTolerated,
+                                  ShapeCheck::kEventStreamOn200,
+                                  ShapeCheck::kStdoutOnlyJsonRpc,
+                                  ShapeCheck::kProcessAlive,
+                                  ShapeCheck::kSameAnswerAsRandomName,
+                                  ShapeCheck::kListenStream};
+
+}  // namespace
+
+std::string ForPeople(std::string_view text) {
+  std::string out(text);
+  for (ShapeCheck shape : kShapes) {
+    const std::string token = "[" + std::string(ToString(shape)) + "]";
+    for (std::size_t at = out.find(token); at != std::string::npos; at = out.find(token, at)) {
+      // "success [x]" reads "success, with …"; a token alone reads "…".
+      const bool after_words = at > 0 && out[at - 1] == ' ';
+      const std::string words =
+          (after_words ? std::string(", with ") : std::string()) + std::string(Phrase(shape));
+      const std::size_t from = after_words ? at - 1 : at;
+      out.replace(from, token.size() + (after_words ? 1 : 0), words);
+      at = from + words.size();
+    }
+  }
+  return out;
+}
+
 const std::vector<Expectation>& AllExpectations() {
   static const std::vector<Expectation> table = BuildTable();
   return table;

@@ -139,6 +139,12 @@ enum class ShapeCheck {
 };
 std::string_view ToString(ShapeCheck shape);
 
+/// `text` (an expected answer's text, a verdict's summary) for a terminal: each "[shape]" token
+/// it carries, as ToString(ShapeCheck) spells it, written as words ("success, with the
+/// session's revision kept"). The tokens stay in the text itself, which signatures and the
+/// JSON reports are made of.
+std::string ForPeople(std::string_view text);
+
 /// One row: a check over a revision range and a transport scope.
 struct Expectation {
   std::string_view id{};

@@ -10,6 +10,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/result.h"
@@ -103,7 +104,8 @@ void WriteDiffTerminal(const Report& report, std::ostream& out);
 void WriteDiffMarkdown(const Report& report, std::ostream& out);
 void WriteDiffHtml(const Report& report, std::ostream& out);
 void WriteDiffJunit(const Report& report, std::ostream& out);
-void WriteDiffSarif(const Report& report, std::ostream& out);
+/// `sarif_root` as SarifOptions::root (reports/writers.h): a diff row has no case file.
+void WriteDiffSarif(const Report& report, std::ostream& out, std::string_view sarif_root);
 
 /// A diff report read back from its JSON (DiffToJson), for `mcpfuzz merge`.
 Result<Report> DiffReportFromJson(const boost::json::value& value);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/pretty_json.h"
+#include "reports/detail/sarif_location.h"
 #include "reports/detail/server_info_json.h"
 #include "reports/detail/stopped_early.h"
 #include "reports/diff.h"
@@ -165,7 +166,7 @@ void WriteDiffJunit(const Report& report, std::ostream& out) {
   out << "  </testsuite>\n</testsuites>\n";
 }
 
-void WriteDiffSarif(const Report& report, std::ostream& out) {
+void WriteDiffSarif(const Report& report, std::ostream& out, std::string_view sarif_root) {
   const DiffSection& diff = SectionOf(report);
   json::array results;
   std::set<std::string> rule_ids;
@@ -175,9 +176,8 @@ void WriteDiffSarif(const Report& report, std::ostream& out) {
         {"ruleId", row.check_id},
         {"level", Level(row)},
         {"message", {{"text", Summary(row, diff)}}},
-        {"locations", json::array{json::object{{"physicalLocation",
-                                                {{"artifactLocation", {{"uri", "mcpfuzz-diff"}}},
-                                                 {"region", {{"startLine", 1}}}}}}}},
+        {"locations", json::array{json::object{
+                          {"physicalLocation", detail::SarifPhysicalLocation("", sarif_root)}}}},
         {"properties", {{"label", row.label}, {"case_index", row.case_index}}}};
     results.push_back(std::move(result));
   }

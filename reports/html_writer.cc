@@ -276,7 +276,7 @@ std::string TargetHtml(const Report& report, const TargetSection& target, std::s
   const std::string scope = "t" + std::to_string(index);
   std::string html = "<section class=\"target\" id=\"target-" + std::to_string(index) + "\"><h2>" +
                      H(target.description) +
-                     "</h2><p class=\"meta\">speaks: " + H(SpeaksText(target, fuzz));
+                     "</h2><p class=\"meta\">speaks: " + H(SpeaksText(report, target));
   if (target.server_info) html += " · announces: " + H(AnnouncedText(*target.server_info));
   html += "</p>";
   if (!target.error.empty())

@@ -25,8 +25,9 @@ void CountsTable(const Report& report, std::ostream& out) {
   out << "\n";
   for (const auto& target : report.targets) {
     const EraReport& eras = target.eras;
+    const bool probed = !eras.speaks.empty() || !eras.undetermined.empty();
     std::string speaks =
-        eras.speaks.empty() && eras.undetermined.empty() ? "" : SpeaksText(target, nullptr);
+        probed || report.kind == ReportKind::kReplay ? SpeaksText(report, target) : "";
     if (!target.error.empty()) speaks = "not judged: " + target.error;
     out << "| " << Text(target.description) << " | " << Text(speaks) << " |";
     const VerdictCounts counts = Count(target.items);

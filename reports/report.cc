@@ -175,7 +175,22 @@ std::size_t FailingCount(const Report& report) {
   return count;
 }
 
-std::string SpeaksText(const TargetSection& target, const FuzzFigures* fuzz) {
+std::string ReplayedRevisions(const TargetSection& target) {
+  std::vector<std::string> seen;
+  std::string text;
+  for (const ReportItem& item : target.items) {
+    if (item.revision.empty() || std::find(seen.begin(), seen.end(), item.revision) != seen.end()) {
+      continue;
+    }
+    seen.push_back(item.revision);
+    text += (text.empty() ? "" : ", ") + item.revision;
+  }
+  return text;
+}
+
+std::string SpeaksText(const Report& report, const TargetSection& target) {
+  const FuzzFigures* fuzz =
+      report.kind == ReportKind::kFuzz && report.fuzz ? &*report.fuzz : nullptr;
   std::string text;
   for (Revision revision : target.eras.speaks) {
     text += (text.empty() ? "" : ", ") + std::string(ToString(revision));
@@ -190,6 +205,12 @@ std::string SpeaksText(const TargetSection& target, const FuzzFigures* fuzz) {
     return text.empty() ? undetermined : text + "; " + undetermined;
   }
   if (!text.empty()) return text;
+  // A replay sends each case file in the revision it names, without asking the target first.
+  if (report.kind == ReportKind::kReplay) {
+    const std::string replayed = ReplayedRevisions(target);
+    return replayed.empty() ? "not probed; no case file was read"
+                            : "not probed; replayed in " + replayed;
+  }
   if (fuzz == nullptr || fuzz->revisions.empty()) return "no revision mcpfuzz knows";
   std::vector<std::string> fuzzed;
   for (const std::string& revision : fuzz->revisions) {

@@ -216,10 +216,14 @@ std::string ObservedText(const ObservedAnswer& observed);
 std::string AnnouncedText(const ServerInfo& info);
 
 /// The revisions a target was found to speak, for a header's "speaks:", and those whose question
-/// went unanswered in time ("not determined (timed out)"). A fuzz run given --revision probes
-/// nothing: it says so and names the revisions it fuzzed, instead of claiming the target speaks
-/// none.
-std::string SpeaksText(const TargetSection& target, const FuzzFigures* fuzz);
+/// went unanswered in time ("not determined (timed out)"). A fuzz run given --revision and a
+/// replay probe nothing: they say so and name the revisions they fuzzed or replayed in, instead
+/// of claiming the target speaks none.
+std::string SpeaksText(const Report& report, const TargetSection& target);
+
+/// A replay's revisions, each once in the order its case files came: "2025-11-25, 2025-06-18";
+/// empty when no case file could be read.
+std::string ReplayedRevisions(const TargetSection& target);
 
 /// "Stopped early by SIGTERM: this report covers only what ran before it", the words every
 /// writer marks a stopped report with; empty for a report that is not.

@@ -1,11 +1,14 @@
 // SARIF 2.1.0 for code-scanning views. Members the schema requires are always present:
 // sarifLog.version and runs, run.tool.driver.name, result.message.text. GitHub's upload also
-// wants a physical location with a URI and a start line on every result; the "artifact" a
-// finding is about is the target, so its URI is the target's URL (or stdio: command).
+// wants a physical location with a URI and a start line on every result, and shows a result
+// only at a file of the repository: so each is placed at a repository path
+// (reports/detail/sarif_location.h), and the target, which is no file, is named in its
+// properties and logical location.
 
 #include <map>
 
 #include "model/pretty_json.h"
+#include "reports/detail/sarif_location.h"
 #include "reports/detail/server_info_json.h"
 #include "reports/detail/stopped_early.h"
 #include "reports/escape.h"
@@ -18,9 +21,8 @@ namespace json = boost::json;
 
 std::string TitleOf(const ReportItem& item) { return item.title.empty() ? item.id : item.title; }
 
-// A URI reference from the target description: RFC 3986 characters kept, the rest
-// percent-encoded (spaces in a stdio command, bytes a user typed).
-// `text` as a URI: the address without its note, everything else percent-encoded.
+// The target's name as a URI, for fingerprints: the address without its note, RFC 3986
+// characters kept, the rest percent-encoded (spaces in a stdio command, bytes a user typed).
 std::string AsUri(std::string text) {
   // "http://…/mcp (built-in reference server)": the note is not part of the address.
   if (auto space = text.find(" ("); space != std::string::npos) text.resize(space);
@@ -56,8 +58,8 @@ std::string Message(const ReportItem& item) {
   return text;
 }
 
-json::object ResultJson(const ReportItem& item, std::size_t rule_index, const std::string& uri,
-                        const std::string& stable_name) {
+json::object ResultJson(const ReportItem& item, std::size_t rule_index, const TargetSection& target,
+                        const std::string& stable_name, const SarifOptions& options) {
   // The level is the verdict's, whatever --fail-on says: a WARN is a warning even where it
   // fails the run, a FAIL (or a crash or hang found again) an error even when a baseline
   // knows it.
@@ -71,11 +73,12 @@ json::object ResultJson(const ReportItem& item, std::size_t rule_index, const st
                           {"excerpt", item.verdict.observed.excerpt},
                           {"specReference", item.verdict.spec_reference}};
   if (!item.reproducer.empty()) properties["reproducer"] = item.reproducer;
+  properties["target"] = target.description;
   if (!item.case_file.empty()) properties["caseFile"] = item.case_file;
   properties["failsRun"] = item.failing;
   if (item.known) properties["known"] = true;
   json::object location{
-      {"physicalLocation", {{"artifactLocation", {{"uri", uri}}}, {"region", {{"startLine", 1}}}}},
+      {"physicalLocation", detail::SarifPhysicalLocation(item.case_file, options.root)},
       {"logicalLocations",
        json::array{{{"fullyQualifiedName", item.id + "@" + item.revision + "/" + item.transport},
                     {"kind", "member"}}}}};
@@ -106,19 +109,19 @@ json::object RuleJson(const ReportItem& item) {
 
 }  // namespace
 
-void WriteSarif(const Report& report, std::ostream& out) {
-  if (report.kind == ReportKind::kDiff) return WriteDiffSarif(report, out);
+void WriteSarif(const Report& report, std::ostream& out, const SarifOptions& options) {
+  if (report.kind == ReportKind::kDiff) return WriteDiffSarif(report, out, options.root);
   json::array rules;
   json::array results;
   std::map<std::string, std::size_t> rule_index;
   for (const auto& target : report.targets) {
-    const std::string uri = AsUri(target.description);
-    const std::string stable_name = target.stable_name.empty() ? uri : AsUri(target.stable_name);
+    const std::string stable_name =
+        AsUri(target.stable_name.empty() ? target.description : target.stable_name);
     for (const auto& item : target.items) {
       if (!WorthShowing(item)) continue;
       auto [found, added] = rule_index.emplace(item.id, rules.size());
       if (added) rules.push_back(RuleJson(item));
-      results.push_back(ResultJson(item, found->second, uri, stable_name));
+      results.push_back(ResultJson(item, found->second, target, stable_name, options));
     }
   }
   json::object driver{{"name", "mcpfuzz"},

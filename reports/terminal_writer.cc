@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "oracles/expectations.h"
 #include "reports/survey.h"
 #include "reports/terminal.h"
 #include "reports/writers.h"
@@ -79,7 +80,7 @@ void Findings(const TargetSection& target, std::ostream& out) {
     out << "\n"
         << ToString(verdict.kind) << "  " << item.id << "  " << item.revision << "/"
         << item.transport << "  (" << ToString(verdict.strength) << ")\n";
-    out << "  expected: " << EscapeForTerminal(verdict.expected.text, 160) << "\n";
+    out << "  expected: " << EscapeForTerminal(ForPeople(verdict.expected.text), 160) << "\n";
     out << "  observed: " << DescribeObserved(verdict.observed);
     if (!verdict.observed.excerpt.empty()) {
       out << "  \"" << EscapeForTerminal(verdict.observed.excerpt, 100) << "\"";
@@ -130,11 +131,33 @@ void PolicyLine(const Report& report, std::ostream& out) {
   if (report.baseline) FindingsBaseline(*report.baseline, out);
 }
 
+// What the handshake control saw, as a sentence: the JSON report keeps the enum names.
+std::string PreInitSentence(const PreInitClassification& pre_init) {
+  switch (pre_init.rejects) {
+    case RejectsPreInit::kNo:
+      return "a request sent before initialize was served";
+    case RejectsPreInit::kIndeterminate:
+      return "whether a request sent before initialize is refused could not be told";
+    case RejectsPreInit::kYes:
+      break;
+  }
+  switch (pre_init.grounds) {
+    case RefusalGrounds::kOrdering:
+      return "a request sent before initialize was refused for coming before the handshake";
+    case RefusalGrounds::kName:
+      return "a request sent before initialize was refused for its method or params";
+    case RefusalGrounds::kNotRefused:
+    case RefusalGrounds::kUnclear:
+      break;
+  }
+  return "a request sent before initialize was refused, on grounds the answer does not name";
+}
+
 // The eras, the matrix of checks × revisions, then every FAIL and WARN with expected vs
 // observed, the spec reference and a reproducer, then the counts.
-void CheckText(const TargetSection& target, std::ostream& out) {
+void CheckText(const Report& report, const TargetSection& target, std::ostream& out) {
   out << "target: " << EscapeForTerminal(target.description, 200)
-      << "\nspeaks: " << SpeaksText(target, nullptr);
+      << "\nspeaks: " << SpeaksText(report, target);
   Announces(target, out);
   out << "\n\n";
   Matrix(target, out);
@@ -159,10 +182,8 @@ void CheckText(const TargetSection& target, std::ostream& out) {
 
   if (!target.handshake_controls.empty()) out << "\nHandshake control\n";
   for (const auto& control : target.handshake_controls) {
-    out << "  " << ToString(control.revision)
-        << ": rejects_pre_init=" << ToString(control.pre_init.rejects) << " ("
-        << ToString(control.pre_init.grounds) << ") "
-        << EscapeForTerminal(control.pre_init.reason, 120) << "\n";
+    out << "  " << ToString(control.revision) << ": " << PreInitSentence(control.pre_init) << " ("
+        << EscapeForTerminal(control.pre_init.reason, 120) << ")\n";
   }
 
   const VerdictCounts counts = Count(target.items);
@@ -196,7 +217,7 @@ void FuzzText(const Report& report, std::ostream& out) {
   const TargetSection& target = report.targets.at(0);
   const FuzzFigures figures = report.fuzz.value_or(FuzzFigures{});
   out << "target: " << EscapeForTerminal(target.description, 200) << "\nseed: " << figures.seed
-      << "\nspeaks: " << SpeaksText(target, &figures);
+      << "\nspeaks: " << SpeaksText(report, target);
   Announces(target, out);
   const double seconds = static_cast<double>(figures.elapsed_ms) / 1000.0;
   char rate[32];
@@ -238,7 +259,7 @@ void FuzzText(const Report& report, std::ostream& out) {
         !repeats.empty() && repeats != "0") {
       out << "  +" << repeats << " repeats";
     }
-    out << "\n  expected: " << EscapeForTerminal(verdict.expected.text, 160)
+    out << "\n  expected: " << EscapeForTerminal(ForPeople(verdict.expected.text), 160)
         << "\n  observed: " << ObservedText(verdict.observed) << "\n";
     // What broke, where the channel and status were as expected (a log level, a leak).
     FindingLines(verdict, out);
@@ -254,21 +275,24 @@ void FuzzText(const Report& report, std::ostream& out) {
   PolicyLine(report, out);
 }
 
-// One line per case file: still fails, still warns, fixed or error, with the verdict or the
-// error.
+// The target and the revisions replayed in, then one line per case file: still fails, still
+// warns, fixed or error, where it was sent again, with the verdict or the error.
 void ReplayText(const Report& report, std::ostream& out) {
   const TargetSection& target = report.targets.at(0);
+  out << "target: " << EscapeForTerminal(target.description, 200)
+      << "\nspeaks: " << SpeaksText(report, target) << "\n";
   for (const auto& item : target.items) {
     const std::string_view state = Fact(item, "replay");
     const bool error = state == "error";
-    out << Pad(std::string(state) + (item.known ? " (known)" : ""), 20) << item.id << "  "
-        << EscapeForTerminal(item.case_file, 300);
+    out << Pad(std::string(state) + (item.known ? " (known)" : ""), 20) << item.id << "  ";
+    if (!item.revision.empty()) out << item.revision << "/" << item.transport << "  ";
+    out << EscapeForTerminal(item.case_file, 300);
     if (Fact(item, "signature") == "different") {
       out << "  (with another signature)";
     }
     // A case that could not be replayed has no verdict; its last note says why.
     if (!error) {
-      out << "\n    " << EscapeForTerminal(Summarize(item.verdict), 300);
+      out << "\n    " << EscapeForTerminal(ForPeople(Summarize(item.verdict)), 300);
     } else if (!item.verdict.notes.empty()) {
       out << "\n    " << EscapeForTerminal(item.verdict.notes.back(), 300);
     }
@@ -320,7 +344,7 @@ void WriteTerminal(const Report& report, std::ostream& out) {
   if (report.StoppedEarly()) out << EscapeForTerminal(StoppedEarlyText(report), 200) << "\n\n";
   switch (report.kind) {
     case ReportKind::kCheck:
-      CheckText(report.targets.at(0), out);
+      CheckText(report, report.targets.at(0), out);
       return;
     case ReportKind::kFuzz:
       FuzzText(report, out);

@@ -27,7 +27,7 @@ std::string_view ToString(Format format) {
   return "json";
 }
 
-void Write(Format format, const Report& report, std::ostream& out) {
+void Write(Format format, const Report& report, std::ostream& out, const SarifOptions& sarif) {
   switch (format) {
     case Format::kJson:
       WriteJson(report, out);
@@ -36,7 +36,7 @@ void Write(Format format, const Report& report, std::ostream& out) {
       WriteJunit(report, out);
       return;
     case Format::kSarif:
-      WriteSarif(report, out);
+      WriteSarif(report, out, sarif);
       return;
     case Format::kMarkdown:
       WriteMarkdown(report, out);

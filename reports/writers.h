@@ -6,6 +6,7 @@
 #include <boost/json/value.hpp>
 #include <optional>
 #include <ostream>
+#include <string>
 #include <string_view>
 
 #include "reports/report.h"
@@ -26,9 +27,18 @@ void WriteJson(const Report& report, std::ostream& out);
 /// <testcase> per check result, finding or replayed case.
 void WriteJunit(const Report& report, std::ostream& out);
 
+/// What SARIF needs beyond the report: where in the repository code scanning shows a result.
+struct SarifOptions {
+  /// `--sarif-root PATH`: the file (or folder) of the repository, relative to its root, that a
+  /// result is placed at when it has no case file inside the repository; "" means the root.
+  std::string root;
+};
+
 /// SARIF 2.1.0: one run, one rule per check id, one result per FAIL or WARN (and per failing
-/// fuzz finding or replayed case).
-void WriteSarif(const Report& report, std::ostream& out);
+/// fuzz finding or replayed case), each placed at a repository path (relative, uriBaseId
+/// %SRCROOT%): its case file when that lies inside the repository, else `options.root`; the
+/// target is in the result's properties.
+void WriteSarif(const Report& report, std::ostream& out, const SarifOptions& options = {});
 
 /// A Markdown summary for a CI step summary: counts, then every finding with a reproducer.
 void WriteMarkdown(const Report& report, std::ostream& out);
@@ -36,7 +46,7 @@ void WriteMarkdown(const Report& report, std::ostream& out);
 /// One self-contained HTML file: inline CSS, inline SVG charts, no external assets.
 void WriteHtml(const Report& report, std::ostream& out);
 
-void Write(Format format, const Report& report, std::ostream& out);
+void Write(Format format, const Report& report, std::ostream& out, const SarifOptions& sarif = {});
 
 /// What `mcpfuzz check`, `fuzz`, `replay` and a survey print: for a check, the eras, a matrix
 /// of checks × revisions, every FAIL and WARN with expected vs observed, the spec reference and

@@ -46,22 +46,39 @@ warning=$url # its findings are WARNs only
   exit 1
 }
 
-# Runs action/run.sh as the step would; `name` names its scratch files. Sets $code.
+# Runs action/run.sh as the step would, in the checkout ($source_dir, as GitHub runs steps in
+# the workspace); `name` names its scratch files. Sets $code.
 run_action() {
   local name=$1
   shift
   mkdir -p "$scratch/$name"
   : >"$scratch/$name/summary.md"
   : >"$scratch/$name/output.txt"
-  env -i PATH="$PATH" HOME="$scratch" MCPFUZZ="$mcpfuzz" RUNNER_TEMP="$scratch/$name/tmp" \
-    GITHUB_STEP_SUMMARY="$scratch/$name/summary.md" GITHUB_OUTPUT="$scratch/$name/output.txt" \
-    "$@" bash "$source_dir/action/run.sh" >"$scratch/$name/log.txt" 2>&1
+  (cd "$source_dir" && env -i PATH="$PATH" HOME="$scratch" MCPFUZZ="$mcpfuzz" \
+    RUNNER_TEMP="$scratch/$name/tmp" GITHUB_STEP_SUMMARY="$scratch/$name/summary.md" \
+    GITHUB_OUTPUT="$scratch/$name/output.txt" \
+    GITHUB_WORKFLOW_REF="owner/server/.github/workflows/mcpfuzz.yml@refs/heads/main" \
+    "$@" bash "$source_dir/action/run.sh" >"$scratch/$name/log.txt" 2>&1)
   code=$?
+}
+# What the upload step sends to code scanning: valid SARIF 2.1.0, each result at a repository
+# path (tests/support/validate_sarif.py).
+sarif_valid() {
+  python3 "$source_dir/tests/support/validate_sarif.py" \
+    "$source_dir/tests/servers/node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json" "$1"/sarif/*.sarif >"$scratch/sarif.txt" ||
+    { cat "$scratch/sarif.txt"; return 1; }
+}
+# The locations of a SARIF log's results, one per line.
+sarif_places() {
+  python3 -c 'import json, sys
+for result in json.load(open(sys.argv[1]))["runs"][0]["results"]:
+    print(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"])' "$1" | sort -u
 }
 output() { sed -n "s/^$2=//p" "$scratch/$1/output.txt" | tail -1; }
 
-# check against the faulty server, replaying the committed corpus of that fault.
-corpus="$source_dir/corpus/regression/refserver-unknown-tool-is-error"
+# check against the faulty server, replaying the committed corpus of that fault (as a workflow
+# names it: relative to the checkout).
+corpus="corpus/regression/refserver-unknown-tool-is-error"
 run_action fail-on-fail INPUT_COMMAND=check INPUT_TARGET="$faulty" INPUT_CORPUS="$corpus" \
   INPUT_FAIL_ON=fail
 dir=$(output fail-on-fail report-dir)
@@ -77,6 +94,16 @@ check "the step summary has the corpus replay" grep -q '^## mcpfuzz replay' "$sc
 check "SARIF of the check and of the replay" test -s "$dir/sarif/report.sarif" -a \
   -s "$dir/sarif/corpus-replay.sarif"
 check "JUnit with the failure" grep -q '<failure' "$dir/junit/report.xml"
+check "the SARIF the upload step sends validates against the 2.1.0 schema" sarif_valid "$dir"
+check "check results are placed at the workflow file" \
+  test "$(sarif_places "$dir/sarif/report.sarif")" = .github/workflows/mcpfuzz.yml
+check "corpus results are placed at their case file in the repository" \
+  test "$(sarif_places "$dir/sarif/corpus-replay.sarif")" = \
+  "$corpus/fuzz-tools.unknown-name-b547474ffb.json"
+check "the target is a result property" grep -q "\"target\": \"$faulty\"" "$dir/sarif/report.sarif"
+run_action sarif-root INPUT_COMMAND=check INPUT_TARGET="$faulty" INPUT_SARIF_ROOT=src/server.ts
+check "the sarif-root input places results" \
+  test "$(sarif_places "$(output sarif-root report-dir)/sarif/report.sarif")" = src/server.ts
 check "JSON and HTML reports" test -s "$dir/report.json" -a -s "$dir/report.html"
 
 # action.yml's outputs are the ones the script sets, and its actions are pinned to commits.
@@ -105,6 +132,10 @@ check "the summary says how to run the same cases" grep -q "mcpfuzz fuzz --seed 
   "$scratch/fuzz/summary.md"
 check "new findings are case files in report-dir/findings" \
   test "$(output fuzz new-findings)" -ge 1 -a "$(find "$(output fuzz report-dir)/findings" -name '*.json' | wc -l)" -ge 1
+fuzz_dir=$(output fuzz report-dir)
+check "the fuzz SARIF validates" sarif_valid "$fuzz_dir"
+check "findings written outside the repository are placed at the workflow file" \
+  test "$(sarif_places "$fuzz_dir/sarif/report.sarif")" = .github/workflows/mcpfuzz.yml
 run_action fuzz-seeded INPUT_COMMAND=fuzz INPUT_TARGET="$conformant" INPUT_CASES=50 INPUT_SEED=42
 check "a given seed is used" test "$(output fuzz-seeded seed)" = 42
 check "and a clean fuzz run exits 0" test "$code" -eq 0
@@ -120,6 +151,26 @@ run_action warn-under-warn INPUT_COMMAND=fuzz INPUT_TARGET="$warning" INPUT_CASE
 check "WARN-only findings fail with fail-on warn" test "$code" -eq 1
 check "the run is given --fail-on warn" grep -q '^+ mcpfuzz fuzz --fail-on warn ' \
   "$scratch/warn-under-warn/log.txt"
+
+# diff: one target word per line; a disagreement where a side FAILs fails the step.
+run_action diff INPUT_COMMAND=diff INPUT_TARGET="$faulty
+$conformant" INPUT_CASES=200 INPUT_SEED=3 INPUT_ARGS="--families unknown-names"
+check "diff with a wrong side exits 1" test "$code" -eq 1
+check "and its SARIF validates" sarif_valid "$(output diff report-dir)"
+run_action upper-case INPUT_COMMAND=check INPUT_TARGET="HTTP://${conformant#http://}" \
+  INPUT_ARGS="--only tools.unknown-name"
+check "a URL with its scheme in capitals is checked as a URL" test "$code" -eq 0
+
+# The build cache's key: the same for the same files, another when one changes.
+mkdir -p "$scratch/keyed/action"
+cp "$source_dir/action/cache_key.sh" "$scratch/keyed/action/"
+echo one >"$scratch/keyed/source.cc"
+key1=$(bash "$scratch/keyed/action/cache_key.sh")
+check "the build cache key is stable" test "$key1" = "$(bash "$scratch/keyed/action/cache_key.sh")"
+echo two >"$scratch/keyed/source.cc"
+check "and changes with the action's files" test "$key1" != "$(bash "$scratch/keyed/action/cache_key.sh")"
+check "the cache saves the folder install.sh installs to" \
+  test "$(grep -c 'runner.temp }}/mcpfuzz-bin' "$source_dir/action.yml")" -eq 2
 
 # Could not run: exit 2 whatever fail-on says.
 run_action unreachable INPUT_COMMAND=check INPUT_TARGET="http://127.0.0.1:9/mcp" INPUT_FAIL_ON=none

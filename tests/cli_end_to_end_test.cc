@@ -93,6 +93,50 @@ TEST(CheckCommand, OverStdioARequestNeverAnsweredWhileLaterOnesAreIsADrop) {
       << run.output;
 }
 
+// A stdio server gets mcpfuzz's environment plus --env, or with --env-clear exactly the --env
+// variables (the last value of a name given twice), as the server itself reads it.
+TEST(CheckCommand, AStdioServerSeesExactlyTheEnvironmentAsked) {
+  ScratchDirectory scratch("mcpfuzz-env");
+  std::filesystem::create_directories(scratch.path());
+  const std::string seen = (scratch.path() / "env.json").string();
+  // The interpreter itself: a `python3` on PATH may be a wrapper (pyenv's) that adds variables
+  // of its own before the server starts.
+  const ProcessRun python = RunShell("python3 -c 'import sys; print(sys.executable, end=\"\")'");
+  ASSERT_EQ(python.exit_code, 0) << python.output;
+  const std::string server = ShellQuote(python.output) + " " + std::string(MCPFUZZ_SOURCE_DIR) +
+                             "/tests/fixtures/environment_stdio.py " + seen;
+  const std::string env = "--env MCPFUZZ_A=1 --env 'MCPFUZZ_B=x=y z' --env MCPFUZZ_A=2";
+  ProcessRun cleared = Mcpfuzz("probe --env-clear " + env + " -- " + server);
+  EXPECT_EQ(cleared.exit_code, 0) << cleared.output;
+  EXPECT_EQ(ReadJson(seen), json::parse(R"({"MCPFUZZ_A":"2","MCPFUZZ_B":"x=y z"})"));
+  ProcessRun inherited = RunShell("MCPFUZZ_INHERITED=yes " + ShellQuote(McpfuzzBinary()) +
+                                  " probe " + env + " -- " + server);
+  EXPECT_EQ(inherited.exit_code, 0) << inherited.output;
+  const json::value added = ReadJson(seen);
+  EXPECT_EQ(added.at("MCPFUZZ_A"), "2");
+  EXPECT_EQ(added.at("MCPFUZZ_INHERITED"), "yes");
+  EXPECT_TRUE(added.as_object().contains("PATH"));
+}
+
+// `--report FORMAT=-` puts that report alone on stdout, for a program to read; the summary
+// moves to stderr.
+TEST(CheckCommand, AReportOnStandardOutputIsTheWholeOfIt) {
+  // In a subshell: RunShell sends stderr after stdout.
+  ProcessRun run = RunShell("(" + ShellQuote(McpfuzzBinary()) +
+                            " check --builtin --fault unknown-tool-is-error --only "
+                            "tools.unknown-name --report sarif=- 2>/dev/null)");
+  EXPECT_EQ(run.exit_code, 1);
+  json::value sarif;
+  ASSERT_NO_THROW(sarif = json::parse(run.output)) << run.output;
+  EXPECT_EQ(sarif.at("version"), "2.1.0");
+  EXPECT_FALSE(std::filesystem::exists("-"));
+  ProcessRun summary = RunShell("(" + ShellQuote(McpfuzzBinary()) +
+                                " check --builtin --only tools.unknown-name --report json=- "
+                                "2>&1 >/dev/null)");
+  EXPECT_NE(summary.output.find("speaks: "), std::string::npos) << summary.output;
+  EXPECT_NE(summary.output.find("report: json -"), std::string::npos) << summary.output;
+}
+
 TEST(CheckCommand, BaselineFailsOnlyOnWhatIsNewOrFixed) {
   const std::string baseline = TempPath("mcpfuzz-baseline");
   const std::string faulty =
@@ -238,15 +282,49 @@ TEST(FuzzCommand, FindsAFaultWritesACaseAndReplayReproducesIt) {
   std::filesystem::remove_all(corpus);
 }
 
+// A replay probes nothing: each case file goes in the revision it names. Its reports say which
+// revisions those were and where each case was sent again, instead of "speaks: no revision" and
+// every place "unknown".
+TEST(ReplayCommand, ReportsNameTheRevisionsAndPlacesReplayed) {
+  ScratchDirectory scratch("mcpfuzz-replay-places");
+  std::filesystem::create_directories(scratch.path());
+  const std::string dir = scratch.path().string();
+  ProcessRun run =
+      Mcpfuzz("replay " + std::string(MCPFUZZ_SOURCE_DIR) +
+              "/corpus/regression/refserver-error-leaks-internals --builtin --fault "
+              "error-leaks-internals --report html=" +
+              dir + "/r.html --report json=" + dir + "/r.json --report markdown=" + dir + "/r.md");
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  const std::string speaks = "speaks: not probed; replayed in 2025-11-25, 2026-07-28, 2025-03-26";
+  EXPECT_NE(run.output.find(speaks), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("capabilities.unadvertised  2026-07-28/http  "), std::string::npos)
+      << run.output;
+  const std::string html = test_support::ReadFile(dir + "/r.html");
+  EXPECT_NE(html.find(speaks), std::string::npos);
+  EXPECT_EQ(html.find("no revision"), std::string::npos);
+  EXPECT_EQ(html.find(">unknown<"), std::string::npos);
+  for (const char* column : {"2025-11-25/http", "2026-07-28/http", "2025-03-26/http"}) {
+    EXPECT_NE(html.find("<th>" + std::string(column) + "</th>"), std::string::npos) << column;
+  }
+  EXPECT_NE(test_support::ReadFile(dir + "/r.md").find("| not probed; replayed in 2025-11-25, "),
+            std::string::npos);
+  const json::value report = ReadJson(dir + "/r.json");
+  for (const json::value& replayed : report.at("cases").as_array()) {
+    EXPECT_NE(replayed.at("revision"), "") << json::serialize(replayed);
+    EXPECT_EQ(replayed.at("transport"), "http") << json::serialize(replayed);
+  }
+}
+
 // What CI cancellation and `timeout` send: the run stops after the case in flight, writes its
 // summary and reports, and exits 128 + the signal.
 TEST(FuzzCommand, ASigtermStopsTheRunWithItsReportsWritten) {
   const std::string report = TempPath("mcpfuzz-sigterm-report");
+  const std::string html = TempPath("mcpfuzz-sigterm-html");
   const std::string log = TempPath("mcpfuzz-sigterm-log");
   const std::string script =
       "env --default-signal=INT,TERM " + ShellQuote(McpfuzzBinary()) +
-      " fuzz --builtin --time 120 --seed 1 --report json=" + report + " >" + log +
-      " 2>&1 & run=$!; " +
+      " fuzz --builtin --time 120 --seed 1 --report json=" + report + " --report html=" + html +
+      " >" + log + " 2>&1 & run=$!; " +
       // The seed line is printed once the run has started; any moment after it is mid-run.
       "for i in $(seq 600); do grep -q 'seed 1' " + log + " && break; sleep 0.1; done; " +
       "kill -TERM $run; wait $run; echo \"exit=$?\"; cat " + log;
@@ -255,7 +333,15 @@ TEST(FuzzCommand, ASigtermStopsTheRunWithItsReportsWritten) {
   EXPECT_NE(run.output.find("stopped by signal 15"), std::string::npos) << run.output;
   EXPECT_NE(run.output.find(" cases in "), std::string::npos) << "no summary: " << run.output;
   EXPECT_EQ(ReadJson(report).at("format"), "mcpfuzz-fuzz-report");
+  // Every report written after the signal says it is partial, where people look first.
+  const std::string banner = "Stopped early by SIGTERM: this report covers only what ran before it";
+  EXPECT_EQ(ReadJson(report).at("stopped_by"), "SIGTERM");
+  EXPECT_NE(test_support::ReadFile(html).find("role=\"alert\" data-figure=\"stopped-early\""),
+            std::string::npos);
+  EXPECT_NE(test_support::ReadFile(html).find(banner), std::string::npos);
+  EXPECT_NE(run.output.find(banner), std::string::npos) << run.output;
   std::filesystem::remove(report);
+  std::filesystem::remove(html);
   std::filesystem::remove(log);
 }
 
@@ -407,6 +493,28 @@ TEST(CheckCommand, AKeepsAnsweringReproducerSendsTheLineThatDeafenedTheServer) {
   const ProcessRun conformant = RunShell(
       "timeout 60 bash -c " + ShellQuote(Replaced(reproducer, " --fault deaf-after-big-line", "")));
   EXPECT_NE(conformant.output.find("mcpfuzz-sentinel"), std::string::npos) << conformant.output;
+}
+
+// A server deaf after the big line of stdio.keeps-answering's own probe: the reproducer sends that
+// line with a sentinel ping behind it, which the deaf fixture leaves unanswered as it did in the
+// run, and the conformant fixture answers. Without the sentinel the line alone left nothing to
+// tell deafness from one dropped request.
+TEST(CheckCommand, AKeepsAnsweringReproducerShowsTheFixtureDeafAgain) {
+  const std::string fixtures = std::string(MCPFUZZ_SOURCE_DIR) + "/tests/fixtures/";
+  const std::string reproducer =
+      FailReproducer("stdio.keeps-answering", "stdio.keeps-answering",
+                     "--timeout-ms 1000 -- python3 " + fixtures + "deaf_after_big_line.py");
+  ASSERT_NE(reproducer.find("head -c 1048576"), std::string::npos) << reproducer.substr(0, 2000);
+  ASSERT_NE(reproducer.find("mcpfuzz-sentinel"), std::string::npos) << reproducer.substr(0, 2000);
+  // The deaf fixture never ends by itself: `timeout` ends the pipe once the replies are out.
+  const ProcessRun deaf = RunShell("timeout 10 bash -c " + ShellQuote(reproducer));
+  EXPECT_NE(deaf.output.find("\"id\":0,\"result\""), std::string::npos) << deaf.output;
+  EXPECT_EQ(deaf.output.find("\"id\":\"mcpfuzz-sentinel"), std::string::npos) << deaf.output;
+  const ProcessRun conformant =
+      RunShell("timeout 10 bash -c " +
+               ShellQuote(Replaced(reproducer, "deaf_after_big_line.py", "conformant_stdio.py")));
+  EXPECT_NE(conformant.output.find("\"id\":\"mcpfuzz-sentinel-1\""), std::string::npos)
+      << conformant.output;
 }
 
 // A session served after its DELETE shows only after the DELETE: the reproducer opens a

@@ -9,11 +9,13 @@
 
 #include "checks/checks.h"
 #include "cli/check.h"
+#include "cli/diff.h"
 #include "cli/flags.h"
 #include "cli/fuzz.h"
 #include "cli/options.h"
 #include "cli/progress.h"
 #include "cli/run_reports.h"
+#include "cli/targets_file.h"
 
 namespace mcpfuzz::cli {
 namespace {
@@ -34,6 +36,72 @@ TEST(Options, EverythingAfterDoubleDashIsTheStdioCommand) {
   ASSERT_TRUE(options.ok()) << options.error().message;
   EXPECT_EQ(options->target.kind, TargetSpec::Kind::kStdioCommand);
   EXPECT_EQ(options->target.argv, (std::vector<std::string>{"node", "s.js", "--http"}));
+}
+
+// One reading of an HTTP target's URL wherever a target is typed: the scheme in any case, as
+// RFC 3986 reads it (HTTP://, Https:// were refused or taken for a file before).
+TEST(TargetWords, AnHttpSchemeIsReadInAnyCaseOnTheCommandLineInTargetsFilesAndDiffs) {
+  for (const std::string url : {"HTTP://127.0.0.1:3000/mcp", "Https://localhost/mcp"}) {
+    SCOPED_TRACE(url);
+    auto options = ParseOptions({"check", url});
+    ASSERT_TRUE(options.ok()) << options.error().message;
+    EXPECT_EQ(options->target.kind, TargetSpec::Kind::kHttpUrl);
+    EXPECT_EQ(options->target.url, url);
+    auto file = ParseTargetsFile(url + "\nstdio: node  s.js\n", TargetSpec{});
+    ASSERT_TRUE(file.ok()) << file.error().message;
+    EXPECT_EQ(file->at(0).kind, TargetSpec::Kind::kHttpUrl);
+    EXPECT_EQ(file->at(1).argv, (std::vector<std::string>{"node", "s.js"}));
+    auto diff = ParseDiffTarget(url, TargetSpec{});
+    ASSERT_TRUE(diff.ok()) << diff.error().message;
+    EXPECT_EQ(diff->kind, TargetSpec::Kind::kHttpUrl);
+  }
+  EXPECT_FALSE(IsHttpUrl("httpx://127.0.0.1/mcp"));
+  EXPECT_FALSE(IsHttpUrl("HTTP:/127.0.0.1/mcp"));
+  EXPECT_FALSE(ParseOptions({"check", "ftp://127.0.0.1/mcp"}).ok());
+}
+
+// --env KEY=VALUE (repeatable) and --env-clear reach the stdio server's spec.
+TEST(Options, EnvAndEnvClearAreForStdioServers) {
+  auto options =
+      ParseOptions({"check", "--env", "A=1", "--env=B=x=y", "--env-clear", "--", "node", "s.js"});
+  ASSERT_TRUE(options.ok()) << options.error().message;
+  EXPECT_EQ(options->target.env,
+            (std::vector<std::pair<std::string, std::string>>{{"A", "1"}, {"B", "x=y"}}));
+  EXPECT_TRUE(options->target.env_clear);
+  EXPECT_FALSE(ParseOptions({"check", "--", "node"}).value().target.env_clear);
+}
+
+// What would be ignored in silence, or written where nobody can read it, is refused.
+TEST(Options, OptionsThatCouldNotApplyAreRefused) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string mentions;
+  };
+  for (const Case& c : std::vector<Case>{
+           {{"check", "--header", "A: b", "--", "node", "s.js"}, "a stdio target has no HTTP"},
+           {{"check", "--header", "A: b", "--builtin-stdio"}, "a stdio target has no HTTP"},
+           {{"check", "--env", "A=b", "http://127.0.0.1/mcp"}, "set the environment of a stdio"},
+           {{"check", "--env-clear", "--builtin"}, "set the environment of a stdio"},
+           {{"check", "--env", "=b", "--", "x"}, "KEY=VALUE"},
+           {{"check", "--env", "AB", "--", "x"}, "KEY=VALUE"},
+           {{"check", "--builtin", "--report", "json=-", "--report", "sarif=-"},
+            "only one --report can go to standard output"},
+           {{"check", "--builtin", "--sarif-root", "src/s.ts"}, "with --report sarif=PATH"},
+           {{"check", "--builtin", "--report", "sarif=o", "--sarif-root", "/src/s.ts"},
+            "inside the repository"},
+           {{"check", "--builtin", "--report", "sarif=o", "--sarif-root", "a/../../s.ts"},
+            "inside the repository"},
+       }) {
+    auto options = ParseOptions(c.args);
+    ASSERT_FALSE(options.ok()) << c.args.at(1);
+    EXPECT_NE(options.error().message.find(c.mentions), std::string::npos)
+        << options.error().message;
+  }
+  auto sarif = ParseOptions({"fuzz", "--builtin", "--sarif-root", "src/s.ts", "--report", "sarif=-",
+                             "--report", "json=r.json"});
+  ASSERT_TRUE(sarif.ok()) << sarif.error().message;
+  EXPECT_EQ(sarif->fuzz.reports.at(0).sarif_root, "src/s.ts");
+  EXPECT_EQ(sarif->fuzz.reports.at(1).sarif_root, "");
 }
 
 TEST(Options, BadInputIsAnErrorThatSaysWhatIsWrong) {
@@ -99,7 +167,7 @@ TEST(Options, CheckTakesSelectionsReportsAndBaselines) {
   EXPECT_EQ(options->check.skip, (std::set<std::string>{"headers.method-case"}));
   EXPECT_EQ(options->check.revision, Revision::k2025_06_18);
   EXPECT_EQ(options->check.reports,
-            (std::vector<ReportFile>{{reports::Format::kJson, "out.json"}}));
+            (std::vector<ReportFile>{{reports::Format::kJson, "out.json", ""}}));
   EXPECT_EQ(options->policy.baseline, "known.json");
   EXPECT_TRUE(options->check.call_real_tools);
   // Its old name, which `mcpfuzz help check` still names.
@@ -132,7 +200,8 @@ TEST(Options, FuzzTakesSeedCasesFamiliesAndCorpus) {
   EXPECT_EQ(options->fuzz.families, (std::set<std::string>{"meta", "headers"}));
   EXPECT_EQ(options->fuzz.corpus_dir, "out");
   EXPECT_EQ(options->fuzz.resends, 5);
-  EXPECT_EQ(options->fuzz.reports, (std::vector<ReportFile>{{reports::Format::kJson, "f.json"}}));
+  EXPECT_EQ(options->fuzz.reports,
+            (std::vector<ReportFile>{{reports::Format::kJson, "f.json", ""}}));
   // Fuzzing listens 50 ms after a notification unless told otherwise; checks listen longer.
   EXPECT_EQ(options->target.limits.quiet_window.count(), 50);
   auto slower = ParseOptions({"fuzz", "--builtin", "--quiet-ms", "300"});
@@ -156,7 +225,8 @@ TEST(Options, EveryFlagTakesItsValueAfterAnEqualsSign) {
   EXPECT_EQ(options->fuzz.cases, 10U);
   EXPECT_EQ(options->fuzz.seed, 7U);
   EXPECT_EQ(options->fuzz.families, (std::set<std::string>{"meta", "headers"}));
-  EXPECT_EQ(options->fuzz.reports, (std::vector<ReportFile>{{reports::Format::kJson, "f.json"}}));
+  EXPECT_EQ(options->fuzz.reports,
+            (std::vector<ReportFile>{{reports::Format::kJson, "f.json", ""}}));
   EXPECT_EQ(options->target.limits.timeout.count(), 250);
   EXPECT_EQ(options->target.extra_headers[0], (Header{"Authorization", "Bearer a=b"}));
   // After `--`, the words are the server's own.
@@ -407,6 +477,7 @@ std::string SampleValue(const Flag& flag) {
   if (flag.name == "--shard") return "1/2";
   if (flag.name == "--progress") return "never";
   if (flag.name == "--fail-on") return "warn";
+  if (flag.name == "--env") return "SAMPLE=1";
   switch (flag.value) {
     case ValueKind::kNone:
       return "";
@@ -431,6 +502,8 @@ std::vector<std::string> ArgsWith(const CommandWord& command, std::string_view g
                                   const Flag& flag) {
   std::vector<std::string> args{std::string(command.word), std::string(given)};
   if (flag.value != ValueKind::kNone) args.push_back(SampleValue(flag));
+  // --sarif-root places the results of a SARIF report, which it is refused without.
+  if (flag.name == "--sarif-root") args.insert(args.end(), {"--report", "sarif=sample.sarif"});
   if (command.command == Command::kSend) args.emplace_back("case.json");
   if (command.command == Command::kReplay) args.emplace_back("cases");
   // diff names its targets as words (and takes no --builtin); merge takes reports, no target.
@@ -448,7 +521,9 @@ std::vector<std::string> ArgsWith(const CommandWord& command, std::string_view g
     return args;
   }
   const bool names_the_targets = flag.group == FlagGroup::kTarget || flag.name == "--targets";
-  if (!names_the_targets) args.emplace_back("--builtin");
+  // The environment is a stdio server's, refused for an HTTP target.
+  const bool stdio = flag.name == "--env" || flag.name == "--env-clear";
+  if (!names_the_targets) args.emplace_back(stdio ? "--builtin-stdio" : "--builtin");
   return args;
 }
 

@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "model/reproducer.h"
 #include "model/text.h"
@@ -459,6 +461,94 @@ TEST(ReportWriters, WhatStoppedARunIsEscapedAsServerTextIs) {
               json::value(ToValidUtf8(kHostile)));
     EXPECT_EQ(Terminal(report).find('\x1B'), std::string::npos);
   }
+}
+
+// The terminal speaks sentences: no token of the oracle tables ("[session_version_kept]") nor
+// of the JSON report ("rejects_pre_init=no (not_refused)") reaches it.
+TEST(ReportWriters, TheTerminalWritesInternalTokensAsWords) {
+  reports::Report report = HostileCheckReport();
+  reports::ReportItem& item = report.targets.at(0).items.at(0);
+  item.verdict.kind = VerdictKind::kFail;
+  item.verdict.expected.text = "success [session_version_kept]";
+  report.targets.at(0).handshake_controls = {
+      {Revision::k2025_11_25, {RejectsPreInit::kNo, RefusalGrounds::kNotRefused, "served"}},
+      {Revision::k2025_06_18, {RejectsPreInit::kYes, RefusalGrounds::kOrdering, "-32600"}}};
+  const std::string terminal = Terminal(report);
+  for (const char* token :
+       {"[session_version_kept]", "rejects_pre_init", "not_refused", "(ordering)"}) {
+    EXPECT_EQ(terminal.find(token), std::string::npos) << token << "\n" << terminal;
+  }
+  EXPECT_NE(terminal.find("expected: success, with the session's revision kept"), std::string::npos)
+      << terminal;
+  EXPECT_NE(terminal.find("2025-11-25: a request sent before initialize was served (served)"),
+            std::string::npos)
+      << terminal;
+  EXPECT_NE(terminal.find("refused for coming before the handshake"), std::string::npos)
+      << terminal;
+  // The JSON report keeps the tokens: signatures and readers depend on them.
+  EXPECT_NE(Written(Format::kJson, report).find("[session_version_kept]"), std::string::npos);
+}
+
+// Every SARIF log the writers make, for every kind of report, stopped or not, placed at the
+// root or at a --sarif-root, validates against the SARIF 2.1.0 schema (the npm package
+// @microsoft/jest-sarif ships it) and has what GitHub code scanning needs: each result at a path
+// relative to the repository.
+TEST(ReportWriters, EverySarifLogValidatesAgainstTheSchemaAndGitHubsNeeds) {
+  std::vector<reports::Report> reports = HostileReports();
+  reports.push_back(HostileDiffReport());
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("mcpfuzz-sarif-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::string files;
+  int index = 0;
+  for (reports::Report report : reports) {
+    for (const char* stopped_by : {"", "SIGINT"}) {
+      report.stopped_by = stopped_by;
+      for (const char* root : {"", "src/server.ts"}) {
+        const std::filesystem::path path = dir / (std::to_string(index++) + ".sarif");
+        std::ofstream file(path);
+        reports::WriteSarif(report, file, reports::SarifOptions{root});
+        files += " " + path.string();
+      }
+    }
+  }
+  const std::string command =
+      "python3 " MCPFUZZ_SOURCE_DIR "/tests/support/validate_sarif.py " MCPFUZZ_SOURCE_DIR
+      "/tests/servers/node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json" +
+      files + " 2>&1";
+  std::string output;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  char buffer[4096];
+  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
+  const int status = ::pclose(pipe);
+  std::filesystem::remove_all(dir);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << output;
+  EXPECT_NE(output.find(std::to_string(index) + " SARIF logs, 0 problems"), std::string::npos)
+      << output;
+}
+
+// A result is placed at its case file when that lies inside the repository (a relative path,
+// as a committed corpus is given), else at --sarif-root; the target is a property, not a place.
+TEST(ReportWriters, SarifPlacesAResultAtARepositoryFileAndNamesTheTargetInItsProperties) {
+  auto place = [](const std::string& case_file, const std::string& root) {
+    reports::Report report = HostileReplayReport();
+    report.targets.at(0).items.at(0).case_file = case_file;
+    std::ostringstream out;
+    reports::WriteSarif(report, out, reports::SarifOptions{root});
+    const json::value result = json::parse(out.str()).at("runs").at(0).at("results").at(0);
+    EXPECT_EQ(result.at("properties").at("target"), "http://127.0.0.1:8931/mcp");
+    const json::value& artifact =
+        result.at("locations").at(0).at("physicalLocation").at("artifactLocation");
+    EXPECT_EQ(artifact.at("uriBaseId"), "%SRCROOT%");
+    return json::value_to<std::string>(artifact.at("uri"));
+  };
+  EXPECT_EQ(place("mcp-corpus/fuzz-a.json", ""), "mcp-corpus/fuzz-a.json");
+  EXPECT_EQ(place("./mcp-corpus//fuzz-a.json", "src/server.ts"), "mcp-corpus/fuzz-a.json");
+  EXPECT_EQ(place("/tmp/runner/findings/fuzz-a.json", "src/server.ts"), "src/server.ts");
+  EXPECT_EQ(place("../elsewhere/fuzz-a.json", ""), ".");
+  EXPECT_EQ(place("", "./src/my server.ts"), "src/my%20server.ts");
+  EXPECT_EQ(place("a:b.json", ""), "a%3Ab.json");
 }
 
 }  // namespace

@@ -529,7 +529,9 @@ Result<std::unique_ptr<StdioTransport>> SpawnStdio(StdioTarget target) {
   if (target.coverage_agent) {
     // Added to the NODE_OPTIONS the server would get anyway, its own target's or inherited.
     std::string options;
-    if (const char* inherited = std::getenv("NODE_OPTIONS")) options = inherited;
+    if (const char* inherited = std::getenv("NODE_OPTIONS"); inherited && target.inherit_env) {
+      options = inherited;
+    }
     for (const auto& [name, value] : env) {
       if (name == "NODE_OPTIONS") options = value;
     }
@@ -540,8 +542,8 @@ Result<std::unique_ptr<StdioTransport>> SpawnStdio(StdioTarget target) {
     env.emplace_back("MCPFUZZ_COVERAGE_FD",
                      std::to_string(transport_detail::ChildProcess::kSideChannelFd));
   }
-  auto child =
-      transport_detail::ChildProcess::Spawn(target.argv, env, target.coverage_agent.has_value());
+  auto child = transport_detail::ChildProcess::Spawn(target.argv, env, target.inherit_env,
+                                                     target.coverage_agent.has_value());
   if (!child) return child.error();
   return std::unique_ptr<StdioTransport>(
       std::make_unique<StdioProcessTransport>(std::move(target), std::move(*child)));

@@ -212,6 +212,8 @@ struct StdioTarget {
   /// before the server's own code (`--require` added to NODE_OPTIONS) and answering on a side
   /// channel of its own, never on stdout (StdioTransport::TakeCoverage).
   std::optional<std::string> coverage_agent{};
+  /// False (`--env-clear`): the server starts with `env` alone, nothing of mcpfuzz's own.
+  bool inherit_env = true;
 };
 
 /// The first line a coverage agent writes on its channel, before the server's code runs.

@@ -132,6 +132,7 @@ inline reports::Report HostileReplayReport() {
   ReplayedCase still;
   still.file = "findings/fuzz-methods.unknown-abcd1234.json";
   still.check_id = "methods.unknown";
+  still.revision = Revision::k2025_11_25;
   still.verdict = HostileCheckRun().results[0].verdict;
   still.still_fails = true;
   still.same_signature = true;

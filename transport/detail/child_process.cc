@@ -72,13 +72,13 @@ Result<Pipe> MakeSocketPair() {
 std::string_view VariableName(std::string_view entry) { return entry.substr(0, entry.find('=')); }
 
 std::vector<std::string> BuildEnvironment(
-    const std::vector<std::pair<std::string, std::string>>& overrides) {
+    const std::vector<std::pair<std::string, std::string>>& overrides, bool inherit) {
   auto overridden = [&](std::string_view name) {
     return std::any_of(overrides.begin(), overrides.end(),
                        [&](const auto& entry) { return entry.first == name; });
   };
   std::vector<std::string> environment;
-  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+  for (char** entry = inherit ? environ : nullptr; entry != nullptr && *entry != nullptr; ++entry) {
     if (!overridden(VariableName(*entry))) environment.emplace_back(*entry);
   }
   for (std::size_t i = 0; i < overrides.size(); ++i) {
@@ -152,7 +152,8 @@ ExitStatus FromSiginfo(const siginfo_t& info) {
 
 Result<ChildProcess> ChildProcess::Spawn(
     const std::vector<std::string>& argv,
-    const std::vector<std::pair<std::string, std::string>>& env, bool side_channel) {
+    const std::vector<std::pair<std::string, std::string>>& env, bool inherit_env,
+    bool side_channel) {
   if (argv.empty() || argv.front().empty()) {
     return Error{"stdio: no program to start (argv is empty)"};
   }
@@ -206,7 +207,7 @@ Result<ChildProcess> ChildProcess::Spawn(
 
   std::vector<std::string> argument_strings = argv;
   std::vector<char*> arguments = PointerArray(argument_strings);
-  std::vector<std::string> environment_strings = BuildEnvironment(env);
+  std::vector<std::string> environment_strings = BuildEnvironment(env, inherit_env);
   std::vector<char*> environment = PointerArray(environment_strings);
 
   pid_t pid = -1;

@@ -28,7 +28,8 @@ struct ExitStatus {
 class ChildProcess {
  public:
   /// Starts `argv[0]`, looked up in the PATH of this process like execvp, with this process's
-  /// environment plus `env` (a name given there replaces the inherited variable). The child
+  /// environment plus `env` (a name given there replaces the inherited variable), or with `env`
+  /// alone when not `inherit_env`. The child
   /// starts with default signal dispositions and an empty signal mask. Our pipe ends are
   /// close-on-exec and non-blocking. Fails, without starting anything, when argv is empty or
   /// the program cannot be executed (not found, not executable).
@@ -37,7 +38,7 @@ class ChildProcess {
   /// agent's), which the server's own stdout never mixes with.
   static Result<ChildProcess> Spawn(const std::vector<std::string>& argv,
                                     const std::vector<std::pair<std::string, std::string>>& env,
-                                    bool side_channel = false);
+                                    bool inherit_env = true, bool side_channel = false);
   static constexpr int kSideChannelFd = 3;
 
   ChildProcess(ChildProcess&& other) noexcept;
