@@ -25,9 +25,12 @@
 namespace mcpfuzz::cli {
 namespace {
 
-// The target's name before it is opened: its URL, or the command it starts.
+// The target's name before it is opened: its URL, or the command it starts, as the file says.
 std::string NameOf(const TargetSpec& spec) {
-  return spec.kind == TargetSpec::Kind::kHttpUrl ? spec.url : spec.argv.at(0);
+  if (spec.kind == TargetSpec::Kind::kHttpUrl) return spec.url;
+  std::string command = "stdio:";
+  for (const std::string& word : spec.argv) command += " " + word;
+  return command;
 }
 
 // What the survey's log says of a target once it is done.
