@@ -8,7 +8,8 @@
 //
 // Bounded by events, not the clock: one check (tools.unknown-name) per target; the targets
 // that are not judged are refused at once (nothing listens, no such program, an error to every
-// question).
+// question). The stdio servers start one at a time (--parallel-starts 1): the gate must not
+// deadlock a survey whose targets open several sessions.
 
 #include <gtest/gtest.h>
 
@@ -112,10 +113,10 @@ TEST_F(SurveyCensus, TenTargetsTheFirstScreenAndTheInheritedDeviation) {
       << "stdio: sh " << refuses.string() << "\n"                    // 8 reached, not judged
       << "stdio: python3 " << kFixtures << "conformant_stdio.py\n";  // 9 PASS
   const fs::path page = dir_ / "survey.html";
-  const ProcessRun run =
-      Mcpfuzz("check --targets " + ShellQuote(targets.string()) +
-              " --only tools.unknown-name --parallel 3 --report html=" + ShellQuote(page.string()) +
-              " --report json=" + ShellQuote((dir_ / "survey.json").string()));
+  const ProcessRun run = Mcpfuzz(
+      "check --targets " + ShellQuote(targets.string()) +
+      " --only tools.unknown-name --parallel 3 --parallel-starts 1 --report html=" +
+      ShellQuote(page.string()) + " --report json=" + ShellQuote((dir_ / "survey.json").string()));
   EXPECT_EQ(run.exit_code, 2) << run.output;
   // The terminal and the JSON say it in the same words.
   const std::string census = "10 targets, 8 reached, 4 with a FAIL, 3 not judged";
