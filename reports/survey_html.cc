@@ -32,7 +32,8 @@ vertical-align:top}th{background:#f6f8fa;text-align:left}td.n{text-align:right}
 td,li,p{overflow-wrap:anywhere}.fail{color:#cf222e}.warn{color:#9a6700}.pass{color:#1a7f37}
 .unverified{color:#8250df}.na,.none{color:#8c959f}td.fail,td.warn{font-weight:600}
 tr.not-judged td{background:#fff8c5}td a{color:inherit}sup{color:#59636e}
-td.inherited{white-space:nowrap}
+td.inherited,table.servers td:first-child{white-space:nowrap}
+table.servers td:nth-child(6){max-width:26em}
 details{border:1px solid #d0d7de;border-radius:6px;padding:4px 10px;margin:6px 0}
 summary{cursor:pointer;font-weight:600}
 )";
