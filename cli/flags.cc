@@ -627,6 +627,20 @@ constexpr std::array kFlags = {
              [](ParseState& state, std::string_view flag, const std::string& value) {
                return SetNumber(flag, value, 1, state.options.check.parallel);
              }},
+    Flag{.name = "--parallel-starts",
+         .value = ValueKind::kNumber,
+         .value_name = "N",
+         .commands = kCheck,
+         .group = FlagGroup::kSurvey,
+         .help = "at most N stdio servers starting at once (default: no limit); a\n"
+                 "start lasts until the server's first reply, and its\n"
+                 "--startup-timeout-ms counts from its turn. For servers whose start is\n"
+                 "heavy (npx downloads): a gate makes a survey slower where starts do\n"
+                 "not starve",
+         .set =
+             [](ParseState& state, std::string_view flag, const std::string& value) {
+               return SetNumber(flag, value, 1, state.options.check.parallel_starts);
+             }},
     Flag{.name = "--host-budget",
          .value = ValueKind::kNumber,
          .value_name = "N",

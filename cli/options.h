@@ -95,6 +95,8 @@ struct CheckSettings {
   /// Survey: targets checked at once, requests per host in the whole run (0: no limit), and
   /// the least time between two requests to one host.
   std::size_t parallel = 4;
+  /// Survey: stdio servers starting at once (transport/start_gate.h); 0: no limit.
+  std::size_t parallel_starts = 0;
   std::size_t host_budget = 0;
   std::size_t host_spacing_ms = 0;
   /// `--shard K/N` with --targets: only the targets j (from 0, in file order) with

@@ -46,12 +46,6 @@ pre.excerpt{max-height:8em;overflow:auto}
 button{font-size:12px}li,p,td,h2,h3{overflow-wrap:anywhere}
 .controls{margin:6px 0}.controls input[type=search]{width:220px}
 details.quiet>summary{cursor:pointer;color:#59636e;margin:4px 0}
-table.grid td{text-align:center;font-weight:600;padding:2px 6px}table.grid td:first-child{text-align:left}
-th.up{vertical-align:bottom;padding:4px 2px}th.up span{writing-mode:vertical-rl;transform:rotate(180deg)}
-.cell-fail{background:#ffcecb}.cell-warn{background:#fff1b3}.cell-pass{background:#d2f4d3}
-.cell-unverified{background:#e8dcff}.cell-na{background:#eaeef2}
-dl.words{margin:6px 0;max-width:560px}dl.words dt{font-weight:600}dl.words dd{margin:0 0 4px 16px}
-.census{display:flex;gap:20px;align-items:flex-start;flex-wrap:wrap}
 )";
 
 constexpr const char* kScript = R"(
@@ -197,78 +191,6 @@ std::string CountTable(const std::map<std::string, std::size_t>& sent,
   return html + "</table>";
 }
 
-constexpr const char* kSurveyWords = R"(<dl class="words">
-<dt>VERIFIED</dt><dd>the server answered a call to a tool that cannot exist on the protocol
-channel: a JSON-RPC error, whatever its code.</dd>
-<dt>OBSERVED_RISK</dt><dd>it answered on another channel: an <code>isError</code> result, a
-result as if the call had worked, something that is not JSON-RPC, or nothing. A model reading
-such an answer can take it for the tool's output. A risk in any revision outweighs a verified
-answer in another.</dd>
-<dt>UNVERIFIED</dt><dd>the call never reached the tool dispatch (HTTP 401/403, rate limits,
-transport errors); <i>not checked</i>: the server could not be checked at all.</dd></dl>)";
-
-// Per announced serverInfo, the servers and the checks some of them FAIL or WARN.
-std::string ServerInfoHtml(const std::vector<ServerInfoGroup>& groups) {
-  std::string html =
-      "<h2>Servers by serverInfo</h2><p class=\"meta\">Grouped by the name and version each "
-      "server announced; per group, the checks on which some of its servers FAIL or "
-      "WARN.</p><table class=\"by-server-info\"><tr><th>serverInfo</th><th>servers</th>"
-      "<th>check</th><th>FAIL</th><th>WARN</th></tr>";
-  for (const ServerInfoGroup& group : groups) {
-    std::vector<const SurveyCheckRow*> shown;
-    for (const SurveyCheckRow& row : group.per_check) {
-      if (row.counts.fail > 0 || row.counts.warn > 0) shown.push_back(&row);
-    }
-    const std::string span = std::to_string(std::max<std::size_t>(1, shown.size()));
-    html += "<tr><td rowspan=\"" + span + "\">" + H(group.label) +
-            "</td><td class=\"n\" rowspan=\"" + span + "\">" + std::to_string(group.targets) +
-            "</td>";
-    if (shown.empty()) html += "<td>—</td><td class=\"n\">0</td><td class=\"n\">0</td></tr>";
-    for (std::size_t i = 0; i < shown.size(); ++i) {
-      if (i > 0) html += "<tr>";
-      html += "<td>" + H(shown[i]->id) + "</td><td class=\"n\">" +
-              std::to_string(shown[i]->counts.fail) + "</td><td class=\"n\">" +
-              std::to_string(shown[i]->counts.warn) + "</td></tr>";
-    }
-  }
-  return html + "</table>";
-}
-
-std::string SurveyHtml(const Report& report) {
-  const SurveyTables tables = Tabulate(report);
-  const UnknownToolTable& unknown = tables.unknown_tool;
-  auto row = [](const std::string& name, int value, const std::string& key) {
-    return "<tr><td>" + name + "</td><td class=\"n\" data-figure=\"" + key + "\">" +
-           std::to_string(value) + "</td></tr>";
-  };
-  std::string html =
-      "<section class=\"survey\"><h2>Census: a call to an unknown tool (tools.unknown-name)</h2>"
-      "<div class=\"census\"><table><tr><th>answer</th><th>servers</th></tr>" +
-      row("VERIFIED", unknown.verified, "VERIFIED") +
-      row("OBSERVED_RISK", unknown.observed_risk, "OBSERVED_RISK") +
-      row("UNVERIFIED", unknown.unverified, "UNVERIFIED") +
-      row("not checked", unknown.not_checked, "not_checked") +
-      "</table><table><tr><th>shape of the risk</th><th>servers</th></tr>" +
-      row("isError result", unknown.is_error_result, "is_error_result") +
-      row("result without isError", unknown.result_without_is_error, "result_without_is_error") +
-      row("not JSON-RPC", unknown.not_json_rpc, "not_json_rpc") +
-      row("other", unknown.other_risk, "other_risk") + "</table>" + kSurveyWords +
-      "</div><h2>Servers × checks</h2><p class=\"meta\">The checks on which some server did "
-      "not pass; F FAIL, W WARN, U UNVERIFIED, P PASS, N NOT_APPLICABLE, - not run.</p>" +
-      detail::SurveyGrid(report) +
-      "<h2>Servers per verdict, per check</h2><table><tr><th>check</th>";
-  for (VerdictKind kind : kVerdictOrder) html += "<th>" + std::string(ToString(kind)) + "</th>";
-  html += "</tr>";
-  for (const auto& check : tables.per_check) {
-    html += "<tr><td>" + H(check.id) + "</td>";
-    for (VerdictKind kind : kVerdictOrder) {
-      html += "<td class=\"n\">" + std::to_string(check.counts.Of(kind)) + "</td>";
-    }
-    html += "</tr>";
-  }
-  return html + "</table>" + ServerInfoHtml(tables.by_server_info) + "</section>";
-}
-
 std::string TargetHtml(const Report& report, const TargetSection& target, std::size_t index,
                        std::size_t& findings) {
   const FuzzFigures* fuzz =
@@ -313,6 +235,7 @@ std::string TargetHtml(const Report& report, const TargetSection& target, std::s
 
 void WriteHtml(const Report& report, std::ostream& out) {
   if (report.kind == ReportKind::kDiff) return WriteDiffHtml(report, out);
+  if (report.kind == ReportKind::kSurvey) return WriteSurveyHtml(report, out);
   std::string title = "mcpfuzz " + std::string(ToString(report.kind)) + " report";
   if (report.targets.size() == 1) title += ": " + report.targets[0].description;
   char seconds[32];
@@ -327,7 +250,6 @@ void WriteHtml(const Report& report, std::ostream& out) {
       << " failing</p>\n";
   if (report.fuzz) out << FuzzSummary(report);
   if (report.targets.size() > 1) out << Tally(Count(report), "all-");
-  if (report.kind == ReportKind::kSurvey) out << SurveyHtml(report);
   std::size_t findings = 0;
   for (std::size_t i = 0; i < report.targets.size(); ++i) {
     out << TargetHtml(report, report.targets[i], i, findings) << "\n";

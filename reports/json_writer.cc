@@ -10,6 +10,7 @@
 #include "reports/detail/server_info_json.h"
 #include "reports/detail/stopped_early.h"
 #include "reports/escape.h"
+#include "reports/sdk_fingerprints.h"
 #include "reports/survey.h"
 #include "reports/writers.h"
 
@@ -224,12 +225,25 @@ json::object ReplayJson(const Report& report) {
   return out;
 }
 
+json::array Indices(const std::vector<std::size_t>& targets) {
+  json::array out;
+  for (std::size_t t : targets) out.push_back(t);
+  return out;
+}
+
 json::object SurveyJson(const Report& report) {
   json::object out = Header(report, "mcpfuzz-survey-report", nullptr);
   out["duration_seconds"] = report.duration_seconds;
   if (!report.shard.empty()) out["shard"] = report.shard;
+  const FingerprintTable& fingerprints = KnownSdkFingerprints();
+  const SurveyTables tables = Tabulate(report, fingerprints);
+  const SurveyCensus& census = tables.census;
+  out["census"] = {{"targets", census.targets},
+                   {"reached", census.reached},
+                   {"with_fail", census.with_fail},
+                   {"not_judged", census.not_judged},
+                   {"text", CensusText(census)}};
   out["summary"] = CountsJson(Count(report));
-  const SurveyTables tables = Tabulate(report);
   json::array per_check;
   for (const auto& row : tables.per_check) {
     json::object entry{{"id", row.id}};
@@ -237,6 +251,13 @@ json::object SurveyJson(const Report& report) {
     per_check.push_back(std::move(entry));
   }
   out["per_check"] = std::move(per_check);
+  json::array deviating;
+  for (const DeviatingCheck& check : tables.deviating) {
+    deviating.push_back({{"id", check.id},
+                         {"failing", Indices(check.failing)},
+                         {"warning", Indices(check.warning)}});
+  }
+  out["deviating_checks"] = std::move(deviating);
   const UnknownToolTable& unknown = tables.unknown_tool;
   out["unknown_tool"] = {{"verified", unknown.verified},
                          {"observed_risk", unknown.observed_risk},
@@ -248,12 +269,33 @@ json::object SurveyJson(const Report& report) {
                            {"not_json_rpc", unknown.not_json_rpc},
                            {"other", unknown.other_risk}}}};
   json::array targets;
-  for (const auto& target : report.targets) {
+  for (std::size_t t = 0; t < report.targets.size(); ++t) {
+    const TargetSection& target = report.targets[t];
+    const ServerRow& row = tables.servers[t];
     json::object entry{{"description", target.description},
                        {"stable_name", target.stable_name},
-                       {"transport", target.transport}};
+                       {"transport", target.transport},
+                       {"name", row.name},
+                       {"reached", row.reached},
+                       {"fail_checks", row.fail_checks},
+                       {"warn_checks", row.warn_checks}};
     if (!target.error.empty()) entry["error"] = target.error;
     AddCheckMembers(target, entry);
+    // Each deviation's fingerprint, as scripts/sdk-fingerprints.sh gathers them from the SDK
+    // servers, so a reader can see why one was or was not called inherited.
+    json::array& checks = entry["checks"].as_array();
+    for (std::size_t i = 0; i < target.items.size(); ++i) {
+      if (std::string print = Fingerprint(target.items[i]); !print.empty()) {
+        checks[i].as_object()["fingerprint"] = std::move(print);
+      }
+    }
+    json::array inherited;
+    for (const InheritedCheck& check : row.inherited) {
+      json::array sdks;
+      for (const std::string& id : check.sdks) sdks.emplace_back(id);
+      inherited.push_back({{"check", check.check}, {"sdks", std::move(sdks)}});
+    }
+    entry["likely_inherited"] = std::move(inherited);
     targets.push_back(std::move(entry));
   }
   out["targets"] = std::move(targets);

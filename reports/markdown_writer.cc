@@ -7,6 +7,7 @@
 
 #include "reports/detail/stopped_early.h"
 #include "reports/escape.h"
+#include "reports/sdk_fingerprints.h"
 #include "reports/survey.h"
 #include "reports/writers.h"
 
@@ -36,8 +37,41 @@ void CountsTable(const Report& report, std::ostream& out) {
   }
 }
 
-void SurveyTablesMarkdown(const Report& report, std::ostream& out) {
-  const SurveyTables tables = Tabulate(report);
+// A survey: the census, one row per server, one per check some server FAILs or WARNs on, and
+// the unknown-tool table. No finding one by one: dozens of servers would overflow a step
+// summary; the JSON and HTML reports have them.
+// `run` is the line that says which mcpfuzz ran when; it follows the census.
+void SurveyMarkdown(const Report& report, const std::string& run, std::ostream& out) {
+  const FingerprintTable& fingerprints = KnownSdkFingerprints();
+  const SurveyTables tables = Tabulate(report, fingerprints);
+  out << "**" << CensusText(tables.census) << "**\n\n"
+      << run << "\n\n"
+      << "| server | transport | speaks | FAIL | WARN | reached | likely inherited |\n"
+      << "|---|---|---|---:|---:|---|---|\n";
+  for (const ServerRow& row : tables.servers) {
+    const TargetSection& target = report.targets[row.target];
+    const std::string speaks = target.eras.speaks.empty() && target.eras.undetermined.empty()
+                                   ? ""
+                                   : SpeaksText(report, target);
+    std::string reached = row.reached ? "yes" : "no";
+    if (!target.error.empty()) reached += ", not judged: " + target.error;
+    out << "| " << Text(row.name) << " | " << Text(target.transport) << " | " << Text(speaks)
+        << " | " << row.fail_checks << " | " << row.warn_checks << " | " << Text(reached) << " | "
+        << Text(InheritedText(row, fingerprints)) << " |\n";
+  }
+  if (!tables.deviating.empty()) {
+    out << "\n### Checks failed or warned on\n\n| check | FAIL | WARN |\n|---|---|---|\n";
+    auto names = [&](const std::vector<std::size_t>& targets) {
+      std::string text;
+      for (std::size_t t : targets) text += (text.empty() ? "" : ", ") + tables.servers[t].name;
+      return targets.empty() ? std::string("—")
+                             : std::to_string(targets.size()) + ": " + Text(text);
+    };
+    for (const DeviatingCheck& check : tables.deviating) {
+      out << "| " << Text(check.id) << " | " << names(check.failing) << " | "
+          << names(check.warning) << " |\n";
+    }
+  }
   const UnknownToolTable& unknown = tables.unknown_tool;
   out << "\n### Unknown tool (tools.unknown-name)\n\n| state | servers |\n|---|---:|\n"
       << "| VERIFIED | " << unknown.verified << " |\n| OBSERVED\\_RISK | " << unknown.observed_risk
@@ -49,31 +83,13 @@ void SurveyTablesMarkdown(const Report& report, std::ostream& out) {
       << "| result without isError | " << unknown.result_without_is_error << " |\n"
       << "| not JSON-RPC | " << unknown.not_json_rpc << " |\n";
   if (unknown.other_risk > 0) out << "| other | " << unknown.other_risk << " |\n";
-  out << "\n### Servers per verdict, per check\n\n| check |";
-  for (VerdictKind kind : kVerdictOrder) out << " " << ToString(kind) << " |";
-  out << "\n|---|";
-  for (std::size_t i = 0; i < std::size(kVerdictOrder); ++i) out << "---:|";
-  out << "\n";
-  for (const auto& row : tables.per_check) {
-    out << "| " << Text(row.id) << " |";
-    for (VerdictKind kind : kVerdictOrder) out << " " << row.counts.Of(kind) << " |";
-    out << "\n";
+  out << "\n*Likely inherited*: the server's FAILs and WARNs on those checks match, by check, "
+         "verdict, error code and words, what an SDK server mcpfuzz measured answers; serverInfo "
+         "is not consulted. A match is likely, not proven.\n";
+  for (const auto& target : report.targets) {
+    for (const auto& note : target.notes) out << "\n> note: " << Text(note) << "\n";
   }
-  // A group's checks that no server of it FAILs or WARNs are left out; a group with none
-  // keeps one row, so every group is seen.
-  out << "\n### Servers by serverInfo\n\n| serverInfo | servers | check | FAIL | WARN |\n"
-      << "|---|---:|---|---:|---:|\n";
-  for (const ServerInfoGroup& group : tables.by_server_info) {
-    bool first = true;
-    for (const SurveyCheckRow& row : group.per_check) {
-      if (row.counts.fail == 0 && row.counts.warn == 0) continue;
-      out << "| " << (first ? Text(group.label) + " | " + std::to_string(group.targets) : " | ")
-          << " | " << Text(row.id) << " | " << row.counts.fail << " | " << row.counts.warn
-          << " |\n";
-      first = false;
-    }
-    if (first) out << "| " << Text(group.label) << " | " << group.targets << " | — | 0 | 0 |\n";
-  }
+  out << "\nEvery finding, with its exchanges and reproducer, is in the JSON report.\n";
 }
 
 void FindingMarkdown(const TargetSection& target, const ReportItem& item, bool many_targets,
@@ -109,11 +125,18 @@ void WriteMarkdown(const Report& report, std::ostream& out) {
   out << "## mcpfuzz " << ToString(report.kind);
   if (report.targets.size() == 1) out << ": " << Text(report.targets[0].description);
   out << "\n\n" << detail::MarkdownStoppedBanner(report);
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.1f", report.duration_seconds);
+  // A survey's sum of (check × revision) verdicts over servers means nothing: its census does.
+  if (report.kind == ReportKind::kSurvey) {
+    return SurveyMarkdown(report,
+                          "mcpfuzz " + Text(report.tool_version) + ", started " +
+                              Text(report.started_at) + ", " + seconds + " s",
+                          out);
+  }
   for (VerdictKind kind : kVerdictOrder) {
     out << (kind == kVerdictOrder[0] ? "**" : " · ") << counts.Of(kind) << " " << ToString(kind);
   }
-  char seconds[32];
-  std::snprintf(seconds, sizeof seconds, "%.1f", report.duration_seconds);
   out << "** — " << FailingCount(report) << " failing; mcpfuzz " << Text(report.tool_version)
       << ", started " << Text(report.started_at) << ", " << seconds << " s\n\n";
   if (report.targets.size() == 1 && report.targets[0].server_info) {
@@ -124,7 +147,6 @@ void WriteMarkdown(const Report& report, std::ostream& out) {
         << report.targets[0].items.size() << " finding(s).\n\n";
   }
   CountsTable(report, out);
-  if (report.kind == ReportKind::kSurvey) SurveyTablesMarkdown(report, out);
   for (const auto& target : report.targets) {
     for (const auto& note : target.notes) out << "\n> note: " << Text(note) << "\n";
   }

@@ -302,39 +302,49 @@ void ReplayText(const Report& report, std::ostream& out) {
   PolicyLine(report, out);
 }
 
-// Per announced serverInfo, the servers and the checks some of them FAIL or WARN.
-void ServerInfoText(const std::vector<ServerInfoGroup>& groups, std::ostream& out) {
-  out << "\nby serverInfo (servers failing, warning per check):\n";
-  for (const ServerInfoGroup& group : groups) {
-    out << "  " << EscapeForTerminal(group.label, 80) << ": " << group.targets << " target(s)\n";
-    for (const SurveyCheckRow& row : group.per_check) {
-      if (row.counts.fail == 0 && row.counts.warn == 0) continue;
-      out << "    " << Pad(row.id, 40) << row.counts.fail << " fail, " << row.counts.warn
-          << " warn\n";
-    }
-  }
-}
-
-// One line per target, then the unknown-tool table and the census by serverInfo.
+// The census first, then one line per server named by what it announced, then one line per
+// check some server FAILs or WARNs on with those servers, then the unknown-tool table.
 void SurveyText(const Report& report, std::ostream& out) {
-  for (const auto& target : report.targets) {
-    const VerdictCounts counts = Count(target.items);
-    out << Pad(EscapeForTerminal(target.description, 60), 62);
+  const FingerprintTable& fingerprints = KnownSdkFingerprints();
+  const SurveyTables tables = Tabulate(report, fingerprints);
+  out << CensusText(tables.census) << "\n\n";
+  for (const ServerRow& row : tables.servers) {
+    const TargetSection& target = report.targets[row.target];
+    out << Pad(EscapeForTerminal(row.name, 40), 42) << Pad(target.transport, 7);
     if (!target.error.empty()) {
       out << "not judged: " << EscapeForTerminal(target.error, 300) << "\n";
-      continue;
+    } else {
+      out << row.fail_checks << " fail, " << row.warn_checks << " warn";
+      if (const std::string inherited = InheritedText(row, fingerprints); !inherited.empty()) {
+        out << "; likely inherited from " << inherited;
+      }
+      out << "\n";
     }
-    out << counts.fail << " fail, " << counts.warn << " warn, " << counts.pass << " pass, "
-        << counts.unverified << " unverified\n";
+    if (row.announced) out << "  " << EscapeForTerminal(target.description, 200) << "\n";
   }
-  const SurveyTables tables = Tabulate(report);
+  if (!tables.deviating.empty()) out << "\nchecks failed or warned on, with their servers:\n";
+  for (const DeviatingCheck& check : tables.deviating) {
+    out << "  " << Pad(check.id, 40);
+    auto names = [&](const std::vector<std::size_t>& targets, const char* what) {
+      if (targets.empty()) return;
+      out << " " << targets.size() << " " << what << ":";
+      for (std::size_t i = 0; i < targets.size(); ++i) {
+        out << (i == 0 ? " " : ", ") << EscapeForTerminal(tables.servers[targets[i]].name, 40);
+      }
+      out << ";";
+    };
+    names(check.failing, "fail");
+    names(check.warning, "warn");
+    out << "\n";
+  }
   const UnknownToolTable& table = tables.unknown_tool;
   out << "\ntools.unknown-name: " << table.verified << " VERIFIED, " << table.observed_risk
       << " OBSERVED_RISK, " << table.unverified << " UNVERIFIED, " << table.not_checked
       << " not checked\n  observed risks: " << table.is_error_result << " isError result, "
       << table.result_without_is_error << " result without isError, " << table.not_json_rpc
-      << " not JSON-RPC, " << table.other_risk << " other\n";
-  ServerInfoText(tables.by_server_info, out);
+      << " not JSON-RPC, " << table.other_risk << " other\n"
+      << "\n"
+      << CensusText(tables.census) << "\n";
 }
 
 }  // namespace

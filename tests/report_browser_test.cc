@@ -2,8 +2,7 @@
 // with networking disabled, dumps the DOM it built (so the key figures must be there after
 // parsing, not just in the bytes) and takes a screenshot that must not be blank.
 //
-// Chromium comes from scripts/bootstrap.sh (Debian packages chromium, chromium-driver); the
-// test skips, saying so, only when no chromium is installed.
+// Chromium: tests/support/chromium.h.
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -19,6 +18,7 @@
 
 #include "model/reproducer.h"
 #include "reports/writers.h"
+#include "support/chromium.h"
 #include "support/processes.h"
 #include "support/report_fixtures.h"
 
@@ -26,44 +26,6 @@ namespace mcpfuzz::test_support {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string FindChromium() {
-  for (const char* name : {"chromium", "chromium-browser", "google-chrome"}) {
-    for (const char* dir : {"/usr/bin/", "/usr/local/bin/", "/snap/bin/"}) {
-      const std::string path = std::string(dir) + name;
-      if (::access(path.c_str(), X_OK) == 0) return path;
-    }
-  }
-  return "";
-}
-
-struct Rendered {
-  int exit_code = -1;
-  std::string output;
-};
-
-// Runs chromium with the flags that keep it offline and unprivileged; `what` is --dump-dom or
-// --screenshot=FILE.
-Rendered RunChromium(const std::string& chromium, const fs::path& profile, const std::string& what,
-                     const std::string& url, const std::string& window = "1280,1600") {
-  const std::string command =
-      "timeout 90 " + ShellQuote(chromium) +
-      " --headless --no-sandbox --disable-gpu --disable-background-networking"
-      " --no-first-run --disable-extensions --disable-sync --hide-scrollbars"
-      " --host-resolver-rules='MAP * ~NOTFOUND' --user-data-dir=" +
-      ShellQuote(profile.string()) + " --window-size=" + window + " " + what + " " +
-      ShellQuote(url) + " 2>/dev/null";
-  Rendered rendered;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return rendered;
-  char buffer[8192];
-  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) {
-    rendered.output.append(buffer, n);
-  }
-  const int status = ::pclose(pipe);
-  rendered.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return rendered;
-}
 
 class ReportBrowser : public ::testing::Test {
  protected:

@@ -142,9 +142,9 @@ json::value ServerInfoOfTarget(const json::value& report, std::size_t index) {
   return report.at("targets").at(index).at("server_info");
 }
 
-// Issue #14, "blame the layer": servers of one SDK release failing alike are told from one
-// server's own failure by the serverInfo they announce.
-TEST_F(Survey, GroupsServersByTheServerInfoTheyAnnounce) {
+// Rows are named by the serverInfo a server announced, its command beside it; a server that
+// announced nothing is named by its URL or command. The rows survive `mcpfuzz merge`.
+TEST_F(Survey, NamesEachServerByTheServerInfoItAnnounces) {
   const fs::path targets = dir_ / "targets.txt";
   std::ofstream(targets) << AnnouncingLine("alpha-sdk/1.0.0", "")
                          << AnnouncingLine("beta-sdk/2.0.0", "unknown-tool-plain-success")
@@ -162,43 +162,49 @@ TEST_F(Survey, GroupsServersByTheServerInfoTheyAnnounce) {
             json::parse(R"({"name":"alpha-sdk","version":"1.0.0"})"));
   EXPECT_EQ(ServerInfoOfTarget(report, 1), json::parse(R"({"name":"beta-sdk","version":"2.0.0"})"));
   EXPECT_TRUE(ServerInfoOfTarget(report, 3).is_null());
+  EXPECT_EQ(report.at("census"),
+            json::parse(R"({"targets":5,"reached":4,"with_fail":2,"not_judged":1,)"
+                        R"("text":"5 targets, 4 reached, 2 with a FAIL, 1 not judged"})"));
 
   // The model, as `mcpfuzz merge` reads it back: the unreachable target announced nothing.
   auto read = reports::SurveyReportFromJson(report);
   ASSERT_TRUE(read.ok()) << read.error().message;
-  const auto groups = reports::Tabulate(*read).by_server_info;
-  ASSERT_EQ(groups.size(), 3U);
-  EXPECT_EQ(groups[0].label, "alpha-sdk 1.0.0");
-  EXPECT_EQ(groups[1].label, "beta-sdk 2.0.0");
-  EXPECT_EQ(groups[2].label, reports::kNoServerInfo);
-  EXPECT_EQ(groups[0].targets, 2);
-  EXPECT_EQ(groups[1].targets, 2);
-  EXPECT_EQ(groups[2].targets, 1);
-  ASSERT_EQ(groups[0].per_check.size(), 1U);
-  ASSERT_EQ(groups[1].per_check.size(), 1U);
-  EXPECT_TRUE(groups[2].per_check.empty());
-  EXPECT_EQ(groups[0].per_check[0].counts.fail, 1);
-  EXPECT_EQ(groups[0].per_check[0].counts.pass, 1);
-  EXPECT_EQ(groups[1].per_check[0].counts.fail, 1);
-  EXPECT_EQ(groups[1].per_check[0].counts.warn, 1);
+  const auto tables = reports::Tabulate(*read, reports::FingerprintTable{});
+  ASSERT_EQ(tables.servers.size(), 5U);
+  EXPECT_EQ(tables.servers[0].name, "alpha-sdk 1.0.0");
+  EXPECT_EQ(tables.servers[1].name, "beta-sdk 2.0.0");
+  EXPECT_EQ(tables.servers[3].name, "http://127.0.0.1:9/mcp");
+  EXPECT_FALSE(tables.servers[3].reached);
+  EXPECT_EQ(tables.servers[1].fail_checks, 1);
+  EXPECT_EQ(tables.servers[4].warn_checks, 1);
+  ASSERT_EQ(tables.deviating.size(), 1U);
+  EXPECT_EQ(tables.deviating[0].id, "tools.unknown-name");
+  EXPECT_EQ(tables.deviating[0].failing, (std::vector<std::size_t>{1, 2}));
+  EXPECT_EQ(tables.deviating[0].warning, (std::vector<std::size_t>{4}));
 
   const std::string markdown = ReadFile(dir_ / "s.md");
-  for (const char* row : {"| alpha-sdk 1.0.0 | 2 | tools.unknown-name | 1 | 0 |",
-                          "| beta-sdk 2.0.0 | 2 | tools.unknown-name | 1 | 1 |",
-                          "| (no serverInfo) | 1 | — | 0 | 0 |"}) {
-    EXPECT_NE(markdown.find(row), std::string::npos) << row << "\n" << markdown;
-  }
-  // From the heading to the last group's line; the report lines follow.
-  const std::size_t census_start = run.output.find("by serverInfo");
-  const std::size_t census_end = run.output.find("\n", run.output.find("(no serverInfo)"));
-  ASSERT_NE(census_end, std::string::npos) << run.output;
-  const std::string census = run.output.substr(census_start, census_end - census_start);
-  EXPECT_NE(census.find("alpha-sdk 1.0.0: 2 target(s)\n    tools.unknown-name"), std::string::npos)
-      << census;
-  EXPECT_NE(census.find("beta-sdk 2.0.0: 2 target(s)"), std::string::npos) << census;
-  EXPECT_NE(census.find("(no serverInfo): 1 target(s)"), std::string::npos) << census;
+  EXPECT_NE(markdown.find("**5 targets, 4 reached, 2 with a FAIL, 1 not judged**"),
+            std::string::npos)
+      << markdown;
+  EXPECT_NE(markdown.find("| tools.unknown-name | 2: beta-sdk 2.0.0, alpha-sdk 1.0.0 | "
+                          "1: beta-sdk 2.0.0 |"),
+            std::string::npos)
+      << markdown;
+  EXPECT_NE(markdown.find("| http://127.0.0.1:9/mcp | http |  | 0 | 0 | no, not judged: "),
+            std::string::npos)
+      << markdown;
+  // The terminal: the census, then a line per server named as it announced itself, the
+  // command under it.
+  EXPECT_NE(run.output.find("5 targets, 4 reached, 2 with a FAIL, 1 not judged\n\nalpha-sdk 1.0.0"),
+            std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("\n  stdio: " + RefServerPath() +
+                            " --stdio --server-info "
+                            "beta-sdk/2.0.0 --fault unknown-tool-plain-success\n"),
+            std::string::npos)
+      << run.output;
 
-  // Shards merged keep each target's serverInfo, and so the census.
+  // Shards merged keep each target's serverInfo, and so the rows.
   for (const char* shard : {"1/2", "2/2"}) {
     (void)Mcpfuzz(survey + " --shard " + shard + " --report json=" +
                   ShellQuote((dir_ / (std::string(shard, 1) + ".json")).string()));
@@ -212,7 +218,11 @@ TEST_F(Survey, GroupsServersByTheServerInfoTheyAnnounce) {
   for (std::size_t i = 0; i < 5; ++i) {
     EXPECT_EQ(ServerInfoOfTarget(merged_report, i), ServerInfoOfTarget(report, i)) << i;
   }
-  EXPECT_NE(merged.output.find(census), std::string::npos) << merged.output;
+  EXPECT_EQ(merged_report.at("census"), report.at("census"));
+  const std::size_t rows = run.output.find("5 targets");
+  const std::string server_rows =
+      run.output.substr(rows, run.output.find("\n\n", rows + 20) - rows);
+  EXPECT_NE(merged.output.find(server_rows), std::string::npos) << merged.output;
 }
 
 TEST_F(Survey, ABudgetPerHostStopsRequestsToThatHost) {

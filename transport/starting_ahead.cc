@@ -3,6 +3,7 @@
 #include <optional>
 #include <utility>
 
+#include "transport/start_gate.h"
 #include "transport/transport.h"
 
 namespace mcpfuzz {
@@ -16,7 +17,7 @@ struct Ahead {
     Result<std::unique_ptr<Transport>> next = started ? std::move(*started) : connect();
     started.reset();
     // Only a stdio server has a start-up to overlap; an HTTP connection costs nothing to open.
-    if (next.ok() && (*next)->kind() == TransportKind::kStdio) {
+    if (next.ok() && (*next)->kind() == TransportKind::kStdio && !StartsLimited()) {
       Result<std::unique_ptr<Transport>> following = connect();
       if (following.ok()) started.emplace(std::move(following));
     }

@@ -22,6 +22,7 @@
 #include "transport/detail/reply_rule.h"
 #include "transport/detail/server_pipes.h"
 #include "transport/detail/stdio_record.h"
+#include "transport/start_gate.h"
 #include "transport/transport.h"
 
 namespace mcpfuzz {
@@ -31,9 +32,10 @@ using Clock = std::chrono::steady_clock;
 
 class StdioProcessTransport final : public StdioTransport {
  public:
-  StdioProcessTransport(StdioTarget target, transport_detail::ChildProcess child)
+  StdioProcessTransport(StdioTarget target, transport_detail::ChildProcess child, StartSlot start)
       : target_(std::move(target)),
-        pipes_(std::move(child), target_.limits.max_response_bytes, target_.stderr_tail_bytes) {}
+        pipes_(std::move(child), target_.limits.max_response_bytes, target_.stderr_tail_bytes),
+        start_(std::move(start)) {}
   ~StdioProcessTransport() override { Shutdown(); }
   StdioProcessTransport(const StdioProcessTransport&) = delete;
   StdioProcessTransport& operator=(const StdioProcessTransport&) = delete;
@@ -62,8 +64,12 @@ class StdioProcessTransport final : public StdioTransport {
   // said anything, then the timeout (or the patience, when shorter), with a large request's
   // read allowance.
   Limits ExchangeLimits(std::size_t request_bytes) const;
-  // Anything the server said shows it has started.
-  void Heard(const Observation& observation) { heard_ = heard_ || !observation.messages.empty(); }
+  // Anything the server said shows it has started. The first exchange ends its start either
+  // way (answered, exited, or out of its start-up limit): the next server may start.
+  void Heard(const Observation& observation) {
+    heard_ = heard_ || !observation.messages.empty();
+    start_.Release();
+  }
 
   StdioTarget target_;
   transport_detail::ServerPipes pipes_;
@@ -73,6 +79,7 @@ class StdioProcessTransport final : public StdioTransport {
   std::optional<std::chrono::milliseconds> patience_;
   bool skip_grace_ = false;
   bool agent_greeted_ = false;
+  StartSlot start_;
 };
 
 Limits StdioProcessTransport::ExchangeLimits(std::size_t request_bytes) const {
@@ -495,6 +502,7 @@ Result<std::string> StdioProcessTransport::TakeCoverage() {
 
 ProcessExit StdioProcessTransport::Shutdown() {
   if (shutdown_) return *shutdown_;
+  start_.Release();
   transport_detail::ChildProcess& process = pipes_.process();
   pipes_.DiscardStdout();
   process.CloseStdin();
@@ -542,11 +550,12 @@ Result<std::unique_ptr<StdioTransport>> SpawnStdio(StdioTarget target) {
     env.emplace_back("MCPFUZZ_COVERAGE_FD",
                      std::to_string(transport_detail::ChildProcess::kSideChannelFd));
   }
+  StartSlot start = AcquireStartSlot(target.limits.startup_timeout);
   auto child = transport_detail::ChildProcess::Spawn(target.argv, env, target.inherit_env,
                                                      target.coverage_agent.has_value());
   if (!child) return child.error();
-  return std::unique_ptr<StdioTransport>(
-      std::make_unique<StdioProcessTransport>(std::move(target), std::move(*child)));
+  return std::unique_ptr<StdioTransport>(std::make_unique<StdioProcessTransport>(
+      std::move(target), std::move(*child), std::move(start)));
 }
 
 }  // namespace mcpfuzz

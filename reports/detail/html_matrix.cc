@@ -91,45 +91,4 @@ std::string Matrix(const TargetSection& target, const FindingAnchors& anchors,
   return html + "</div>";
 }
 
-std::string SurveyGrid(const Report& report) {
-  std::vector<std::string> columns;
-  std::map<std::pair<std::string, std::string>, VerdictKind> cells;
-  for (std::size_t t = 0; t < report.targets.size(); ++t) {
-    for (const auto& item : report.targets[t].items) {
-      if (std::find(columns.begin(), columns.end(), item.id) == columns.end()) {
-        columns.push_back(item.id);
-      }
-      Worst(cells, std::to_string(t), item.id, item.verdict.kind);
-    }
-  }
-  // A check every server passes (or that applies to none) tells the census nothing.
-  std::erase_if(columns, [&](const std::string& column) {
-    for (std::size_t t = 0; t < report.targets.size(); ++t) {
-      auto found = cells.find({std::to_string(t), column});
-      if (found != cells.end() && !Quiet(found->second)) return false;
-    }
-    return true;
-  });
-  std::string html = "<table class=\"grid\"><tr><th>server</th>";
-  for (const auto& column : columns) html += "<th class=\"up\"><span>" + H(column) + "</span></th>";
-  html += "</tr>";
-  for (std::size_t t = 0; t < report.targets.size(); ++t) {
-    const TargetSection& target = report.targets[t];
-    html += "<tr><td><a href=\"#target-" + std::to_string(t) + "\">" + H(target.description) +
-            "</a></td>";
-    for (const auto& column : columns) {
-      auto found = cells.find({std::to_string(t), column});
-      if (found == cells.end()) {
-        html += "<td class=\"none\" title=\"not run\">-</td>";
-        continue;
-      }
-      const std::string name(ToString(found->second));
-      html += "<td class=\"cell-" + VerdictClass(found->second) + "\" title=\"" + H(column) + ": " +
-              name + "\">" + name.substr(0, 1) + "</td>";
-    }
-    html += "</tr>";
-  }
-  return html + "</table>";
-}
-
 }  // namespace mcpfuzz::reports::detail
