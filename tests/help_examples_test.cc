@@ -9,10 +9,12 @@
 #include <cstddef>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/options.h"
 #include "model/reproducer.h"
+#include "support/files.h"
 #include "support/processes.h"
 
 namespace mcpfuzz::cli {
@@ -93,6 +95,47 @@ TEST(HelpExamples, EveryExampleParsesAndTheBuiltinOnesRun) {
   }
   EXPECT_GE(parsed, 10U);
   EXPECT_GE(ran, 6U);
+}
+
+// The README's "Using it" block, as a reader adapts it: URL stands for a server's address, and
+// a pipe after the command is the reader's own. Each line must parse.
+TEST(HelpExamples, EveryCommandLineOfTheReadmesUsingItParses) {
+  const std::string readme = test_support::ReadFile(std::string(MCPFUZZ_SOURCE_DIR) + "/README.md");
+  const std::size_t section = readme.find("\n## Using it\n");
+  ASSERT_NE(section, std::string::npos);
+  const std::size_t open = readme.find("```sh\n", section);
+  const std::size_t close = readme.find("\n```", open + 6);
+  ASSERT_NE(close, std::string::npos);
+  std::size_t parsed = 0;
+  std::string pending;
+  std::size_t at = open + 6;
+  while (at < close) {
+    const std::size_t end = readme.find('\n', at);
+    std::string line = readme.substr(at, end - at);
+    at = end + 1;
+    for (const char* cut : {"   #", "  #", " | "}) {
+      if (const std::size_t from = line.find(cut); from != std::string::npos) line.erase(from);
+    }
+    const bool continued = line.ends_with("\\");
+    if (continued) line.pop_back();
+    pending += line;
+    if (continued) continue;
+    std::string example = std::exchange(pending, "");
+    if (!example.starts_with("mcpfuzz ")) continue;
+    for (std::size_t url = example.find(" URL "); url != std::string::npos;
+         url = example.find(" URL ")) {
+      example.replace(url, 5, " http://127.0.0.1:3000/mcp ");
+    }
+    std::vector<std::string> words = ShellWords(example);
+    ASSERT_FALSE(words.empty()) << example;
+    words.erase(words.begin());
+    // The reference server is its own program behind `mcpfuzz refserver`, not a command here.
+    if (!words.empty() && words.front() == "refserver") continue;
+    const auto options = ParseOptions(words);
+    EXPECT_TRUE(options.ok()) << example << ": " << options.error().message;
+    ++parsed;
+  }
+  EXPECT_GE(parsed, 20U);
 }
 
 }  // namespace
