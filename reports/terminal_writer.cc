@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "oracles/expectations.h"
 #include "reports/survey.h"
@@ -131,6 +132,44 @@ void PolicyLine(const Report& report, std::ostream& out) {
   if (report.baseline) FindingsBaseline(*report.baseline, out);
 }
 
+// Why a check could not be judged, in words: the JSON report keeps the enum names.
+std::string_view ReasonWords(UnverifiedReason reason) {
+  switch (reason) {
+    case UnverifiedReason::kCredentialRequired:
+      return "credentials required";
+    case UnverifiedReason::kRateLimited:
+      return "rate limited";
+    case UnverifiedReason::kTransportError:
+      return "the exchange did not complete";
+    case UnverifiedReason::kEraNotSpoken:
+      return "the revision is not spoken";
+    case UnverifiedReason::kNone:
+      break;
+  }
+  return "not judged";
+}
+
+// A note that starts with how an exchange ended ("alive_but_deaf: no reply within ..."), with
+// that outcome in words; other notes as they are.
+std::string OutcomeInWords(const std::string& note) {
+  static constexpr std::pair<std::string_view, std::string_view> kWords[] = {
+      {"timeout", "timed out"},
+      {"connection_refused", "connection refused"},
+      {"connection_reset", "connection reset"},
+      {"exited", "the server exited"},
+      {"alive_but_deaf", "the server stayed up but answered nothing"},
+      {"dropped", "no reply"},
+      {"too_large", "the reply was too large"},
+      {"transport_error", "the exchange failed"},
+  };
+  for (const auto& [token, words] : kWords) {
+    if (note.size() > token.size() && note.starts_with(token) && note[token.size()] == ':') {
+      return std::string(words) + note.substr(token.size());
+    }
+  }
+  return note;
+}
+
 // What the handshake control saw, as a sentence: the JSON report keeps the enum names.
 std::string PreInitSentence(const PreInitClassification& pre_init) {
   switch (pre_init.rejects) {
@@ -172,8 +211,10 @@ void CheckText(const Report& report, const TargetSection& target, std::ostream& 
     if (!heading) out << "\nUnverified\n";
     heading = true;
     out << "  " << item.id << "  " << item.revision << "/" << item.transport << "  ("
-        << ToString(verdict.unverified_reason) << ")";
-    if (!verdict.notes.empty()) out << ": " << EscapeForTerminal(verdict.notes.front(), 200);
+        << ReasonWords(verdict.unverified_reason) << ")";
+    if (!verdict.notes.empty()) {
+      out << ": " << EscapeForTerminal(OutcomeInWords(verdict.notes.front()), 200);
+    }
     out << "\n";
   }
   for (const std::string& note : target.notes) {
