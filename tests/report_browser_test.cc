@@ -236,5 +236,136 @@ TEST_F(ReportBrowser, TheFuzzReportCountsCasesNotVerdicts) {
   EXPECT_TRUE(probe.at("broken").as_array().empty()) << boost::json::serialize(probe.at("broken"));
 }
 
+// Every table of a page as the browser built it: rows of cells, each its text and class.
+constexpr std::string_view kTables = R"(<script>
+const tables = [...document.querySelectorAll('table')].map(t => [...t.rows].map(
+    r => [...r.cells].map(c => ({text: c.innerText.trim(), cls: c.className}))));
+const legend = [...document.querySelectorAll('.legend')].map(e => e.innerText).join(' ');
+const meta = [...document.querySelectorAll('.meta')].map(e => e.innerText).join(' ');
+const pre = document.createElement('pre');
+pre.id = 'tables';
+pre.textContent = JSON.stringify({tables, legend, meta});
+document.body.appendChild(pre);
+</script>)";
+
+boost::json::object Tables(const std::string& chromium, const fs::path& dir,
+                           const reports::Report& report) {
+  std::ostringstream html;
+  reports::WriteHtml(report, html);
+  std::string page = html.str();
+  // A page's own policy may forbid scripts (the diff page runs none); this copy is the test's.
+  if (const auto policy = page.find("<meta http-equiv=\"Content-Security-Policy\"");
+      policy != std::string::npos) {
+    page.erase(policy, page.find('>', policy) + 1 - policy);
+  }
+  page.insert(page.rfind("</body>"), kTables);
+  const fs::path file = dir / "tables.html";
+  std::ofstream(file) << page;
+  const Rendered dom =
+      RunChromium(chromium, dir / "profile", "--dump-dom", "file://" + file.string(), "1400,900");
+  const std::string open = "<pre id=\"tables\">";
+  const auto start = dom.output.find(open);
+  if (start == std::string::npos) {
+    ADD_FAILURE() << "the script wrote nothing: " << dom.output.substr(0, 2000);
+    return {};
+  }
+  const auto end = dom.output.find("</pre>", start);
+  return boost::json::parse(
+             Unescape(dom.output.substr(start + open.size(), end - start - open.size())))
+      .as_object();
+}
+
+// The table whose first header cell is `heading`, as rows of cell texts (header row left out).
+std::vector<std::vector<std::string>> TableHeaded(const boost::json::object& dom,
+                                                  std::string_view heading) {
+  for (const auto& table : dom.at("tables").as_array()) {
+    const auto& rows = table.as_array();
+    if (rows.empty() || rows[0].as_array().empty() ||
+        rows[0].as_array()[0].at("text").as_string() != heading) {
+      continue;
+    }
+    std::vector<std::vector<std::string>> texts;
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+      auto& row = texts.emplace_back();
+      for (const auto& cell : rows[i].as_array()) row.emplace_back(cell.at("text").as_string());
+    }
+    return texts;
+  }
+  ADD_FAILURE() << "no table headed " << heading;
+  return {};
+}
+
+// Issue #27: the cases and the findings of a revision share one row, however the findings
+// name their transport.
+TEST_F(ReportBrowser, TheFuzzReportCountsCasesAndFindingsPerRevisionInOneRow) {
+  reports::Report report = HostileFuzzReport();
+  report.fuzz->cases_per_revision = {{"2025-11-25", 1200}, {"2026-07-28", 800}};
+  report.targets[0].items[0].revision = "2026-07-28";
+  const auto rows = TableHeaded(Tables(chromium_, dir_, report), "revision");
+  ASSERT_EQ(rows.size(), 2U);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"2025-11-25", "1200", "0"}));
+  EXPECT_EQ(rows[1], (std::vector<std::string>{"2026-07-28", "800", "1"}));
+}
+
+// Issue #27: a replay names the revisions its cases were sent in, per case and in its header.
+TEST_F(ReportBrowser, TheReplayReportNamesTheRevisionsItReplayedIn) {
+  const boost::json::object dom = Tables(chromium_, dir_, HostileReplayReport());
+  const std::string meta(dom.at("meta").as_string());
+  EXPECT_NE(meta.find("replayed in 2025-11-25"), std::string::npos) << meta;
+  EXPECT_EQ(meta.find("no revision"), std::string::npos) << meta;
+  bool row_names_it = false;
+  for (const auto& table : dom.at("tables").as_array()) {
+    for (const auto& row : table.as_array()) {
+      for (const auto& cell : row.as_array()) {
+        row_names_it =
+            row_names_it || std::string_view(cell.at("text").as_string()).find("2025-11-25") !=
+                                std::string_view::npos;
+      }
+    }
+  }
+  EXPECT_TRUE(row_names_it) << boost::json::serialize(dom.at("tables"));
+}
+
+// Issue #27: each answer's cell is coloured by its verdict (a WARN is not a PASS), the legend
+// explains them, and a disagreement with a wrong side comes before one without.
+TEST_F(ReportBrowser, TheDiffReportColoursCellsByVerdictAndListsWrongSidesFirst) {
+  reports::Report report = HostileDiffReport();
+  reports::DiffRow merely = report.diff->rows.at(0);
+  merely.check_id = "methods.unknown";
+  merely.label = "merely-different";
+  merely.cells.at(0).verdict = "PASS";
+  merely.cells.at(1).verdict = "WARN";
+  report.diff->rows.insert(report.diff->rows.begin(), merely);
+  const boost::json::object dom = Tables(chromium_, dir_, report);
+  const std::string legend(dom.at("legend").as_string());
+  EXPECT_NE(legend.find("WARN"), std::string::npos) << legend;
+  EXPECT_NE(legend.find("\u2713"), std::string::npos) << legend;
+  std::vector<std::string> order;
+  std::vector<std::string> classes;
+  for (const auto& table : dom.at("tables").as_array()) {
+    const auto& rows = table.as_array();
+    if (rows.empty() || rows[0].as_array().empty() ||
+        rows[0].as_array()[0].at("text").as_string() != "check") {
+      continue;
+    }
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+      const auto& cells = rows[i].as_array();
+      order.emplace_back(cells[0].at("text").as_string());
+      for (std::size_t c = 2; c < cells.size(); ++c) {
+        classes.emplace_back(cells[c].at("cls").as_string());
+      }
+    }
+  }
+  ASSERT_EQ(order.size(), 2U) << boost::json::serialize(dom.at("tables"));
+  EXPECT_EQ(order[0].substr(0, 18), "tools.unknown-name") << "the wrong side first";
+  EXPECT_EQ(order[1].substr(0, 15), "methods.unknown");
+  const auto has = [&classes](std::string_view cls) {
+    return std::any_of(classes.begin(), classes.end(),
+                       [cls](const std::string& c) { return c.find(cls) != std::string::npos; });
+  };
+  EXPECT_TRUE(has("v-fail") && has("v-warn") && has("v-pass"))
+      << boost::json::serialize(dom.at("tables"));
+}
+
 }  // namespace
 }  // namespace mcpfuzz::test_support
