@@ -191,6 +191,36 @@ std::string CountTable(const std::map<std::string, std::size_t>& sent,
   return html + "</table>";
 }
 
+// The server's own coverage (fuzz --coverage): how far the cases reached, how it grew, and
+// the scripts of the server's own code first, then the busiest under node_modules.
+std::string CoverageHtml(const FuzzCoverage& coverage, std::size_t cases) {
+  if (!coverage.off.empty()) {
+    return "<h3>Server coverage</h3><p class=\"meta\" data-figure=\"coverage-off\">off: " +
+           H(coverage.off) + "</p>";
+  }
+  std::string html = "<h3>Server coverage</h3><p class=\"meta\"><b data-figure=\"coverage\">" +
+                     std::to_string(coverage.blocks) + "</b> blocks of the server ran: " +
+                     std::to_string(coverage.blocks - coverage.in_node_modules) +
+                     " in its own code, " + std::to_string(coverage.in_node_modules) +
+                     " under node_modules, in " + std::to_string(coverage.scripts.size()) +
+                     " scripts</p>" +
+                     detail::GrowthPlot(coverage.growth, cases, "blocks run, by case");
+  std::vector<const FuzzCoverage::Script*> scripts;
+  for (const auto& script : coverage.scripts) scripts.push_back(&script);
+  std::stable_sort(scripts.begin(), scripts.end(), [](const auto* a, const auto* b) {
+    if (a->in_node_modules != b->in_node_modules) return !a->in_node_modules;
+    return a->blocks > b->blocks;
+  });
+  // A page for people: the scripts that say most; the JSON report lists every one.
+  constexpr std::size_t kScriptsShown = 20;
+  html += "<table><tr><th>script</th><th>blocks</th></tr>";
+  for (std::size_t i = 0; i < scripts.size() && i < kScriptsShown; ++i) {
+    html += "<tr><td>" + H(scripts[i]->url) + "</td><td class=\"n\">" +
+            std::to_string(scripts[i]->blocks) + "</td></tr>";
+  }
+  return html + "</table>";
+}
+
 std::string TargetHtml(const Report& report, const TargetSection& target, std::size_t index,
                        std::size_t& findings) {
   const FuzzFigures* fuzz =
@@ -219,6 +249,7 @@ std::string TargetHtml(const Report& report, const TargetSection& target, std::s
                        "generator family") +
             CountTable(fuzz->cases_per_revision, GroupBy(target.items, RevisionKey), "revision") +
             "</div>";
+    if (fuzz->coverage) html += CoverageHtml(*fuzz->coverage, fuzz->cases);
   }
   if (target.items.empty()) return html + "</section>";
   html += "<h3>Checks × revisions</h3>" + detail::Matrix(target, anchors, scope);

@@ -145,6 +145,13 @@ void WriteMarkdown(const Report& report, std::ostream& out) {
   if (report.fuzz) {
     out << "Seed " << report.fuzz->seed << ", " << report.fuzz->cases << " cases, "
         << report.targets[0].items.size() << " finding(s).\n\n";
+    if (const auto& coverage = report.fuzz->coverage; coverage && coverage->off.empty()) {
+      out << "Server coverage: " << coverage->blocks << " blocks ran ("
+          << coverage->blocks - coverage->in_node_modules << " in its own code, "
+          << coverage->in_node_modules << " under node_modules).\n\n";
+    } else if (coverage) {
+      out << "Server coverage off: " << Text(coverage->off) << "\n\n";
+    }
   }
   CountsTable(report, out);
   for (const auto& target : report.targets) {

@@ -307,6 +307,33 @@ TEST_F(ReportBrowser, TheFuzzReportCountsCasesAndFindingsPerRevisionInOneRow) {
   EXPECT_EQ(rows[1], (std::vector<std::string>{"2026-07-28", "800", "1"}));
 }
 
+// Issue #28: fuzz --coverage's figures on the page: the count, the growth drawn, the server's
+// own scripts listed first, their URLs (the server's text) escaped.
+TEST_F(ReportBrowser, TheFuzzReportShowsTheServersCoverageAndHowItGrew) {
+  reports::Report report = HostileFuzzReport();
+  reports::FuzzCoverage& coverage = report.fuzz->coverage.emplace();
+  coverage.blocks = 930;
+  coverage.in_node_modules = 900;
+  coverage.takes = 2000;
+  coverage.growth = {{1, 900}, {17, 925}, {1200, 930}};
+  coverage.scripts = {{"file:///srv/node_modules/sdk/index.js", 900, true},
+                      {"file:///srv/" + kHostile + ".js", 30, false}};
+  const std::string tables_text =
+      boost::json::serialize(Tables(chromium_, dir_, report).at("tables"));
+  const auto scripts = TableHeaded(Tables(chromium_, dir_, report), "script");
+  ASSERT_EQ(scripts.size(), 2U);
+  EXPECT_NE(scripts[0][0].find("<script>"), std::string::npos) << "shown as text, first";
+  EXPECT_EQ(scripts[0][1], "30");
+  EXPECT_EQ(scripts[1][1], "900");
+  std::ostringstream html;
+  reports::WriteHtml(report, html);
+  EXPECT_NE(html.str().find("data-figure=\"coverage\">930<"), std::string::npos);
+  EXPECT_NE(html.str().find("<polyline"), std::string::npos) << "the growth is drawn";
+  const boost::json::object probe = Probe(chromium_, dir_, html.str());
+  ASSERT_FALSE(probe.empty());
+  EXPECT_TRUE(probe.at("broken").as_array().empty()) << boost::json::serialize(probe.at("broken"));
+}
+
 // Issue #27: a replay names the revisions its cases were sent in, per case and in its header.
 TEST_F(ReportBrowser, TheReplayReportNamesTheRevisionsItReplayedIn) {
   const boost::json::object dom = Tables(chromium_, dir_, HostileReplayReport());

@@ -113,4 +113,49 @@ std::string StackedBars(const std::vector<std::pair<std::string, VerdictCounts>>
   return svg + "</svg></figure>";
 }
 
+std::string GrowthPlot(const std::vector<std::pair<std::size_t, std::size_t>>& steps,
+                       std::size_t cases, const std::string& title) {
+  if (steps.empty()) return "";
+  constexpr int kLeft = 60;
+  constexpr int kWidth = 420;
+  constexpr int kHeight = 140;
+  constexpr int kTop = 8;
+  const std::size_t last_case = std::max(cases, steps.back().first);
+  const double low = static_cast<double>(steps.front().second);
+  const double high = static_cast<double>(steps.back().second);
+  auto x = [&](std::size_t at) {
+    return kLeft + kWidth * static_cast<double>(at) /
+                       static_cast<double>(std::max<std::size_t>(last_case, 1));
+  };
+  // The first growth sits on the floor, the last at the top: the growth is what is drawn.
+  auto y = [&](std::size_t count) {
+    const double span = high > low ? high - low : 1.0;
+    return kTop + kHeight - kHeight * (static_cast<double>(count) - low) / span;
+  };
+  std::string points;
+  std::size_t previous = steps.front().second;
+  for (const auto& [at, count] : steps) {
+    points += Number(x(at)) + "," + Number(y(previous)) + " " + Number(x(at)) + "," +
+              Number(y(count)) + " ";
+    previous = count;
+  }
+  points += Number(x(last_case)) + "," + Number(y(previous));
+  const int height = kTop + kHeight + 24;
+  std::string svg = "<figure class=\"chart\"><figcaption>" + EscapeMarkup(title) +
+                    "</figcaption><svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" "
+                    "width=\"" +
+                    std::to_string(kLeft + kWidth + 20) + "\" height=\"" + std::to_string(height) +
+                    "\"><title>" + EscapeMarkup(title) + "</title>";
+  svg +=
+      "<polyline fill=\"none\" stroke=\"#0969da\" stroke-width=\"2\" points=\"" + points + "\"/>";
+  svg += "<text x=\"0\" y=\"" + std::to_string(kTop + 10) + "\" font-size=\"12\">" + Number(high) +
+         "</text><text x=\"0\" y=\"" + std::to_string(kTop + kHeight) + "\" font-size=\"12\">" +
+         Number(low) + "</text>";
+  svg += "<text x=\"" + std::to_string(kLeft) + "\" y=\"" + std::to_string(height - 4) +
+         "\" font-size=\"12\">case 0</text><text x=\"" + std::to_string(kLeft + kWidth - 60) +
+         "\" y=\"" + std::to_string(height - 4) + "\" font-size=\"12\">case " +
+         std::to_string(last_case) + "</text>";
+  return svg + "</svg></figure>";
+}
+
 }  // namespace mcpfuzz::reports::detail

@@ -1,6 +1,7 @@
 #pragma once
 // Inline SVG charts for the HTML report: no script, no external asset, text escaped.
 
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,4 +21,8 @@ std::string VerdictBars(const VerdictCounts& counts, const std::string& title);
 std::string StackedBars(const std::vector<std::pair<std::string, VerdictCounts>>& groups,
                         const std::string& title);
 
+/// How a count grew over a run: `steps` of (cases, count), one per growth, drawn as a step line
+/// from the first case to `cases`, the axes labelled with the first and last values.
+std::string GrowthPlot(const std::vector<std::pair<std::size_t, std::size_t>>& steps,
+                       std::size_t cases, const std::string& title);
 }  // namespace mcpfuzz::reports::detail
