@@ -318,8 +318,6 @@ TEST_F(ReportBrowser, TheFuzzReportShowsTheServersCoverageAndHowItGrew) {
   coverage.growth = {{1, 900}, {17, 925}, {1200, 930}};
   coverage.scripts = {{"file:///srv/node_modules/sdk/index.js", 900, true},
                       {"file:///srv/" + kHostile + ".js", 30, false}};
-  const std::string tables_text =
-      boost::json::serialize(Tables(chromium_, dir_, report).at("tables"));
   const auto scripts = TableHeaded(Tables(chromium_, dir_, report), "script");
   ASSERT_EQ(scripts.size(), 2U);
   EXPECT_NE(scripts[0][0].find("<script>"), std::string::npos) << "shown as text, first";
