@@ -104,7 +104,7 @@ TEST(StdoutWithoutRevision, AForcedRevisionFailsStdoutAndLeavesTheRestUnverified
   const ProcessRun run = Mcpfuzz("check --revision 2025-06-18 -- yes </dev/null");
   EXPECT_EQ(run.exit_code, 1) << run.output;
   EXPECT_NE(run.output.find("FAIL  stdio.stdout-only-jsonrpc"), std::string::npos) << run.output;
-  EXPECT_NE(run.output.find("tools.unknown-name  2025-06-18/stdio  (era_not_spoken)"),
+  EXPECT_NE(run.output.find("tools.unknown-name  2025-06-18/stdio  (the revision is not spoken)"),
             std::string::npos)
       << run.output;
   EXPECT_NE(run.output.find("\n0 pass"), std::string::npos) << run.output;
