@@ -161,6 +161,17 @@ TEST_F(CoverageAgent, AServerWithoutTheAgentWorksAndCoverageSaysWhyItIsOff) {
       << none.error().message;
 }
 
+// Processes whose environment names `folder` (the agent's, in NODE_OPTIONS): the servers a
+// run with the agent started, and whatever they started.
+std::size_t ProcessesLoading(const std::string& folder) {
+  std::size_t found = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string environment = test_support::ReadFile(entry.path() / "environ");
+    if (environment.find(folder) != std::string::npos) ++found;
+  }
+  return found;
+}
+
 // `fuzz --coverage` end to end: the report says how many of the server's blocks the cases ran
 // and after which case the count grew, and the agent's folder is gone after the run.
 TEST_F(CoverageAgent, FuzzReportsTheServersCoverageAndHowItGrew) {
@@ -203,6 +214,7 @@ TEST_F(CoverageAgent, FuzzReportsTheServersCoverageAndHowItGrew) {
   }
   EXPECT_EQ(per_script, blocks);
   EXPECT_TRUE(std::filesystem::is_empty(temporary)) << "the agent's folder outlived the run";
+  EXPECT_EQ(ProcessesLoading(temporary.string()), 0U) << "a server with the agent outlived the run";
   const test_support::ProcessRun valid = test_support::RunShell(
       "python3 " +
       ShellQuote(std::string(MCPFUZZ_SOURCE_DIR) + "/tests/support/validate_reports.py") + " " +
