@@ -149,25 +149,37 @@ std::string Unescape(std::string text) {
   return text;
 }
 
-boost::json::object Probe(const std::string& chromium, const fs::path& dir,
-                          const std::string& html) {
-  std::string probed = html;
-  probed.insert(probed.rfind("</body>"), kProbe);
-  const fs::path page = dir / "probed.html";
-  std::ofstream(page) << probed;
+// `html` with `script` run in it by Chromium: the JSON the script left in <pre id="`id`">.
+// Under the page's own policy when `keep_policy` (a probe of the page's own scripts must meet
+// what they meet); without it, for a script that only reads the page, since a page's policy may
+// forbid scripts (the diff page runs none).
+boost::json::object RunScript(const std::string& chromium, const fs::path& dir, std::string html,
+                              std::string_view script, const std::string& id, bool keep_policy) {
+  if (const auto policy = html.find("<meta http-equiv=\"Content-Security-Policy\"");
+      policy != std::string::npos && !keep_policy) {
+    html.erase(policy, html.find('>', policy) + 1 - policy);
+  }
+  html.insert(html.rfind("</body>"), script);
+  const fs::path page = dir / (id + ".html");
+  std::ofstream(page) << html;
   const Rendered dom =
       RunChromium(chromium, dir / "profile", "--dump-dom", "file://" + page.string(), "1400,900");
   EXPECT_EQ(dom.exit_code, 0);
-  const std::string open = "<pre id=\"probe\">";
+  const std::string open = "<pre id=\"" + id + "\">";
   const auto start = dom.output.find(open);
   if (start == std::string::npos) {
-    ADD_FAILURE() << "the probe wrote nothing: " << dom.output.substr(0, 2000);
+    ADD_FAILURE() << "the script wrote nothing: " << dom.output.substr(0, 2000);
     return {};
   }
   const auto end = dom.output.find("</pre>", start);
   return boost::json::parse(
              Unescape(dom.output.substr(start + open.size(), end - start - open.size())))
       .as_object();
+}
+
+boost::json::object Probe(const std::string& chromium, const fs::path& dir,
+                          const std::string& html) {
+  return RunScript(chromium, dir, html, kProbe, "probe", /*keep_policy=*/true);
 }
 
 std::vector<std::string> Strings(const boost::json::value& list) {
@@ -252,27 +264,7 @@ boost::json::object Tables(const std::string& chromium, const fs::path& dir,
                            const reports::Report& report) {
   std::ostringstream html;
   reports::WriteHtml(report, html);
-  std::string page = html.str();
-  // A page's own policy may forbid scripts (the diff page runs none); this copy is the test's.
-  if (const auto policy = page.find("<meta http-equiv=\"Content-Security-Policy\"");
-      policy != std::string::npos) {
-    page.erase(policy, page.find('>', policy) + 1 - policy);
-  }
-  page.insert(page.rfind("</body>"), kTables);
-  const fs::path file = dir / "tables.html";
-  std::ofstream(file) << page;
-  const Rendered dom =
-      RunChromium(chromium, dir / "profile", "--dump-dom", "file://" + file.string(), "1400,900");
-  const std::string open = "<pre id=\"tables\">";
-  const auto start = dom.output.find(open);
-  if (start == std::string::npos) {
-    ADD_FAILURE() << "the script wrote nothing: " << dom.output.substr(0, 2000);
-    return {};
-  }
-  const auto end = dom.output.find("</pre>", start);
-  return boost::json::parse(
-             Unescape(dom.output.substr(start + open.size(), end - start - open.size())))
-      .as_object();
+  return RunScript(chromium, dir, html.str(), kTables, "tables", /*keep_policy=*/false);
 }
 
 // The table whose first header cell is `heading`, as rows of cell texts (header row left out).
