@@ -8,8 +8,8 @@ namespace {
 
 // FNV-1a over the URL and both offsets: stable across runs and machines, so a block keeps its
 // key in a corpus written by one run and read by another.
-std::uint64_t BlockKey(std::string_view url, std::int64_t start, std::int64_t end) {
-  std::uint64_t hash = 14695981039346656037ULL;
+BlockKey KeyOf(std::string_view url, std::int64_t start, std::int64_t end) {
+  BlockKey hash = 14695981039346656037ULL;
   auto mix = [&hash](std::string_view bytes) {
     for (const char byte : bytes) {
       hash ^= static_cast<unsigned char>(byte);
@@ -32,7 +32,8 @@ Error NotTheAgents(std::string_view why) {
 
 }  // namespace
 
-Result<CoverageGain> CoverageMap::Merge(std::string_view reply, std::size_t agent) {
+Result<std::vector<CoverageMap::ReadBlock>> CoverageMap::Parse(
+    std::string_view reply, std::map<std::int64_t, std::string>& named) {
   boost::system::error_code error;
   const boost::json::value parsed = boost::json::parse(reply, error);
   if (error || !parsed.is_object()) return NotTheAgents("not a JSON object");
@@ -45,8 +46,6 @@ Result<CoverageGain> CoverageMap::Merge(std::string_view reply, std::size_t agen
   if (scripts == nullptr || !scripts->is_array() || blocks == nullptr || !blocks->is_array()) {
     return NotTheAgents("no scripts and blocks arrays");
   }
-  // Read whole before anything is merged, so a malformed reply changes nothing.
-  std::map<std::int64_t, std::string> named = script_ids_[agent];
   for (const auto& script : scripts->as_array()) {
     const auto* pair = script.if_array();
     if (pair == nullptr || pair->size() != 2 || !(*pair)[0].is_int64() || !(*pair)[1].is_string()) {
@@ -54,42 +53,87 @@ Result<CoverageGain> CoverageMap::Merge(std::string_view reply, std::size_t agen
     }
     named[(*pair)[0].as_int64()] = std::string((*pair)[1].as_string());
   }
-  struct Block {
-    const std::string* url;
-    std::int64_t start;
-    std::int64_t end;
-  };
-  std::vector<Block> read;
+  std::vector<ReadBlock> read;
   read.reserve(blocks->as_array().size());
-  for (const auto& block : blocks->as_array()) {
-    const auto* triple = block.if_array();
-    if (triple == nullptr || triple->size() != 3 || !(*triple)[0].is_int64() ||
-        !(*triple)[1].is_int64() || !(*triple)[2].is_int64()) {
-      return NotTheAgents("a block is not [script id, start, end]");
+  const auto* unrun = object.if_contains("unrun");
+  if (unrun != nullptr && !unrun->is_array()) return NotTheAgents("unrun is not an array");
+  for (const auto* list : {blocks, unrun}) {
+    if (list == nullptr) continue;
+    for (const auto& block : list->as_array()) {
+      const auto* triple = block.if_array();
+      if (triple == nullptr || triple->size() != 3 || !(*triple)[0].is_int64() ||
+          !(*triple)[1].is_int64() || !(*triple)[2].is_int64()) {
+        return NotTheAgents("a block is not [script id, start, end]");
+      }
+      const auto url = named.find((*triple)[0].as_int64());
+      if (url == named.end()) return NotTheAgents("a block names a script never named");
+      read.push_back(
+          {&url->second, (*triple)[1].as_int64(), (*triple)[2].as_int64(), list == blocks});
     }
-    const auto url = named.find((*triple)[0].as_int64());
-    if (url == named.end()) return NotTheAgents("a block names a script never named");
-    read.push_back({&url->second, (*triple)[1].as_int64(), (*triple)[2].as_int64()});
   }
-  CoverageGain gain;
-  for (const Block& block : read) {
-    if (!blocks_.insert(BlockKey(*block.url, block.start, block.end)).second) continue;
+  return read;
+}
+
+void CoverageMap::Add(const std::vector<ReadBlock>& read, CoverageGain& gain,
+                      std::vector<BlockKey>* all) {
+  for (const ReadBlock& block : read) {
+    if (!block.ran) {
+      scripts_[*block.url].unrun.emplace(block.start, block.end);
+      continue;
+    }
+    const BlockKey key = KeyOf(*block.url, block.start, block.end);
+    if (all != nullptr) all->push_back(key);
+    if (!blocks_.insert(key).second) continue;
     Script& script = scripts_[*block.url];
     script.in_node_modules = InNodeModules(*block.url);
-    ++script.blocks;
+    script.ranges.emplace(block.start, block.end);
     ++gain.blocks;
+    gain.keys.push_back(key);
     if (script.in_node_modules) ++gain.in_node_modules;
   }
   in_node_modules_ += gain.in_node_modules;
+}
+
+Result<CoverageGain> CoverageMap::Merge(std::string_view reply, std::size_t agent) {
+  std::map<std::int64_t, std::string> named = script_ids_[agent];
+  auto read = Parse(reply, named);
+  if (!read.ok()) return read.error();
+  CoverageGain gain;
+  Add(*read, gain, nullptr);  // before `named` moves: the blocks point at its URLs
   script_ids_[agent] = std::move(named);
   return gain;
+}
+
+Result<std::vector<BlockKey>> CoverageMap::MergeAll(std::string_view reply, std::size_t agent) {
+  std::map<std::int64_t, std::string> named = script_ids_[agent];
+  auto read = Parse(reply, named);
+  if (!read.ok()) return read.error();
+  CoverageGain gain;
+  std::vector<BlockKey> all;
+  Add(*read, gain, &all);
+  script_ids_[agent] = std::move(named);
+  return all;
+}
+
+void CoverageMap::MarkUnstable(const std::vector<BlockKey>& keys) {
+  for (const BlockKey key : keys) {
+    if (blocks_.contains(key)) unstable_.insert(key);
+  }
 }
 
 std::vector<ScriptCoverage> CoverageMap::Scripts() const {
   std::vector<ScriptCoverage> listed;
   listed.reserve(scripts_.size());
   for (const auto& [url, script] : scripts_) {
-    listed.push_back({url, script.blocks, script.in_node_modules});
+    if (script.ranges.empty()) continue;
+    ScriptCoverage& listing = listed.emplace_back();
+    listing.url = url;
+    listing.blocks = script.ranges.size();
+    listing.in_node_modules = script.in_node_modules;
+    listing.ranges.assign(script.ranges.begin(), script.ranges.end());
+    for (const auto& range : script.unrun) {
+      if (!script.ranges.contains(range)) listing.unrun.push_back(range);
+    }
   }
   return listed;
 }

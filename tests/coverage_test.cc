@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/json.hpp>
 #include <chrono>
 #include <filesystem>
@@ -74,6 +75,40 @@ TEST(CoverageMap, AMalformedReplyIsAnErrorAndChangesNothing) {
   EXPECT_TRUE(map.Scripts().empty());
 }
 
+TEST(CoverageMap, TakeAllNamesEveryBlockThatRanAndUnstableOnesAreKeptApart) {
+  coverage::CoverageMap map;
+  auto first = map.Merge(R"({"scripts":[[0,"file:///a.js"]],"blocks":[[0,1,2],[0,3,4]]})");
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  ASSERT_EQ(first->keys.size(), 2U);
+  // Sent again, only one of the two ran: the other followed something else (a timer).
+  auto again = map.MergeAll(R"({"scripts":[],"blocks":[[0,1,2],[0,9,10]]})");
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(again->size(), 2U) << "every block named, new or not";
+  EXPECT_EQ(map.blocks(), 3U) << "the new one is merged too";
+  map.MarkUnstable({first->keys[1]});
+  EXPECT_TRUE(map.unstable(first->keys[1]));
+  EXPECT_FALSE(map.unstable(first->keys[0]));
+  EXPECT_EQ(map.unstable_blocks(), 1U);
+  EXPECT_EQ(map.blocks(), 3U) << "an unstable block stays counted";
+}
+
+TEST(CoverageMap, UnrunBlocksAreListedForLineReportsUntilOneRuns) {
+  coverage::CoverageMap map;
+  ASSERT_TRUE(map.Merge(R"({"scripts":[[0,"file:///a.js"]],"blocks":[[0,0,50]],)"
+                        R"("unrun":[[0,10,20],[0,30,40]]})")
+                  .ok());
+  EXPECT_EQ(map.blocks(), 1U) << "an unrun block is no block run";
+  std::vector<coverage::ScriptCoverage> scripts = map.Scripts();
+  ASSERT_EQ(scripts.size(), 1U);
+  EXPECT_EQ(scripts[0].unrun.size(), 2U);
+  // Another process ran one of them.
+  ASSERT_TRUE(map.Merge(R"({"scripts":[[0,"file:///a.js"]],"blocks":[[0,10,20]]})", 1).ok());
+  scripts = map.Scripts();
+  ASSERT_EQ(scripts[0].ranges.size(), 2U);
+  ASSERT_EQ(scripts[0].unrun.size(), 1U);
+  EXPECT_EQ(scripts[0].unrun[0], std::make_pair(std::int64_t{30}, std::int64_t{40}));
+}
+
 class CoverageAgent : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -128,6 +163,44 @@ TEST_F(CoverageAgent, ReportsTheBlocksANewRequestRanAndNothingForARepeat) {
   const ProcessExit exit = server_->Shutdown();
   EXPECT_FALSE(exit.killed_by_mcpfuzz) << exit.stderr_tail;
   EXPECT_EQ(exit.exit_code, 0) << exit.stderr_tail;
+}
+
+// V8 leaves a branch out of a take when it ran as often as its function: a branch first taken
+// in a function that ran before must still be reported. planted-bug.mjs's tools/list handler
+// serves its second page in the same function as its first.
+TEST_F(CoverageAgent, ABranchFirstTakenInAFunctionThatRanBeforeIsReported) {
+  Open({"node", kServers + "/planted-bug.mjs", "--stdio"});
+  Take();
+  ASSERT_EQ(Call("tools/list").outcome, Outcome::kOk);
+  Take();
+  Request second_page = client_->Make("tools/list", {{"cursor", "cGFnZS0y"}});
+  const Observation observation = server_->Send(second_page);
+  ASSERT_EQ(observation.outcome, Outcome::kOk);
+  ASSERT_NE(boost::json::serialize(observation.messages.at(0)).find("planted.example/trace"),
+            std::string::npos)
+      << "the second page was served";
+  auto reply = server_->TakeCoverage();
+  ASSERT_TRUE(reply.ok()) << reply.error().message;
+  auto gain = map_.Merge(*reply);
+  ASSERT_TRUE(gain.ok()) << gain.error().message;
+  bool in_server = false;
+  for (const auto& script : map_.Scripts()) {
+    if (script.url.ends_with("/planted-bug.mjs") && script.blocks > 0) in_server = true;
+  }
+  ASSERT_TRUE(in_server);
+  EXPECT_GT(gain->blocks - gain->in_node_modules, 0U)
+      << "the second page's branch of the handler ran for the first time: " << *reply;
+  // And asked again with `take all`, the same request names the branch again.
+  ASSERT_EQ(server_->Send(client_->Make("tools/list", {{"cursor", "cGFnZS0y"}})).outcome,
+            Outcome::kOk);
+  auto all = server_->TakeCoverage(/*all=*/true);
+  ASSERT_TRUE(all.ok()) << all.error().message;
+  auto again = map_.MergeAll(*all);
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  for (const coverage::BlockKey key : gain->keys) {
+    EXPECT_NE(std::find(again->begin(), again->end(), key), again->end())
+        << "every block the second page ran first ran again";
+  }
 }
 
 TEST_F(CoverageAgent, NeverWritesToTheServersStdout) {

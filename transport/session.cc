@@ -365,10 +365,10 @@ Request TargetSession::Sentinel() { return MakeSentinel(revision_, kind_, ++sent
 
 void TargetSession::Retire() { retire_ = true; }
 
-Result<TargetSession::CoverageReply> TargetSession::TakeCoverage() {
+Result<TargetSession::CoverageReply> TargetSession::TakeCoverage(bool all) {
   StdioTransport* process = connection_ ? connection_->stdio() : nullptr;
   if (process == nullptr) return Error{"coverage is taken from a stdio server only"};
-  auto reply = process->TakeCoverage();
+  auto reply = process->TakeCoverage(all);
   if (!reply.ok()) return reply.error();
   return CoverageReply{connection_->serial(), std::move(*reply)};
 }

@@ -300,7 +300,7 @@ class TargetSession {
     std::size_t agent = 0;
     std::string reply;
   };
-  Result<CoverageReply> TakeCoverage();
+  Result<CoverageReply> TakeCoverage(bool all = false);
   /// Counts the connections this session used: an answer is only worth judging when it came
   /// from the connection the session still uses.
   std::size_t generation() const { return generation_; }

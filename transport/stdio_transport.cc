@@ -57,7 +57,7 @@ class StdioProcessTransport final : public StdioTransport {
   void WidenQuietWindow(std::chrono::milliseconds quiet) override {
     target_.limits.quiet_window = std::max(target_.limits.quiet_window, quiet);
   }
-  Result<std::string> TakeCoverage() override;
+  Result<std::string> TakeCoverage(bool all) override;
 
  private:
   // The limits of an exchange writing `request_bytes`: the start-up limit until the server
@@ -452,7 +452,7 @@ std::string StdioProcessTransport::Describe() const {
   return text;
 }
 
-Result<std::string> StdioProcessTransport::TakeCoverage() {
+Result<std::string> StdioProcessTransport::TakeCoverage(bool all) {
   transport_detail::ChildProcess& process = pipes_.process();
   if (process.side_fd() < 0) return Error{"the server was started without a coverage agent"};
   if (shutdown_ || process.PollExit()) return Error{"the server has ended"};
@@ -472,9 +472,9 @@ Result<std::string> StdioProcessTransport::TakeCoverage() {
     }
     agent_greeted_ = true;
   }
-  constexpr std::string_view kTake = "take\n";
-  if (transport_detail::WriteWithoutSigpipe(process.side_fd(), kTake.data(), kTake.size()) !=
-      static_cast<ssize_t>(kTake.size())) {
+  const std::string_view take = all ? "take all\n" : "take\n";
+  if (transport_detail::WriteWithoutSigpipe(process.side_fd(), take.data(), take.size()) !=
+      static_cast<ssize_t>(take.size())) {
     return Error{"the coverage channel is closed"};
   }
   const Clock::time_point deadline = Clock::now() + target_.limits.timeout;

@@ -263,7 +263,8 @@ class StdioTransport : public Transport {
   /// limit. An error, and no coverage, for a server started without the agent, one that
   /// answered a request without ever greeting on the channel (it did not load the agent: not
   /// a Node process, or NODE_OPTIONS replaced), one that ended, or a silent agent.
-  virtual Result<std::string> TakeCoverage();
+  /// `all`: every block that ran since, not only those that ran for the first time.
+  virtual Result<std::string> TakeCoverage(bool all = false);
 };
 
 /// Spawns `target.argv` in its own process group (so `npx`/`node` grandchildren die with it).

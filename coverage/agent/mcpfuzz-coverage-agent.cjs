@@ -5,12 +5,21 @@
 //
 // Protocol, one line each way:
 //   agent first:  {"agent":"mcpfuzz-coverage","version":1}
-//   mcpfuzz:      take
-//   agent:        {"scripts":[[id,url],...],"blocks":[[id,start,end],...]}
-// A reply names only the scripts not named before and the blocks that ran for the first time
-// since the agent started: the blocks (start and end offsets in the script) of each function
-// whose count is not zero. Node's own modules and this file are left out; code under
-// node_modules is kept unless MCPFUZZ_COVERAGE_SKIP_NODE_MODULES=1.
+//   mcpfuzz:      take         (or: take all)
+//   agent:        {"scripts":[[id,url],...],"blocks":[[id,start,end],...],"unrun":[...]}
+// A reply names only the scripts not named before, and the blocks (start and end offsets in
+// their script) that ran since the last take: with `take`, those that ran for the first time
+// since the agent started; with `take all`, every one (to tell a block that runs for an input
+// from one that ran once, or on a timer). `unrun` names blocks first known in this take that
+// surely never ran in this process (for line reports; a block may run later). Node's own modules and this file are left out; code
+// under node_modules is kept unless MCPFUZZ_COVERAGE_SKIP_NODE_MODULES=1.
+//
+// Why blocks are remembered: V8 leaves out of a take each block that ran as often as its
+// function did, so a branch taken for the first time in a function that ran before is not
+// named in the take that ran it. Each block V8 ever named apart (it names one whenever it ran
+// less often than its function, e.g. not at all) is kept per function, and in every take it
+// counts as run when the innermost range the take names around it ran. A block never named
+// apart always runs with its function, so counting the function counts it.
 'use strict';
 
 (() => {
@@ -35,31 +44,87 @@
 
   const scriptIds = new Map();
   const seen = new Set();
+  // url -> function start offset -> Map("start:end" -> [start, end]): every block V8 named.
+  const known = new Map();
+  // "url\0start" of each function that ran in this process.
+  const ranFunctions = new Set();
 
-  function reply(result) {
+  // The function's blocks known so far, after adding those this take names; and which of
+  // them this take named for the first time.
+  function learn(url, ranges) {
+    let functions = known.get(url);
+    if (functions === undefined) known.set(url, (functions = new Map()));
+    let blocks = functions.get(ranges[0].startOffset);
+    if (blocks === undefined) functions.set(ranges[0].startOffset, (blocks = new Map()));
+    const fresh = [];
+    for (const range of ranges) {
+      const key = `${range.startOffset}:${range.endOffset}`;
+      if (blocks.has(key)) continue;
+      blocks.set(key, [range.startOffset, range.endOffset]);
+      fresh.push([range.startOffset, range.endOffset]);
+    }
+    return { blocks: blocks.values(), fresh };
+  }
+
+  // Whether block [start, end) ran in this take: the count of the innermost range around it.
+  // V8 lists a function's ranges outermost first, each before the ranges inside it.
+  function ran(ranges, start, end) {
+    let count = 0;
+    for (const range of ranges) {
+      if (range.startOffset > start) break;
+      if (range.endOffset >= end) count = range.count;
+    }
+    return count > 0;
+  }
+
+  function reply(result, all) {
     const scripts = [];
     const blocks = [];
+    const unrun = [];
+    const idOf = url => {
+      let id = scriptIds.get(url);
+      if (id === undefined) {
+        id = scriptIds.size;
+        scriptIds.set(url, id);
+        scripts.push([id, url]);
+      }
+      return id;
+    };
     for (const script of result) {
       const url = script.url;
       if (!url || url.startsWith('node:') || url === __filename || url.endsWith('/mcpfuzz-coverage-agent.cjs')) continue;
       if (skipNodeModules && url.includes('/node_modules/')) continue;
       for (const fn of script.functions) {
-        for (const range of fn.ranges) {
-          if (range.count === 0) continue;
-          const key = `${url}\u0000${range.startOffset}\u0000${range.endOffset}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          let id = scriptIds.get(url);
-          if (id === undefined) {
-            id = scriptIds.size;
-            scriptIds.set(url, id);
-            scripts.push([id, url]);
+        if (fn.ranges.length === 0) continue;
+        const functionKey = `${url}\u0000${fn.ranges[0].startOffset}`;
+        const { blocks: knownBlocks, fresh } = learn(url, fn.ranges);
+        // A block is surely unrun when first named in a function that never ran before it
+        // (later, it may have run inside its function before V8 named it apart).
+        const firstRun = !ranFunctions.has(functionKey);
+        if (fn.ranges[0].count === 0) {
+          // A function that did not run since the last take ran none of its blocks.
+          if (firstRun) for (const [start, end] of fresh) unrun.push([idOf(url), start, end]);
+          continue;
+        }
+        ranFunctions.add(functionKey);
+        for (const [start, end] of knownBlocks) {
+          if (!ran(fn.ranges, start, end)) continue;
+          const key = `${url}\u0000${start}\u0000${end}`;
+          if (seen.has(key)) {
+            if (!all) continue;
+          } else {
+            seen.add(key);
           }
-          blocks.push([id, range.startOffset, range.endOffset]);
+          blocks.push([idOf(url), start, end]);
+        }
+        if (firstRun) {
+          for (const [start, end] of fresh) {
+            if (!ran(fn.ranges, start, end)) unrun.push([idOf(url), start, end]);
+          }
         }
       }
     }
-    return JSON.stringify({ scripts, blocks }) + '\n';
+    return JSON.stringify({ scripts, blocks, unrun }) + '\n';
   }
 
   let channel;
@@ -80,9 +145,10 @@
     while ((newline = pending.indexOf('\n')) >= 0) {
       const command = pending.slice(0, newline);
       pending = pending.slice(newline + 1);
-      if (command !== 'take') continue;
+      if (command !== 'take' && command !== 'take all') continue;
       session.post('Profiler.takePreciseCoverage', (error, taken) => {
-        channel.write(error ? JSON.stringify({ error: String(error) }) + '\n' : reply(taken.result));
+        channel.write(error ? JSON.stringify({ error: String(error) }) + '\n'
+                            : reply(taken.result, command === 'take all'));
       });
     }
   });
