@@ -136,6 +136,9 @@ void Campaign::OpenLanes() {
       continue;
     }
     lane.generator = gen::AnyCase(lane.context, families);
+    if (options_.coverage == CoverageUse::kSteer && lane.session->stdio()) {
+      lane.steering = std::make_unique<Steering>(options_.seed, lane.context);
+    }
     if (options_.families.empty() && !options_.call_real_tools) {
       GenContext allowed = lane.context;
       allowed.call_real_tools = true;
@@ -228,10 +231,21 @@ CampaignResult Campaign::Run() {
   try {
     const auto starting = Clock::now();
     OpenLanes();
-    const std::size_t workers = OpenWorkerSessions(std::max<std::size_t>(options_.concurrency, 1));
+    // Steering needs each case's coverage apart: cases go one at a time, on one worker, since a
+    // pipelined window or a second worker would run cases between two takes.
+    const bool steered = !lanes_.empty() && lanes_.front().steering != nullptr;
+    if (steered && options_.concurrency > 1) {
+      result_.notes.emplace_back(
+          "coverage steering sends one case at a time: --concurrency "
+          "was not used");
+    }
+    const std::size_t workers =
+        steered ? 1 : OpenWorkerSessions(std::max<std::size_t>(options_.concurrency, 1));
     Add(result_.timing.startup, starting);
     const bool stdio = !lanes_.empty() && lanes_.front().session->kind() == TransportKind::kStdio;
-    if (workers > 1) {
+    if (steered) {
+      RunSerial();
+    } else if (workers > 1) {
       // The workers send while the coordinator judges: the loop's time, findings aside.
       const auto sending = Clock::now();
       RunParallel(workers);
@@ -266,7 +280,17 @@ CampaignResult Campaign::Run() {
         "): every pipeline waited a grace after the sentinel's reply, since the server does not "
         "answer in the order it reads");
   }
-  if (result_.coverage) result_.coverage->scripts = coverage_.Scripts();
+  if (result_.coverage) {
+    result_.coverage->scripts = coverage_.Scripts();
+    for (const Lane& lane : lanes_) {
+      if (!lane.steering) continue;
+      for (const CorpusEntry& entry : lane.steering->corpus()) {
+        result_.coverage->corpus.push_back({entry.index, entry.generated.family,
+                                            entry.generated.variant, entry.generated.request,
+                                            entry.blocks, entry.new_answer, entry.mutants});
+      }
+    }
+  }
   // Every server ends here, spares included, before the run reports its time.
   lanes_.clear();
   result_.elapsed =

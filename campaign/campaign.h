@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "coverage/coverage_map.h"
+#include "coverage/coverage_use.h"
 #include "generators/generated_case.h"
 #include "model/reproducer.h"
 #include "model/request.h"
@@ -31,6 +32,10 @@
 #include "transport/era_probe.h"
 
 namespace mcpfuzz {
+
+/// The folder under CampaignOptions::corpus_dir that a steered run writes its corpus into, a
+/// case file per entry, named by seed and case index; `replay` sends them again.
+inline constexpr std::string_view kCoverageCorpusFolder = "coverage";
 
 /// The seed `mcpfuzz fuzz` uses when none is given.
 inline constexpr std::uint64_t kDefaultCampaignSeed = 1;
@@ -48,7 +53,8 @@ struct CampaignOptions {
   std::set<std::string> families;
   /// How often a finding is re-sent to tell a stable failure from a flaky one.
   int resends = 3;
-  /// Where findings are written, one case file each; empty means nowhere.
+  /// Where findings are written, one case file each; empty means nowhere. A steered run
+  /// (CoverageUse::kSteer) writes its corpus into kCoverageCorpusFolder under it.
   std::filesystem::path corpus_dir;
   /// Allow cases that run the target's real tools (the tool-arguments family, and unknown
   /// names derived from real tool names).
@@ -104,9 +110,9 @@ struct CampaignOptions {
   /// with it, so that the time being up is an event it causes, not a race with the load.
   std::function<std::chrono::steady_clock::time_point()> clock;
   /// Ask the stdio server's coverage agent (StdioTarget::coverage_agent) what ran after each
-  /// case is decided, and report how the server's coverage grew (CampaignResult::coverage).
-  /// It measures; it does not steer the cases yet (issue #28).
-  bool coverage = false;
+  /// case is decided, report how the server's coverage grew (CampaignResult::coverage), and
+  /// with kSteer steer the cases by it.
+  CoverageUse coverage = CoverageUse::kOff;
   /// Keep the wire form of every generated case in CampaignResult::case_log (for determinism
   /// checks). Off by default: it grows with the run.
   bool record_cases = false;
@@ -192,6 +198,9 @@ struct CampaignTiming {
   std::chrono::microseconds resends{0};
   /// Shrinking findings.
   std::chrono::microseconds shrinking{0};
+  /// Asking the coverage agent, and re-sending cases that ran new code to learn which of its
+  /// blocks follow the input.
+  std::chrono::microseconds coverage{0};
 };
 
 /// The server's own coverage over a campaign (CampaignOptions::coverage), from its agent.
@@ -203,7 +212,8 @@ struct CampaignCoverage {
   std::size_t blocks = 0;
   std::size_t in_node_modules = 0;
   std::vector<coverage::ScriptCoverage> scripts;
-  /// After how many cases the blocks grew, and to how many: one step per growth.
+  /// After how many cases sent (mutants included) the blocks grew, and to how many: one step
+  /// per growth.
   struct Step {
     std::size_t cases = 0;
     std::size_t blocks = 0;
@@ -213,6 +223,24 @@ struct CampaignCoverage {
   /// what it ran since the take before is not counted).
   std::size_t takes = 0;
   std::size_t missed = 0;
+  /// Blocks that ran for a case but not when it was sent again (set-up run once, a timer):
+  /// counted in `blocks`, ignored by steering.
+  std::size_t unstable = 0;
+  /// Steering (CoverageUse::kSteer): whether the cases were steered, the mutants sent, and the
+  /// corpus: each case that ran new code (that ran again when re-sent) or got an answer of a
+  /// new shape.
+  bool steered = false;
+  std::size_t mutants = 0;
+  struct Entry {
+    std::size_t case_index = 0;
+    std::string family;
+    std::string variant;
+    Request request;
+    std::size_t blocks = 0;
+    bool new_answer = false;
+    std::size_t mutants = 0;
+  };
+  std::vector<Entry> corpus;
 };
 
 struct CampaignResult {

@@ -438,13 +438,24 @@ constexpr std::array kFlags = {
          }},
     Flag{.name = "--coverage",
          .commands = kFuzz,
-         .help = "load mcpfuzz's coverage agent into a Node server started over stdio\n"
-                 "(NODE_OPTIONS=--require; it answers on a socket of its own, never\n"
-                 "stdout) and report how many of the server's code blocks the cases\n"
-                 "ran, in its own code and under node_modules, and when that grew. It\n"
-                 "measures; it does not steer the cases yet. About 2 ms a case",
+         .help = "steer the cases by the server's own coverage: load mcpfuzz's coverage\n"
+                 "agent into a Node server started over stdio (NODE_OPTIONS=--require;\n"
+                 "it answers on a socket of its own, never stdout); a case that ran new\n"
+                 "code joins a corpus, and mutants of it go between the cases (values\n"
+                 "the server handed out sent back, members and strings changed), judged\n"
+                 "by the process rules. Cases go one at a time, about 2 ms a case more.\n"
+                 "The report shows the blocks the cases ran, how that grew, the corpus",
          .set = [](ParseState& state, std::string_view, const std::string&) -> Problem {
-           state.options.fuzz.coverage = true;
+           state.options.fuzz.coverage = CoverageUse::kSteer;
+           return std::nullopt;
+         }},
+    Flag{.name = "--coverage-measure",
+         .commands = kFuzz,
+         .help = "as --coverage, but only measure: the cases are those of a run without\n"
+                 "it (windows and --concurrency kept), and the report says how much of\n"
+                 "the server's code they ran",
+         .set = [](ParseState& state, std::string_view, const std::string&) -> Problem {
+           state.options.fuzz.coverage = CoverageUse::kMeasure;
            return std::nullopt;
          }},
     Flag{.name = "--progress",

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "coverage/coverage_use.h"
 #include "model/request.h"
 #include "model/result.h"
 #include "reports/report.h"
@@ -116,8 +117,9 @@ struct FuzzSettings {
   std::optional<Revision> revision;
   /// `--call-real-tools`: the tool-arguments family too, which calls real tools.
   bool call_real_tools = false;
-  /// `--coverage`: load the coverage agent into a Node stdio server and report its coverage.
-  bool coverage = false;
+  /// `--coverage` (steer) or `--coverage-measure`: load the coverage agent into a Node stdio
+  /// server, report its coverage, and with `--coverage` steer the cases by it.
+  CoverageUse coverage = CoverageUse::kOff;
   /// `--max-request-bytes N`: the largest body the limits family sends.
   std::optional<std::size_t> max_request_bytes;
   /// `--big-input-every N`: after the first big input of a size class, one in N is sent.

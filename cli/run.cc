@@ -28,7 +28,7 @@ int RunOnTarget(const Options& options, const std::string& self_executable, std:
   TargetSpec spec = options.target;
   // Kept until the run's servers have ended: they load it when they start.
   std::optional<AgentFile> agent;
-  if (options.command == Command::kFuzz && options.fuzz.coverage) {
+  if (options.command == Command::kFuzz && options.fuzz.coverage != CoverageUse::kOff) {
     if (spec.kind != TargetSpec::Kind::kStdioCommand) {
       err << "mcpfuzz: --coverage needs a Node server started over stdio (-- node server.js): "
              "the agent is loaded into the process mcpfuzz starts\n";

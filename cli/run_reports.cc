@@ -216,6 +216,13 @@ reports::Report BuildFuzzReport(const reports::RunInfo& info, const CampaignOpti
     for (const coverage::ScriptCoverage& script : result.coverage->scripts) {
       coverage.scripts.push_back({script.url, script.blocks, script.in_node_modules});
     }
+    coverage.unstable = result.coverage->unstable;
+    coverage.steered = result.coverage->steered;
+    coverage.mutants = result.coverage->mutants;
+    for (const CampaignCoverage::Entry& entry : result.coverage->corpus) {
+      coverage.corpus.push_back({entry.case_index, entry.family, entry.variant, entry.blocks,
+                                 entry.new_answer, entry.mutants});
+    }
   }
   figures.cases_per_family = result.cases_per_family;
   figures.cases_per_revision = result.cases_per_revision;

@@ -203,8 +203,15 @@ std::string CoverageHtml(const FuzzCoverage& coverage, std::size_t cases) {
                      std::to_string(coverage.blocks - coverage.in_node_modules) +
                      " in its own code, " + std::to_string(coverage.in_node_modules) +
                      " under node_modules, in " + std::to_string(coverage.scripts.size()) +
-                     " scripts</p>" +
-                     detail::GrowthPlot(coverage.growth, cases, "blocks run, by case");
+                     " scripts</p>";
+  if (coverage.steered) {
+    html += "<p class=\"meta\">Steered by it: <b data-figure=\"mutants\">" +
+            std::to_string(coverage.mutants) + "</b> mutants sent, a corpus of <b " +
+            "data-figure=\"corpus\">" + std::to_string(coverage.corpus.size()) + "</b> cases, " +
+            std::to_string(coverage.unstable) + " blocks unstable (ran for a case, not when it " +
+            "was sent again)</p>";
+  }
+  html += detail::GrowthPlot(coverage.growth, cases, "blocks run, by case sent");
   std::vector<const FuzzCoverage::Script*> scripts;
   for (const auto& script : coverage.scripts) scripts.push_back(&script);
   std::stable_sort(scripts.begin(), scripts.end(), [](const auto* a, const auto* b) {

@@ -152,6 +152,21 @@ json::object CoverageJson(const FuzzCoverage& coverage) {
                                    {"in_node_modules", script.in_node_modules}});
   }
   out["scripts"] = std::move(scripts);
+  out["unstable_blocks"] = coverage.unstable;
+  out["steered"] = coverage.steered;
+  if (coverage.steered) {
+    out["mutants"] = coverage.mutants;
+    json::array corpus;
+    for (const auto& entry : coverage.corpus) {
+      corpus.push_back(json::object{{"case", entry.case_index},
+                                    {"family", entry.family},
+                                    {"variant", entry.variant},
+                                    {"blocks", entry.blocks},
+                                    {"new_answer", entry.new_answer},
+                                    {"mutants", entry.mutants}});
+    }
+    out["corpus"] = std::move(corpus);
+  }
   return out;
 }
 

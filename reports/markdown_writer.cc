@@ -148,7 +148,12 @@ void WriteMarkdown(const Report& report, std::ostream& out) {
     if (const auto& coverage = report.fuzz->coverage; coverage && coverage->off.empty()) {
       out << "Server coverage: " << coverage->blocks << " blocks ran ("
           << coverage->blocks - coverage->in_node_modules << " in its own code, "
-          << coverage->in_node_modules << " under node_modules).\n\n";
+          << coverage->in_node_modules << " under node_modules).";
+      if (coverage->steered) {
+        out << " Steered by it: " << coverage->mutants << " mutants sent, a corpus of "
+            << coverage->corpus.size() << " cases, " << coverage->unstable << " blocks unstable.";
+      }
+      out << "\n\n";
     } else if (coverage) {
       out << "Server coverage off: " << Text(coverage->off) << "\n\n";
     }

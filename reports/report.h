@@ -142,6 +142,21 @@ struct FuzzCoverage {
     bool in_node_modules = false;
   };
   std::vector<Script> scripts;
+  /// Blocks that ran for a case but not when it was sent again (steering ignores them).
+  std::size_t unstable = 0;
+  /// `fuzz --coverage`: the cases steered by it; the mutants sent and the corpus.
+  bool steered = false;
+  std::size_t mutants = 0;
+  struct Entry {
+    std::size_t case_index = 0;
+    std::string family;
+    std::string variant;
+    /// Blocks it ran first (that ran again when re-sent); or it got an answer of a new shape.
+    std::size_t blocks = 0;
+    bool new_answer = false;
+    std::size_t mutants = 0;  ///< mutants drawn from it
+  };
+  std::vector<Entry> corpus;
 };
 
 /// The numbers of a fuzz campaign.

@@ -250,6 +250,13 @@ void CoverageText(const FuzzCoverage& coverage, std::ostream& out) {
         << " takes missed (a server that had just ended)";
   }
   out << "\n";
+  if (coverage.steered) {
+    std::size_t found_code = 0;
+    for (const auto& entry : coverage.corpus) found_code += entry.blocks > 0 ? 1 : 0;
+    out << "steering: " << coverage.mutants << " mutants sent; a corpus of "
+        << coverage.corpus.size() << " cases (" << found_code << " ran new code); "
+        << coverage.unstable << " blocks unstable\n";
+  }
 }
 
 // The seed, the eras, the counts and cases/s, then each finding: check, signature, stable or

@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "coverage/coverage_map.h"
+#include "generators/mutation.h"
 #include "model/model.h"
+#include "oracles/check_ids.h"
 #include "support/files.h"
 #include "support/processes.h"
 #include "transport/client.h"
@@ -294,6 +296,75 @@ TEST_F(CoverageAgent, FuzzReportsTheServersCoverageAndHowItGrew) {
       ShellQuote(std::string(MCPFUZZ_SOURCE_DIR) + "/docs/schemas/mcpfuzz-report.schema.json") +
       " " + ShellQuote(report.string()));
   EXPECT_EQ(valid.exit_code, 0) << valid.output;
+}
+
+// The planted bug (tests/servers/planted-bug.mjs): a crash behind four steps on what tools/list
+// is sent: the cursor the server handed out, the trace its second page handed out sent back in
+// _meta, a note beside it, a note of 64 bytes or more. In the same number of cases at the
+// default seed, the generators alone never reach it; steered by the server's coverage, the run
+// learns each step from the branch the one before opened, and crashes the server.
+TEST_F(CoverageAgent, SteeringReachesAPlantedCrashTheGeneratorsAloneDoNot) {
+  constexpr int kCases = 600;
+  test_support::ScratchDirectory scratch("fuzz-planted");
+  std::filesystem::create_directories(scratch.path());
+  const std::string server = " -- node " + ShellQuote(kServers + "/planted-bug.mjs") + " --stdio";
+  auto run = [&](const std::string& mode) {
+    const std::filesystem::path report = scratch.path() / (mode + ".json");
+    const test_support::ProcessRun done = test_support::McpfuzzWithin(
+        600, "fuzz --" + mode + " --cases " + std::to_string(kCases) +
+                 " --seed 1 --progress never --corpus " +
+                 ShellQuote((scratch.path() / mode).string()) +
+                 " --report json=" + ShellQuote(report.string()) + server);
+    EXPECT_NE(done.exit_code, 2) << done.output;
+    return test_support::ReadJson(report).as_object();
+  };
+  // The crash: the process ended on a tools/list carrying the note the server handed out.
+  auto planted = [](const boost::json::object& report) -> const boost::json::object* {
+    for (const auto& finding : report.at("findings").as_array()) {
+      const boost::json::object& found = finding.as_object();
+      if (found.at("check_id").as_string() == check::kNoEarlyExit &&
+          boost::json::serialize(found.at("request")).find("planted.example/note") !=
+              std::string::npos) {
+        return &found;
+      }
+    }
+    return nullptr;
+  };
+  auto own_blocks = [](const boost::json::object& report) {
+    std::size_t blocks = 0;
+    for (const auto& script : report.at("coverage").at("scripts").as_array()) {
+      if (script.at("url").as_string().ends_with("/planted-bug.mjs")) {
+        blocks += script.at("blocks").to_number<std::size_t>();
+      }
+    }
+    return blocks;
+  };
+
+  const boost::json::object black_box = run("coverage-measure");
+  const boost::json::object steered = run("coverage");
+  EXPECT_EQ(planted(black_box), nullptr) << "the generators reached the planted crash";
+  const boost::json::object* crash = planted(steered);
+  ASSERT_NE(crash, nullptr) << "steering did not reach the planted crash in " << kCases << " cases";
+  EXPECT_EQ(crash->at("family").as_string(), gen::kMutantFamily);
+  EXPECT_EQ(crash->at("reproduced"), crash->at("resends")) << "every re-send crashed it again";
+  EXPECT_GT(own_blocks(steered), own_blocks(black_box))
+      << "steering ran more of the server's own code";
+  const boost::json::object& coverage = steered.at("coverage").as_object();
+  EXPECT_GT(coverage.at("mutants").to_number<std::size_t>(), 0U);
+  EXPECT_GT(coverage.at("corpus").as_array().size(), 3U);
+
+  // The corpus is written as case files that replay reads and sends again.
+  const std::filesystem::path corpus = scratch.path() / "coverage" / "coverage";
+  std::size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(corpus)) {
+    if (entry.path().extension() == ".json") ++files;
+  }
+  EXPECT_EQ(files, coverage.at("corpus").as_array().size());
+  const test_support::ProcessRun replay =
+      test_support::McpfuzzWithin(300, "replay " + ShellQuote(corpus.string()) + server);
+  EXPECT_NE(replay.exit_code, 2) << replay.output;
+  EXPECT_NE(replay.output.find(std::to_string(files) + " case(s)"), std::string::npos)
+      << replay.output;
 }
 
 TEST_F(CoverageAgent, FuzzSaysWhyCoverageIsOffForAServerThatIsNotNode) {

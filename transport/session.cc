@@ -607,15 +607,14 @@ std::optional<ProcessExit> TargetSession::TakeDeathBetweenExchanges() {
 std::optional<ProcessExit> TargetSession::EndedAfterReply(const Observation* sentinel) {
   StdioTransport* process = connection_ ? connection_->stdio() : nullptr;
   if (process == nullptr || broken_ || lost_) return std::nullopt;
-  Observation probed;
-  if (sentinel == nullptr) {
+  if (sentinel == nullptr || (sentinel->outcome != Outcome::kExited && !ProcessEnded(*sentinel))) {
     // On the process itself, not through Send: Send would restart a dead server first.
-    probed = connection_->transport().SendOwed(Sentinel(), Owed::kReply, /*harmless=*/true);
-    sentinel = &probed;
-  }
-  if (sentinel->outcome != Outcome::kExited && !ProcessEnded(*sentinel)) {
-    if (sentinel->outcome != Outcome::kOk) broken_ = true;
-    return std::nullopt;
+    const Observation probed =
+        connection_->transport().SendOwed(Sentinel(), Owed::kReply, /*harmless=*/true);
+    if (probed.outcome != Outcome::kExited && !ProcessEnded(probed)) {
+      if (probed.outcome != Outcome::kOk) broken_ = true;
+      return std::nullopt;
+    }
   }
   broken_ = true;
   return process->Shutdown();

@@ -271,9 +271,11 @@ class TargetSession {
   /// A stdio server found ended before a request, after answering the one before: its exit,
   /// once. The session was reopened for the request.
   std::optional<ProcessExit> TakeDeathBetweenExchanges();
-  /// Whether a stdio server ended right after its last answer, learnt from `sentinel` (what the
-  /// sentinel behind that exchange got), else from a sentinel sent now on the same process. An
-  /// answer proves it alive; its end proves it dead, and the exit is returned.
+  /// Whether a stdio server ended right after its last answer: `sentinel` (what the sentinel
+  /// behind that exchange got) shows an end already, or a sentinel sent now on the same process,
+  /// after the replies came, meets it. The sentinel behind the exchange alone proves nothing:
+  /// the server may have read it with the request and answered both in the turn of its event
+  /// loop that ended it (a crash scheduled with setImmediate). The end is returned.
   std::optional<ProcessExit> EndedAfterReply(const Observation* sentinel);
 
   /// The target answered a request after the sentinel behind it: sentinels prove nothing about

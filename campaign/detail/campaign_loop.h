@@ -26,6 +26,7 @@
 #include "campaign/detail/case_walk.h"
 #include "campaign/detail/judging.h"
 #include "campaign/detail/prefetch.h"
+#include "campaign/detail/steering.h"
 #include "generators/generated_case.h"
 #include "transport/session.h"
 
@@ -73,6 +74,8 @@ struct Lane {
   std::vector<std::size_t> drop_findings;
   /// Checks whose cases this lane sends alone (pipelined.cc).
   std::set<std::string> alone_checks;
+  /// CoverageUse::kSteer: this lane's corpus and mutants (its revision's requests).
+  std::unique_ptr<Steering> steering;
 
   TargetSession& WorkerSession(std::size_t worker) {
     return worker == 0 ? *session : *extra[worker - 1];
@@ -166,12 +169,33 @@ class Campaign {
   /// Generates, sends and decides case `index`. A case sent alone whose answer no pipeline
   /// could have placed sends its check alone on this lane from then on (Lane::alone_checks).
   void RunCase(Lane& lane, std::size_t index);
+  /// CoverageUse::kSteer, after case `index`: a mutant of the lane's corpus, when it gives one.
+  /// It is numbered by the case it follows.
+  void RunMutant(Lane& lane, std::size_t index);
+  /// Sends `generated` (case `index`, or a mutant after it) and decides it.
+  void SendAndDecide(Lane& lane, GeneratedCase generated, std::size_t index);
+  /// Appends `generated` to CampaignResult::case_log.
+  void Record(const GeneratedCase& generated);
   /// In case order, after case `index` was judged: blames a death found before it on the case
   /// before, then concludes it.
   void Decide(Lane& lane, GeneratedCase generated, std::size_t index, const Judged& judged,
               std::optional<ProcessExit> death_before);
-  /// With CampaignOptions::coverage: what `lane`'s server ran up to case `index` (decided).
-  void TakeCoverage(Lane& lane, std::size_t index);
+  /// With CampaignOptions::coverage, after a case was decided: what `lane`'s server ran since
+  /// the last take, and which of its processes' agents said so; nothing when no take succeeded.
+  struct Taken {
+    coverage::CoverageGain gain;
+    std::size_t agent = 0;
+  };
+  std::optional<Taken> TakeCoverage(Lane& lane);
+  /// CoverageUse::kSteer, after case `index` was decided: whether it joins the lane's corpus.
+  void Steer(Lane& lane, const GeneratedCase& generated, std::size_t index, const Judged& judged,
+             const std::optional<Taken>& taken);
+  /// Sends `generated` again and returns how many of the blocks it ran first (`taken`) ran
+  /// again; marks the others unstable.
+  std::size_t StableBlocks(Lane& lane, const GeneratedCase& generated, const Taken& taken);
+  /// Writes a corpus entry as a case file under the corpus folder, when there is one.
+  void WriteCorpusEntry(const GeneratedCase& generated, std::size_t index,
+                        const Judged& judged) const;
   /// Once per lane, when case `index` is the first decided after the target answered a
   /// request after the sentinel behind it: a note, naming the findings that rest on a silence.
   void NoteOutOfOrder(Lane& lane, std::size_t index);

@@ -7,11 +7,15 @@
 #include <bit>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <utility>
 
 #include "campaign/detail/campaign_loop.h"
 #include "campaign/detail/judging.h"
+#include "generators/mutation.h"
+#include "model/channel.h"
 #include "oracles/check_ids.h"
+#include "reports/finding_file.h"
 
 namespace mcpfuzz::campaign_detail {
 namespace {
@@ -78,12 +82,14 @@ void Campaign::CountSent(const GeneratedCase& generated) {
   ++result_.cases_per_revision[std::string(ToString(generated.request.revision))];
 }
 
+void Campaign::Record(const GeneratedCase& generated) {
+  result_.case_log.push_back(std::string(ToString(generated.request.revision)) + " " +
+                             std::string(ToString(generated.request.transport)) + " " +
+                             generated.check_id + " " + generated.request.WireBody());
+}
+
 bool Campaign::RecordAndSkip(const GeneratedCase& generated, std::size_t index) {
-  if (options_.record_cases) {
-    result_.case_log.push_back(std::string(ToString(generated.request.revision)) + " " +
-                               std::string(ToString(generated.request.transport)) + " " +
-                               generated.check_id + " " + generated.request.WireBody());
-  }
+  if (options_.record_cases) Record(generated);
   const std::lock_guard lock(mutex_);
   std::size_t& hangs = hangs_[generated.check_id];
   if (hangs >= kHangsBeforeSkipping) {
@@ -143,18 +149,30 @@ void Campaign::RunCase(Lane& lane, std::size_t index) {
     NoteUnplaceable(lane, *generated, judged.observation);
     return;
   }
+  SendAndDecide(lane, std::move(*generated), index);
+}
+
+void Campaign::RunMutant(Lane& lane, std::size_t index) {
+  if (!lane.steering || lane.session->lost()) return;
+  std::optional<GeneratedCase> mutant = lane.steering->Mutant(index);
+  if (!mutant) return;
+  if (options_.record_cases) Record(*mutant);
+  SendAndDecide(lane, std::move(*mutant), index);
+}
+
+void Campaign::SendAndDecide(Lane& lane, GeneratedCase generated, std::size_t index) {
   const auto sent = Clock::now();
-  const Judged judged = SendAndJudge(*lane.session, *generated, /*settle=*/false);
+  const Judged judged = SendAndJudge(*lane.session, generated, /*settle=*/false);
   // A case is counted only when it was sent: reopening a server found dead may have spent the
   // restart budget, and the lost session sent nothing.
   if (lane.session->lost() && judged.observation.outcome == Outcome::kTransportError) return;
-  CountSent(*generated);
-  Add(Silent(*generated, judged) ? result_.timing.silence : result_.timing.sending, sent);
-  NoteUnplaceable(lane, *generated, judged.observation);
+  CountSent(generated);
+  Add(Silent(generated, judged) ? result_.timing.silence : result_.timing.sending, sent);
+  NoteUnplaceable(lane, generated, judged.observation);
   std::optional<ProcessExit> death = lane.session->TakeDeathBetweenExchanges();
   if (lane.death_before_next) death = std::exchange(lane.death_before_next, std::nullopt);
   // Moved, not copied: a case may be a body of megabytes.
-  Decide(lane, std::move(*generated), index, judged, std::move(death));
+  Decide(lane, std::move(generated), index, judged, std::move(death));
 }
 
 Judged JudgeDeath(const GeneratedCase& previous, const ProcessExit& death) {
@@ -173,21 +191,24 @@ void Campaign::Decide(Lane& lane, GeneratedCase generated, std::size_t index, co
     }
   }
   Conclude(lane, generated, index, judged);
-  TakeCoverage(lane, index);
+  const std::optional<Taken> taken = TakeCoverage(lane);
+  if (lane.steering) Steer(lane, generated, index, judged, taken);
   NoteOutOfOrder(lane, index);
   lane.previous = std::move(generated);
   lane.previous_index = index;
 }
 
-void Campaign::TakeCoverage(Lane& lane, std::size_t index) {
-  if (!options_.coverage) return;
-  if (!result_.coverage) result_.coverage.emplace();
+std::optional<Campaign::Taken> Campaign::TakeCoverage(Lane& lane) {
+  if (options_.coverage == CoverageUse::kOff) return std::nullopt;
+  if (!result_.coverage) result_.coverage.emplace().steered = lane.steering != nullptr;
   CampaignCoverage& coverage = *result_.coverage;
-  if (!coverage.off.empty()) return;
+  if (!coverage.off.empty()) return std::nullopt;
+  const auto asking = Clock::now();
   ++coverage.takes;
   auto taken = lane.session->TakeCoverage();
   auto gain = taken.ok() ? coverage_.Merge(taken->reply, taken->agent)
                          : Result<coverage::CoverageGain>(taken.error());
+  Add(result_.timing.coverage, asking);
   if (!gain.ok()) {
     // The first take decides whether coverage is on: a server without the agent stays so.
     if (coverage.takes == 1) {
@@ -195,12 +216,86 @@ void Campaign::TakeCoverage(Lane& lane, std::size_t index) {
     } else {
       ++coverage.missed;
     }
+    return std::nullopt;
+  }
+  if (gain->blocks > 0) {
+    coverage.blocks = coverage_.blocks();
+    coverage.in_node_modules = coverage_.blocks_in_node_modules();
+    // By cases sent, mutants included: the run's own clock, the same at every load.
+    if (!coverage.growth.empty() && coverage.growth.back().cases == result_.cases) {
+      coverage.growth.back().blocks = coverage.blocks;
+    } else {
+      coverage.growth.push_back({result_.cases, coverage.blocks});
+    }
+  }
+  return Taken{std::move(*gain), taken->agent};
+}
+
+void Campaign::Steer(Lane& lane, const GeneratedCase& generated, std::size_t index,
+                     const Judged& judged, const std::optional<Taken>& taken) {
+  Steering& steering = *lane.steering;
+  steering.Heard(judged.observation);
+  if (generated.family == gen::kMutantFamily) ++result_.coverage->mutants;
+  // A sequence is a connection of its own, a large case's point is its size, and a finding is
+  // investigated already: none is a parent worth mutating.
+  if (!generated.steps.empty() || generated.request.WireSize() > kMaxParentBytes ||
+      judged.finding) {
     return;
   }
-  if (gain->blocks == 0) return;
+  const Reply reply = ClassifyReply(generated.request, judged.observation);
+  const bool new_answer =
+      steering.NewAnswer(generated.check_id + " " + std::string(ToString(reply.channel)) + " " +
+                         (reply.error_code ? std::to_string(*reply.error_code) : ""));
+  const std::size_t blocks =
+      taken && taken->gain.blocks > 0 ? StableBlocks(lane, generated, *taken) : 0;
+  if (blocks == 0 && !new_answer) return;
+  steering.Add(generated, index, blocks, new_answer, judged.observation);
+  WriteCorpusEntry(generated, index, judged);
+}
+
+void Campaign::WriteCorpusEntry(const GeneratedCase& generated, std::size_t index,
+                                const Judged& judged) const {
+  if (options_.corpus_dir.empty()) return;
+  FindingRecord record;
+  static_cast<Case&>(record) = generated;
+  record.origin =
+      "fuzz --coverage seed=" + std::to_string(options_.seed) + " case=" + std::to_string(index);
+  record.verdict = judged.verdict;
+  CampaignFacts& facts = record.campaign.emplace();
+  facts.family = generated.family;
+  facts.variant = generated.variant;
+  facts.seed = options_.seed;
+  facts.case_index = index;
+  // Best effort, as the corpus is: a folder that cannot be written costs no finding.
+  (void)WriteCaseFile(options_.corpus_dir / kCoverageCorpusFolder,
+                      "coverage-seed" + std::to_string(options_.seed) + "-case" +
+                          std::to_string(index) +
+                          (generated.family == gen::kMutantFamily ? "-mutant" : "") + ".json",
+                      FindingToJson(record));
+}
+
+std::size_t Campaign::StableBlocks(Lane& lane, const GeneratedCase& generated, const Taken& taken) {
+  if (lane.session->lost()) return 0;
+  const auto resending = Clock::now();
+  // Judged as any exchange is, but only its coverage counts: the case was judged already.
+  (void)SendAndJudge(*lane.session, generated, /*settle=*/false);
+  auto again = lane.session->TakeCoverage(/*all=*/true);
+  Add(result_.timing.coverage, resending);
+  // On another process (the case ended the server) every block of a start-up runs again.
+  if (!again.ok() || again->agent != taken.agent) return 0;
+  auto ran = coverage_.MergeAll(again->reply, again->agent);
+  if (!ran.ok()) return 0;
+  const std::unordered_set<coverage::BlockKey> ran_again(ran->begin(), ran->end());
+  std::vector<coverage::BlockKey> unstable;
+  for (const coverage::BlockKey key : taken.gain.keys) {
+    if (!ran_again.contains(key)) unstable.push_back(key);
+  }
+  coverage_.MarkUnstable(unstable);
+  CampaignCoverage& coverage = *result_.coverage;
+  coverage.unstable = coverage_.unstable_blocks();
   coverage.blocks = coverage_.blocks();
   coverage.in_node_modules = coverage_.blocks_in_node_modules();
-  coverage.growth.push_back({index + 1, coverage.blocks});
+  return taken.gain.keys.size() - unstable.size();
 }
 
 void Campaign::NoteOutOfOrder(Lane& lane, std::size_t index) {

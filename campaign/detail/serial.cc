@@ -16,6 +16,7 @@ void Campaign::RunSerial() {
       continue;
     }
     RunCase(lane, index);
+    if (lane.steering && !StopNow()) RunMutant(lane, index);
     Report(/*force=*/false);
   }
 }

@@ -1,0 +1,122 @@
+#include "campaign/detail/steering.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "campaign/detail/campaign_loop.h"
+
+namespace mcpfuzz::campaign_detail {
+namespace {
+
+// Havoc mutants a new entry gets before entries are drawn by weight.
+constexpr std::size_t kEnergy = 32;
+// The dictionary's size: the server's strings, kept first come, first kept.
+constexpr std::size_t kMaxTokens = 1024;
+// Draws of a mutant before the slot goes to a generated case (each draw may be refused).
+constexpr int kDraws = 4;
+
+std::uint64_t Mix(std::uint64_t value) {
+  value += 0x9e3779b97f4a7c15ULL;
+  value = (value ^ (value >> 30U)) * 0xbf58476d1ce4e5b9ULL;
+  value = (value ^ (value >> 27U)) * 0x94d049bb133111ebULL;
+  return value ^ (value >> 31U);
+}
+
+}  // namespace
+
+Steering::Steering(std::uint64_t seed, const GenContext& context) : seed_(seed) {
+  mutation_.call_real_tools = context.call_real_tools;
+  mutation_.stateless = context.stateless();
+  auto keep = [this](const std::string& token) {
+    if (token_set_.insert(token).second) mutation_.tokens.push_back(token);
+  };
+  for (const ToolInfo& tool : context.tools) keep(tool.name);
+  for (const std::string& prompt : context.prompts) keep(prompt);
+  for (const std::string& uri : context.resource_uris) keep(uri);
+}
+
+void Steering::Heard(const Observation& observation) {
+  for (const boost::json::value& message : observation.messages) {
+    if (mutation_.tokens.size() >= kMaxTokens) return;
+    for (std::string& token : gen::TokensOf(message)) {
+      if (mutation_.tokens.size() >= kMaxTokens) return;
+      if (token_set_.insert(token).second) mutation_.tokens.push_back(std::move(token));
+    }
+  }
+}
+
+void Steering::Add(const GeneratedCase& generated, std::size_t index, std::size_t blocks,
+                   bool new_answer, const Observation& observation) {
+  CorpusEntry entry;
+  entry.generated = generated;
+  entry.index = index;
+  entry.blocks = blocks;
+  entry.new_answer = new_answer;
+  std::vector<gen::HandedOut> handed_out;
+  for (const boost::json::value& message : observation.messages) {
+    for (gen::HandedOut& handed : gen::HandedOutIn(message))
+      handed_out.push_back(std::move(handed));
+    for (std::string& token : gen::TokensOf(message)) entry.near.push_back(std::move(token));
+  }
+  const std::size_t position = corpus_.size();
+  corpus_.push_back(std::move(entry));
+  // A new answer with no new code is kept to mutate from, but earns no stage of its own.
+  if (blocks == 0) return;
+  const CorpusEntry& added = corpus_.back();
+  const std::string label = "case " + std::to_string(index);
+  mutation_.near = added.near;
+  for (const gen::HandedOut& handed : handed_out) {
+    if (auto mutant = gen::WriteBack(added.generated, handed, mutation_, label)) {
+      ready_.emplace_back(position, std::move(*mutant));
+    }
+  }
+  for (GeneratedCase& mutant : gen::BoundaryMutants(added.generated, mutation_, label)) {
+    ready_.emplace_back(position, std::move(mutant));
+  }
+  energy_.emplace_back(position, kEnergy);
+}
+
+std::size_t Steering::Pick(std::uint64_t draw) {
+  while (!energy_.empty() && energy_.back().second == 0) energy_.pop_back();
+  if (!energy_.empty()) {
+    --energy_.back().second;
+    return energy_.back().first;
+  }
+  // By weight: (1 + blocks found first) / (1 + mutants drawn), in fixed point.
+  std::vector<std::uint64_t> weights;
+  weights.reserve(corpus_.size());
+  std::uint64_t total = 0;
+  for (const CorpusEntry& entry : corpus_) {
+    total += (1 + entry.blocks) * 1024 / (1 + entry.mutants) + 1;
+    weights.push_back(total);
+  }
+  const std::uint64_t at = draw % total;
+  return static_cast<std::size_t>(std::upper_bound(weights.begin(), weights.end(), at) -
+                                  weights.begin());
+}
+
+std::optional<GeneratedCase> Steering::Mutant(std::size_t index) {
+  if (corpus_.empty()) return std::nullopt;
+  if (!ready_.empty()) {
+    auto [entry, mutant] = std::move(ready_.front());
+    ready_.pop_front();
+    ++corpus_[entry].mutants;
+    return std::move(mutant);
+  }
+  std::uint64_t draw = Mix(CaseSeed(seed_, index) ^ 0x4841'564fULL);
+  for (int attempt = 0; attempt < kDraws; ++attempt, draw = Mix(draw)) {
+    const std::size_t chosen = Pick(draw);
+    CorpusEntry& entry = corpus_[chosen];
+    const CorpusEntry& donor = corpus_[Mix(draw) % corpus_.size()];
+    mutation_.near = entry.near;
+    auto mutant = gen::Mutate(entry.generated, &donor.generated, mutation_, Mix(draw ^ 0x1ULL),
+                              "case " + std::to_string(entry.index));
+    if (mutant) {
+      ++entry.mutants;
+      return mutant;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace mcpfuzz::campaign_detail

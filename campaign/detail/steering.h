@@ -1,0 +1,76 @@
+#pragma once
+// Internal: coverage-guided steering of one lane (CampaignOptions::coverage, kSteer). Cases that
+// ran server code no case ran before, or got an answer of a new shape, join a corpus; once it
+// has an entry, a mutant of an entry follows each generated case (the generated cases stay
+// those of a run without steering, so what they find a steered run finds). The scheduling is
+// AFL's, cut to what a live server affords:
+//   - a new entry that ran new code is first put through the deterministic stage: the values
+//     the server handed out in its reply sent back, one each (a cursor as a cursor, anything
+//     else in _meta), then each string of its params at the boundary lengths;
+//   - then it has kEnergy havoc mutants of its own, newest entry first (favour recent);
+//   - after that an entry is drawn by weight: the blocks it found first, over the mutants drawn
+//     from it already (favour rare discoveries, and spread the effort).
+// Every choice follows from the run seed, the case index and what came back before, in case
+// order, so a run against the same server sends the same cases.
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "generators/generated_case.h"
+#include "generators/mutation.h"
+#include "model/observation.h"
+
+namespace mcpfuzz::campaign_detail {
+
+/// A case larger than this joins no corpus: the limits family's nestings and long names are
+/// about their size, which mutants would only carry along.
+inline constexpr std::size_t kMaxParentBytes = 4096;
+
+struct CorpusEntry {
+  GeneratedCase generated;
+  /// The case index it was sent at, and why it joined.
+  std::size_t index = 0;
+  std::size_t blocks = 0;         ///< blocks no case ran before, that ran again when re-sent
+  bool new_answer = false;        ///< its answer's shape (channel, code) was new
+  std::size_t mutants = 0;        ///< mutants drawn from it
+  std::vector<std::string> near;  ///< its reply's strings
+};
+
+class Steering {
+ public:
+  Steering(std::uint64_t seed, const GenContext& context);
+
+  /// The mutant after case `index`; nothing while the corpus is empty or every draw was
+  /// refused.
+  std::optional<GeneratedCase> Mutant(std::size_t index);
+
+  /// Everything the server answered feeds the dictionary (strings and keys it wrote).
+  void Heard(const Observation& observation);
+  /// Whether `shape` (a case's check, channel and code) was never seen: a new shape joins.
+  bool NewAnswer(const std::string& shape) { return answers_.insert(shape).second; }
+  /// `generated`, sent at `index` and answered with `observation`, joins the corpus.
+  void Add(const GeneratedCase& generated, std::size_t index, std::size_t blocks, bool new_answer,
+           const Observation& observation);
+
+  const std::vector<CorpusEntry>& corpus() const { return corpus_; }
+
+ private:
+  std::size_t Pick(std::uint64_t draw);
+
+  std::uint64_t seed_;
+  gen::MutationContext mutation_;
+  std::set<std::string> token_set_;
+  std::set<std::string> answers_;
+  std::vector<CorpusEntry> corpus_;
+  // The deterministic stage's mutants, in order, each with the entry it came from.
+  std::deque<std::pair<std::size_t, GeneratedCase>> ready_;
+  // Entries with havoc energy left, newest last.
+  std::vector<std::pair<std::size_t, std::size_t>> energy_;
+};
+
+}  // namespace mcpfuzz::campaign_detail
