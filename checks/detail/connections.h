@@ -157,7 +157,7 @@ class Connections {
 
   using Prepared = FreshPool::Prepared;
   /// Takes the prepared connection whose first step was `first` (or an opening), while the
-  /// target answered everything in time since Prepare; those left are dropped unused otherwise.
+  /// target answered everything in time since Prepare; otherwise those left go unused.
   std::optional<Prepared> TakePrepared(const std::optional<Request>& first);
   std::vector<Prepared> prepared_;
   /// TargetLink::changes_seen() when Prepare ended.
