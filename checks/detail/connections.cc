@@ -101,29 +101,28 @@ FreshPool FreshPool::Make(TargetLink& link, Revision revision, const FreshSteps&
     auto connection = std::make_unique<Connection>(link, revision, OwnPolicy());
     connection->session_.HoldObservations();
     if (!connection->session_.Connect()) break;  // taken live, which learns the same failure
-    Prepared prepared;
-    prepared.connection = std::move(connection);
-    if (i >= steps.opened) prepared.first = steps.sent[i - steps.opened];
-    made.push_back(std::move(prepared));
+    Prepared one;
+    one.connection = std::move(connection);
+    if (i >= steps.opened) one.first = steps.sent[i - steps.opened];
+    made.push_back(std::move(one));
   }
   OpenAtOnce(made.size(), [&made](std::size_t i) {
-    Prepared& prepared = made[i];
+    Prepared& one = made[i];
     try {
-      if (prepared.first) {
-        prepared.sent = prepared.connection->Send(*prepared.first, Owed::kReply);
+      if (one.first) {
+        one.sent = one.connection->Send(*one.first, Owed::kReply);
       } else {
-        prepared.opened = prepared.connection->session_.Open().ok();
+        one.opened = one.connection->session_.Open().ok();
       }
     } catch (...) {
-      prepared.connection.reset();  // not prepared: taken live instead
+      one.connection.reset();  // not prepared: taken live instead
     }
   });
-  for (Prepared& prepared : made) {
+  for (Prepared& one : made) {
     // One that did not get its answer is not used: opened live instead, as without preparing,
     // so a server slowed by the crowd of openings is not judged on it.
-    const bool answered =
-        prepared.first ? prepared.sent.observation.outcome == Outcome::kOk : prepared.opened;
-    if (prepared.connection && answered) pool.prepared.push_back(std::move(prepared));
+    const bool answered = one.first ? one.sent.observation.outcome == Outcome::kOk : one.opened;
+    if (one.connection && answered) pool.prepared.push_back(std::move(one));
   }
   pool.changes_when_made = link.changes_seen();
   return pool;
