@@ -449,6 +449,19 @@ constexpr std::array kFlags = {
            state.options.fuzz.coverage = CoverageUse::kSteer;
            return std::nullopt;
          }},
+    Flag{.name = "--coverage-report",
+         .value = ValueKind::kText,
+         .value_name = "lcov=PATH",
+         .commands = kFuzz,
+         .help = "with --coverage or --coverage-measure: write the server's coverage as\n"
+                 "an LCOV tracefile (genhtml, Codecov), a line hit when a block on it ran",
+         .set = [](ParseState& state, std::string_view flag, const std::string& value) -> Problem {
+           if (!value.starts_with("lcov=") || value.size() == 5) {
+             return std::string(flag) + " takes lcov=PATH, not '" + value + "'";
+           }
+           state.options.fuzz.lcov_path = value.substr(5);
+           return std::nullopt;
+         }},
     Flag{.name = "--coverage-measure",
          .commands = kFuzz,
          .help = "as --coverage, but only measure: the cases are those of a run without\n"

@@ -9,6 +9,7 @@
 
 #include "campaign/campaign.h"
 #include "cli/check.h"
+#include "cli/coverage_report.h"
 #include "cli/progress.h"
 #include "cli/report_files.h"
 #include "cli/run_info.h"
@@ -109,6 +110,10 @@ int RunFuzz(const FuzzSettings& settings, const ExitPolicy& policy, Target& targ
       return 2;
     }
   }
+  if (settings.lcov_path && settings.coverage == CoverageUse::kOff) {
+    err << "mcpfuzz: --coverage-report needs --coverage or --coverage-measure\n";
+    return 2;
+  }
   const CampaignOptions options = ToCampaignOptions(settings, target.ReproduceAt());
   reports::RunInfo info = StartRunInfo(target);
   // The seed comes first, so even a run that is killed can be replayed.
@@ -125,6 +130,15 @@ int RunFuzz(const FuzzSettings& settings, const ExitPolicy& policy, Target& targ
   bool written = Publish(report, policy, baseline, settings.reports, out, err);
   for (const auto& finding : result.findings) {
     if (!options.corpus_dir.empty() && finding.file.empty()) written = false;
+  }
+  if (settings.lcov_path && result.coverage && result.coverage->off.empty()) {
+    auto lcov = WriteLcov(result.coverage->scripts, *settings.lcov_path);
+    if (lcov.ok()) {
+      err << "coverage report: lcov " << *settings.lcov_path << " (" << *lcov << " scripts)\n";
+    } else {
+      err << "mcpfuzz: " << lcov.error().message << "\n";
+      written = false;
+    }
   }
   // With --revision there is no era probe: what counts is whether any session was opened.
   if (result.revisions.empty()) {

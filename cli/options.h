@@ -120,6 +120,8 @@ struct FuzzSettings {
   /// `--coverage` (steer) or `--coverage-measure`: load the coverage agent into a Node stdio
   /// server, report its coverage, and with `--coverage` steer the cases by it.
   CoverageUse coverage = CoverageUse::kOff;
+  /// `--coverage-report lcov=PATH`: where the server's coverage is written as LCOV.
+  std::optional<std::string> lcov_path;
   /// `--max-request-bytes N`: the largest body the limits family sends.
   std::optional<std::size_t> max_request_bytes;
   /// `--big-input-every N`: after the first big input of a size class, one in N is sent.

@@ -255,7 +255,8 @@ void CoverageText(const FuzzCoverage& coverage, std::ostream& out) {
     for (const auto& entry : coverage.corpus) found_code += entry.blocks > 0 ? 1 : 0;
     out << "steering: " << coverage.mutants << " mutants sent; a corpus of "
         << coverage.corpus.size() << " cases (" << found_code << " ran new code); "
-        << coverage.unstable << " blocks unstable\n";
+        << coverage.unstable
+        << " blocks unstable (ran for a case, not when it was sent again: set-up, timers)\n";
   }
 }
 

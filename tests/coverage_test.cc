@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "coverage/coverage_map.h"
+#include "coverage/lcov.h"
 #include "generators/mutation.h"
 #include "model/model.h"
 #include "oracles/check_ids.h"
@@ -109,6 +110,38 @@ TEST(CoverageMap, UnrunBlocksAreListedForLineReportsUntilOneRuns) {
   ASSERT_EQ(scripts[0].ranges.size(), 2U);
   ASSERT_EQ(scripts[0].unrun.size(), 1U);
   EXPECT_EQ(scripts[0].unrun[0], std::make_pair(std::int64_t{30}, std::int64_t{40}));
+}
+
+// A line is hit when the innermost block on it ran, not run when that block is known unrun,
+// and left out when no block covers it; offsets count UTF-16 code units as V8's do.
+TEST(Lcov, ALineTakesItsInnermostBlocksStateAndOffsetsCountUtf16Units) {
+  // Line 1 holds a character of two UTF-16 units, so every later offset is one past its byte.
+  const std::string source =
+      "// \xF0\x9F\x98\x80\n"  // 1: a comment (bytes 0-7, units 0-5)
+      "function f(x) {\n"      // 2: units 6-21
+      "  if (x) {\n"           // 3: units 22-32
+      "    return 1;\n"        // 4: units 33-46
+      "  }\n"                  // 5
+      "  return 2;\n"          // 6
+      "}\n";
+  coverage::ScriptCoverage script;
+  script.url = "file:///srv/a%20b.js";
+  const std::int64_t function_start = 6;
+  const std::int64_t block_start = 31;  // "{" of the if, on line 3
+  const std::int64_t block_end = 50;    // past "}" of line 5
+  script.ranges = {{function_start, static_cast<std::int64_t>(source.size())}};
+  script.unrun = {{block_start, block_end}};
+  ASSERT_EQ(coverage::ScriptPath(script.url), "/srv/a b.js");
+  EXPECT_EQ(coverage::ScriptPath("node:internal/x"), std::nullopt);
+  const std::string record = coverage::LcovRecord("/srv/a b.js", source, script);
+  EXPECT_NE(record.find("SF:/srv/a b.js\n"), std::string::npos) << record;
+  EXPECT_EQ(record.find("DA:1,"), std::string::npos) << "no block covers the comment\n" << record;
+  EXPECT_NE(record.find("DA:2,1\n"), std::string::npos) << record;
+  EXPECT_NE(record.find("DA:3,1\n"), std::string::npos) << "the if's test ran\n" << record;
+  EXPECT_NE(record.find("DA:4,0\n"), std::string::npos) << "its block did not\n" << record;
+  EXPECT_NE(record.find("DA:5,0\n"), std::string::npos) << record;
+  EXPECT_NE(record.find("DA:6,1\n"), std::string::npos) << record;
+  EXPECT_NE(record.find("LF:6\nLH:4\nend_of_record\n"), std::string::npos) << record;
 }
 
 class CoverageAgent : public ::testing::Test {
@@ -312,7 +345,8 @@ TEST_F(CoverageAgent, SteeringReachesAPlantedCrashTheGeneratorsAloneDoNot) {
     const std::filesystem::path report = scratch.path() / (mode + ".json");
     const test_support::ProcessRun done = test_support::McpfuzzWithin(
         600, "fuzz --" + mode + " --cases " + std::to_string(kCases) +
-                 " --seed 1 --progress never --corpus " +
+                 " --seed 1 --progress never --coverage-report lcov=" +
+                 ShellQuote((scratch.path() / (mode + ".info")).string()) + " --corpus " +
                  ShellQuote((scratch.path() / mode).string()) +
                  " --report json=" + ShellQuote(report.string()) + server);
     EXPECT_NE(done.exit_code, 2) << done.output;
@@ -352,6 +386,14 @@ TEST_F(CoverageAgent, SteeringReachesAPlantedCrashTheGeneratorsAloneDoNot) {
   const boost::json::object& coverage = steered.at("coverage").as_object();
   EXPECT_GT(coverage.at("mutants").to_number<std::size_t>(), 0U);
   EXPECT_GT(coverage.at("corpus").as_array().size(), 3U);
+
+  // The LCOV tracefile names the server's own file, with lines hit and lines known unrun.
+  const std::string lcov = test_support::ReadFile(scratch.path() / "coverage.info");
+  const std::size_t own = lcov.find("/planted-bug.mjs\n");
+  ASSERT_NE(own, std::string::npos) << lcov.substr(0, 2000);
+  const std::string record = lcov.substr(own, lcov.find("end_of_record", own) - own);
+  EXPECT_NE(record.find(",1\n"), std::string::npos) << record;
+  EXPECT_NE(record.find("LH:"), std::string::npos) << record;
 
   // The corpus is written as case files that replay reads and sends again.
   const std::filesystem::path corpus = scratch.path() / "coverage" / "coverage";
