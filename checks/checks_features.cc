@@ -182,7 +182,7 @@ void CursorReused(RevisionRun& run) {
   });
 }
 
-void CursorReusedAhead(const RevisionRun& run, FreshSteps& steps) {
+void CursorReusedAhead(const AheadView& run, FreshSteps& steps) {
   if (run.capabilities_known()) ++steps.opened;
 }
 
@@ -247,8 +247,8 @@ void Unsubscribe(RevisionRun& run) {
   });
 }
 
-void UnsubscribeAhead(const RevisionRun& run, FreshSteps& steps) {
-  if (run.Declares("resources") && DeclaresFlag(run.capabilities(), "resources", "subscribe")) {
+void UnsubscribeAhead(const AheadView& run, FreshSteps& steps) {
+  if (run.Declares("resources") && run.DeclaresFlag("resources", "subscribe")) {
     ++steps.opened;
   }
 }
@@ -275,7 +275,7 @@ void SessionLogLevel(RevisionRun& run) {
   });
 }
 
-void SessionLogLevelAhead(const RevisionRun& run, FreshSteps& steps) {
+void SessionLogLevelAhead(const AheadView& run, FreshSteps& steps) {
   if (run.Declares("logging")) ++steps.opened;
 }
 

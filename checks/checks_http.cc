@@ -196,7 +196,7 @@ void Sessions(RevisionRun& run) {
   run.Report(std::move(result));
 }
 
-void SessionsAhead(const RevisionRun& run, FreshSteps& steps) {
+void SessionsAhead(const AheadView& run, FreshSteps& steps) {
   if (!run.stateless() && run.capabilities_known() && run.session_assigned() &&
       run.Pending(check::kSessionDelete)) {
     ++steps.opened;

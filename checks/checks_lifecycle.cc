@@ -51,8 +51,8 @@ boost::json::object ProbeParams(std::string_view method) {
 }
 
 // initialize asking for a version no server speaks, on a connection of its own.
-Request UnsupportedInitialize(const RevisionRun& run) {
-  Request request = MakeInitialize(run.revision(), run.kind(), 1);
+Request UnsupportedInitialize(Revision revision, TransportKind kind) {
+  Request request = MakeInitialize(revision, kind, 1);
   Params(request)["protocolVersion"] = kUnsupportedVersion;
   // It opens the connection: a reproducer sends it alone, not inside a session of its own.
   request.session = SessionBinding::kOmit;
@@ -61,8 +61,8 @@ Request UnsupportedInitialize(const RevisionRun& run) {
 
 // The handshake control's initialize over HTTP, which opens the session its requests before
 // notifications/initialized go in.
-Request ControlInitialize(const RevisionRun& run) {
-  return MakeInitialize(run.revision(), run.kind(), 0);
+Request ControlInitialize(Revision revision, TransportKind kind) {
+  return MakeInitialize(revision, kind, 0);
 }
 
 // Several checks judged on one connection's exchanges: each by the exchange at its index (all
@@ -93,7 +93,8 @@ void InitializeUnsupportedVersion(RevisionRun& run) {
   const std::string_view id = check::kInitializeUnsupportedVersion;
   // A fresh connection: the main one is initialized already.
   Exchange exchange;
-  std::unique_ptr<Connection> fresh = run.FreshSending(UnsupportedInitialize(run), exchange);
+  std::unique_ptr<Connection> fresh =
+      run.FreshSending(UnsupportedInitialize(run.revision(), run.kind()), exchange);
   if (!fresh) return run.ReportUnreachable(id);
   ResultBuilder result(run, id);
   // A session it opened anyway is ended, so the check leaves nothing behind.
@@ -109,8 +110,8 @@ void InitializeUnsupportedVersion(RevisionRun& run) {
   run.Report(std::move(result));
 }
 
-void InitializeUnsupportedVersionAhead(const RevisionRun& run, FreshSteps& steps) {
-  steps.sent.push_back(UnsupportedInitialize(run));
+void InitializeUnsupportedVersionAhead(const AheadView& run, FreshSteps& steps) {
+  steps.sent.push_back(UnsupportedInitialize(run.revision(), run.kind()));
 }
 
 void HandshakeControl(RevisionRun& run) {
@@ -123,7 +124,7 @@ void HandshakeControl(RevisionRun& run) {
   std::unique_ptr<Connection> fresh;
   if (run.http()) {
     Exchange initialize;
-    fresh = run.FreshSending(ControlInitialize(run), initialize);
+    fresh = run.FreshSending(ControlInitialize(run.revision(), run.kind()), initialize);
     if (fresh) exchanges.push_back(std::move(initialize));
   } else {
     fresh = run.Fresh();
@@ -175,8 +176,8 @@ void HandshakeControl(RevisionRun& run) {
                control_note, /*one_connection=*/true);
 }
 
-void HandshakeControlAhead(const RevisionRun& run, FreshSteps& steps) {
-  if (run.http()) steps.sent.push_back(ControlInitialize(run));
+void HandshakeControlAhead(const AheadView& run, FreshSteps& steps) {
+  if (run.http()) steps.sent.push_back(ControlInitialize(run.revision(), run.kind()));
 }
 
 void InitializedSession(RevisionRun& run) {
@@ -210,7 +211,7 @@ void InitializedSession(RevisionRun& run) {
   ReportEachAt(run, exchanges, {{check::kPing, ping_index}, {check::kReinitialize, again_index}});
 }
 
-void OneOpened(const RevisionRun& /*run*/, FreshSteps& steps) { ++steps.opened; }
+void OneOpened(const AheadView& /*run*/, FreshSteps& steps) { ++steps.opened; }
 
 void CancelledInFlight(RevisionRun& run) {
   const std::string_view id = check::kCancelledNoReply;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "checks/checks.h"
+#include "checks/detail/beside_probe.h"
 #include "checks/detail/run.h"
 #include "checks/detail/scenarios.h"
 #include "oracles/check_ids.h"
@@ -211,39 +212,85 @@ struct Group {
   std::set<std::string_view> pending;
   std::size_t end = 0;
 };
-Group PendingIn(const d::RevisionRun& run, std::size_t first, bool connected) {
+template <typename Reports>
+Group PendingIn(std::size_t first, const Reports& reports) {
   Group group;
   group.end = first;
   while (group.end < kEntries.size() && kEntries[group.end].scenario == kEntries[first].scenario) {
     const std::string_view id = kEntries[group.end++].info.id;
-    if (connected && run.Wants(id) && run.HasRow(id)) group.pending.insert(id);
+    if (reports(id)) group.pending.insert(id);
   }
   return group;
 }
+Group PendingIn(const d::RevisionRun& run, std::size_t first, bool connected) {
+  return PendingIn(
+      first, [&](std::string_view id) { return connected && run.Wants(id) && run.HasRow(id); });
+}
 
-// Has what every scenario will do first on connections of its own done at once.
-void PrepareFreshConnections(d::RevisionRun& run) {
+// What every scenario will do first on connections of its own, for the checks `reports` says
+// the run reports, each group's Ahead asking `view` (given the group's pending checks).
+template <typename Reports, typename View>
+d::FreshSteps StepsAhead(const Reports& reports, const View& view) {
   d::FreshSteps steps;
   for (std::size_t first = 0; first < kEntries.size();) {
-    Group group = PendingIn(run, first, /*connected=*/true);
+    Group group = PendingIn(first, reports);
     if (!group.pending.empty() && kEntries[first].ahead != nullptr) {
-      run.set_pending(std::move(group.pending));
-      kEntries[first].ahead(run, steps);
+      kEntries[first].ahead(view(std::move(group.pending)), steps);
     }
     first = group.end;
   }
-  run.set_pending({});
-  run.connections().Prepare(steps);
+  return steps;
 }
 
-void RunRevision(TargetLink& link, const CheckOptions& options, d::RevisionPlan plan, CheckRun& out,
+// Has what every scenario will do first on connections of its own done at once, taking first
+// what was made beside the era probe.
+void PrepareFreshConnections(d::RevisionRun& run, d::FreshPool ahead) {
+  const d::FreshSteps steps = StepsAhead(
+      [&run](std::string_view id) { return run.Wants(id) && run.HasRow(id); },
+      [&run](std::set<std::string_view> pending) { return d::AheadView(run, std::move(pending)); });
+  run.connections().Prepare(steps, std::move(ahead));
+}
+
+// The revision whose fresh sessions are made beside the era probe: the one asked for, else the
+// newest of the handshake era, whose checks open the most sessions of their own.
+Revision LikelyRevision(const CheckOptions& options) {
+  if (options.revision) return *options.revision;
+  for (auto it = kAllRevisions.rbegin(); it != kAllRevisions.rend(); ++it) {
+    if (EraOf(*it) == Era::kHandshake) return *it;
+  }
+  return kLatestRevision;
+}
+
+// The era probe ended a session it opened: one whose initialize was answered in another
+// revision than asked (AskHandshake closes it).
+bool ProbeEndedASession(const EraReport& eras) {
+  return std::any_of(eras.attempts.begin(), eras.attempts.end(), [](const EraAttempt& attempt) {
+    return attempt.method == "initialize" && attempt.channel == Channel::kSuccess &&
+           attempt.answered && *attempt.answered != attempt.asked;
+  });
+}
+
+// What the run in `revision` over HTTP could make first on connections of its own, whatever the
+// target declares (AheadView's supposition).
+d::FreshSteps SupposedSteps(const CheckOptions& options, Revision revision) {
+  return StepsAhead(
+      [&](std::string_view id) {
+        return Selected(id, options) && d::HasRow(id, revision, TransportKind::kHttp);
+      },
+      [&](std::set<std::string_view> pending) {
+        return d::AheadView(revision, TransportKind::kHttp, std::move(pending));
+      });
+}
+
+void RunRevision(TargetLink& link, const CheckOptions& options, d::RevisionPlan plan,
+                 d::FreshPool ahead, CheckRun& out,
                  const std::function<void(const CheckResult&)>& progress) {
   d::RevisionRun run(link, options, std::move(plan), out, progress);
   bool any_wanted = false;
   for (const Entry& entry : kEntries) any_wanted = any_wanted || run.Wants(entry.info.id);
   if (!any_wanted) return;
   const bool connected = !run.gave_up() && run.Start();
-  if (connected) PrepareFreshConnections(run);
+  if (connected) PrepareFreshConnections(run, std::move(ahead));
 
   for (std::size_t first = 0; first < kEntries.size();) {
     if (Interrupted(options)) return;
@@ -313,18 +360,28 @@ CheckRun RunChecks(const TransportFactory& given, const CheckOptions& options,
   // The checks start servers one after the other, each on the last one's heels.
   const TransportFactory connect = StartingAhead(given);
   CheckRun out;
-  // A revision run goes on with the era probe's connection in it rather than opening another:
-  // a server slow to open sessions costs one opening fewer per revision.
-  ProbedConnections probed;
-  out.eras = DetectEras(connect, &probed);
   TargetLink link(connect);
+  // A revision run goes on with the era probe's connection in it rather than opening another,
+  // and the fresh sessions of the likely revision are opened beside the probe: a server slow
+  // to open sessions costs one opening in all, not one for the probe and one for the checks.
+  const Revision likely = LikelyRevision(options);
+  d::BesideProbe beside(link, likely,
+                        [&options, likely] { return SupposedSteps(options, likely); });
+  ProbedConnections probed;
+  out.eras = DetectEras(beside.Watching(connect), &probed);
+  // Ends its sessions unused at the end of the run when no revision run takes it.
+  d::FreshPool ahead = beside.Take();
+  // A server may end every session with one DELETE: the sessions made beside the probe stand
+  // only if the probe ended none of its own.
+  const bool ahead_stands = !ProbeEndedASession(out.eras);
   std::vector<d::RevisionPlan> plans = PlanRevisions(out.eras, options);
   for (d::RevisionPlan& plan : plans) {
     if (auto kept = probed.find(plan.revision); kept != probed.end()) {
       plan.probed = std::move(kept->second);
     }
   }
-  probed.clear();  // the rest end their sessions now, as the era probe ends those it keeps not
+  // The rest end their sessions when the run ends, as the checks' own do: a server may end
+  // every session with one DELETE, among them those made beside the probe.
   if (plans.empty() && Selected(check::kStdoutOnlyJsonRpc, options)) {
     // Nothing else can be judged without a revision; stdout framing binds them all.
     if (auto stdout_only = d::StdoutWithoutRevision(out.eras)) {
@@ -346,7 +403,9 @@ CheckRun RunChecks(const TransportFactory& given, const CheckOptions& options,
     if (Interrupted(options)) break;
     const bool answering = !link.gave_up();
     const Revision revision = plan.revision;
-    RunRevision(link, options, std::move(plan), out, progress);
+    RunRevision(link, options, std::move(plan),
+                ahead_stands && revision == ahead.revision ? std::move(ahead) : d::FreshPool{}, out,
+                progress);
     if (answering && link.gave_up()) {
       out.notes.push_back("gave up on the target in " + std::string(ToString(revision)) + ": " +
                           TargetLink::GaveUpReason() +

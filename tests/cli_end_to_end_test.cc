@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
 #include <boost/json.hpp>
 #include <cstdint>
@@ -267,6 +268,36 @@ TEST(CheckCommand, OpensTheSessionsOfItsChecksAtOnceAndGoesOnWithTheEraProbes) {
   ProcessRun all = Mcpfuzz("check " + server->url());
   EXPECT_NE(all.output.find("lifecycle.ping"), std::string::npos) << all.output;
   EXPECT_GE(asked("most_at_once", "2025-11-25"), 2) << all.output;
+}
+
+// The checks' own sessions need the revision the era probe finds, but are opened beside the
+// probe (supposing its newest handshake revision spoken), so that a server slow to open
+// sessions costs one opening, not the probe's and then the checks'. The fixture answers the
+// probe's 2024-11-05 initialize (no check asks it) and the unsupported-version initialize of
+// version.initialize-unsupported (only that check asks it) only once both have arrived: the
+// run had them in flight together, or one of them waited 3 s alone.
+TEST(CheckCommand, OpensTheSessionsOfItsChecksBesideTheEraProbe) {
+  const ScratchDirectory scratch("beside-probe");
+  std::filesystem::create_directories(scratch.path());
+  const std::filesystem::path counts = scratch.path() / "counts.json";
+  const std::string script =
+      std::string(MCPFUZZ_SOURCE_DIR) + "/tests/fixtures/slow_initialize_server.py";
+  auto server =
+      HttpServerProcess::Start({"python3", script, counts.string(), "0.1", "2024-11-05:1900-01-01"},
+                               std::chrono::seconds(20));
+  ASSERT_TRUE(server.ok()) << server.error().message;
+  ProcessRun run = Mcpfuzz("check " + server->url() + " --only version.initialize-unsupported");
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("1 pass, 0 warn, 0 fail"), std::string::npos) << run.output;
+  const json::object beside = ReadJson(counts).as_object().at("beside").as_object();
+  auto was_beside = [&beside](const char* version, const char* other) {
+    const auto* seen = beside.if_contains(version);
+    if (seen == nullptr) return false;
+    const json::array& versions = seen->as_array();
+    return std::find(versions.begin(), versions.end(), json::value(other)) != versions.end();
+  };
+  EXPECT_TRUE(was_beside("1900-01-01", "2024-11-05") || was_beside("2024-11-05", "1900-01-01"))
+      << json::serialize(beside);
 }
 
 TEST(FuzzCommand, FindsAFaultWritesACaseAndReplayReproducesIt) {

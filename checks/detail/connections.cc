@@ -1,5 +1,6 @@
 #include "checks/detail/connections.h"
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
@@ -90,39 +91,78 @@ std::unique_ptr<Connection> Connections::Fresh() {
   return fresh;
 }
 
-void Connections::Prepare(const FreshSteps& steps) {
-  if (kind() != TransportKind::kHttp || link_.gave_up()) return;
+FreshPool FreshPool::Make(TargetLink& link, Revision revision, const FreshSteps& steps) {
+  FreshPool pool;
+  pool.revision = revision;
   const std::size_t count = steps.opened + steps.sent.size();
   std::vector<Prepared> made;
   // Connected here, one at a time: the factory is called from this thread only.
-  for (std::size_t i = 0; i < count; ++i) {
-    auto connection = std::make_unique<Connection>(link_, revision_, OwnPolicy());
+  for (std::size_t i = 0; i < count && !link.gave_up(); ++i) {
+    auto connection = std::make_unique<Connection>(link, revision, OwnPolicy());
     connection->session_.HoldObservations();
     if (!connection->session_.Connect()) break;  // taken live, which learns the same failure
-    Prepared prepared;
-    prepared.connection = std::move(connection);
-    if (i >= steps.opened) prepared.first = steps.sent[i - steps.opened];
-    made.push_back(std::move(prepared));
+    Prepared one;
+    one.connection = std::move(connection);
+    if (i >= steps.opened) one.first = steps.sent[i - steps.opened];
+    made.push_back(std::move(one));
   }
   OpenAtOnce(made.size(), [&made](std::size_t i) {
-    Prepared& prepared = made[i];
+    Prepared& one = made[i];
     try {
-      if (prepared.first) {
-        prepared.sent = prepared.connection->Send(*prepared.first, Owed::kReply);
+      if (one.first) {
+        one.sent = one.connection->Send(*one.first, Owed::kReply);
       } else {
-        prepared.opened = prepared.connection->session_.Open().ok();
+        one.opened = one.connection->session_.Open().ok();
       }
     } catch (...) {
-      prepared.connection.reset();  // not prepared: taken live instead
+      one.connection.reset();  // not prepared: taken live instead
     }
   });
-  for (Prepared& prepared : made) {
+  for (Prepared& one : made) {
     // One that did not get its answer is not used: opened live instead, as without preparing,
     // so a server slowed by the crowd of openings is not judged on it.
-    const bool answered =
-        prepared.first ? prepared.sent.observation.outcome == Outcome::kOk : prepared.opened;
-    if (prepared.connection && answered) prepared_.push_back(std::move(prepared));
+    const bool answered = one.first ? one.sent.observation.outcome == Outcome::kOk : one.opened;
+    if (one.connection && answered) pool.prepared.push_back(std::move(one));
   }
+  pool.changes_when_made = link.changes_seen();
+  return pool;
+}
+
+void Connections::Prepare(const FreshSteps& steps, FreshPool ahead) {
+  // Made ahead, it stands as one made now would while nothing could have changed the target
+  // since: the same rule as for taking a prepared connection.
+  const bool usable = kind() == TransportKind::kHttp && !link_.gave_up();
+  if (!usable || ahead.revision != revision_ || link_.changes_seen() != ahead.changes_when_made) {
+    for (Prepared& unused : ahead.prepared) unused_.push_back(std::move(unused));
+    ahead.prepared.clear();
+  }
+  if (!usable) return;
+  // The steps the pool made ahead are taken from it; the rest are made now.
+  FreshSteps lacking;
+  std::size_t opened = 0;
+  for (auto it = ahead.prepared.begin(); it != ahead.prepared.end() && opened < steps.opened;) {
+    if (it->first) {
+      ++it;
+      continue;
+    }
+    prepared_.push_back(std::move(*it));
+    it = ahead.prepared.erase(it);
+    ++opened;
+  }
+  lacking.opened = steps.opened - opened;
+  for (const Request& first : steps.sent) {
+    auto made = std::find_if(ahead.prepared.begin(), ahead.prepared.end(),
+                             [&first](const Prepared& one) { return one.first == first; });
+    if (made == ahead.prepared.end()) {
+      lacking.sent.push_back(first);
+      continue;
+    }
+    prepared_.push_back(std::move(*made));
+    ahead.prepared.erase(made);
+  }
+  for (Prepared& unused : ahead.prepared) unused_.push_back(std::move(unused));
+  FreshPool now = FreshPool::Make(link_, revision_, lacking);
+  for (Prepared& prepared : now.prepared) prepared_.push_back(std::move(prepared));
   changes_when_prepared_ = link_.changes_seen();
 }
 
@@ -132,6 +172,7 @@ std::optional<Connections::Prepared> Connections::TakePrepared(
   // something unanswered may have changed, and what it answered ahead may not be what it
   // answers now.
   if (link_.gave_up() || link_.changes_seen() != changes_when_prepared_) {
+    for (Prepared& unused : prepared_) unused_.push_back(std::move(unused));
     prepared_.clear();
     return std::nullopt;
   }

@@ -53,6 +53,7 @@ class Connection {
 
  private:
   friend class Connections;
+  friend struct FreshPool;
 
   TargetSession session_;
 };
@@ -64,6 +65,27 @@ struct FreshSteps {
   std::size_t opened = 0;
   /// Requests each sent first on a connection not opened (FreshSending), owed a reply.
   std::vector<Request> sent;
+};
+
+/// HTTP connections made ahead for a revision's checks, each opened or sent its first request
+/// while nothing of it was observed (TargetSession::HoldObservations); those whose answer did
+/// not come are left out. Ended unobserved when dropped.
+struct FreshPool {
+  struct Prepared {
+    std::unique_ptr<Connection> connection;
+    /// Sent first, owed a reply (FreshSteps::sent); nothing for one opened.
+    std::optional<Request> first;
+    bool opened = false;
+    Exchange sent;
+  };
+  /// Makes `steps` in `revision`, all at once (OpenAtOnce); the link's factory is called from
+  /// the calling thread only.
+  static FreshPool Make(TargetLink& link, Revision revision, const FreshSteps& steps);
+
+  Revision revision = kLatestRevision;
+  std::vector<Prepared> prepared;
+  /// TargetLink::changes_seen() when they were made: they stand while it stays put.
+  std::size_t changes_when_made = 0;
 };
 
 /// The connections of one revision: the main one, kept open (and reopened) across checks, and
@@ -98,7 +120,10 @@ class Connections {
   /// FreshSending: a server slow to open sessions costs one opening for them all, not one per
   /// check. Nothing of them is observed before they are taken. Over stdio it does nothing: a
   /// process started ahead would run beside the checks, and its output is judged.
-  void Prepare(const FreshSteps& steps);
+  /// What `ahead` (made earlier for this revision, beside the era probe) holds is used first,
+  /// while the target has answered everything in time since it was made; only the steps it
+  /// lacks are made now. What is left of it is kept, unused, until the revision ends.
+  void Prepare(const FreshSteps& steps, FreshPool ahead = {});
   /// A fresh connection, opened (Connection::Open), its opening exchanges appended to
   /// `opening` and whether it opened in `opened`: one Prepare opened, while the target has
   /// answered everything in time since (so it is what opening one now would give), else one
@@ -130,19 +155,16 @@ class Connections {
   std::string fresh_failure_;
   std::vector<Exchange> first_open_;
 
-  /// A connection Prepare made: opened (no `first`), or `first` sent on it.
-  struct Prepared {
-    std::unique_ptr<Connection> connection;
-    std::optional<Request> first;
-    bool opened = false;
-    Exchange sent;
-  };
+  using Prepared = FreshPool::Prepared;
   /// Takes the prepared connection whose first step was `first` (or an opening), while the
-  /// target answered everything in time since Prepare; those left are dropped unused otherwise.
+  /// target answered everything in time since Prepare; otherwise those left go unused.
   std::optional<Prepared> TakePrepared(const std::optional<Request>& first);
   std::vector<Prepared> prepared_;
   /// TargetLink::changes_seen() when Prepare ended.
   std::size_t changes_when_prepared_ = 0;
+  /// Made ahead but not to be used: ended with the revision, as the checks' own sessions are
+  /// (a server may end every session with one DELETE).
+  std::vector<Prepared> unused_;
 };
 
 }  // namespace mcpfuzz::checks::detail

@@ -155,10 +155,18 @@ bool RevisionRun::Wants(std::string_view check_id) const {
 }
 
 bool RevisionRun::HasRow(std::string_view check_id) const {
+  return detail::HasRow(check_id, revision(), kind());
+}
+
+bool HasRow(std::string_view check_id, Revision revision, TransportKind kind) {
   for (const Expectation* row : ExpectationsFor(check_id)) {
-    if (row->revisions.Contains(revision()) && Covers(row->transports, kind())) return true;
+    if (row->revisions.Contains(revision) && Covers(row->transports, kind)) return true;
   }
   return false;
+}
+
+bool AheadView::DeclaresFlag(std::string_view capability, std::string_view flag) const {
+  return supposing() || mcpfuzz::DeclaresFlag(run_->capabilities(), capability, flag);
 }
 
 void RevisionRun::Report(CheckResult result) {

@@ -202,6 +202,43 @@ class RevisionRun {
   std::set<std::string_view> pending_;
 };
 
+/// True when the tables have a row for `check_id` in `revision` over `kind`.
+bool HasRow(std::string_view check_id, Revision revision, TransportKind kind);
+
+/// What a scenario's Ahead (scenarios.h) may ask of its revision's run: the revision, the
+/// transport, the checks it is to report, and what the target declared. The runner also asks
+/// before the target has declared anything, to open the sessions while the era probe asks its
+/// questions: the view then supposes every capability and flag declared and a session
+/// assigned, so that what the Aheads name covers whatever the run will take.
+class AheadView {
+ public:
+  AheadView(const RevisionRun& run, std::set<std::string_view> pending)
+      : run_(&run), revision_(run.revision()), kind_(run.kind()), pending_(std::move(pending)) {}
+  /// Before the target declared anything: everything supposed declared.
+  AheadView(Revision revision, TransportKind kind, std::set<std::string_view> pending)
+      : revision_(revision), kind_(kind), pending_(std::move(pending)) {}
+
+  Revision revision() const { return revision_; }
+  TransportKind kind() const { return kind_; }
+  bool http() const { return kind_ == TransportKind::kHttp; }
+  bool stateless() const { return EraOf(revision_) == Era::kStateless; }
+  bool Pending(std::string_view check_id) const { return pending_.contains(check_id); }
+  bool capabilities_known() const { return supposing() || run_->capabilities_known(); }
+  bool Declares(std::string_view capability) const {
+    return supposing() || run_->Declares(capability);
+  }
+  bool DeclaresFlag(std::string_view capability, std::string_view flag) const;
+  bool session_assigned() const { return supposing() || run_->session_assigned(); }
+
+ private:
+  bool supposing() const { return run_ == nullptr; }
+
+  const RevisionRun* run_ = nullptr;
+  Revision revision_;
+  TransportKind kind_;
+  std::set<std::string_view> pending_;
+};
+
 // --- request surgery shared by the families ---------------------------------------------------
 
 // BodyObject, Params and Meta come from model/request_edit.h.

@@ -13,9 +13,9 @@ using Scenario = void (*)(RevisionRun& run);
 /// has it done for every scenario at once (Connections::Prepare). It only adds to `steps`: a
 /// step it names that its scenario ends up not taking costs a session opened and ended unseen,
 /// and one it leaves out is taken when the scenario needs it, as before.
-using Ahead = void (*)(const RevisionRun& run, FreshSteps& steps);
+using Ahead = void (*)(const AheadView& run, FreshSteps& steps);
 /// One connection of its own, opened: the Ahead of a scenario that always opens one.
-void OneOpened(const RevisionRun& run, FreshSteps& steps);
+void OneOpened(const AheadView& run, FreshSteps& steps);
 
 // checks_jsonrpc.cc: JSON-RPC framing, notifications and batches.
 void ParseError(RevisionRun& run);
@@ -28,9 +28,9 @@ void Batches(RevisionRun& run);
 // checks_lifecycle.cc: the handshake, version negotiation and requests before it.
 void Initialize(RevisionRun& run);
 void InitializeUnsupportedVersion(RevisionRun& run);
-void InitializeUnsupportedVersionAhead(const RevisionRun& run, FreshSteps& steps);
+void InitializeUnsupportedVersionAhead(const AheadView& run, FreshSteps& steps);
 void HandshakeControl(RevisionRun& run);
-void HandshakeControlAhead(const RevisionRun& run, FreshSteps& steps);
+void HandshakeControlAhead(const AheadView& run, FreshSteps& steps);
 void InitializedSession(RevisionRun& run);
 void CancelledInFlight(RevisionRun& run);
 void ProgressAfterResponse(RevisionRun& run);
@@ -60,12 +60,12 @@ void UnknownPrompt(RevisionRun& run);
 void PromptMissingArguments(RevisionRun& run);
 void InvalidCursor(RevisionRun& run);
 void CursorReused(RevisionRun& run);
-void CursorReusedAhead(const RevisionRun& run, FreshSteps& steps);
+void CursorReusedAhead(const AheadView& run, FreshSteps& steps);
 void InvalidLogLevel(RevisionRun& run);
 void SessionLogLevel(RevisionRun& run);
-void SessionLogLevelAhead(const RevisionRun& run, FreshSteps& steps);
+void SessionLogLevelAhead(const AheadView& run, FreshSteps& steps);
 void Unsubscribe(RevisionRun& run);
-void UnsubscribeAhead(const RevisionRun& run, FreshSteps& steps);
+void UnsubscribeAhead(const AheadView& run, FreshSteps& steps);
 
 // checks_removed.cc: the methods 2026-07-28 removed.
 void RemovedMethods(RevisionRun& run);
@@ -75,7 +75,7 @@ void ProtocolVersionHeaders(RevisionRun& run);
 void MethodHeaders(RevisionRun& run);
 void NameHeaders(RevisionRun& run);
 void Sessions(RevisionRun& run);
-void SessionsAhead(const RevisionRun& run, FreshSteps& steps);
+void SessionsAhead(const AheadView& run, FreshSteps& steps);
 void HttpEndpoint(RevisionRun& run);
 
 /// discover.result for the era probe's server/discover that succeeded without listing the
