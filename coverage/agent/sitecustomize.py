@@ -17,6 +17,8 @@
 # and is then disabled, and every take re-enables them all, so a line costs one callback per
 # take it runs in. Before 3.12, through sys.settrace and threading.settrace: every line costs
 # a call of a Python function, for the life of the process.
+# The agent answers on a thread of its own, so a server thread still running after it wrote
+# its reply (tidying up) may have its last lines named in the next take instead of this one.
 #
 # Whatever sitecustomize the environment had (Debian's, a virtualenv's) is run after the agent
 # starts, under the same name, so the server's own setup is kept.
