@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""What the Node coverage agent costs a stdio server (issue #28).
+"""What the coverage agents cost a stdio server (issue #28).
 
-    benchmarks/coverage_overhead.py SERVER.mjs [REQUESTS] [RUNS]
+    benchmarks/coverage_overhead.py SERVER.mjs|SERVER.py [REQUESTS] [RUNS]
 
 A bare client sends `tools/list` one after the other (after 50 to warm up) to
-`node SERVER.mjs --stdio` in three modes, alternating run by run: without the agent, with it
-loaded and never asked, and asking it for coverage after every request. Prints requests/s per
-mode and run, and the load average.
+`node SERVER.mjs --stdio` or `python3 SERVER.py` in three modes, alternating run by run:
+without the agent, with it loaded and never asked, and asking it for coverage after every
+request. Prints requests/s per mode and run, and the load average.
 """
 import json
 import os
@@ -15,8 +15,8 @@ import subprocess
 import sys
 import time
 
-AGENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "coverage", "agent",
-                     "mcpfuzz-coverage-agent.cjs")
+AGENTS = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                       "coverage", "agent"))
 
 
 def run(server, requests, mode):
@@ -25,10 +25,13 @@ def run(server, requests, mode):
     ours = theirs = channel = None
     if mode != "off":
         ours, theirs = socket.socketpair()
-        env["NODE_OPTIONS"] = f'--require "{os.path.abspath(AGENT)}"'
+        # As the transport offers them: the Node agent required, the Python one's folder first.
+        env["NODE_OPTIONS"] = f'--require "{AGENTS}/mcpfuzz-coverage-agent.cjs"'
+        env["PYTHONPATH"] = AGENTS
         env["MCPFUZZ_COVERAGE_FD"] = str(theirs.fileno())
         extra["pass_fds"] = (theirs.fileno(),)
-    process = subprocess.Popen(["node", server, "--stdio"], stdin=subprocess.PIPE,
+    argv = ["python3", server] if server.endswith(".py") else ["node", server, "--stdio"]
+    process = subprocess.Popen(argv, stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, **extra)
     if theirs is not None:
         theirs.close()

@@ -7,8 +7,22 @@
 #include <vector>
 
 #include "coverage/agent.h"
+#include "transport/transport.h"
 
 namespace mcpfuzz::cli {
+namespace {
+
+// The transport loads the agents by these names from the folder a run writes.
+static_assert(coverage::kNodeAgentFileName == kCoverageAgentNodeFile);
+static_assert(coverage::kPythonAgentFileName == kCoverageAgentPythonFile);
+
+bool WriteFile(const std::filesystem::path& path, std::string_view content) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(content.data(), static_cast<std::streamsize>(content.size()));
+  return static_cast<bool>(out.flush());
+}
+
+}  // namespace
 
 Result<AgentFile> AgentFile::Write() {
   std::error_code error;
@@ -17,15 +31,20 @@ Result<AgentFile> AgentFile::Write() {
   std::string pattern = (temporary / "mcpfuzz-coverage-XXXXXX").string();
   std::vector<char> name(pattern.begin(), pattern.end());
   name.push_back('\0');
-  // mkdtemp makes the folder 0700: the agent is code the server runs, so nobody else writes it.
+  // mkdtemp makes the folder 0700: the agents are code the server runs, so nobody else writes
+  // them (the Python one is imported from a folder on PYTHONPATH).
   if (::mkdtemp(name.data()) == nullptr) {
     return Error{"could not make a folder for the coverage agent under " + temporary.string()};
   }
   AgentFile file{std::filesystem::path(name.data())};
-  std::ofstream out(file.path(), std::ios::binary);
-  const std::string_view source = coverage::NodeAgentSource();
-  out.write(source.data(), static_cast<std::streamsize>(source.size()));
-  if (!out.flush()) return Error{"could not write the coverage agent to " + file.path().string()};
+  for (const auto& [file_name, source] :
+       {std::pair{coverage::kNodeAgentFileName, coverage::NodeAgentSource()},
+        std::pair{coverage::kPythonAgentFileName, coverage::PythonAgentSource()}}) {
+    const std::filesystem::path path = file.folder() / std::string(file_name);
+    if (!WriteFile(path, source)) {
+      return Error{"could not write the coverage agent to " + path.string()};
+    }
+  }
   return file;
 }
 
@@ -33,10 +52,6 @@ AgentFile::~AgentFile() {
   if (folder_.empty()) return;
   std::error_code ignored;
   std::filesystem::remove_all(folder_, ignored);
-}
-
-std::filesystem::path AgentFile::path() const {
-  return folder_ / std::string(coverage::kNodeAgentFileName);
 }
 
 }  // namespace mcpfuzz::cli

@@ -1,6 +1,6 @@
 #pragma once
-// The coverage agent written out for one run (`fuzz --coverage`): a private folder holding the
-// agent the server loads, removed when the run ends.
+// The coverage agents written out for one run (`fuzz --coverage`): a private folder holding the
+// Node and the Python agent, which the server loads, removed when the run ends.
 
 #include <filesystem>
 
@@ -10,8 +10,8 @@ namespace mcpfuzz::cli {
 
 class AgentFile {
  public:
-  /// Writes coverage::NodeAgentSource() into a new folder of its own under the system's
-  /// temporary folder, readable by this user only.
+  /// Writes coverage::NodeAgentSource() and coverage::PythonAgentSource() into a new folder of
+  /// their own under the system's temporary folder, readable by this user only.
   static Result<AgentFile> Write();
   AgentFile(AgentFile&& other) noexcept : folder_(std::move(other.folder_)) {
     other.folder_.clear();
@@ -21,7 +21,8 @@ class AgentFile {
   AgentFile& operator=(const AgentFile&) = delete;
   ~AgentFile();
 
-  std::filesystem::path path() const;
+  /// The folder, as StdioTarget::coverage_agent takes it.
+  const std::filesystem::path& folder() const { return folder_; }
 
  private:
   explicit AgentFile(std::filesystem::path folder) : folder_(std::move(folder)) {}

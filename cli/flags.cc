@@ -439,8 +439,9 @@ constexpr std::array kFlags = {
     Flag{.name = "--coverage",
          .commands = kFuzz,
          .help = "steer the cases by the server's own coverage: load mcpfuzz's coverage\n"
-                 "agent into a Node server started over stdio (NODE_OPTIONS=--require;\n"
-                 "it answers on a socket of its own, never stdout); a case that ran new\n"
+                 "agent into a Node or Python server started over stdio (NODE_OPTIONS=\n"
+                 "--require, a sitecustomize first on PYTHONPATH; it answers on a socket\n"
+                 "of its own, never stdout); a case that ran new\n"
                  "code joins a corpus, and mutants of it go between the cases (values\n"
                  "the server handed out sent back, members and strings changed), judged\n"
                  "by the process rules. Cases go one at a time, about 2 ms a case more.\n"

@@ -24,7 +24,7 @@ struct TargetSpec {
   Kind kind = Kind::kNone;
   std::string url;
   std::vector<std::string> argv;
-  /// Stdio: the coverage agent the server loads (StdioTarget::coverage_agent).
+  /// Stdio: the folder of the coverage agents the server loads (StdioTarget::coverage_agent).
   std::optional<std::string> coverage_agent;
   /// Reference-server fault switches, for the built-in target only.
   std::vector<std::string> faults;
@@ -117,8 +117,8 @@ struct FuzzSettings {
   std::optional<Revision> revision;
   /// `--call-real-tools`: the tool-arguments family too, which calls real tools.
   bool call_real_tools = false;
-  /// `--coverage` (steer) or `--coverage-measure`: load the coverage agent into a Node stdio
-  /// server, report its coverage, and with `--coverage` steer the cases by it.
+  /// `--coverage` (steer) or `--coverage-measure`: load the coverage agent into a Node or
+  /// Python stdio server, report its coverage, and with `--coverage` steer the cases by it.
   CoverageUse coverage = CoverageUse::kOff;
   /// `--coverage-report lcov=PATH`: where the server's coverage is written as LCOV.
   std::optional<std::string> lcov_path;

@@ -30,8 +30,9 @@ int RunOnTarget(const Options& options, const std::string& self_executable, std:
   std::optional<AgentFile> agent;
   if (options.command == Command::kFuzz && options.fuzz.coverage != CoverageUse::kOff) {
     if (spec.kind != TargetSpec::Kind::kStdioCommand) {
-      err << "mcpfuzz: --coverage needs a Node server started over stdio (-- node server.js): "
-             "the agent is loaded into the process mcpfuzz starts\n";
+      err << "mcpfuzz: --coverage needs a Node or Python server started over stdio (-- node "
+             "server.js, -- python3 server.py): the agent is loaded into the process mcpfuzz "
+             "starts\n";
       return 2;
     }
     auto written = AgentFile::Write();
@@ -40,7 +41,7 @@ int RunOnTarget(const Options& options, const std::string& self_executable, std:
       return 2;
     }
     agent.emplace(std::move(*written));
-    spec.coverage_agent = agent->path().string();
+    spec.coverage_agent = agent->folder().string();
   }
   auto target = OpenTarget(spec, self_executable);
   if (!target) {

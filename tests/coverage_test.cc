@@ -26,8 +26,8 @@ namespace {
 
 using std::chrono::milliseconds;
 
-const std::string kAgent =
-    std::string(MCPFUZZ_SOURCE_DIR) + "/coverage/agent/mcpfuzz-coverage-agent.cjs";
+// The agents' folder (StdioTarget::coverage_agent), as a run writes it.
+const std::string kAgent = std::string(MCPFUZZ_SOURCE_DIR) + "/coverage/agent";
 const std::string kServers = std::string(MCPFUZZ_SOURCE_DIR) + "/tests/servers";
 
 TEST(CoverageMap, CountsEachBlockOnceAcrossReplies) {
@@ -249,10 +249,10 @@ TEST_F(CoverageAgent, NeverWritesToTheServersStdout) {
   }
 }
 
-// A server that does not load the agent (not a Node process) is still served; coverage is off
-// and the error says why, decided by its first reply, not by a wait.
+// A server that does not load the agent (Python told to ignore PYTHONPATH) is still served;
+// coverage is off and the error says why, decided by its first reply, not by a wait.
 TEST_F(CoverageAgent, AServerWithoutTheAgentWorksAndCoverageSaysWhyItIsOff) {
-  Open({"python3", std::string(MCPFUZZ_SOURCE_DIR) + "/tests/fixtures/conformant_stdio.py"});
+  Open({"python3", "-E", std::string(MCPFUZZ_SOURCE_DIR) + "/tests/fixtures/conformant_stdio.py"});
   auto taken = server_->TakeCoverage();
   ASSERT_FALSE(taken.ok());
   EXPECT_NE(taken.error().message.find("did not load it"), std::string::npos)
@@ -409,7 +409,7 @@ TEST_F(CoverageAgent, SteeringReachesAPlantedCrashTheGeneratorsAloneDoNot) {
       << replay.output;
 }
 
-TEST_F(CoverageAgent, FuzzSaysWhyCoverageIsOffForAServerThatIsNotNode) {
+TEST_F(CoverageAgent, FuzzSaysWhyCoverageIsOffForAServerThatDoesNotLoadTheAgent) {
   test_support::ScratchDirectory scratch("fuzz-coverage-off");
   std::filesystem::create_directories(scratch.path());
   const std::filesystem::path report = scratch.path() / "report.json";
@@ -417,7 +417,7 @@ TEST_F(CoverageAgent, FuzzSaysWhyCoverageIsOffForAServerThatIsNotNode) {
       120,
       "fuzz --coverage --cases 10 --seed 1 --families unknown-method --progress never "
       "--report json=" +
-          ShellQuote(report.string()) + " -- python3 " +
+          ShellQuote(report.string()) + " -- python3 -E " +
           ShellQuote(std::string(MCPFUZZ_SOURCE_DIR) + "/tests/fixtures/conformant_stdio.py"));
   ASSERT_NE(run.exit_code, 2) << run.output;
   EXPECT_NE(run.output.find("coverage: off: "), std::string::npos) << run.output;
@@ -428,7 +428,7 @@ TEST_F(CoverageAgent, FuzzSaysWhyCoverageIsOffForAServerThatIsNotNode) {
   const test_support::ProcessRun builtin =
       test_support::McpfuzzWithin(60, "fuzz --coverage --cases 1 --builtin");
   EXPECT_EQ(builtin.exit_code, 2) << builtin.output;
-  EXPECT_NE(builtin.output.find("--coverage needs a Node server started over stdio"),
+  EXPECT_NE(builtin.output.find("--coverage needs a Node or Python server started over stdio"),
             std::string::npos)
       << builtin.output;
 }

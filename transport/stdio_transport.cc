@@ -10,7 +10,10 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <filesystem>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "transport/children.h"
@@ -463,8 +466,9 @@ Result<std::string> StdioProcessTransport::TakeCoverage(bool all) {
     // a request without a greeting never loaded it, and no wait would change that.
     std::optional<transport_detail::LinePiece> greeting = lines.Next();
     if (!greeting) {
-      return Error{heard_ ? "no coverage agent greeted: the server did not load it (not a Node "
-                            "process, or its NODE_OPTIONS replaced)"
+      return Error{heard_ ? "no coverage agent greeted: the server did not load it (neither a "
+                            "Node nor a Python process, its NODE_OPTIONS or PYTHONPATH "
+                            "replaced, or Python started with -E, -I or -S)"
                           : "no coverage agent greeted yet: ask after the server's first reply"};
     }
     if (!greeting->line.starts_with(kCoverageAgentGreeting)) {
@@ -530,23 +534,37 @@ ProcessExit StdioProcessTransport::Shutdown() {
   return exit;
 }
 
+// What the server would get for `name` without the agents: its target's own value, else the
+// inherited one.
+std::string ServerSees(const StdioTarget& target, std::string_view name) {
+  std::optional<std::string> own;
+  for (const auto& [key, value] : target.env) {
+    if (key == name) own = value;
+  }
+  if (own) return *own;
+  const char* inherited = target.inherit_env ? std::getenv(std::string(name).c_str()) : nullptr;
+  return inherited != nullptr ? inherited : "";
+}
+
+std::string Joined(const std::string& first, const std::string& second,
+                   std::string_view separator) {
+  if (first.empty()) return second;
+  if (second.empty()) return first;
+  return first + std::string(separator) + second;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<StdioTransport>> SpawnStdio(StdioTarget target) {
   std::vector<std::pair<std::string, std::string>> env = target.env;
   if (target.coverage_agent) {
-    // Added to the NODE_OPTIONS the server would get anyway, its own target's or inherited.
-    std::string options;
-    if (const char* inherited = std::getenv("NODE_OPTIONS"); inherited && target.inherit_env) {
-      options = inherited;
-    }
-    for (const auto& [name, value] : env) {
-      if (name == "NODE_OPTIONS") options = value;
-    }
+    const std::filesystem::path folder(*target.coverage_agent);
     // Quoted, as NODE_OPTIONS allows, so that a path with spaces stays one.
-    options +=
-        (options.empty() ? "" : " ") + std::string("--require \"") + *target.coverage_agent + "\"";
-    env.emplace_back("NODE_OPTIONS", std::move(options));
+    const std::string require =
+        "--require \"" + (folder / std::string(kCoverageAgentNodeFile)).string() + "\"";
+    env.emplace_back("NODE_OPTIONS", Joined(ServerSees(target, "NODE_OPTIONS"), require, " "));
+    // First, so that Python imports this sitecustomize; the agent runs any later one.
+    env.emplace_back("PYTHONPATH", Joined(folder.string(), ServerSees(target, "PYTHONPATH"), ":"));
     env.emplace_back("MCPFUZZ_COVERAGE_FD",
                      std::to_string(transport_detail::ChildProcess::kSideChannelFd));
   }

@@ -208,9 +208,11 @@ struct StdioTarget {
   std::chrono::milliseconds shutdown_grace{1000};
   /// How much of stderr to keep.
   std::size_t stderr_tail_bytes = 8192;
-  /// A coverage agent for a Node server (coverage/agent/mcpfuzz-coverage-agent.cjs): loaded
-  /// before the server's own code (`--require` added to NODE_OPTIONS) and answering on a side
-  /// channel of its own, never on stdout (StdioTransport::TakeCoverage).
+  /// The folder of the coverage agents (laid out as coverage/agent/: kCoverageAgentNodeFile
+  /// and kCoverageAgentPythonFile), loaded before the server's own code and answering on a
+  /// side channel of their own, never on stdout (StdioTransport::TakeCoverage). Both are
+  /// offered to every server, a Node one by `--require` added to NODE_OPTIONS, a Python one by
+  /// the folder put first on PYTHONPATH, so whichever runtime the server is loads its agent.
   std::optional<std::string> coverage_agent{};
   /// False (`--env-clear`): the server starts with `env` alone, nothing of mcpfuzz's own.
   bool inherit_env = true;
@@ -218,6 +220,9 @@ struct StdioTarget {
 
 /// The first line a coverage agent writes on its channel, before the server's code runs.
 inline constexpr std::string_view kCoverageAgentGreeting = R"({"agent":"mcpfuzz-coverage")";
+/// The agents' files in StdioTarget::coverage_agent's folder (coverage/agent.h writes them).
+inline constexpr std::string_view kCoverageAgentNodeFile = "mcpfuzz-coverage-agent.cjs";
+inline constexpr std::string_view kCoverageAgentPythonFile = "sitecustomize.py";
 
 /// The exit of a stdio server.
 struct ProcessExit {
@@ -261,8 +266,9 @@ class StdioTransport : public Transport {
   /// and returns its reply line as written (the coverage library reads it). The agent answers
   /// on the server's event loop, after what the server is busy with: it is given the time
   /// limit. An error, and no coverage, for a server started without the agent, one that
-  /// answered a request without ever greeting on the channel (it did not load the agent: not
-  /// a Node process, or NODE_OPTIONS replaced), one that ended, or a silent agent.
+  /// answered a request without ever greeting on the channel (it did not load the agent:
+  /// neither a Node nor a Python process, or its NODE_OPTIONS or PYTHONPATH replaced), one
+  /// that ended, or a silent agent.
   /// `all`: every block that ran since, not only those that ran for the first time.
   virtual Result<std::string> TakeCoverage(bool all = false);
 };

@@ -32,6 +32,14 @@
       .replace(/--require\s+("[^"]*mcpfuzz-coverage-agent\.cjs"|\S*mcpfuzz-coverage-agent\.cjs)/g, '')
       .trim();
   }
+  // Nor the Python agent, offered to every server from this file's folder.
+  if (process.env.PYTHONPATH) {
+    const path = require('node:path');
+    const kept = process.env.PYTHONPATH.split(path.delimiter)
+      .filter(entry => path.resolve(entry || '.') !== __dirname);
+    if (kept.length > 0) process.env.PYTHONPATH = kept.join(path.delimiter);
+    else delete process.env.PYTHONPATH;
+  }
   const skipNodeModules = process.env.MCPFUZZ_COVERAGE_SKIP_NODE_MODULES === '1';
 
   const inspector = require('node:inspector');
