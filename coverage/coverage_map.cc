@@ -24,7 +24,12 @@ BlockKey KeyOf(std::string_view url, std::int64_t start, std::int64_t end) {
   return hash;
 }
 
-bool InNodeModules(std::string_view url) { return url.find("/node_modules/") != url.npos; }
+// Installed packages: a Node server's node_modules, a Python server's site-packages (Debian's
+// dist-packages). The report counts them apart from the server's own code.
+bool InNodeModules(std::string_view url) {
+  return url.find("/node_modules/") != url.npos || url.find("/site-packages/") != url.npos ||
+         url.find("/dist-packages/") != url.npos;
+}
 
 Error NotTheAgents(std::string_view why) {
   return Error{"not a coverage agent's reply: " + std::string(why)};

@@ -24,7 +24,8 @@ using BlockKey = std::uint64_t;
 /// Blocks that ran for the first time, as one reply added them.
 struct CoverageGain {
   std::size_t blocks = 0;
-  /// Of `blocks`, those in code under a node_modules folder (the SDK, for most servers).
+  /// Of `blocks`, those in installed packages: under node_modules, or a Python server's
+  /// site-packages (the SDK, for most servers).
   std::size_t in_node_modules = 0;
   /// The new blocks themselves.
   std::vector<BlockKey> keys;

@@ -151,16 +151,6 @@ TEST_F(PythonCoverageAgent, TheEnvironmentsOwnSitecustomizeRunsAndChildrenGetNoA
   EXPECT_EQ(seen.at("NODE_OPTIONS"), boost::json::value("--no-warnings")) << seen;
 }
 
-// Processes whose environment names `folder` (the agents', in PYTHONPATH and NODE_OPTIONS).
-std::size_t ProcessesLoading(const std::string& folder) {
-  std::size_t found = 0;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    const std::string environment = test_support::ReadFile(entry.path() / "environ");
-    if (environment.find(folder) != std::string::npos) ++found;
-  }
-  return found;
-}
-
 // `fuzz --coverage` end to end against a Python server: the binary writes the agents it
 // carries, the server loads its own, the report counts its lines, and nothing outlives the run.
 TEST_F(PythonCoverageAgent, FuzzReportsThePythonServersCoverage) {
@@ -185,7 +175,8 @@ TEST_F(PythonCoverageAgent, FuzzReportsThePythonServersCoverage) {
   }
   EXPECT_TRUE(server_script) << coverage;
   EXPECT_TRUE(std::filesystem::is_empty(temporary)) << "the agents' folder outlived the run";
-  EXPECT_EQ(ProcessesLoading(temporary.string()), 0U) << "a server with the agent outlived the run";
+  EXPECT_EQ(test_support::ProcessesWhoseEnvironmentNames(temporary.string()), 0U)
+      << "a server with the agent outlived the run";
 }
 
 }  // namespace

@@ -51,6 +51,17 @@ TEST(CoverageMap, CountsEachBlockOnceAcrossReplies) {
   EXPECT_EQ(scripts[1].blocks, 3U);
 }
 
+TEST(CoverageMap, APythonServersSitePackagesCountAsInstalledPackages) {
+  coverage::CoverageMap map;
+  auto gain = map.Merge(R"({"scripts":[[0,"file:///srv/server.py"],)"
+                        R"([1,"file:///venv/lib/python3.11/site-packages/mcp/server.py"],)"
+                        R"([2,"file:///usr/lib/python3/dist-packages/_distutils_hack/x.py"]],)"
+                        R"("blocks":[[0,3,3],[1,7,7],[2,1,1]]})");
+  ASSERT_TRUE(gain.ok()) << gain.error().message;
+  EXPECT_EQ(gain->blocks, 3U);
+  EXPECT_EQ(gain->in_node_modules, 2U) << "the server's own code is its file alone";
+}
+
 TEST(CoverageMap, EachProcessNumbersItsScriptsItselfButABlockIsOneBlock) {
   coverage::CoverageMap map;
   ASSERT_TRUE(map.Merge(R"({"scripts":[[0,"file:///a.js"]],"blocks":[[0,1,2]]})", 1).ok());
@@ -269,17 +280,6 @@ TEST_F(CoverageAgent, AServerWithoutTheAgentWorksAndCoverageSaysWhyItIsOff) {
       << none.error().message;
 }
 
-// Processes whose environment names `folder` (the agent's, in NODE_OPTIONS): the servers a
-// run with the agent started, and whatever they started.
-std::size_t ProcessesLoading(const std::string& folder) {
-  std::size_t found = 0;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    const std::string environment = test_support::ReadFile(entry.path() / "environ");
-    if (environment.find(folder) != std::string::npos) ++found;
-  }
-  return found;
-}
-
 // `fuzz --coverage` end to end: the report says how many of the server's blocks the cases ran
 // and after which case the count grew, and the agent's folder is gone after the run.
 TEST_F(CoverageAgent, FuzzReportsTheServersCoverageAndHowItGrew) {
@@ -322,7 +322,8 @@ TEST_F(CoverageAgent, FuzzReportsTheServersCoverageAndHowItGrew) {
   }
   EXPECT_EQ(per_script, blocks);
   EXPECT_TRUE(std::filesystem::is_empty(temporary)) << "the agent's folder outlived the run";
-  EXPECT_EQ(ProcessesLoading(temporary.string()), 0U) << "a server with the agent outlived the run";
+  EXPECT_EQ(test_support::ProcessesWhoseEnvironmentNames(temporary.string()), 0U)
+      << "a server with the agent outlived the run";
   const test_support::ProcessRun valid = test_support::RunShell(
       "python3 " +
       ShellQuote(std::string(MCPFUZZ_SOURCE_DIR) + "/tests/support/validate_reports.py") + " " +

@@ -116,6 +116,9 @@ bool Silent(const GeneratedCase& generated, const Judged& judged);
 /// (`death`) by the next request on the same process.
 Judged JudgeDeath(const GeneratedCase& previous, const ProcessExit& death);
 
+/// SplitMix64's mixing: what the campaign's draws from a seed and an index go through.
+std::uint64_t SplitMix64(std::uint64_t value);
+
 /// The seed of case `index`: everything about the case follows from it and the index.
 std::uint64_t CaseSeed(std::uint64_t run_seed, std::size_t index);
 int CaseSize(std::size_t index);

@@ -22,14 +22,14 @@ namespace {
 
 constexpr int kMaxSize = 100;
 
+}  // namespace
+
 std::uint64_t SplitMix64(std::uint64_t value) {
   value += 0x9e3779b97f4a7c15ULL;
   value = (value ^ (value >> 30U)) * 0xbf58476d1ce4e5b9ULL;
   value = (value ^ (value >> 27U)) * 0x94d049bb133111ebULL;
   return value ^ (value >> 31U);
 }
-
-}  // namespace
 
 std::optional<std::string> BigInputClass(const GeneratedCase& generated) {
   if (!generated.steps.empty()) return std::nullopt;

@@ -15,13 +15,6 @@ constexpr std::size_t kMaxTokens = 1024;
 // Draws of a mutant before the slot goes to a generated case (each draw may be refused).
 constexpr int kDraws = 4;
 
-std::uint64_t Mix(std::uint64_t value) {
-  value += 0x9e3779b97f4a7c15ULL;
-  value = (value ^ (value >> 30U)) * 0xbf58476d1ce4e5b9ULL;
-  value = (value ^ (value >> 27U)) * 0x94d049bb133111ebULL;
-  return value ^ (value >> 31U);
-}
-
 }  // namespace
 
 Steering::Steering(std::uint64_t seed, const GenContext& context) : seed_(seed) {
@@ -103,14 +96,14 @@ std::optional<GeneratedCase> Steering::Mutant(std::size_t index) {
     ++corpus_[entry].mutants;
     return std::move(mutant);
   }
-  std::uint64_t draw = Mix(CaseSeed(seed_, index) ^ 0x4841'564fULL);
-  for (int attempt = 0; attempt < kDraws; ++attempt, draw = Mix(draw)) {
+  std::uint64_t draw = SplitMix64(CaseSeed(seed_, index) ^ 0x4841'564fULL);
+  for (int attempt = 0; attempt < kDraws; ++attempt, draw = SplitMix64(draw)) {
     const std::size_t chosen = Pick(draw);
     CorpusEntry& entry = corpus_[chosen];
-    const CorpusEntry& donor = corpus_[Mix(draw) % corpus_.size()];
+    const CorpusEntry& donor = corpus_[SplitMix64(draw) % corpus_.size()];
     mutation_.near = entry.near;
-    auto mutant = gen::Mutate(entry.generated, &donor.generated, mutation_, Mix(draw ^ 0x1ULL),
-                              "case " + std::to_string(entry.index));
+    auto mutant = gen::Mutate(entry.generated, &donor.generated, mutation_,
+                              SplitMix64(draw ^ 0x1ULL), "case " + std::to_string(entry.index));
     if (mutant) {
       ++entry.mutants;
       return mutant;

@@ -1,6 +1,7 @@
 #pragma once
 // Running the built mcpfuzz binary (and other commands) from a test, and scratch directories.
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -54,6 +55,25 @@ inline std::size_t ChildProcesses() {
     if (parent == static_cast<long>(::getpid())) ++children;
   }
   return children;
+}
+
+/// Processes whose environment names `text` (a run's private folder, in PYTHONPATH or
+/// NODE_OPTIONS): the servers a run started with it, and whatever they started.
+inline std::size_t ProcessesWhoseEnvironmentNames(const std::string& text) {
+  std::size_t found = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const int fd = ::open((entry.path() / "environ").c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    std::string environment;
+    std::array<char, 4096> chunk{};
+    ssize_t got = 0;
+    while ((got = ::read(fd, chunk.data(), chunk.size())) > 0) {
+      environment.append(chunk.data(), static_cast<std::size_t>(got));
+    }
+    ::close(fd);
+    if (environment.find(text) != std::string::npos) ++found;
+  }
+  return found;
 }
 
 inline const std::string& McpfuzzBinary() {
