@@ -235,7 +235,6 @@ struct CampaignCoverage {
     std::size_t case_index = 0;
     std::string family;
     std::string variant;
-    Request request;
     std::size_t blocks = 0;
     bool new_answer = false;
     std::size_t mutants = 0;

@@ -14,6 +14,7 @@
 
 #include "coverage/coverage_map.h"
 #include "model/model.h"
+#include "support/agent_session.h"
 #include "support/files.h"
 #include "support/processes.h"
 #include "transport/client.h"
@@ -22,40 +23,13 @@
 namespace mcpfuzz {
 namespace {
 
-const std::string kAgents = std::string(MCPFUZZ_SOURCE_DIR) + "/coverage/agent";
 const std::string kServer = std::string(MCPFUZZ_SOURCE_DIR) + "/tests/fixtures/conformant_stdio.py";
 
-class PythonCoverageAgent : public ::testing::Test {
+class PythonCoverageAgent : public test_support::AgentSession {
  protected:
   void Open(std::vector<std::pair<std::string, std::string>> env = {}) {
-    StdioTarget target;
-    target.argv = {"python3", kServer};
-    target.env = std::move(env);
-    target.coverage_agent = kAgents;
-    auto spawned = SpawnStdio(std::move(target));
-    ASSERT_TRUE(spawned.ok()) << spawned.error().message;
-    server_ = std::move(*spawned);
-    client_ = std::make_unique<McpClient>(*server_, Revision::k2025_11_25);
-    ASSERT_TRUE(client_->Open().ok());
+    AgentSession::Open({"python3", kServer}, std::move(env));
   }
-
-  std::string TakeReply(bool all = false) {
-    auto reply = server_->TakeCoverage(all);
-    EXPECT_TRUE(reply.ok()) << reply.error().message;
-    return reply.ok() ? *reply : std::string();
-  }
-
-  coverage::CoverageGain Take() {
-    auto gain = map_.Merge(TakeReply());
-    EXPECT_TRUE(gain.ok()) << gain.error().message;
-    return gain.ok() ? *gain : coverage::CoverageGain{};
-  }
-
-  Observation Call(const std::string& method) { return server_->Send(client_->Make(method)); }
-
-  std::unique_ptr<StdioTransport> server_;
-  std::unique_ptr<McpClient> client_;
-  coverage::CoverageMap map_;
 };
 
 // The agent greeted (TakeCoverage refuses a channel that did not begin with the greeting), and

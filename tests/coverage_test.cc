@@ -16,6 +16,7 @@
 #include "generators/mutation.h"
 #include "model/model.h"
 #include "oracles/check_ids.h"
+#include "support/agent_session.h"
 #include "support/files.h"
 #include "support/processes.h"
 #include "transport/client.h"
@@ -27,7 +28,6 @@ namespace {
 using std::chrono::milliseconds;
 
 // The agents' folder (StdioTarget::coverage_agent), as a run writes it.
-const std::string kAgent = std::string(MCPFUZZ_SOURCE_DIR) + "/coverage/agent";
 const std::string kServers = std::string(MCPFUZZ_SOURCE_DIR) + "/tests/servers";
 
 TEST(CoverageMap, CountsEachBlockOnceAcrossReplies) {
@@ -155,39 +155,12 @@ TEST(Lcov, ALineTakesItsInnermostBlocksStateAndOffsetsCountUtf16Units) {
   EXPECT_NE(record.find("LF:6\nLH:4\nend_of_record\n"), std::string::npos) << record;
 }
 
-class CoverageAgent : public ::testing::Test {
+class CoverageAgent : public test_support::AgentSession {
  protected:
   void SetUp() override {
     ASSERT_TRUE(std::filesystem::exists(kServers + "/node_modules/@modelcontextprotocol"))
         << "the real servers are missing: run scripts/bootstrap.sh";
   }
-
-  // Starts `argv` with the agent and opens a session in 2025-11-25 on it.
-  void Open(std::vector<std::string> argv) {
-    StdioTarget target;
-    target.argv = std::move(argv);
-    target.coverage_agent = kAgent;
-    auto spawned = SpawnStdio(std::move(target));
-    ASSERT_TRUE(spawned.ok()) << spawned.error().message;
-    server_ = std::move(*spawned);
-    client_ = std::make_unique<McpClient>(*server_, Revision::k2025_11_25);
-    ASSERT_TRUE(client_->Open().ok());
-  }
-
-  coverage::CoverageGain Take() {
-    auto reply = server_->TakeCoverage();
-    EXPECT_TRUE(reply.ok()) << reply.error().message;
-    if (!reply.ok()) return {};
-    auto gain = map_.Merge(*reply);
-    EXPECT_TRUE(gain.ok()) << gain.error().message;
-    return gain.ok() ? *gain : coverage::CoverageGain{};
-  }
-
-  Observation Call(const std::string& method) { return server_->Send(client_->Make(method)); }
-
-  std::unique_ptr<StdioTransport> server_;
-  std::unique_ptr<McpClient> client_;
-  coverage::CoverageMap map_;
 };
 
 // What a request ran is reported once: a method not asked before runs blocks of its own, the

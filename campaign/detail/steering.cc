@@ -12,7 +12,7 @@ namespace {
 constexpr std::size_t kEnergy = 32;
 // The dictionary's size: the server's strings, kept first come, first kept.
 constexpr std::size_t kMaxTokens = 1024;
-// Draws of a mutant before the slot goes to a generated case (each draw may be refused).
+// Draws of a havoc mutant before the case goes without one (each draw may be refused).
 constexpr int kDraws = 4;
 
 }  // namespace

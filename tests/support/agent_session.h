@@ -1,0 +1,57 @@
+#pragma once
+// A stdio server started with mcpfuzz's coverage agents offered, a 2025-11-25 session opened on
+// it, and the map its takes merge into: what the Node and the Python agent's tests share.
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "coverage/coverage_map.h"
+#include "model/model.h"
+#include "transport/client.h"
+#include "transport/transport.h"
+
+namespace mcpfuzz::test_support {
+
+/// The agents' folder in the source tree, laid out as a run writes it.
+inline const std::string kAgentFolder = std::string(MCPFUZZ_SOURCE_DIR) + "/coverage/agent";
+
+class AgentSession : public ::testing::Test {
+ protected:
+  // Starts `argv` with the agents offered and opens a session in 2025-11-25 on it.
+  void Open(std::vector<std::string> argv,
+            std::vector<std::pair<std::string, std::string>> env = {}) {
+    StdioTarget target;
+    target.argv = std::move(argv);
+    target.env = std::move(env);
+    target.coverage_agent = kAgentFolder;
+    auto spawned = SpawnStdio(std::move(target));
+    ASSERT_TRUE(spawned.ok()) << spawned.error().message;
+    server_ = std::move(*spawned);
+    client_ = std::make_unique<McpClient>(*server_, Revision::k2025_11_25);
+    ASSERT_TRUE(client_->Open().ok());
+  }
+
+  std::string TakeReply(bool all = false) {
+    auto reply = server_->TakeCoverage(all);
+    EXPECT_TRUE(reply.ok()) << reply.error().message;
+    return reply.ok() ? *reply : std::string();
+  }
+
+  coverage::CoverageGain Take() {
+    auto gain = map_.Merge(TakeReply());
+    EXPECT_TRUE(gain.ok()) << gain.error().message;
+    return gain.ok() ? *gain : coverage::CoverageGain{};
+  }
+
+  Observation Call(const std::string& method) { return server_->Send(client_->Make(method)); }
+
+  std::unique_ptr<StdioTransport> server_;
+  std::unique_ptr<McpClient> client_;
+  coverage::CoverageMap map_;
+};
+
+}  // namespace mcpfuzz::test_support
