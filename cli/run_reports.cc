@@ -198,6 +198,7 @@ reports::Report BuildFuzzReport(const reports::RunInfo& info, const CampaignOpti
   figures.silence_ms = ms(timing.silence);
   figures.resends_ms = ms(timing.resends);
   figures.shrinking_ms = ms(timing.shrinking);
+  figures.coverage_ms = ms(timing.coverage);
   figures.elapsed_ms = result.elapsed.count();
   figures.sessions_opened = result.sessions_opened;
   figures.pipelined = result.pipelined;

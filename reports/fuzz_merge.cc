@@ -138,6 +138,7 @@ Result<Report> FuzzReportFromJson(const json::value& value) {
   figures.silence_ms = Real(timing, "silence_ms");
   figures.resends_ms = Real(timing, "resends_ms");
   figures.shrinking_ms = Real(timing, "shrinking_ms");
+  figures.coverage_ms = Real(timing, "coverage_ms");
   figures.elapsed_ms = std::llround(report.duration_seconds * 1000.0);
   figures.sessions_opened = Number(in, "sessions_opened");
   figures.pipelined = Number(in, "pipelined");
@@ -236,6 +237,7 @@ Result<Report> MergeFuzzReports(const std::vector<Report>& shards) {
     figures.silence_ms += part.silence_ms;
     figures.resends_ms += part.resends_ms;
     figures.shrinking_ms += part.shrinking_ms;
+    figures.coverage_ms += part.coverage_ms;
     figures.sessions_opened += part.sessions_opened;
     figures.pipelined += part.pipelined;
     figures.restarts += part.restarts;

@@ -205,6 +205,7 @@ json::object FuzzJson(const Report& report) {
                    {"silence_ms", ms(figures.silence_ms)},
                    {"resends_ms", ms(figures.resends_ms)},
                    {"shrinking_ms", ms(figures.shrinking_ms)}};
+  if (figures.coverage) out["timing"].as_object()["coverage_ms"] = ms(figures.coverage_ms);
   out["sessions_opened"] = figures.sessions_opened;
   out["pipelined"] = figures.pipelined;
   out["restarts"] = figures.restarts;

@@ -170,6 +170,8 @@ struct FuzzFigures {
   std::size_t big_inputs_held_back = 0;
   /// Where the time went (CampaignTiming), in milliseconds.
   double startup_ms = 0, sending_ms = 0, silence_ms = 0, resends_ms = 0, shrinking_ms = 0;
+  /// With coverage: asking the agent, and re-sending cases that ran new code.
+  double coverage_ms = 0;
   /// The whole run, in whole milliseconds.
   std::int64_t elapsed_ms = 0;
   std::size_t sessions_opened = 0;

@@ -280,7 +280,9 @@ void FuzzText(const Report& report, std::ostream& out) {
   auto ms = [](double value) { return std::to_string(static_cast<long long>(value)); };
   out << "time: start-up " << ms(figures.startup_ms) << " ms, sending " << ms(figures.sending_ms)
       << " ms, waiting for silence " << ms(figures.silence_ms) << " ms, re-sends "
-      << ms(figures.resends_ms) << " ms, shrinking " << ms(figures.shrinking_ms) << " ms\n";
+      << ms(figures.resends_ms) << " ms, shrinking " << ms(figures.shrinking_ms) << " ms";
+  if (figures.coverage) out << ", coverage " << ms(figures.coverage_ms) << " ms";
+  out << "\n";
   // Over HTTP a restart is a session opened anew: the figure is the same, its name is not.
   if (figures.pipelined > 0) {
     out << "stdio: " << figures.pipelined << " of " << figures.cases
