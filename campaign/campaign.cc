@@ -286,8 +286,8 @@ CampaignResult Campaign::Run() {
       if (!lane.steering) continue;
       for (const CorpusEntry& entry : lane.steering->corpus()) {
         result_.coverage->corpus.push_back({entry.index, entry.generated.family,
-                                            entry.generated.variant, entry.blocks,
-                                            entry.new_answer, entry.mutants});
+                                            entry.generated.variant, entry.blocks, entry.new_answer,
+                                            entry.mutants});
       }
     }
   }

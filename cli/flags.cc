@@ -441,11 +441,12 @@ constexpr std::array kFlags = {
          .help = "steer the cases by the server's own coverage: load mcpfuzz's coverage\n"
                  "agent into a Node or Python server started over stdio (NODE_OPTIONS=\n"
                  "--require, a sitecustomize first on PYTHONPATH; it answers on a socket\n"
-                 "of its own, never stdout); a case that ran new\n"
-                 "code joins a corpus, and mutants of it go between the cases (values\n"
-                 "the server handed out sent back, members and strings changed), judged\n"
-                 "by the process rules. Cases go one at a time, about 2 ms a case more.\n"
-                 "The report shows the blocks the cases ran, how that grew, the corpus",
+                 "of its own, never stdout); a case that ran new code joins a corpus,\n"
+                 "written under CORPUS/coverage with --corpus, and a mutant of it follows\n"
+                 "each generated case (values the server handed out sent back, members\n"
+                 "and strings changed), judged by the process rules. Cases go one at a\n"
+                 "time, about 2 ms a case more. The report shows the blocks the cases\n"
+                 "ran, how that grew, the mutants and the corpus",
          .set = [](ParseState& state, std::string_view, const std::string&) -> Problem {
            state.options.fuzz.coverage = CoverageUse::kSteer;
            return std::nullopt;
@@ -466,8 +467,8 @@ constexpr std::array kFlags = {
     Flag{.name = "--coverage-measure",
          .commands = kFuzz,
          .help = "as --coverage, but only measure: the cases are those of a run without\n"
-                 "it (windows and --concurrency kept), and the report says how much of\n"
-                 "the server's code they ran",
+                 "it (windows kept), and the report says how much of the server's code\n"
+                 "they ran (with --concurrency, the first worker's server only)",
          .set = [](ParseState& state, std::string_view, const std::string&) -> Problem {
            state.options.fuzz.coverage = CoverageUse::kMeasure;
            return std::nullopt;
