@@ -478,6 +478,7 @@ std::string SampleValue(const Flag& flag) {
   if (flag.name == "--progress") return "never";
   if (flag.name == "--fail-on") return "warn";
   if (flag.name == "--env") return "SAMPLE=1";
+  if (flag.name == "--coverage-report") return "lcov=sample.info";
   switch (flag.value) {
     case ValueKind::kNone:
       return "";
