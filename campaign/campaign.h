@@ -227,8 +227,8 @@ struct CampaignCoverage {
   /// counted in `blocks`, ignored by steering.
   std::size_t unstable = 0;
   /// Steering (CoverageUse::kSteer): whether the cases were steered, the mutants sent, and the
-  /// corpus: each case that ran new code (that ran again when re-sent) or got an answer of a
-  /// new shape.
+  /// corpus: each case that ran new code or got an answer of a new shape (`blocks`: of its new
+  /// blocks, those that ran again when it was re-sent).
   bool steered = false;
   std::size_t mutants = 0;
   struct Entry {

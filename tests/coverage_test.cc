@@ -352,7 +352,8 @@ TEST_F(CoverageAgent, SteeringReachesAPlantedCrashTheGeneratorsAloneDoNot) {
   const boost::json::object steered = run("coverage");
   EXPECT_EQ(planted(black_box), nullptr) << "the generators reached the planted crash";
   const boost::json::object* crash = planted(steered);
-  ASSERT_NE(crash, nullptr) << "steering did not reach the planted crash in " << kCases << " cases";
+  ASSERT_NE(crash, nullptr) << "steering did not reach the planted crash in " << kCases
+                            << " cases; the corpus: " << steered.at("coverage").at("corpus");
   EXPECT_EQ(crash->at("family").as_string(), gen::kMutantFamily);
   EXPECT_EQ(crash->at("reproduced"), crash->at("resends")) << "every re-send crashed it again";
   EXPECT_GT(own_blocks(steered), own_blocks(black_box))

@@ -246,10 +246,13 @@ void Campaign::Steer(Lane& lane, const GeneratedCase& generated, std::size_t ind
   const bool new_answer =
       steering.NewAnswer(generated.check_id + " " + std::string(ToString(reply.channel)) + " " +
                          (reply.error_code ? std::to_string(*reply.error_code) : ""));
-  const std::size_t blocks =
-      taken && taken->gain.blocks > 0 ? StableBlocks(lane, generated, *taken) : 0;
-  if (blocks == 0 && !new_answer) return;
-  steering.Add(generated, index, blocks, new_answer, judged.observation);
+  // A case that ran new code joins even when none of it ran again on the re-send (AFL keeps
+  // such an input too): its blocks are known now, so no later case would be credited with
+  // them, and a step of a deeper path would be lost for good. Stability only weighs it.
+  const bool ran_new = taken && taken->gain.blocks > 0;
+  const std::size_t blocks = ran_new ? StableBlocks(lane, generated, *taken) : 0;
+  if (!ran_new && !new_answer) return;
+  steering.Add(generated, index, ran_new, blocks, new_answer, judged.observation);
   WriteCorpusEntry(generated, index, judged);
 }
 

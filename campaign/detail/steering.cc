@@ -38,8 +38,8 @@ void Steering::Heard(const Observation& observation) {
   }
 }
 
-void Steering::Add(const GeneratedCase& generated, std::size_t index, std::size_t blocks,
-                   bool new_answer, const Observation& observation) {
+void Steering::Add(const GeneratedCase& generated, std::size_t index, bool ran_new,
+                   std::size_t blocks, bool new_answer, const Observation& observation) {
   CorpusEntry entry;
   entry.generated = generated;
   entry.index = index;
@@ -54,7 +54,7 @@ void Steering::Add(const GeneratedCase& generated, std::size_t index, std::size_
   const std::size_t position = corpus_.size();
   corpus_.push_back(std::move(entry));
   // A new answer with no new code is kept to mutate from, but earns no stage of its own.
-  if (blocks == 0) return;
+  if (!ran_new) return;
   const CorpusEntry& added = corpus_.back();
   const std::string label = "case " + std::to_string(index);
   mutation_.near = added.near;

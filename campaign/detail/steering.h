@@ -54,8 +54,9 @@ class Steering {
   /// Whether `shape` (a case's check, channel and code) was never seen: a new shape joins.
   bool NewAnswer(const std::string& shape) { return answers_.insert(shape).second; }
   /// `generated`, sent at `index` and answered with `observation`, joins the corpus.
-  void Add(const GeneratedCase& generated, std::size_t index, std::size_t blocks, bool new_answer,
-           const Observation& observation);
+  /// `ran_new`: it ran blocks no case ran before, `blocks` of which ran again when it was re-sent.
+  void Add(const GeneratedCase& generated, std::size_t index, bool ran_new, std::size_t blocks,
+           bool new_answer, const Observation& observation);
 
   const std::vector<CorpusEntry>& corpus() const { return corpus_; }
 
