@@ -129,14 +129,9 @@ TEST_F(PythonCoverageAgent, TheEnvironmentsOwnSitecustomizeRunsAndChildrenGetNoA
 // carries, the server loads its own, the report counts its lines, and nothing outlives the run.
 TEST_F(PythonCoverageAgent, FuzzReportsThePythonServersCoverage) {
   test_support::ScratchDirectory scratch("fuzz-coverage-python");
-  const std::filesystem::path temporary = scratch.path() / "tmp";
-  std::filesystem::create_directories(temporary);
-  const std::filesystem::path report = scratch.path() / "report.json";
-  const test_support::ProcessRun run = test_support::RunShell(
-      "TMPDIR=" + ShellQuote(temporary.string()) + " timeout -k 5 300 " +
-      ShellQuote(test_support::McpfuzzBinary()) +
-      " fuzz --coverage --cases 60 --seed 1 --progress never --report json=" +
-      ShellQuote(report.string()) + " -- python3 " + ShellQuote(kServer) + " </dev/null");
+  const auto [run, temporary, report] =
+      FuzzWithOwnTmp(scratch.path(), "--coverage --cases 60 --seed 1 --progress never",
+                     "python3 " + ShellQuote(kServer));
   ASSERT_NE(run.exit_code, 2) << run.output;
   const boost::json::object coverage = test_support::ReadJson(report).at("coverage").as_object();
   ASSERT_FALSE(coverage.contains("off")) << coverage;

@@ -257,16 +257,11 @@ TEST_F(CoverageAgent, AServerWithoutTheAgentWorksAndCoverageSaysWhyItIsOff) {
 // and after which case the count grew, and the agent's folder is gone after the run.
 TEST_F(CoverageAgent, FuzzReportsTheServersCoverageAndHowItGrew) {
   test_support::ScratchDirectory scratch("fuzz-coverage");
-  const std::filesystem::path temporary = scratch.path() / "tmp";
-  std::filesystem::create_directories(temporary);
-  const std::filesystem::path report = scratch.path() / "report.json";
-  const test_support::ProcessRun run = test_support::RunShell(
-      "TMPDIR=" + ShellQuote(temporary.string()) + " timeout -k 5 300 " +
-      ShellQuote(test_support::McpfuzzBinary()) +
-      " fuzz --coverage --cases 60 --seed 1 --families unknown-method,unknown-names,pagination "
-      "--progress never --report json=" +
-      ShellQuote(report.string()) + " -- node " + ShellQuote(kServers + "/sdk-v1.mjs") +
-      " --stdio </dev/null");
+  const auto [run, temporary, report] = FuzzWithOwnTmp(
+      scratch.path(),
+      "--coverage --cases 60 --seed 1 --families unknown-method,unknown-names,pagination "
+      "--progress never",
+      "node " + ShellQuote(kServers + "/sdk-v1.mjs") + " --stdio");
   ASSERT_NE(run.exit_code, 2) << run.output;
   EXPECT_NE(run.output.find("coverage: "), std::string::npos) << run.output;
   const boost::json::object coverage = test_support::ReadJson(report).at("coverage").as_object();

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <utility>
@@ -11,6 +12,7 @@
 
 #include "coverage/coverage_map.h"
 #include "model/model.h"
+#include "support/processes.h"
 #include "transport/client.h"
 #include "transport/transport.h"
 
@@ -48,6 +50,26 @@ class AgentSession : public ::testing::Test {
   }
 
   Observation Call(const std::string& method) { return server_->Send(client_->Make(method)); }
+
+  /// `mcpfuzz fuzz ARGUMENTS --report json=REPORT -- SERVER` with TMPDIR a folder of its own
+  /// under `scratch` (where the run writes its agents), so a test can tell that the folder and
+  /// every server that loaded from it are gone after the run.
+  struct FuzzRun {
+    ProcessRun run;
+    std::filesystem::path temporary;
+    std::filesystem::path report;
+  };
+  static FuzzRun FuzzWithOwnTmp(const std::filesystem::path& scratch, const std::string& arguments,
+                                const std::string& server) {
+    FuzzRun fuzz;
+    fuzz.temporary = scratch / "tmp";
+    std::filesystem::create_directories(fuzz.temporary);
+    fuzz.report = scratch / "report.json";
+    fuzz.run = RunShell("TMPDIR=" + ShellQuote(fuzz.temporary.string()) + " timeout -k 5 300 " +
+                        ShellQuote(McpfuzzBinary()) + " fuzz " + arguments + " --report json=" +
+                        ShellQuote(fuzz.report.string()) + " -- " + server + " </dev/null");
+    return fuzz;
+  }
 
   std::unique_ptr<StdioTransport> server_;
   std::unique_ptr<McpClient> client_;
