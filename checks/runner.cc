@@ -364,11 +364,13 @@ CheckRun RunChecks(const TransportFactory& given, const CheckOptions& options,
   // A revision run goes on with the era probe's connection in it rather than opening another,
   // and the fresh sessions of the likely revision are opened beside the probe: a server slow
   // to open sessions costs one opening in all, not one for the probe and one for the checks.
+  // A question the probe asks again alone finds none of them there: a server serving a few
+  // connections at a time may have left it unanswered for them.
   const Revision likely = LikelyRevision(options);
   d::BesideProbe beside(link, likely,
                         [&options, likely] { return SupposedSteps(options, likely); });
   ProbedConnections probed;
-  out.eras = DetectEras(beside.Watching(connect), &probed);
+  out.eras = DetectEras(beside.Watching(connect), &probed, [&beside] { beside.Withdraw(); });
   // Ends its sessions unused at the end of the run when no revision run takes it.
   d::FreshPool ahead = beside.Take();
   // A server may end every session with one DELETE: the sessions made beside the probe stand

@@ -65,6 +65,24 @@ TEST(BesideProbe, OpensTheStepsOverHttpUnseenUntilTaken) {
   EXPECT_EQ(observer.seen.load(), 0U) << "made ahead, nothing is seen before it is taken";
 }
 
+// The probe asks a question again alone: what was made beside it is ended, not handed over,
+// and once withdrawn nothing more is made.
+TEST(BesideProbe, WithdrawnItHandsOverNothing) {
+  const test_support::RefTarget target = HttpRefServer();
+  TargetLink link(target.connect);
+  BesideProbe beside(link, kRevision, TwoOpenedAndOneSent);
+  ASSERT_TRUE(beside.Watching(target.connect)().ok());
+  beside.Withdraw();
+  EXPECT_TRUE(beside.Take().prepared.empty());
+
+  TargetLink early_link(target.connect);
+  BesideProbe early(early_link, kRevision, TwoOpenedAndOneSent);
+  early.Withdraw();
+  ASSERT_TRUE(early.Watching(target.connect)().ok());
+  EXPECT_TRUE(early.Take().prepared.empty());
+  EXPECT_EQ(early_link.connections_made(), 0U);
+}
+
 TEST(BesideProbe, StartsNoStdioServer) {
   auto counts = std::make_shared<test_support::DroppingStdioCounts>();
   const TransportFactory connect = test_support::DroppingStdioFactory({}, counts);

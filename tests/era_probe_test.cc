@@ -10,6 +10,7 @@
 #include <atomic>
 #include <boost/json.hpp>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -160,11 +161,12 @@ TEST(EraProbe, AServerThatExitsLeavesItsStderrWithEachAttempt) {
 }
 
 // Answers every initialize with the revision asked; server/discover is answered with
-// 2026-07-28 except the first `silent_discovers` times, which end on the time limit with
-// nothing received, or, `reply_began`, after the reply's HTTP status came.
+// 2026-07-28 except the first `silent_discovers` times, and while `crowded`, which end on the
+// time limit with nothing received, or, `reply_began`, after the reply's HTTP status came.
 struct DiscoverScript {
   int silent_discovers = 0;
   bool reply_began = false;
+  std::atomic<bool> crowded{false};
   std::atomic<int> discovers{0};
 };
 
@@ -174,7 +176,7 @@ class ScriptedEras final : public Transport {
   Observation Send(const Request& request) override {
     Observation observation;
     if (request.RpcMethod() == "server/discover" &&
-        script_->discovers++ < script_->silent_discovers) {
+        (script_->discovers++ < script_->silent_discovers || script_->crowded)) {
       observation.outcome = Outcome::kTimeout;
       observation.http_status = script_->reply_began ? 200 : 0;
       return observation;
@@ -203,10 +205,13 @@ class ScriptedEras final : public Transport {
   std::shared_ptr<DiscoverScript> script_;
 };
 
-EraReport DetectScripted(const std::shared_ptr<DiscoverScript>& script) {
-  return DetectEras([script]() -> Result<std::unique_ptr<Transport>> {
-    return std::unique_ptr<Transport>(std::make_unique<ScriptedEras>(script));
-  });
+EraReport DetectScripted(const std::shared_ptr<DiscoverScript>& script,
+                         const std::function<void()>& before_alone = {}) {
+  return DetectEras(
+      [script]() -> Result<std::unique_ptr<Transport>> {
+        return std::unique_ptr<Transport>(std::make_unique<ScriptedEras>(script));
+      },
+      nullptr, before_alone);
 }
 
 const std::vector<Revision> kHandshakeRevisions(kNewestFirst.begin() + 1, kNewestFirst.end());
@@ -226,6 +231,33 @@ TEST(EraProbe, AQuestionATimeLimitEndedIsAskedAgainAlone) {
   for (std::size_t i = 1; i < report.attempts.size(); ++i) {
     EXPECT_EQ(report.attempts[i].asked_times, 1) << ToString(report.attempts[i].asked);
   }
+}
+
+// check opens sessions of its own beside the probe; a server serving a few connections at a
+// time may leave a question unanswered for them. Asked again, the question finds them ended.
+TEST(EraProbe, WhatTheCallerHasInFlightEndsBeforeAQuestionIsAskedAgain) {
+  auto script = std::make_shared<DiscoverScript>();
+  script->crowded = true;
+  int ended = 0;
+  const EraReport report = DetectScripted(script, [&] {
+    ++ended;
+    EXPECT_EQ(script->discovers.load(), 1) << "ended before the question is asked again";
+    script->crowded = false;
+  });
+  EXPECT_EQ(ended, 1);
+  EXPECT_EQ(report.speaks, kNewestFirst);
+  EXPECT_EQ(report.attempts.front().asked_times, 2);
+
+  // Still crowded when asked again, the question is undetermined.
+  auto still = std::make_shared<DiscoverScript>();
+  still->crowded = true;
+  EXPECT_EQ(DetectScripted(still).undetermined, std::vector<Revision>{Revision::k2026_07_28});
+
+  // Nothing asked again, nothing ended.
+  auto answered = std::make_shared<DiscoverScript>();
+  ended = 0;
+  EXPECT_EQ(DetectScripted(answered, [&] { ++ended; }).speaks, kNewestFirst);
+  EXPECT_EQ(ended, 0);
 }
 
 // Unanswered twice: "not determined (timed out)", never "not spoken".

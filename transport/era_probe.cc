@@ -5,6 +5,7 @@
 #include <mutex>
 #include <system_error>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "transport/client.h"
@@ -160,7 +161,8 @@ ProbedConnection::~ProbedConnection() {
   if (client) client->Close();
 }
 
-EraReport DetectEras(const TransportFactory& connect, ProbedConnections* keep) {
+EraReport DetectEras(const TransportFactory& connect, ProbedConnections* keep,
+                     const std::function<void()>& before_alone) {
   std::vector<Revision> handshake;
   for (auto it = kAllRevisions.rbegin(); it != kAllRevisions.rend(); ++it) {
     if (EraOf(*it) == Era::kHandshake) handshake.push_back(*it);
@@ -205,8 +207,10 @@ EraReport DetectEras(const TransportFactory& connect, ProbedConnections* keep) {
   // status came) when the limit ended it: that server was up and answering, and a reply that
   // starts but does not finish in time is the reply's slowness, not a start's or a crowd's.
   bool silent_alone = false;
+  bool alone = false;
   for (std::size_t i = 0; i < attempts.size() && !silent_alone; ++i) {
     if (!attempts[i].timed_out || attempts[i].http_status != 0) continue;
+    if (!std::exchange(alone, true) && before_alone) before_alone();
     EraAttempt again =
         i == 0 ? AskStateless(connect, slot(i)) : AskHandshake(connect, handshake[i - 1], slot(i));
     again.asked_times = 2;

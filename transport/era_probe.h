@@ -101,7 +101,11 @@ using ProbedConnections = std::map<Revision, ProbedConnection>;
 /// Never throws; a target that cannot be reached yields an empty `speaks` and attempts whose
 /// channel is kTransportFailure.
 /// With `keep`, the HTTP connections of the revisions found spoken are kept there, open.
-EraReport DetectEras(const TransportFactory& connect, ProbedConnections* keep = nullptr);
+/// `before_alone` is called once before the first question is asked again: whatever else the
+/// caller has in flight at the target ends there, so that alone means alone (a server serving a
+/// few connections at a time is crowded by the caller's own as much as by the other questions).
+EraReport DetectEras(const TransportFactory& connect, ProbedConnections* keep = nullptr,
+                     const std::function<void()>& before_alone = {});
 
 /// A revision a run (check or fuzz) covers.
 struct PlannedRevision {

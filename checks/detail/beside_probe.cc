@@ -36,13 +36,22 @@ void BesideProbe::Run() {
     changed_.wait(lock, [this] { return kind_.has_value() || probe_ended_; });
     // Over stdio a session is a server process, and one started ahead would run beside the
     // checks, whose output is judged (Connections::Prepare makes none either).
-    if (kind_ != TransportKind::kHttp) return;
+    if (kind_ != TransportKind::kHttp || withdrawn_) return;
   }
   try {
     made_ = FreshPool::Make(link_, revision_, steps_());
   } catch (...) {
     made_ = FreshPool{};  // nothing made ahead: the run makes its sessions as before
   }
+}
+
+void BesideProbe::Withdraw() {
+  {
+    const std::lock_guard lock(mutex_);
+    withdrawn_ = true;
+  }
+  // Dropped, its sessions end unobserved.
+  static_cast<void>(Take());
 }
 
 FreshPool BesideProbe::Take() {

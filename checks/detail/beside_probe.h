@@ -30,8 +30,12 @@ class BesideProbe {
   /// `connect`, telling this the kind of the first connection it makes: nothing is made before
   /// that, so no stdio server is ever started only to learn it. Thread-safe when `connect` is.
   TransportFactory Watching(TransportFactory connect);
+  /// The probe asks a question again alone (DetectEras' before_alone): waits for what is being
+  /// made and ends it, so that none of it crowds the target; the run makes its sessions after
+  /// the probe, as without this.
+  void Withdraw();
   /// The probe has ended: waits for what is being made (nothing when the probe made no HTTP
-  /// connection) and hands it over.
+  /// connection or was withdrawn) and hands it over.
   FreshPool Take();
 
  private:
@@ -44,6 +48,7 @@ class BesideProbe {
   std::condition_variable changed_;
   std::optional<TransportKind> kind_;
   bool probe_ended_ = false;
+  bool withdrawn_ = false;
   FreshPool made_;
   std::thread thread_;
 };
