@@ -37,6 +37,7 @@ struct SendLog {
   std::mutex mutex;
   std::set<const void*> transports_that_sent;
   std::atomic<int> transports_made{0};
+  std::atomic<int> transports_ended{0};
   std::atomic<int> in_flight{0};
   std::atomic<int> peak_in_flight{0};
 };
@@ -46,6 +47,9 @@ class CountingTransport final : public TransportDecorator {
  public:
   CountingTransport(std::unique_ptr<Transport> inner, std::shared_ptr<SendLog> log)
       : TransportDecorator(std::move(inner)), log_(std::move(log)) {}
+  ~CountingTransport() override { ++log_->transports_ended; }
+  CountingTransport(const CountingTransport&) = delete;
+  CountingTransport& operator=(const CountingTransport&) = delete;
   Observation Send(const Request& request) override {
     {
       const std::lock_guard lock(log_->mutex);
@@ -200,6 +204,23 @@ TEST(Concurrency, ARunAgainstTheReferenceServerOpensAFewSessions) {
   ASSERT_NE(sequences, result.cases_per_family.end()) << Describe(result);
   EXPECT_LE(result.sessions_opened, 10U + sequences->second);
   EXPECT_GE(result.sessions_opened, result.revisions.size());
+}
+
+// Sequences (and re-sends and shrinking) each start a stdio server of their own, one after
+// the other: the next is started while the last is in use. One more is started than handed
+// out, nothing is sent to it, and it ends with the run.
+TEST(Concurrency, OverStdioTheNextServerIsStartedWhileTheLastIsInUse) {
+  const test_support::RefTarget target =
+      test_support::StartRefServer(TransportKind::kStdio, {}, TestLimits());
+  auto log = std::make_shared<SendLog>();
+  CampaignOptions options;
+  options.max_cases = 6;
+  options.families = {"sequences"};
+  const CampaignResult result = RunCampaign(Counting(target.connect, log), options);
+  EXPECT_EQ(result.cases, options.max_cases) << Describe(result);
+  EXPECT_EQ(static_cast<std::size_t>(log->transports_made.load()), result.sessions_opened + 1);
+  EXPECT_LE(log->transports_that_sent.size(), result.sessions_opened);
+  EXPECT_EQ(log->transports_ended.load(), log->transports_made.load());
 }
 
 TEST(Concurrency, TwoSessionsReportWhatOneReports) {

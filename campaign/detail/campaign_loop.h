@@ -29,6 +29,7 @@
 #include "campaign/detail/steering.h"
 #include "generators/generated_case.h"
 #include "transport/session.h"
+#include "transport/transport.h"
 
 namespace mcpfuzz::campaign_detail {
 
@@ -137,9 +138,11 @@ class Campaign {
  public:
   Campaign(const TransportFactory& connect, const CampaignOptions& options,
            const CampaignProgressCallback& progress)
-      : connect_([this, &connect] {
+      // Sequences, re-sends and shrinking each start a server of their own over stdio, one
+      // after the other: the next is started while the last is in use (StartingAhead).
+      : connect_([this, ahead = StartingAhead(connect)] {
           ++connections_;  // CampaignResult::sessions_opened
-          return connect();
+          return ahead();
         }),
         link_(connect_),
         options_(options),
