@@ -63,6 +63,26 @@ TEST_F(PythonCoverageAgent, ReportsTheServersLinesAsBlocksOfOneLine) {
   EXPECT_TRUE(map_.Merge(reply).ok()) << "the map reads the reply as it reads the Node agent's";
 }
 
+// A server that crashes leaves the lines that ran up to the crash: the agent writes them as
+// the interpreter exits. dies_on_unknown_tool.py raises on a tool it does not list.
+TEST_F(PythonCoverageAgent, AServerThatCrashesLeavesWhatRanUpToTheCrash) {
+  const std::string fixtures = std::string(MCPFUZZ_SOURCE_DIR) + "/tests/fixtures";
+  // Not asked before the crash, so that the last take names the scripts too.
+  AgentSession::Open({"python3", fixtures + "/dies_on_unknown_tool.py"});
+  const Observation crashed =
+      server_->Send(client_->Make("tools/call", {{"name", "mcpfuzz_absent"}}));
+  ASSERT_EQ(crashed.outcome, Outcome::kExited) << crashed.detail;
+  const std::string reply = TakeReply();
+  ASSERT_FALSE(reply.empty());
+  const std::string text = test_support::ReadFile(fixtures + "/dies_on_unknown_tool.py");
+  const std::size_t raise = text.find("raise KeyError(name)");
+  ASSERT_NE(raise, std::string::npos);
+  const auto line =
+      1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(raise), '\n');
+  EXPECT_TRUE(reply.starts_with(kCoverageAgentLastTake)) << reply;
+  EXPECT_TRUE(RanAt(reply, "/dies_on_unknown_tool.py", line)) << reply;
+}
+
 // A method not asked before runs lines of its own; the same method again runs none that are
 // new; `take all` names again every line the method ran.
 TEST_F(PythonCoverageAgent, ANewRequestReportsNewLinesARepeatNoneAndTakeAllNamesThemAgain) {

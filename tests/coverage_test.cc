@@ -222,6 +222,30 @@ TEST_F(CoverageAgent, ABranchFirstTakenInAFunctionThatRanBeforeIsReported) {
   }
 }
 
+// A server that crashes is asked nothing more, yet what ran up to the crash is what steering and
+// line reports need most: the agent writes it as the process exits. planted-bug.mjs's fourth
+// step throws on the turn after its reply.
+TEST_F(CoverageAgent, AServerThatCrashesLeavesWhatRanUpToTheCrash) {
+  const std::string server = kServers + "/planted-bug.mjs";
+  // Not asked before the crash, so that the last take names the scripts too.
+  Open({"node", server, "--stdio"});
+  const Request crash =
+      client_->Make("tools/list", {{"cursor", "cGFnZS0y"},
+                                   {"_meta",
+                                    {{"planted.example/trace", "trace-7f3a91c2"},
+                                     {"planted.example/note", std::string(64, 'n')}}}});
+  ASSERT_EQ(server_->Send(crash).outcome, Outcome::kOk);
+  ASSERT_EQ(Call("ping").outcome, Outcome::kExited) << "the next request finds it ended";
+  const std::string reply = TakeReply();
+  ASSERT_FALSE(reply.empty());
+  const std::size_t thrown = test_support::ReadFile(server).find("throw new Error('planted bug");
+  ASSERT_NE(thrown, std::string::npos);
+  EXPECT_TRUE(reply.starts_with(kCoverageAgentLastTake)) << reply;
+  EXPECT_TRUE(RanAt(reply, "/planted-bug.mjs", static_cast<std::int64_t>(thrown))) << reply;
+  auto after = server_->TakeCoverage();
+  EXPECT_FALSE(after.ok()) << "the last take is given once";
+}
+
 TEST_F(CoverageAgent, NeverWritesToTheServersStdout) {
   Open({"node", kServers + "/sdk-v1.mjs", "--stdio"});
   for (const char* method : {"tools/list", "prompts/list", "resources/list", "ping"}) {
@@ -364,6 +388,14 @@ TEST_F(CoverageAgent, SteeringReachesAPlantedCrashTheGeneratorsAloneDoNot) {
   const std::string record = lcov.substr(own, lcov.find("end_of_record", own) - own);
   EXPECT_NE(record.find(",1\n"), std::string::npos) << record;
   EXPECT_NE(record.find("LH:"), std::string::npos) << record;
+  // The crash's own line ran, though the process died before any question after it: the
+  // agent's last take said so.
+  const std::string source = test_support::ReadFile(kServers + "/planted-bug.mjs");
+  const std::size_t thrown = source.find("throw new Error('planted bug");
+  ASSERT_NE(thrown, std::string::npos);
+  const auto thrown_line =
+      1 + std::count(source.begin(), source.begin() + static_cast<std::ptrdiff_t>(thrown), '\n');
+  EXPECT_NE(record.find("DA:" + std::to_string(thrown_line) + ",1\n"), std::string::npos) << record;
 
   // The corpus is written as case files that replay reads and sends again.
   const std::filesystem::path corpus = scratch.path() / "coverage" / "coverage";

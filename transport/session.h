@@ -301,6 +301,9 @@ class TargetSession {
   struct CoverageReply {
     std::size_t agent = 0;
     std::string reply;
+    /// The take the agent wrote as its process exited (kCoverageAgentLastTake): the last
+    /// request ended the server, which the next exchange will find.
+    bool ended = false;
   };
   Result<CoverageReply> TakeCoverage(bool all = false);
   /// Counts the connections this session used: an answer is only worth judging when it came

@@ -63,6 +63,12 @@ class StdioProcessTransport final : public StdioTransport {
   Result<std::string> TakeCoverage(bool all) override;
 
  private:
+  // Reads the agent's greeting once; why coverage cannot be had when it is not there.
+  std::optional<Error> AgentNotGreeted(transport_detail::LineSplitter& lines);
+  // TakeCoverage but for waiting for the exit that follows a last take.
+  Result<std::string> AskAgent(bool all);
+  // The agent's next reply on the side channel, if it wrote one.
+  static std::optional<Result<std::string>> NextSideLine(transport_detail::LineSplitter& lines);
   // The limits of an exchange writing `request_bytes`: the start-up limit until the server
   // said anything, then the timeout (or the patience, when shorter), with a large request's
   // read allowance.
@@ -455,27 +461,60 @@ std::string StdioProcessTransport::Describe() const {
   return text;
 }
 
+std::optional<Error> StdioProcessTransport::AgentNotGreeted(transport_detail::LineSplitter& lines) {
+  if (agent_greeted_) return std::nullopt;
+  // The agent greets as it loads, before the server's own code: a server that has answered a
+  // request without a greeting never loaded it, and no wait would change that.
+  std::optional<transport_detail::LinePiece> greeting = lines.Next();
+  if (!greeting) {
+    return Error{heard_ ? "no coverage agent greeted: the server did not load it (neither a "
+                          "Node nor a Python process, its NODE_OPTIONS or PYTHONPATH "
+                          "replaced, or Python started with -E, -I or -S)"
+                        : "no coverage agent greeted yet: ask after the server's first reply"};
+  }
+  if (!greeting->line.starts_with(kCoverageAgentGreeting)) {
+    return Error{"the coverage channel began with something other than the agent's greeting"};
+  }
+  agent_greeted_ = true;
+  return std::nullopt;
+}
+
+std::optional<Result<std::string>> StdioProcessTransport::NextSideLine(
+    transport_detail::LineSplitter& lines) {
+  std::optional<transport_detail::LinePiece> reply = lines.Next();
+  if (!reply) return std::nullopt;
+  if (reply->kind == transport_detail::LinePiece::Kind::kTooLong) {
+    return Error{"the coverage agent's reply was over " +
+                 std::to_string(transport_detail::ServerPipes::kSideLineBytes) + " bytes"};
+  }
+  return std::move(reply->line);
+}
+
 Result<std::string> StdioProcessTransport::TakeCoverage(bool all) {
+  Result<std::string> taken = AskAgent(all);
+  // The last take is written as the process exits: its exit follows, and is waited for, so
+  // that the next exchange finds the server ended rather than ending under it.
+  if (taken.ok() && taken->starts_with(kCoverageAgentLastTake)) {
+    static_cast<void>(pipes_.WaitForExit(target_.limits.timeout));
+  }
+  return taken;
+}
+
+Result<std::string> StdioProcessTransport::AskAgent(bool all) {
   transport_detail::ChildProcess& process = pipes_.process();
   if (process.side_fd() < 0) return Error{"the server was started without a coverage agent"};
-  if (shutdown_ || process.PollExit()) return Error{"the server has ended"};
+  if (shutdown_) return Error{"the server has ended"};
   transport_detail::LineSplitter& lines = pipes_.side_lines();
-  pipes_.Pump(Clock::duration::zero(), false);
-  if (!agent_greeted_) {
-    // The agent greets as it loads, before the server's own code: a server that has answered
-    // a request without a greeting never loaded it, and no wait would change that.
-    std::optional<transport_detail::LinePiece> greeting = lines.Next();
-    if (!greeting) {
-      return Error{heard_ ? "no coverage agent greeted: the server did not load it (neither a "
-                            "Node nor a Python process, its NODE_OPTIONS or PYTHONPATH "
-                            "replaced, or Python started with -E, -I or -S)"
-                          : "no coverage agent greeted yet: ask after the server's first reply"};
-    }
-    if (!greeting->line.starts_with(kCoverageAgentGreeting)) {
-      return Error{"the coverage channel began with something other than the agent's greeting"};
-    }
-    agent_greeted_ = true;
+  if (process.PollExit()) {
+    // A server that ended (a crash included) is asked nothing more, but its agent wrote what
+    // ran since the last take as it exited: all it wrote is in the channel by now.
+    pipes_.Drain(target_.limits.max_response_bytes);
+    if (std::optional<Error> not_greeted = AgentNotGreeted(lines)) return *not_greeted;
+    if (auto last = NextSideLine(lines)) return std::move(*last);
+    return Error{"the server has ended, leaving no last take"};
   }
+  pipes_.Pump(Clock::duration::zero(), false);
+  if (std::optional<Error> not_greeted = AgentNotGreeted(lines)) return *not_greeted;
   const std::string_view take = all ? "take all\n" : "take\n";
   if (transport_detail::WriteWithoutSigpipe(process.side_fd(), take.data(), take.size()) !=
       static_cast<ssize_t>(take.size())) {
@@ -483,15 +522,14 @@ Result<std::string> StdioProcessTransport::TakeCoverage(bool all) {
   }
   const Clock::time_point deadline = Clock::now() + target_.limits.timeout;
   for (;;) {
-    if (std::optional<transport_detail::LinePiece> reply = lines.Next()) {
-      if (reply->kind == transport_detail::LinePiece::Kind::kTooLong) {
-        return Error{"the coverage agent's reply was over " +
-                     std::to_string(transport_detail::ServerPipes::kSideLineBytes) + " bytes"};
-      }
-      return std::move(reply->line);
-    }
+    if (auto reply = NextSideLine(lines)) return std::move(*reply);
     if (pipes_.side_eof()) return Error{"the coverage channel ended"};
-    if (process.PollExit()) return Error{"the server ended before its agent answered"};
+    if (process.PollExit()) {
+      // Its last take, written as it exited, answers for what ran since the last one.
+      pipes_.Drain(target_.limits.max_response_bytes);
+      if (auto last = NextSideLine(lines)) return std::move(*last);
+      return Error{"the server ended before its agent answered"};
+    }
     if (ExchangesStopped()) return Error{kStoppedDetail};
     const Clock::time_point now = Clock::now();
     if (now >= deadline) {

@@ -220,6 +220,8 @@ struct StdioTarget {
 
 /// The first line a coverage agent writes on its channel, before the server's code runs.
 inline constexpr std::string_view kCoverageAgentGreeting = R"({"agent":"mcpfuzz-coverage")";
+/// How the take a coverage agent writes unasked as its process exits begins.
+inline constexpr std::string_view kCoverageAgentLastTake = R"({"last":true,)";
 /// The agents' files in StdioTarget::coverage_agent's folder (coverage/agent.h writes them).
 inline constexpr std::string_view kCoverageAgentNodeFile = "mcpfuzz-coverage-agent.cjs";
 inline constexpr std::string_view kCoverageAgentPythonFile = "sitecustomize.py";

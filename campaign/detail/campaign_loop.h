@@ -191,6 +191,8 @@ class Campaign {
   struct Taken {
     coverage::CoverageGain gain;
     std::size_t agent = 0;
+    /// The last take of a process the case ended (TargetSession::CoverageReply::ended).
+    bool ended = false;
   };
   std::optional<Taken> TakeCoverage(Lane& lane);
   /// CoverageUse::kSteer, after case `index` was decided: whether it joins the lane's corpus.

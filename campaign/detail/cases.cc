@@ -228,7 +228,7 @@ std::optional<Campaign::Taken> Campaign::TakeCoverage(Lane& lane) {
       coverage.growth.push_back({result_.cases, coverage.blocks});
     }
   }
-  return Taken{std::move(*gain), taken->agent};
+  return Taken{std::move(*gain), taken->agent, taken->ended};
 }
 
 void Campaign::Steer(Lane& lane, const GeneratedCase& generated, std::size_t index,
@@ -238,8 +238,10 @@ void Campaign::Steer(Lane& lane, const GeneratedCase& generated, std::size_t ind
   if (generated.family == gen::kMutantFamily) ++result_.coverage->mutants;
   // A sequence is a connection of its own, a large case's point is its size, and a finding is
   // investigated already: none is a parent worth mutating.
+  // Nor is a case that ended the server (its death is judged at the next request and then
+  // investigated): its blocks count, but a re-send for stability would only end it again.
   if (!generated.steps.empty() || generated.request.WireSize() > kMaxParentBytes ||
-      judged.finding) {
+      judged.finding || (taken && taken->ended)) {
     return;
   }
   const Reply reply = ClassifyReply(generated.request, judged.observation);

@@ -13,6 +13,9 @@
 // from one that ran once, or on a timer). `unrun` names blocks first known in this take that
 // surely never ran in this process (for line reports; a block may run later). Node's own modules and this file are left out; code
 // under node_modules is kept unless MCPFUZZ_COVERAGE_SKIP_NODE_MODULES=1.
+// As the process exits (process.exit, an uncaught exception, an empty event loop), the agent
+// writes one more reply unasked, as for `take` and beginning {"last":true,: the last take of a
+// server that crashes is what ran up to the crash, which no later question could learn.
 //
 // Why blocks are remembered: V8 leaves out of a take each block that ran as often as its
 // function did, so a branch taken for the first time in a function that ran before is not
@@ -85,7 +88,7 @@
     return count > 0;
   }
 
-  function reply(result, all) {
+  function reply(result, all, last = false) {
     const scripts = [];
     const blocks = [];
     const unrun = [];
@@ -132,7 +135,27 @@
         }
       }
     }
-    return JSON.stringify({ scripts, blocks, unrun }) + '\n';
+    return JSON.stringify(last ? { last: true, scripts, blocks, unrun } : { scripts, blocks, unrun }) + '\n';
+  }
+
+  // Writes `text` on the channel's descriptor before returning. The descriptor is non-blocking
+  // (the socket set it so): while mcpfuzz has not read what fills it, the write is retried a
+  // millisecond apart, for at most kLastWordsWaitMs in all, so an exit never hangs on a reader
+  // that is gone.
+  const kLastWordsWaitMs = 2000;
+  function writeNow(fd, text) {
+    const fs = require('node:fs');
+    let bytes = Buffer.from(text, 'utf8');
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    for (let waited = 0; bytes.length > 0 && waited < kLastWordsWaitMs;) {
+      try {
+        bytes = bytes.subarray(fs.writeSync(fd, bytes));
+      } catch (error) {
+        if (error.code !== 'EAGAIN') return;
+        Atomics.wait(pause, 0, 0, 1);
+        ++waited;
+      }
+    }
   }
 
   let channel;
@@ -146,6 +169,17 @@
   channel.unref();
   channel.on('error', () => {});
   channel.write(JSON.stringify({ agent: 'mcpfuzz-coverage', version: 1 }) + '\n');
+  process.on('exit', () => {
+    // A reply still queued on the socket would be cut off and run into this one.
+    if (channel.writableLength > 0) return;
+    // No event loop is left to write it later: taken and written at once. A session of this
+    // thread answers at once.
+    let line;
+    session.post('Profiler.takePreciseCoverage', (error, taken) => {
+      if (!error) line = reply(taken.result, false, true);
+    });
+    if (line !== undefined) writeNow(Number(fdText), line);
+  });
   let pending = '';
   channel.on('data', (chunk) => {
     pending += chunk.toString('latin1');

@@ -11,7 +11,10 @@
 # `take all` every line that ran since the last take, new or not. The standard library and
 # this file are left out; site-packages and dist-packages are kept (they are Python's
 # node_modules) unless MCPFUZZ_COVERAGE_SKIP_NODE_MODULES=1. `unrun` stays empty: a code
-# object is known only once it runs.
+# object is known only once it runs. As the interpreter exits (sys.exit, an uncaught exception,
+# the end of the main module), one more reply is written unasked, as for `take` and beginning
+# {"last":true,: the last take of a server that crashes is what ran up to the crash, which no
+# later question could learn.
 #
 # Lines are heard through sys.monitoring where there is one (3.12 on): each line reports once
 # and is then disabled, and every take re-enables them all, so a line costs one callback per
@@ -182,7 +185,7 @@ def _mcpfuzz_coverage_agent():
         threading.settrace(on_call)
         restart = None
 
-    def reply(all_lines):
+    def reply(all_lines, last=False):
         from pathlib import Path
 
         named = []
@@ -212,7 +215,11 @@ def _mcpfuzz_coverage_agent():
             restart()
         import json
 
-        return json.dumps({"scripts": named, "blocks": blocks, "unrun": []}) + "\n"
+        taken = {"scripts": named, "blocks": blocks, "unrun": []}
+        if last:
+            # Begun as the Node agent begins it, without spaces: {"last":true,
+            taken = {"last": True, **taken}
+        return json.dumps(taken, separators=(",", ":")) + "\n"
 
     def serve():
         # The agent's own work is not the server's coverage.
@@ -234,9 +241,33 @@ def _mcpfuzz_coverage_agent():
                         import json
 
                         answer = json.dumps({"error": repr(error)}) + "\n"
-                    channel.sendall(answer.encode())
+                    with sending:
+                        channel.sendall(answer.encode())
         except OSError:
             return
+
+    # One reply at a time on the channel: the last take may come while the thread answers.
+    sending = threading.Lock()
+    # How long the exit waits for mcpfuzz to read the last take, at most: an exit never hangs
+    # on a reader that is gone.
+    last_take_wait_seconds = 2.0
+
+    def last_take():
+        try:
+            answer = reply(False, last=True)
+            if not sending.acquire(timeout=last_take_wait_seconds):
+                return
+            try:
+                channel.settimeout(last_take_wait_seconds)
+                channel.sendall(answer.encode())
+            finally:
+                sending.release()
+        except Exception:  # The process is ending: nothing is left to tell.
+            return
+
+    import atexit
+
+    atexit.register(last_take)
 
     # A daemon thread: the agent never keeps the server alive, which ends when its stdin does.
     threading.Thread(target=serve, name="mcpfuzz-coverage", daemon=True).start()

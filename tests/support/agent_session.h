@@ -4,9 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <boost/json.hpp>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -50,6 +54,24 @@ class AgentSession : public ::testing::Test {
   }
 
   Observation Call(const std::string& method) { return server_->Send(client_->Make(method)); }
+
+  /// Whether a take's `reply` names a block of the script whose url ends with `script` around
+  /// `position` (an offset in a Node script, a line in a Python one).
+  static bool RanAt(const std::string& reply, const std::string& script, std::int64_t position) {
+    const boost::json::object taken = boost::json::parse(reply).as_object();
+    std::int64_t id = -1;
+    for (const auto& named : taken.at("scripts").as_array()) {
+      if (std::string_view(named.at(1).as_string()).ends_with(script)) {
+        id = named.at(0).to_number<std::int64_t>();
+      }
+    }
+    const auto& blocks = taken.at("blocks").as_array();
+    return std::any_of(blocks.begin(), blocks.end(), [&](const boost::json::value& block) {
+      return block.at(0).to_number<std::int64_t>() == id &&
+             block.at(1).to_number<std::int64_t>() <= position &&
+             position <= block.at(2).to_number<std::int64_t>();
+    });
+  }
 
   /// `mcpfuzz fuzz ARGUMENTS --report json=REPORT -- SERVER` with TMPDIR a folder of its own
   /// under `scratch` (where the run writes its agents), so a test can tell that the folder and
