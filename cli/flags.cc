@@ -468,7 +468,7 @@ constexpr std::array kFlags = {
          .commands = kFuzz,
          .help = "as --coverage, but only measure: the cases are those of a run without\n"
                  "it (windows kept), and the report says how much of the server's code\n"
-                 "they ran (with --concurrency, the first worker's server only)",
+                 "they ran (with --concurrency, every worker's server, merged)",
          .set = [](ParseState& state, std::string_view, const std::string&) -> Problem {
            state.options.fuzz.coverage = CoverageUse::kMeasure;
            return std::nullopt;

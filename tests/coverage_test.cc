@@ -324,6 +324,32 @@ TEST_F(CoverageAgent, FuzzReportsTheServersCoverageAndHowItGrew) {
   EXPECT_EQ(valid.exit_code, 0) << valid.output;
 }
 
+// With --concurrency each worker has a server of its own: what every one of them ran counts,
+// merged in case order, as one server's would.
+TEST_F(CoverageAgent, MeasuredWithWorkersEveryWorkersServerCounts) {
+  test_support::ScratchDirectory scratch("fuzz-coverage-workers");
+  const std::string server = "node " + ShellQuote(kServers + "/sdk-v1.mjs") + " --stdio";
+  const std::string cases =
+      "--coverage-measure --cases 60 --seed 1 --families unknown-method,unknown-names,pagination "
+      "--progress never";
+  const auto serial = FuzzWithOwnTmp(scratch.path() / "serial", cases, server);
+  const auto workers =
+      FuzzWithOwnTmp(scratch.path() / "workers", cases + " --concurrency 2", server);
+  ASSERT_NE(serial.run.exit_code, 2) << serial.run.output;
+  ASSERT_NE(workers.run.exit_code, 2) << workers.run.output;
+  const boost::json::object one = test_support::ReadJson(serial.report).at("coverage").as_object();
+  const boost::json::object report = test_support::ReadJson(workers.report).as_object();
+  ASSERT_TRUE(report.contains("coverage")) << workers.run.output;
+  const boost::json::object& two = report.at("coverage").as_object();
+  ASSERT_FALSE(two.contains("off")) << two;
+  const auto blocks = two.at("blocks").to_number<std::size_t>();
+  EXPECT_LT(two.at("in_node_modules").to_number<std::size_t>(), blocks)
+      << "the server's own code ran too";
+  // The same cases run the same code, on one server or on two.
+  EXPECT_GE(blocks * 10, one.at("blocks").to_number<std::size_t>() * 9) << two << "\n" << one;
+  EXPECT_EQ(test_support::ProcessesWhoseEnvironmentNames(workers.temporary.string()), 0U);
+}
+
 // The planted bug (tests/servers/planted-bug.mjs): a crash behind four steps on what tools/list
 // is sent: the cursor the server handed out, the trace its second page handed out sent back in
 // _meta, a note beside it, a note of 64 bytes or more. In the same number of cases at the

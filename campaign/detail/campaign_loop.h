@@ -195,6 +195,8 @@ class Campaign {
     bool ended = false;
   };
   std::optional<Taken> TakeCoverage(Lane& lane);
+  /// Merges what a take got (on `lane`'s session, or a worker's), in case order.
+  std::optional<Taken> MergeCoverage(Result<TargetSession::CoverageReply> taken);
   /// CoverageUse::kSteer, after case `index` was decided: whether it joins the lane's corpus.
   void Steer(Lane& lane, const GeneratedCase& generated, std::size_t index, const Judged& judged,
              const std::optional<Taken>& taken);

@@ -201,14 +201,20 @@ void Campaign::Decide(Lane& lane, GeneratedCase generated, std::size_t index, co
 std::optional<Campaign::Taken> Campaign::TakeCoverage(Lane& lane) {
   if (options_.coverage == CoverageUse::kOff) return std::nullopt;
   if (!result_.coverage) result_.coverage.emplace().steered = lane.steering != nullptr;
+  if (!result_.coverage->off.empty()) return std::nullopt;
+  const auto asking = Clock::now();
+  std::optional<Taken> taken = MergeCoverage(lane.session->TakeCoverage());
+  Add(result_.timing.coverage, asking);
+  return taken;
+}
+
+std::optional<Campaign::Taken> Campaign::MergeCoverage(Result<TargetSession::CoverageReply> taken) {
+  if (!result_.coverage) result_.coverage.emplace();
   CampaignCoverage& coverage = *result_.coverage;
   if (!coverage.off.empty()) return std::nullopt;
-  const auto asking = Clock::now();
   ++coverage.takes;
-  auto taken = lane.session->TakeCoverage();
   auto gain = taken.ok() ? coverage_.Merge(taken->reply, taken->agent)
                          : Result<coverage::CoverageGain>(taken.error());
-  Add(result_.timing.coverage, asking);
   if (!gain.ok()) {
     // The first take decides whether coverage is on: a server without the agent stays so.
     if (coverage.takes == 1) {

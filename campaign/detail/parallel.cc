@@ -62,6 +62,9 @@ struct Slot {
   /// the worker sent before on that process.
   std::optional<ProcessExit> death_before;
   std::optional<std::size_t> blamed;
+  /// --coverage-measure: what the worker's server ran for this case, taken on the worker's
+  /// thread (the session is the worker's) and merged by the coordinator in case order.
+  std::optional<Result<TargetSession::CoverageReply>> coverage;
   std::string error;  ///< An exception a stage caught; stops the run.
 };
 
@@ -191,6 +194,7 @@ void CasePipeline::Send(std::size_t worker, std::size_t position, Slot& slot,
     return;
   }
   slot.judged = SendAndJudge(session, *slot.generated, /*settle=*/false);
+  if (campaign_.options_.coverage != CoverageUse::kOff) slot.coverage = session.TakeCoverage();
   slot.lost = session.lost();
   if (slot.lost) slot.lost_reason = session.why();
   slot.death_before = session.TakeDeathBetweenExchanges();
@@ -322,6 +326,7 @@ bool CasePipeline::Conclude(std::size_t position, Slot& slot) {
   const bool new_finding = judged.finding && !campaign.seen_.contains(judged.signature);
   if (new_finding) Pause();
   campaign.Conclude(lane, *slot.generated, index, judged);
+  if (slot.coverage) campaign.MergeCoverage(std::move(*slot.coverage));
   if (new_finding) Resume();
   if (slot.died_after) BlameDeath(lane, *slot.died_after, index);
   campaign.NoteOutOfOrder(lane, index);
