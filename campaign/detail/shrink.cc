@@ -44,22 +44,15 @@ bool Acceptable(const GeneratedCase& candidate, const GeneratedCase& original,
          candidate.request.WireSize() <= minimal.request.WireSize();
 }
 
-}  // namespace
-
-ShrinkWalk WalkShrinkTree(const rc::Shrinkable<GeneratedCase>& root, const GeneratedCase& original,
-                          const std::function<bool()>& spent,
-                          const std::function<bool(const GeneratedCase&)>& keeps) {
-  LockstepWalk walk = WalkShrinkTrees(
-      {root}, {original}, spent,
-      [&](const std::vector<GeneratedCase>& candidates) { return keeps(candidates.front()); });
-  return ShrinkWalk{std::move(walk.minimal.front()), walk.steps};
-}
-
-LockstepWalk WalkShrinkTrees(const std::vector<rc::Shrinkable<GeneratedCase>>& roots,
-                             const std::vector<GeneratedCase>& originals,
-                             const std::function<bool()>& spent,
-                             const std::function<bool(const std::vector<GeneratedCase>&)>& keeps) {
-  LockstepWalk walk{originals, 0};
+// The walk on the trees of `originals`, which are looked at, never copied, while the walk goes:
+// a case may be a body of megabytes, and the walk's candidates are as large.
+LockstepWalk Walk(const std::vector<rc::Shrinkable<GeneratedCase>>& roots,
+                  const std::vector<const GeneratedCase*>& originals,
+                  const std::function<bool()>& spent,
+                  const std::function<bool(const std::vector<GeneratedCase>&)>& keeps) {
+  LockstepWalk walk;
+  // Empty until a shrink is kept: the smallest so far are the originals.
+  std::vector<GeneratedCase>& found = walk.minimal;
   std::vector<rc::Shrinkable<GeneratedCase>> current = roots;
   bool improved = true;
   while (improved && !spent()) {
@@ -74,14 +67,14 @@ LockstepWalk WalkShrinkTrees(const std::vector<rc::Shrinkable<GeneratedCase>>& r
         Next next = NextShrink(candidates[t]);
         ended = ended || next.ended;
         if (next.ended) break;
-        acceptable =
-            acceptable && next.value && Acceptable(*next.value, originals[t], walk.minimal[t]);
+        const GeneratedCase& smallest = found.empty() ? *originals[t] : found[t];
+        acceptable = acceptable && next.value && Acceptable(*next.value, *originals[t], smallest);
         nodes.push_back(std::move(*next.shrinkable));
         if (next.value) values.push_back(std::move(*next.value));
       }
       if (ended || !acceptable || !keeps(values)) continue;
       current = std::move(nodes);
-      walk.minimal = std::move(values);
+      found = std::move(values);
       ++walk.steps;
       improved = true;
       break;
@@ -90,10 +83,35 @@ LockstepWalk WalkShrinkTrees(const std::vector<rc::Shrinkable<GeneratedCase>>& r
   return walk;
 }
 
+}  // namespace
+
+ShrinkWalk WalkShrinkTree(const rc::Shrinkable<GeneratedCase>& root, const GeneratedCase& original,
+                          const std::function<bool()>& spent,
+                          const std::function<bool(const GeneratedCase&)>& keeps) {
+  LockstepWalk walk =
+      Walk({root}, {&original}, spent,
+           [&](const std::vector<GeneratedCase>& candidates) { return keeps(candidates.front()); });
+  // Copied only now, when no candidate is held any more.
+  if (walk.minimal.empty()) return ShrinkWalk{original, 0};
+  return ShrinkWalk{std::move(walk.minimal.front()), walk.steps};
+}
+
+LockstepWalk WalkShrinkTrees(const std::vector<rc::Shrinkable<GeneratedCase>>& roots,
+                             const std::vector<GeneratedCase>& originals,
+                             const std::function<bool()>& spent,
+                             const std::function<bool(const std::vector<GeneratedCase>&)>& keeps) {
+  std::vector<const GeneratedCase*> looked_at;
+  for (const GeneratedCase& original : originals) looked_at.push_back(&original);
+  LockstepWalk walk = Walk(roots, looked_at, spent, keeps);
+  if (walk.minimal.empty()) walk.minimal = originals;
+  return walk;
+}
+
 Shrunk ShrinkFinding(TargetSession& session, const rc::Shrinkable<GeneratedCase>& root,
                      const GeneratedCase& original, const Judged& original_judged,
                      const std::string& signature, bool settle, const ShrinkBudget& budget) {
-  Shrunk shrunk{original, original_judged, 0, 0};
+  // The minimal case is the walk's: not a copy of the original held while candidates are.
+  Shrunk shrunk{{}, original_judged, 0, 0};
   const auto deadline = std::chrono::steady_clock::now() + budget.max_time;
   auto spent = [&] {
     return shrunk.sends >= budget.max_sends || std::chrono::steady_clock::now() >= deadline ||
