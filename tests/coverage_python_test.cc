@@ -77,10 +77,8 @@ TEST_F(PythonCoverageAgent, AServerThatCrashesLeavesWhatRanUpToTheCrash) {
   const std::string text = test_support::ReadFile(fixtures + "/dies_on_unknown_tool.py");
   const std::size_t raise = text.find("raise KeyError(name)");
   ASSERT_NE(raise, std::string::npos);
-  const auto line =
-      1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(raise), '\n');
-  EXPECT_TRUE(reply.starts_with(kCoverageAgentLastTake)) << reply;
-  EXPECT_TRUE(RanAt(reply, "/dies_on_unknown_tool.py", line)) << reply;
+  EXPECT_TRUE(IsLastTake(reply)) << reply;
+  EXPECT_TRUE(RanAt(reply, "/dies_on_unknown_tool.py", LineOf(text, raise))) << reply;
 }
 
 // A method not asked before runs lines of its own; the same method again runs none that are

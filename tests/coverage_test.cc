@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "coverage/coverage_map.h"
@@ -29,6 +30,8 @@ using std::chrono::milliseconds;
 
 // The agents' folder (StdioTarget::coverage_agent), as a run writes it.
 const std::string kServers = std::string(MCPFUZZ_SOURCE_DIR) + "/tests/servers";
+// Where planted-bug.mjs's crash is thrown.
+constexpr std::string_view kPlantedThrow = "throw new Error('planted bug";
 
 TEST(CoverageMap, CountsEachBlockOnceAcrossReplies) {
   coverage::CoverageMap map;
@@ -238,9 +241,9 @@ TEST_F(CoverageAgent, AServerThatCrashesLeavesWhatRanUpToTheCrash) {
   ASSERT_EQ(Call("ping").outcome, Outcome::kExited) << "the next request finds it ended";
   const std::string reply = TakeReply();
   ASSERT_FALSE(reply.empty());
-  const std::size_t thrown = test_support::ReadFile(server).find("throw new Error('planted bug");
+  const std::size_t thrown = test_support::ReadFile(server).find(kPlantedThrow);
   ASSERT_NE(thrown, std::string::npos);
-  EXPECT_TRUE(reply.starts_with(kCoverageAgentLastTake)) << reply;
+  EXPECT_TRUE(IsLastTake(reply)) << reply;
   EXPECT_TRUE(RanAt(reply, "/planted-bug.mjs", static_cast<std::int64_t>(thrown))) << reply;
   auto after = server_->TakeCoverage();
   EXPECT_FALSE(after.ok()) << "the last take is given once";
@@ -417,11 +420,10 @@ TEST_F(CoverageAgent, SteeringReachesAPlantedCrashTheGeneratorsAloneDoNot) {
   // The crash's own line ran, though the process died before any question after it: the
   // agent's last take said so.
   const std::string source = test_support::ReadFile(kServers + "/planted-bug.mjs");
-  const std::size_t thrown = source.find("throw new Error('planted bug");
+  const std::size_t thrown = source.find(kPlantedThrow);
   ASSERT_NE(thrown, std::string::npos);
-  const auto thrown_line =
-      1 + std::count(source.begin(), source.begin() + static_cast<std::ptrdiff_t>(thrown), '\n');
-  EXPECT_NE(record.find("DA:" + std::to_string(thrown_line) + ",1\n"), std::string::npos) << record;
+  EXPECT_NE(record.find("DA:" + std::to_string(LineOf(source, thrown)) + ",1\n"), std::string::npos)
+      << record;
 
   // The corpus is written as case files that replay reads and sends again.
   const std::filesystem::path corpus = scratch.path() / "coverage" / "coverage";

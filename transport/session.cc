@@ -370,7 +370,7 @@ Result<TargetSession::CoverageReply> TargetSession::TakeCoverage(bool all) {
   if (process == nullptr) return Error{"coverage is taken from a stdio server only"};
   auto reply = process->TakeCoverage(all);
   if (!reply.ok()) return reply.error();
-  const bool last = reply->starts_with(kCoverageAgentLastTake);
+  const bool last = IsLastTake(*reply);
   return CoverageReply{connection_->serial(), std::move(*reply), last};
 }
 

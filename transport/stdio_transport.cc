@@ -494,7 +494,7 @@ Result<std::string> StdioProcessTransport::TakeCoverage(bool all) {
   Result<std::string> taken = AskAgent(all);
   // The last take is written as the process exits: its exit follows, and is waited for, so
   // that the next exchange finds the server ended rather than ending under it.
-  if (taken.ok() && taken->starts_with(kCoverageAgentLastTake)) {
+  if (taken.ok() && IsLastTake(*taken)) {
     static_cast<void>(pipes_.WaitForExit(target_.limits.timeout));
   }
   return taken;

@@ -222,6 +222,8 @@ struct StdioTarget {
 inline constexpr std::string_view kCoverageAgentGreeting = R"({"agent":"mcpfuzz-coverage")";
 /// How the take a coverage agent writes unasked as its process exits begins.
 inline constexpr std::string_view kCoverageAgentLastTake = R"({"last":true,)";
+/// Whether an agent's `reply` is that last take: its process is ending.
+inline bool IsLastTake(std::string_view reply) { return reply.starts_with(kCoverageAgentLastTake); }
 /// The agents' files in StdioTarget::coverage_agent's folder (coverage/agent.h writes them).
 inline constexpr std::string_view kCoverageAgentNodeFile = "mcpfuzz-coverage-agent.cjs";
 inline constexpr std::string_view kCoverageAgentPythonFile = "sitecustomize.py";

@@ -73,6 +73,11 @@ class AgentSession : public ::testing::Test {
     });
   }
 
+  /// The 1-based line of `text` that `offset` falls on (a Python block is a line).
+  static std::int64_t LineOf(const std::string& text, std::size_t offset) {
+    return 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n');
+  }
+
   /// `mcpfuzz fuzz ARGUMENTS --report json=REPORT -- SERVER` with TMPDIR a folder of its own
   /// under `scratch` (where the run writes its agents), so a test can tell that the folder and
   /// every server that loaded from it are gone after the run.
