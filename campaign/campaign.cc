@@ -272,13 +272,16 @@ CampaignResult Campaign::Run() {
                             "; check's sessions.delete judges whether one session's DELETE "
                             "ends another");
   }
-  if (link_.reply_order() == TargetLink::ReplyOrder::kReorders) {
+  if (const std::vector<std::string> reorders = link_.reply_orders().reorders();
+      !reorders.empty()) {
+    std::string kinds;
+    for (const std::string& kind : reorders) kinds += (kinds.empty() ? "" : "; ") + kind;
     result_.notes.push_back(
         "the server wrote output for a request after its reply to the sentinel written behind it "
         "(" +
-        link_.reordered_reply() +
-        "): every pipeline waited a grace after the sentinel's reply, since the server does not "
-        "answer in the order it reads");
+        kinds +
+        "): a pipeline with such a message open at the sentinel's reply waited a grace for it, "
+        "since the server does not answer these in the order it reads");
   }
   if (result_.coverage) {
     result_.coverage->scripts = coverage_.Scripts();

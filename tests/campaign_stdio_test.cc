@@ -181,6 +181,43 @@ TEST(OutOfOrderStdio, StopsTrustingTheSentinelAndNamesTheFindingsThatRestOnADrop
   EXPECT_GT(counts->late_method_sent_alone.load(), 0U) << Describe(result);
 }
 
+TEST(OutOfOrderStdio, OneKindAnsweredLateKeepsItsGraceAndTheRunItsSentinels) {
+  // The fixture answers its first 1,000 messages in order (its notifications and drops teach
+  // that), then writes each plain listing after the reply to the sentinel behind it, as SDK v1
+  // answers a read of a resource it listed. Learnt per server, that order spared the listing
+  // its grace, its reply came as a late one, and from then on every case waited for its reply.
+  CampaignOptions options;
+  options.seed = 1;
+  options.max_cases = 3000;
+  const auto run = [&options](const std::vector<std::string>& flags, const std::string& file) {
+    return RunCampaign(
+        test_support::StdioCommand(test_support::FixtureArgv(file, flags), TestLimits(), 200ms),
+        options);
+  };
+  const CampaignResult late = run({"1000"}, "late_listing.py");
+  for (const std::string& note : late.notes) {
+    EXPECT_EQ(note.find("every case waited"), std::string::npos) << Describe(late);
+  }
+  EXPECT_TRUE(std::any_of(late.notes.begin(), late.notes.end(),
+                          [](const std::string& note) {
+                            return note.find("does not answer these in the order") !=
+                                   std::string::npos;
+                          }))
+      << "the late listing was not seen:\n"
+      << Describe(late);
+  // What is judged is what the conformant server it is made of gets.
+  const CampaignResult conformant = run({}, "conformant_stdio.py");
+  std::set<std::string> late_signatures;
+  std::set<std::string> conformant_signatures;
+  for (const CampaignFinding& finding : late.findings) late_signatures.insert(finding.signature);
+  for (const CampaignFinding& finding : conformant.findings) {
+    conformant_signatures.insert(finding.signature);
+  }
+  EXPECT_EQ(late_signatures, conformant_signatures) << "late listing:\n"
+                                                    << Describe(late) << "conformant:\n"
+                                                    << Describe(conformant);
+}
+
 // --- a signature investigated once ------------------------------------------------------------
 
 // Counts the requests of generated cases sent to the real server (not its handshakes, not

@@ -90,6 +90,32 @@ TEST(StdioPipeline, LinesTheServerDropsAreDroppedOnceTheSentinelIsAnswered) {
   EXPECT_TRUE(transport->Alive());
 }
 
+TEST(StdioPipeline, ARepeatedReplyIsNotTheAnswerOfARawBodyThatDoesNotSpellItsId) {
+  // A raw body takes a response of any id, but one carrying an id its bytes never spell, and
+  // answered before, is a repeat: taken for the raw body's answer, it was judged as one ("the
+  // reply's id 5 was not in the request").
+  auto transport = Spawn(PipelineTarget());
+  ASSERT_TRUE(transport);
+  PipelineResult result = transport->SendPipelined(WithSentinel({Call(5, "twice")}, "s1"));
+  EXPECT_EQ(OnlyReplyId(result.observations[0]), json::value(5));
+  // The server drops the raw line; the repeat comes while it is open.
+  const Request unparseable = Raw(R"({"jsonrpc":"2.0","id":)");
+  result = transport->SendPipelined(WithSentinel({unparseable}, "s2"));
+  ASSERT_EQ(result.observations.size(), 1U);
+  EXPECT_EQ(result.observations[0].outcome, Outcome::kDropped) << result.observations[0].detail;
+  EXPECT_TRUE(result.observations[0].messages.empty());
+  ASSERT_EQ(result.sentinel.repeated_replies.size(), 1U);
+  EXPECT_EQ(result.sentinel.repeated_replies[0].at("id"), json::value(5));
+  ExpectSentinelAnswered(result, "s2");
+
+  // A raw body that spells the id may be what the response answers: it is given it.
+  result = transport->SendPipelined(WithSentinel({Call(6, "twice")}, "s3"));
+  result = transport->SendPipelined(WithSentinel({Raw(R"({"id": 6, "method")")}, "s4"));
+  EXPECT_EQ(result.observations[0].outcome, Outcome::kOk) << result.observations[0].detail;
+  EXPECT_EQ(OnlyReplyId(result.observations[0]), json::value(6));
+  EXPECT_TRUE(result.sentinel.repeated_replies.empty());
+}
+
 TEST(StdioPipeline, SlowRepliesInOrderAreAttributedNotDropped) {
   auto transport = Spawn(PipelineTarget({"--slow=150"}));
   ASSERT_TRUE(transport);

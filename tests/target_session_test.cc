@@ -92,25 +92,86 @@ TEST(TargetSession, ADropIsProvenOnceByWaitingThenLearntFromTheSentinel) {
       SentinelAnswered(session.last_sentinel()->request, session.last_sentinel()->observation));
 }
 
-TEST(TargetSession, ATargetWhoseGracesStaySilentIsLearntInOrderAndSparedTheGrace) {
+const std::string kUnknownKind = "mcpfuzz/unknown";
+
+TEST(TargetSession, AKindWhoseGracesStaySilentIsLearntInOrderAndSparedTheGrace) {
   TargetLink link(SessionServer("drops"));
   TargetSession session(link, kRevision);
   ASSERT_TRUE(session.Open().ok()) << session.why();
+  const ReplyOrders& orders = link.reply_orders();
   // Each drop leaves its request open at the sentinel's reply: a grace, silent here.
   int id = 100;
-  for (int grace = 0; grace < TargetLink::kGracesToLearnOrder; ++grace) {
-    EXPECT_EQ(link.reply_order(), TargetLink::ReplyOrder::kLearning) << grace;
+  for (int grace = 0; grace < ReplyOrders::kGracesToLearnOrder; ++grace) {
+    EXPECT_EQ(orders.order(kUnknownKind), ReplyOrders::Order::kLearning) << grace;
     EXPECT_EQ(session.Send(Unknown(id++), Owed::kNothing).outcome, Outcome::kDropped);
   }
-  EXPECT_EQ(link.reply_order(), TargetLink::ReplyOrder::kInOrder);
-  EXPECT_EQ(link.graces_skipped(), 0U);
+  EXPECT_EQ(orders.order(kUnknownKind), ReplyOrders::Order::kInOrder);
+  EXPECT_EQ(orders.graces_spared(), 0U);
   // From now on the sentinel's reply concludes the drop, and the verdict is the same.
   for (int sent = 0; sent < 3; ++sent) {
     const Observation dropped = session.Send(Unknown(id++), Owed::kNothing);
     EXPECT_EQ(dropped.outcome, Outcome::kDropped) << dropped.detail;
-    EXPECT_NE(dropped.detail.find("answers in order"), std::string::npos) << dropped.detail;
+    EXPECT_NE(dropped.detail.find("answers these in order"), std::string::npos) << dropped.detail;
   }
-  EXPECT_EQ(link.graces_skipped(), 3U);
+  EXPECT_EQ(orders.graces_spared(), 3U);
+  EXPECT_FALSE(session.out_of_order());
+  // Only that kind: requests never seen open at a sentinel's reply are still learning.
+  EXPECT_EQ(orders.order("tools/call"), ReplyOrders::Order::kLearning);
+}
+
+TEST(TargetSession, OneMethodAnsweredAfterTheSentinelKeepsItsGraceWhileTheOthersAreSpared) {
+  TargetLink link(SessionServer("drops-swaps-calls"));
+  TargetSession session(link, kRevision);
+  ASSERT_TRUE(session.Open().ok()) << session.why();
+  const ReplyOrders& orders = link.reply_orders();
+  int id = 100;
+  for (int grace = 0; grace < ReplyOrders::kGracesToLearnOrder; ++grace) {
+    EXPECT_EQ(session.Send(Unknown(id++), Owed::kNothing).outcome, Outcome::kDropped);
+  }
+  ASSERT_EQ(orders.order(kUnknownKind), ReplyOrders::Order::kInOrder);
+  // A server-wide order would have spared this call its grace and taken its reply, written
+  // behind the sentinel's, for a drop.
+  const Request call = MakeRequest(kRevision, TransportKind::kStdio, "tools/call",
+                                   {{"name", "x"}, {"arguments", boost::json::object{}}}, id++);
+  const Observation called = session.Send(call, Owed::kNothing);
+  EXPECT_EQ(called.outcome, Outcome::kOk) << called.detail;
+  EXPECT_FALSE(called.messages.empty()) << called.detail;
+  EXPECT_EQ(orders.order("tools/call"), ReplyOrders::Order::kReorders);
+  ASSERT_EQ(orders.reorders().size(), 1U);
+  EXPECT_NE(orders.reorders()[0].find("tools/call: a reply to id " + std::to_string(id - 1)),
+            std::string::npos)
+      << orders.reorders()[0];
+  // The other kind keeps its order, and its grace is spared still.
+  const std::size_t spared = orders.graces_spared();
+  const Observation dropped = session.Send(Unknown(id++), Owed::kNothing);
+  EXPECT_EQ(dropped.outcome, Outcome::kDropped) << dropped.detail;
+  EXPECT_EQ(orders.graces_spared(), spared + 1);
+  EXPECT_FALSE(session.out_of_order());
+}
+
+TEST(TargetSession, ALateReplyToADropWhoseGraceWasSparedUnlearnsItsKindNotTheSentinels) {
+  TargetLink link(SessionServer("late-after-learning"));
+  TargetSession session(link, kRevision);
+  ASSERT_TRUE(session.Open().ok()) << session.why();
+  const ReplyOrders& orders = link.reply_orders();
+  int id = 100;
+  for (int grace = 0; grace < ReplyOrders::kGracesToLearnOrder; ++grace) {
+    EXPECT_EQ(session.Send(Unknown(id++), Owed::kNothing).outcome, Outcome::kDropped);
+  }
+  ASSERT_EQ(orders.order(kUnknownKind), ReplyOrders::Order::kInOrder);
+  // Concluded at the sentinel's reply, its grace spared: its error comes with the next request.
+  const Observation first = session.Send(Unknown(id++), Owed::kNothing);
+  EXPECT_EQ(first.outcome, Outcome::kDropped) << first.detail;
+  EXPECT_NE(first.detail.find("no grace"), std::string::npos) << first.detail;
+  // That late reply disproves the order learnt for the kind: this pipeline waits its grace,
+  // and from now on the kind keeps it. The sentinels keep their trust: a grace is all the
+  // kind was denied.
+  const Observation second = session.Send(Unknown(id++), Owed::kNothing);
+  EXPECT_EQ(second.detail.find("no grace"), std::string::npos) << second.detail;
+  EXPECT_EQ(orders.order(kUnknownKind), ReplyOrders::Order::kReorders);
+  ASSERT_EQ(orders.reorders().size(), 1U);
+  EXPECT_NE(orders.reorders()[0].find("late after its grace was spared"), std::string::npos)
+      << orders.reorders()[0];
   EXPECT_FALSE(session.out_of_order());
 }
 
@@ -119,35 +180,51 @@ TEST(TargetSession, ATargetThatAnswersAfterTheSentinelKeepsTheGraceForTheRun) {
   TargetSession session(link, kRevision);
   ASSERT_TRUE(session.Open().ok()) << session.why();
   // The error comes after the sentinel's reply, in the same write: taken in the grace, so it
-  // is the request's answer, and the target reorders.
+  // is the request's answer, and the kind reorders.
   const Observation first = session.Send(Unknown(100), Owed::kNothing);
   EXPECT_EQ(first.outcome, Outcome::kOk) << first.detail;
   EXPECT_TRUE(IsErrorWithCode(first, -32601)) << first.detail;
-  EXPECT_EQ(link.reply_order(), TargetLink::ReplyOrder::kReorders);
-  EXPECT_NE(link.reordered_reply().find("100"), std::string::npos) << link.reordered_reply();
-  for (int pipeline = 0; pipeline < 2 * TargetLink::kRecheckOrderEvery; ++pipeline) {
-    EXPECT_FALSE(link.SkipGraceNext());
+  ReplyOrders& orders = link.reply_orders();
+  EXPECT_EQ(orders.order(kUnknownKind), ReplyOrders::Order::kReorders);
+  ASSERT_EQ(orders.reorders().size(), 1U);
+  EXPECT_NE(orders.reorders()[0].find("100"), std::string::npos) << orders.reorders()[0];
+  for (int pipeline = 0; pipeline < 2 * ReplyOrders::kRecheckOrderEvery; ++pipeline) {
+    EXPECT_EQ(orders.InOrderNext({kUnknownKind}), std::vector<bool>{false});
   }
 }
 
-TEST(TargetLink, AnInOrderTargetKeepsTheGraceInOnePipelineOfSixteenAndLosesItsOrderOnAReorder) {
-  TargetLink link(SessionServer("drops"));
-  EXPECT_FALSE(link.SkipGraceNext());  // learning
-  for (int grace = 0; grace < TargetLink::kGracesToLearnOrder; ++grace) {
-    link.NoteReplyOrder(/*open_at_sentinel=*/true, std::nullopt, /*skipped=*/false);
+TEST(ReplyOrders, AKindInOrderKeepsTheGraceInOnePipelineOfSixteenAndLosesItsOrderOnAReorder) {
+  ReplyOrders orders;
+  const std::vector<std::string> kinds = {"notifications", "tools/list"};
+  EXPECT_EQ(orders.InOrderNext(kinds), (std::vector<bool>{false, false}));  // learning
+  for (int grace = 0; grace < ReplyOrders::kGracesToLearnOrder; ++grace) {
+    orders.NoteSilentGrace("notifications");
   }
-  // Pipelines that had nothing open at the sentinel's reply teach nothing.
-  link.NoteReplyOrder(false, std::nullopt, false);
-  ASSERT_EQ(link.reply_order(), TargetLink::ReplyOrder::kInOrder);
+  ASSERT_EQ(orders.order("notifications"), ReplyOrders::Order::kInOrder);
   int kept = 0;
-  for (int pipeline = 0; pipeline < 4 * TargetLink::kRecheckOrderEvery; ++pipeline) {
-    kept += link.SkipGraceNext() ? 0 : 1;
+  for (int pipeline = 0; pipeline < 4 * ReplyOrders::kRecheckOrderEvery; ++pipeline) {
+    const std::vector<bool> in_order = orders.InOrderNext(kinds);
+    EXPECT_FALSE(in_order[1]) << "tools/list was never learnt";
+    kept += in_order[0] ? 0 : 1;
   }
   EXPECT_EQ(kept, 4);
-  link.NoteReplyOrder(true, std::string("a reply to id 7"), /*skipped=*/true);
-  EXPECT_EQ(link.reply_order(), TargetLink::ReplyOrder::kReorders);
-  EXPECT_EQ(link.reordered_reply(), "a reply to id 7");
-  EXPECT_FALSE(link.SkipGraceNext());
+  orders.NoteReorder("notifications", "output without an id");
+  EXPECT_EQ(orders.order("notifications"), ReplyOrders::Order::kReorders);
+  EXPECT_EQ(orders.reorders(), std::vector<std::string>{"notifications: output without an id"});
+  EXPECT_EQ(orders.InOrderNext(kinds), (std::vector<bool>{false, false}));
+}
+
+TEST(ReplyOrders, KindsAreMethodsForRequestsAndOneEachForNotificationsAndRawBodies) {
+  EXPECT_EQ(ReplyOrders::KindOf(Unknown(1)), kUnknownKind);
+  Request notification = Unknown(1);
+  std::get<boost::json::value>(notification.body).as_object().erase("id");
+  EXPECT_EQ(ReplyOrders::KindOf(notification), "notifications");
+  Request raw = Unknown(1);
+  raw.body = RawBody{"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"};
+  EXPECT_EQ(ReplyOrders::KindOf(raw), "raw bodies");
+  Request batch = Unknown(1);
+  batch.body = boost::json::array{};
+  EXPECT_EQ(ReplyOrders::KindOf(batch), "bodies without a method");
 }
 
 TEST(TargetSession, AReplyAfterTheTimeLimitIsTheRequestsAnswerNotADrop) {

@@ -11,6 +11,7 @@
 
 #include "model/channel.h"
 #include "model/request_builder.h"
+#include "transport/detail/reply_rule.h"
 #include "transport/detail/session_connection.h"
 
 namespace mcpfuzz {
@@ -53,24 +54,16 @@ bool Breaks(const Observation& observation) {
          ProcessEnded(observation);
 }
 
-// True when a raw body of `pipeline` spells out the id of one of the sentinel's late replies
-// ("id":33, "id": "x"), as the server would read it: the transport cannot read a raw body's
-// id, so the reply to that raw request can look like a late reply to an earlier one.
+// True when a raw body of `pipeline` spells out the id of one of the sentinel's late replies:
+// the transport cannot read a raw body's id, so the reply to that raw request can look like a
+// late reply to an earlier one.
 bool RawBodyMayOwn(const Pipeline& pipeline, const Observation& sentinel) {
   for (const Request& request : pipeline.requests) {
     const auto* raw = std::get_if<RawBody>(&request.body);
     if (raw == nullptr) continue;
     for (const boost::json::value& late : sentinel.late_replies) {
       const auto* id = late.is_object() ? late.as_object().if_contains("id") : nullptr;
-      if (id == nullptr) continue;
-      const std::string wanted = boost::json::serialize(*id);
-      for (std::size_t at = raw->bytes.find("\"id\""); at != std::string::npos;
-           at = raw->bytes.find("\"id\"", at + 1)) {
-        const std::size_t next = raw->bytes.find_first_not_of(" \t:", at + 4);
-        if (next != std::string::npos && raw->bytes.compare(next, wanted.size(), wanted) == 0) {
-          return true;
-        }
-      }
+      if (id != nullptr && transport_detail::SpellsId(raw->bytes, *id)) return true;
     }
   }
   return false;
@@ -409,23 +402,63 @@ void TargetSession::NoteLateReplies(const Pipeline& pipeline, PipelineResult& re
     result.ambiguous = true;
     return;
   }
-  const boost::json::value& late = result.sentinel.late_replies.front();
-  const auto* id = late.is_object() ? late.as_object().if_contains("id") : nullptr;
-  link_.DistrustSentinels("a reply to id " +
-                          (id != nullptr ? boost::json::serialize(*id) : std::string("?")));
+  std::optional<std::string> unexplained;
+  for (const boost::json::value& late : result.sentinel.late_replies) {
+    const auto* id = late.is_object() ? late.as_object().if_contains("id") : nullptr;
+    const std::string named =
+        "a reply to id " + (id != nullptr ? boost::json::serialize(*id) : std::string("?"));
+    // A drop concluded without its grace and answered after all: the order learnt for its
+    // kind was wrong, not every sentinel (ReplyOrders).
+    auto spared = std::find_if(spared_drops_.begin(), spared_drops_.end(),
+                               [id](const SparedDrop& drop) { return id && drop.id == *id; });
+    if (spared != spared_drops_.end()) {
+      link_.reply_orders().NoteReorder(spared->kind, named + ", late after its grace was spared");
+      spared_drops_.erase(spared);
+    } else if (!unexplained) {
+      unexplained = named;
+    }
+  }
+  if (unexplained) link_.DistrustSentinels(*unexplained);
 }
 
-void TargetSession::LearnReplyOrder(const Pipeline& pipeline, const PipelineResult& result,
-                                    bool skipped) {
-  std::optional<std::string> reordered;
-  if (result.taken_after_sentinel) reordered = "output without an id";
-  for (std::size_t i = 0; i < result.answered_after_sentinel.size(); ++i) {
-    if (!result.answered_after_sentinel[i] || i >= pipeline.requests.size()) continue;
-    const std::optional<boost::json::value> id = pipeline.requests[i].RpcId();
-    reordered = "a reply to id " + (id ? boost::json::serialize(*id) : std::string("?"));
-    break;
+void TargetSession::ForgetSparedDrop(const Request& request) {
+  // Raw bodies are not kept (nor parsed: they may be megabytes).
+  if (spared_drops_.empty() || !std::holds_alternative<boost::json::value>(request.body)) return;
+  // A request sent again with the id takes a reply carrying it for its own, as DroppedIds does.
+  if (std::optional<boost::json::value> id = request.RpcId()) {
+    std::erase_if(spared_drops_, [&id](const SparedDrop& drop) { return drop.id == *id; });
   }
-  link_.NoteReplyOrder(result.open_at_sentinel, std::move(reordered), skipped);
+}
+
+void TargetSession::LearnReplyOrder(const Pipeline& pipeline, const std::vector<std::string>& kinds,
+                                    const PipelineResult& result) {
+  ReplyOrders& orders = link_.reply_orders();
+  if (result.grace_spared) orders.NoteGraceSpared();
+  for (std::size_t i = 0; i < kinds.size() && i < result.open_at_sentinel.size(); ++i) {
+    if (!result.open_at_sentinel[i]) continue;
+    const Request& request = pipeline.requests[i];
+    if (result.answered_after_sentinel[i]) {
+      const std::optional<boost::json::value> id = request.RpcId();
+      orders.NoteReorder(kinds[i],
+                         "a reply to id " + (id ? boost::json::serialize(*id) : std::string("?")));
+    } else if (result.taken_after_sentinel) {
+      // Whose it was is not known: every kind that could have been given it reorders.
+      orders.NoteReorder(kinds[i], "output without an id");
+    } else if (result.grace_spared) {
+      // A reply may still come: a later exchange tells (NoteLateReplies). One to a raw body
+      // ends the sentinels' trust instead, as before the order was learnt per kind.
+      if (result.observations[i].outcome != Outcome::kDropped ||
+          !std::holds_alternative<boost::json::value>(request.body)) {
+        continue;
+      }
+      if (std::optional<boost::json::value> id = request.RpcId()) {
+        spared_drops_.push_back({std::move(*id), kinds[i]});
+        if (spared_drops_.size() > kSparedDropsKept) spared_drops_.pop_front();
+      }
+    } else {
+      orders.NoteSilentGrace(kinds[i]);
+    }
+  }
 }
 
 void TargetSession::ProveDrop(const Request& request, Observation& observation) {
@@ -471,10 +504,17 @@ PipelineResult TargetSession::SendPipelined(const Pipeline& pipeline) {
 
 PipelineResult TargetSession::SendPipelinedNow(const Pipeline& pipeline) {
   StdioTransport* process = connection_->stdio();
-  const bool skip_grace = process != nullptr && link_.SkipGraceNext();
-  if (process != nullptr) process->SkipSentinelGrace(skip_grace);
+  std::vector<std::string> kinds;
+  if (process != nullptr) {
+    kinds.reserve(pipeline.requests.size());
+    for (const Request& request : pipeline.requests) {
+      kinds.push_back(ReplyOrders::KindOf(request));
+      ForgetSparedDrop(request);
+    }
+    process->SpareSentinelGrace(link_.reply_orders().InOrderNext(kinds));
+  }
   PipelineResult result = connection_->transport().SendPipelined(pipeline);
-  if (process != nullptr) LearnReplyOrder(pipeline, result, skip_grace);
+  if (process != nullptr) LearnReplyOrder(pipeline, kinds, result);
   for (const Observation& observation : result.observations) Count(observation);
   Count(result.sentinel);
   // Once per pipeline: the sentinel is unanswered whenever the server went deaf in it.

@@ -11,6 +11,7 @@
 #include <boost/json/object.hpp>
 #include <chrono>
 #include <cstddef>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -23,6 +24,7 @@
 #include "model/result.h"
 #include "transport/client.h"
 #include "transport/era_probe.h"
+#include "transport/reply_orders.h"
 #include "transport/transport.h"
 
 namespace mcpfuzz {
@@ -124,28 +126,9 @@ class TargetLink {
   bool out_of_order() const { return sentinel_trust() == SentinelTrust::kDistrusted; }
   std::string late_reply() const;
 
-  /// Whether this stdio target answers in the order it reads. A pipeline whose requests are
-  /// still open when the sentinel's reply comes waits a grace for what a server handling
-  /// requests concurrently writes after it. Once kGracesToLearnOrder graces passed in silence
-  /// and no reply ever came after a sentinel's, the target answers in order: whatever it wrote
-  /// before the sentinel's reply is all it wrote for the requests before it, so pipelines skip
-  /// the grace, all but one in kRecheckOrderEvery, which keeps it to check the order still
-  /// holds. A reply taken after a sentinel's, ever, makes it a target that reorders: the grace
-  /// stays for the rest of the run. (A reply later than the grace is a late reply: it ends the
-  /// sentinels' trust, above.)
-  enum class ReplyOrder { kLearning, kInOrder, kReorders };
-  static constexpr int kGracesToLearnOrder = 8;
-  static constexpr int kRecheckOrderEvery = 16;
-  /// Whether the next pipeline may skip the grace; each call counts a pipeline.
-  bool SkipGraceNext();
-  /// What a pipeline showed: whether requests were open at the sentinel's reply, whether one
-  /// was answered after it (`reordered`, with the request's id for the note), and whether the
-  /// grace was skipped.
-  void NoteReplyOrder(bool open_at_sentinel, std::optional<std::string> reordered, bool skipped);
-  ReplyOrder reply_order() const { return reply_order_.load(); }
-  /// The first reply taken after a sentinel's, for notes; empty unless kReorders.
-  std::string reordered_reply() const;
-  std::size_t graces_skipped() const { return graces_skipped_.load(); }
+  /// The order this stdio target answers each kind of message in, learnt by every session.
+  ReplyOrders& reply_orders() { return reply_orders_; }
+  const ReplyOrders& reply_orders() const { return reply_orders_; }
 
  private:
   TransportFactory connect_;
@@ -155,14 +138,10 @@ class TargetLink {
   std::atomic<std::size_t> changes_seen_{0};
   std::atomic<SentinelTrust> sentinel_trust_{SentinelTrust::kUnproven};
   std::atomic<std::chrono::milliseconds::rep> lateness_ms_{0};
-  std::atomic<ReplyOrder> reply_order_{ReplyOrder::kLearning};
-  std::atomic<std::size_t> graces_skipped_{0};
-  mutable std::mutex mutex_;  // guards the five below
+  ReplyOrders reply_orders_;
+  mutable std::mutex mutex_;  // guards the two below
   int unanswered_in_a_row_ = 0;
   std::string late_reply_;
-  int silent_graces_ = 0;
-  std::size_t pipelines_ = 0;
-  std::string reordered_reply_;
 };
 
 /// How a session treats a target that dies, goes deaf or stops answering.
@@ -352,8 +331,11 @@ class TargetSession {
   bool TakeSpare();
   void Adopt(std::unique_ptr<transport_detail::SessionConnection> connection);
   void NoteLateReplies(const Pipeline& pipeline, PipelineResult& result);
-  // Tells the link what `result` showed about the order this target answers in.
-  void LearnReplyOrder(const Pipeline& pipeline, const PipelineResult& result, bool skipped);
+  // Tells the link what `result` showed about the order this target answers each of `kinds`
+  // (ReplyOrders::KindOf of the pipeline's requests) in.
+  void LearnReplyOrder(const Pipeline& pipeline, const std::vector<std::string>& kinds,
+                       const PipelineResult& result);
+  void ForgetSparedDrop(const Request& request);
   Observation SendWaiting(const Request& request, Owed owed, bool full_limit);
   Observation SendAloneOnce(const Request& request);
   /// Under a policy that reopens: whether `observation` found the HTTP session ended under
@@ -377,6 +359,15 @@ class TargetSession {
   ListedFeatures listed_;
   std::vector<Exchange> opening_;
   std::optional<Exchange> last_sentinel_;
+  // Requests concluded dropped without their grace (ReplyOrders), by id: a late reply to one
+  // shows the order learnt for its kind was wrong. As DroppedIds, bounded: a late reply comes
+  // within a few exchanges.
+  struct SparedDrop {
+    boost::json::value id;
+    std::string kind;
+  };
+  static constexpr std::size_t kSparedDropsKept = 64;
+  std::deque<SparedDrop> spared_drops_;
 
   bool opened_once_ = false;
   /// The current connection was made by Connect and not yet opened.

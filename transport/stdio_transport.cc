@@ -56,7 +56,7 @@ class StdioProcessTransport final : public StdioTransport {
     patience_ = patience;
   }
   Observation AwaitReply(const Request& request) override;
-  void SkipSentinelGrace(bool skip) override { skip_grace_ = skip; }
+  void SpareSentinelGrace(std::vector<bool> in_order) override { in_order_ = std::move(in_order); }
   void WidenQuietWindow(std::chrono::milliseconds quiet) override {
     target_.limits.quiet_window = std::max(target_.limits.quiet_window, quiet);
   }
@@ -86,7 +86,7 @@ class StdioProcessTransport final : public StdioTransport {
   transport_detail::DroppedIds dropped_;
   bool heard_ = false;
   std::optional<std::chrono::milliseconds> patience_;
-  bool skip_grace_ = false;
+  std::vector<bool> in_order_;  // for the next pipeline only
   bool agent_greeted_ = false;
   StartSlot start_;
 };
@@ -143,6 +143,12 @@ class Exchange {
            WindowLeft() == 0;
   }
   std::string TooLargeDetail() const;
+  // This request takes a response of any id, and its bytes spell out the id of `message`.
+  bool MaySpell(const boost::json::value& message) const {
+    const auto* id = message.as_object().if_contains("id");
+    return rule_.kind == transport_detail::ReplyRule::Kind::kFirstResponse && id != nullptr &&
+           transport_detail::SpellsId(wire_, *id);
+  }
 
   // A server still starting (TimeLimit::kStartup) is given the start-up limit until it writes
   // its first line to stdout: from then on it has started, and the reply limit counts.
@@ -256,15 +262,15 @@ bool Exchange::Record(std::vector<transport_detail::StdoutFramer::Framed> framed
   bool ends = false;
   for (auto& piece : framed) {
     // A second response to a request answered before is a repeat, set aside, unless this
-    // request takes a response of any id: its bytes may spell out the one repeated.
-    if (piece.value && rule_.kind != transport_detail::ReplyRule::Kind::kFirstResponse &&
-        dropped_.TakeRepeatedReply(*piece.value)) {
+    // request takes a response of any id and its bytes spell out the one repeated.
+    if (piece.value && dropped_.TakeRepeatedReply(*piece.value) && !MaySpell(*piece.value)) {
       observation_.repeated_replies.push_back(std::move(*piece.value));
       continue;
     }
     // A reply to an earlier request that went unanswered is that request's, never this one's:
     // it neither ends this exchange nor is judged as its answer.
-    if (piece.value && dropped_.TakeLateReply(*piece.value)) {
+    if (piece.value &&
+        dropped_.TakeLateReply(*piece.value) != transport_detail::DroppedIds::Late::kNo) {
       observation_.late_replies.push_back(std::move(*piece.value));
       continue;
     }
@@ -447,9 +453,10 @@ PipelineResult StdioProcessTransport::SendPipelined(const Pipeline& pipeline) {
   }
   std::size_t bytes = pipeline.sentinel->WireSize();
   for (const Request& request : pipeline.requests) bytes += request.WireSize();
-  PipelineResult result = transport_detail::PipelineExchange(pipeline, ExchangeLimits(bytes),
-                                                             pipes_, dropped_, skip_grace_)
-                              .Run();
+  PipelineResult result =
+      transport_detail::PipelineExchange(pipeline, ExchangeLimits(bytes), pipes_, dropped_,
+                                         std::exchange(in_order_, {}))
+          .Run();
   for (const Observation& observation : result.observations) Heard(observation);
   Heard(result.sentinel);
   return result;

@@ -51,35 +51,6 @@ std::string TargetLink::late_reply() const {
   return late_reply_;
 }
 
-bool TargetLink::SkipGraceNext() {
-  const std::lock_guard lock(mutex_);
-  return reply_order_.load() == ReplyOrder::kInOrder && ++pipelines_ % kRecheckOrderEvery != 0;
-}
-
-void TargetLink::NoteReplyOrder(bool open_at_sentinel, std::optional<std::string> reordered,
-                                bool skipped) {
-  const std::lock_guard lock(mutex_);
-  if (reordered) {
-    if (reply_order_.exchange(ReplyOrder::kReorders) != ReplyOrder::kReorders) {
-      reordered_reply_ = std::move(*reordered);
-    }
-    return;
-  }
-  if (!open_at_sentinel) return;
-  if (skipped) {
-    ++graces_skipped_;
-    return;
-  }
-  if (reply_order_.load() == ReplyOrder::kLearning && ++silent_graces_ >= kGracesToLearnOrder) {
-    reply_order_ = ReplyOrder::kInOrder;
-  }
-}
-
-std::string TargetLink::reordered_reply() const {
-  const std::lock_guard lock(mutex_);
-  return reordered_reply_;
-}
-
 std::string TargetLink::GaveUpReason() {
   return "the last " + std::to_string(kUnansweredBeforeGivingUp) +
          " harmless requests (handshakes, sentinels, pings) went unanswered within the time limit";

@@ -109,9 +109,11 @@ struct PipelineResult {
   /// before the sentinel (a cancellation behind the request, say). Always false for transports
   /// that send one request after the other.
   std::vector<bool> answered_after_sentinel;
-  /// Requests were still open when the sentinel's reply came: a grace was waited for them,
-  /// or skipped (StdioTransport::SkipSentinelGrace).
-  bool open_at_sentinel = false;
+  /// One per request: it was still open when the sentinel's reply came, so a grace was waited
+  /// for it, or spared (StdioTransport::SpareSentinelGrace).
+  std::vector<bool> open_at_sentinel;
+  /// What was open at the sentinel's reply was concluded without a grace.
+  bool grace_spared = false;
   /// Output given to a request (its reply, or output without an id) was taken after the
   /// sentinel's reply: the server does not write in the order it reads.
   bool taken_after_sentinel = false;
@@ -255,11 +257,11 @@ class StdioTransport : public Transport {
   /// notification, a request whose id cannot be echoed): for a server known to answer such
   /// messages late. A transport that waits on nothing ignores it.
   virtual void WidenQuietWindow(std::chrono::milliseconds quiet) { static_cast<void>(quiet); }
-  /// From now on, a pipeline concludes what is still open when the sentinel's reply comes at
-  /// once (`skip`), or after the grace kept for servers that handle requests concurrently:
-  /// for a caller that learnt this server answers in the order it reads (TargetLink::
-  /// ReplyOrder). A transport that waits on nothing ignores it.
-  virtual void SkipSentinelGrace(bool skip) { static_cast<void>(skip); }
+  /// For the next pipeline, one per request: whether the caller learnt that this server answers
+  /// such a request in the order it reads (ReplyOrders). When every request still open at the
+  /// sentinel's reply is one, they are concluded at once instead of after the grace kept for
+  /// servers that handle requests concurrently. A transport that waits on nothing ignores it.
+  virtual void SpareSentinelGrace(std::vector<bool> in_order) { static_cast<void>(in_order); }
   /// Writes nothing and waits, up to the full time limit, for the reply to `request`, which an
   /// earlier exchange sent and concluded dropped: whether the server drops such requests or
   /// answers them late, learnt by the event itself. kOk with the reply in `messages` when it

@@ -258,7 +258,12 @@ void Campaign::Steer(Lane& lane, const GeneratedCase& generated, std::size_t ind
   // such an input too): its blocks are known now, so no later case would be credited with
   // them, and a step of a deeper path would be lost for good. Stability only weighs it.
   const bool ran_new = taken && taken->gain.blocks > 0;
-  const std::size_t blocks = ran_new ? StableBlocks(lane, generated, *taken) : 0;
+  // Nor is one whose reply may still come sent again on this process (judged a drop or a
+  // timeout): its id would make that late reply the re-send's answer, and the re-send's own
+  // reply a stray for the case after it.
+  const bool may_answer_late = judged.dropped || judged.timed_out;
+  const std::size_t blocks =
+      ran_new && !may_answer_late ? StableBlocks(lane, generated, *taken) : 0;
   if (!ran_new && !new_answer) return;
   steering.Add(generated, index, ran_new, blocks, new_answer, judged.observation);
   WriteCorpusEntry(generated, index, judged);

@@ -6,9 +6,9 @@
 
 namespace mcpfuzz::transport_detail {
 
-void DroppedIds::Add(const boost::json::value& id, bool dropped) {
+void DroppedIds::Add(const boost::json::value& id, Why why) {
   Forget(id);
-  ids_.push_back({id, dropped});
+  ids_.push_back({id, why});
   if (ids_.size() > kCapacity) ids_.pop_front();
 }
 
@@ -30,16 +30,17 @@ bool DroppedIds::TakeRepeatedReply(const boost::json::value& message) const {
          std::find(answered_.begin(), answered_.end(), *id) != answered_.end();
 }
 
-bool DroppedIds::TakeLateReply(const boost::json::value& message) {
-  if (ids_.empty() || !IsResponseShaped(message)) return false;
+DroppedIds::Late DroppedIds::TakeLateReply(const boost::json::value& message) {
+  if (ids_.empty() || !IsResponseShaped(message)) return Late::kNo;
   const auto* id = message.as_object().if_contains("id");
-  if (id == nullptr || id->is_null()) return false;
+  if (id == nullptr || id->is_null()) return Late::kNo;
   auto found =
       std::find_if(ids_.begin(), ids_.end(), [id](const Entry& entry) { return entry.id == *id; });
-  if (found == ids_.end()) return false;
-  out_of_order_ = out_of_order_ || found->dropped;
+  if (found == ids_.end()) return Late::kNo;
+  const Why why = found->why;
   ids_.erase(found);
-  return true;
+  out_of_order_ = out_of_order_ || why == Why::kDropped;
+  return why == Why::kDroppedGraceSpared ? Late::kGraceSpared : Late::kYes;
 }
 
 }  // namespace mcpfuzz::transport_detail

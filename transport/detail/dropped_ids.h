@@ -2,8 +2,10 @@
 // The ids of requests a stdio transport concluded without their reply: dropped (the sentinel
 // behind them was answered) or unanswered within the time limit. A reply carrying one of them,
 // arriving in a later exchange, is that request's late reply, never the answer of the message
-// it arrived with; after a drop it also reveals a server that answers out of order (the
-// sentinel before a slow reply), whose drops were misjudged. The ids of requests answered are
+// it arrived with. After a drop that waited its grace it also reveals a server that answers
+// out of order (the sentinel before a slow reply), whose drops were misjudged; after a drop
+// whose grace was spared, only that the order learnt for such a request was wrong. The ids of
+// requests answered are
 // kept too: a second response carrying one is a repeat, set aside rather than taken for the
 // answer of a later message.
 
@@ -18,16 +20,20 @@ class DroppedIds {
   /// Bounded: a late reply comes, if at all, within a few exchanges; older ids are forgotten.
   static constexpr std::size_t kCapacity = 64;
 
-  /// `id` was concluded Outcome::kDropped.
-  void Remember(const boost::json::value& id) { Add(id, /*dropped=*/true); }
+  /// `id` was concluded Outcome::kDropped, after the grace or with the grace `spared`.
+  void Remember(const boost::json::value& id, bool spared) {
+    Add(id, spared ? Why::kDroppedGraceSpared : Why::kDropped);
+  }
   /// `id` went unanswered within the time limit: a reply may still come, late.
-  void RememberUnanswered(const boost::json::value& id) { Add(id, /*dropped=*/false); }
+  void RememberUnanswered(const boost::json::value& id) { Add(id, Why::kUnanswered); }
   /// A new request with `id` is about to be sent: a reply carrying it is that request's, so the
   /// id no longer tells a late reply (callers that reuse ids lose the detection for them).
   void Forget(const boost::json::value& id);
-  /// True when `message` is a response carrying a remembered id. The id is forgotten (a reply
-  /// comes once); when it was dropped, the server is known, from now on, to answer out of order.
-  bool TakeLateReply(const boost::json::value& message);
+  /// Whether `message` is a response carrying a remembered id. The id is forgotten (a reply
+  /// comes once); when it was dropped after its grace, the server is known, from now on, to
+  /// answer out of order.
+  enum class Late { kNo, kYes, kGraceSpared };
+  Late TakeLateReply(const boost::json::value& message);
 
   /// `id`'s request got its response: another response carrying it, in a later exchange, is a
   /// repeat (JSON-RPC owes one), never the answer of the message it arrives with.
@@ -35,16 +41,17 @@ class DroppedIds {
   /// True when `message` is a response carrying the id of a request answered in an earlier
   /// exchange. The id stays remembered: a server that repeats may repeat again.
   bool TakeRepeatedReply(const boost::json::value& message) const;
-  /// Set by the first late reply to a dropped request; never reset, since the server's
-  /// ordering is a property of it.
+  /// Set by the first late reply to a request dropped after its grace; never reset, since the
+  /// server's ordering is a property of it.
   bool out_of_order() const { return out_of_order_; }
 
  private:
+  enum class Why { kUnanswered, kDropped, kDroppedGraceSpared };
   struct Entry {
     boost::json::value id;
-    bool dropped = false;
+    Why why = Why::kUnanswered;
   };
-  void Add(const boost::json::value& id, bool dropped);
+  void Add(const boost::json::value& id, Why why);
 
   std::deque<Entry> ids_;
   // Kept apart, so answered ids, the common case, never push a dropped one out.

@@ -20,7 +20,7 @@ namespace {
 // already been taken. For a server that answers in order a request still unanswered then is
 // unanswered for good, whatever the load and however the bytes were split into reads: its
 // verdict is the one Send would reach after its timeout, and the grace below changes nothing:
-// a target learnt to answer in order (TargetLink::ReplyOrder) is spared it.
+// requests a target is learnt to answer in order (ReplyOrders) are spared it.
 //
 // The grace is for servers that handle requests concurrently (an async handler still running
 // when the cheap sentinel is answered). No wait makes them scheduling independent; this one
@@ -77,9 +77,9 @@ Limits PipelineLimits(Limits limits) {
 }  // namespace
 
 PipelineExchange::PipelineExchange(const Pipeline& pipeline, const Limits& limits,
-                                   ServerPipes& pipes, DroppedIds& dropped, bool skip_grace)
+                                   ServerPipes& pipes, DroppedIds& dropped,
+                                   std::vector<bool> in_order)
     : limits_(PipelineLimits(limits)),
-      skip_grace_(skip_grace),
       pipes_(pipes),
       dropped_(dropped),
       // A server still starting keeps its whole allowance: a start-up is not a reply.
@@ -90,20 +90,23 @@ PipelineExchange::PipelineExchange(const Pipeline& pipeline, const Limits& limit
   std::size_t bytes = pipeline.sentinel->WireSize() + 1;
   for (const Request& request : pipeline.requests) bytes += request.WireSize() + 1;
   wire_.reserve(bytes);
-  auto add = [this](const Request& request) {
+  auto add = [this](const Request& request, bool answered_in_order) {
     Slot slot;
     slot.rule = ReplyRuleFor(request);
-    any_id_answers_ = any_id_answers_ || slot.rule.kind == ReplyRule::Kind::kFirstResponse;
+    slot.in_order = answered_in_order;
     if (slot.rule.kind == ReplyRule::Kind::kMatchingId) dropped_.Forget(slot.rule.id);
     std::string scratch;
+    slot.wire_begin = wire_.size();
     wire_ += request.WireView(scratch);
     wire_ += '\n';
     slot.wire_end = wire_.size();
     slot.quiet_since = start_;
     slots_.push_back(std::move(slot));
   };
-  for (const Request& request : pipeline.requests) add(request);
-  add(*pipeline.sentinel);
+  for (std::size_t i = 0; i < pipeline.requests.size(); ++i) {
+    add(pipeline.requests[i], i < in_order.size() && in_order[i]);
+  }
+  add(*pipeline.sentinel, false);
   pipes_.ClearExchangeStderr();
   window_start_bytes_ = pipes_.stdout_bytes_read();
 }
@@ -184,11 +187,12 @@ PipelineResult PipelineExchange::Run() {
   for (std::size_t i = 0; i + 1 < slots_.size(); ++i) {
     result.observations.push_back(std::move(slots_[i].observation));
     result.answered_after_sentinel.push_back(slots_[i].after_sentinel);
+    result.open_at_sentinel.push_back(slots_[i].open_at_sentinel);
   }
   result.sentinel = std::move(sentinel().observation);
   result.sentinel.late_replies = std::move(late_replies_);
   result.ambiguous = ambiguous_;
-  result.open_at_sentinel = open_at_sentinel_;
+  result.grace_spared = grace_spared_;
   result.taken_after_sentinel = taken_after_sentinel_;
   return result;
 }
@@ -225,13 +229,15 @@ void PipelineExchange::TakeFramed(StdoutFramer::Framed framed) {
       RecordFramed(slot->observation, std::move(framed));
       return;
     }
-    // Unless a request here takes a response of any id: its bytes may spell out the one
+    // Unless a request here takes a response of any id and its bytes spell out the id
     // repeated (as RawBodyMayOwn says of late replies).
-    if (!any_id_answers_ && dropped_.TakeRepeatedReply(*framed.value)) {
+    if (dropped_.TakeRepeatedReply(*framed.value) && !AnyIdRequestSpells(*framed.value)) {
       sentinel().observation.repeated_replies.push_back(std::move(*framed.value));
       return;
     }
-    if (dropped_.TakeLateReply(*framed.value)) {
+    if (const DroppedIds::Late late = dropped_.TakeLateReply(*framed.value);
+        late != DroppedIds::Late::kNo) {
+      order_disproved_ = order_disproved_ || late == DroppedIds::Late::kGraceSpared;
       late_replies_.push_back(std::move(*framed.value));
       return;
     }
@@ -284,6 +290,16 @@ PipelineExchange::Slot* PipelineExchange::SlotAnsweredBy(const boost::json::valu
   return repeated;
 }
 
+bool PipelineExchange::AnyIdRequestSpells(const boost::json::value& message) const {
+  const auto* id = message.as_object().if_contains("id");
+  return id != nullptr && std::any_of(slots_.begin(), slots_.end(), [this, id](const Slot& slot) {
+           return slot.rule.kind == ReplyRule::Kind::kFirstResponse &&
+                  SpellsId(std::string_view(wire_).substr(slot.wire_begin,
+                                                          slot.wire_end - slot.wire_begin),
+                           *id);
+         });
+}
+
 PipelineExchange::Slot* PipelineExchange::SlotSubscribedBy(const boost::json::value& message) {
   if (IsResponseShaped(message)) return nullptr;
   const boost::json::value* id = SubscriptionIdOf(message);
@@ -323,7 +339,15 @@ void PipelineExchange::Conclude(Slot& slot, Outcome outcome, std::string detail)
   window_kept_bytes_ = 0;
   if (&slot == &sentinel() && !sentinel_answered_ && outcome == Outcome::kOk) {
     sentinel_answered_ = now;
-    open_at_sentinel_ = !all_concluded();
+    bool any_open = false;
+    bool all_in_order = !order_disproved_;
+    for (Slot& open : slots_) {
+      if (open.concluded) continue;
+      open.open_at_sentinel = true;
+      any_open = true;
+      all_in_order = all_in_order && open.in_order;
+    }
+    grace_spared_ = any_open && all_in_order;
   }
 }
 
@@ -331,8 +355,8 @@ PipelineExchange::Clock::time_point PipelineExchange::ConcludeAfterSentinel(Cloc
   Clock::time_point next = Clock::time_point::max();
   const std::string answered =
       "the sentinel written after it was answered after " + Ms(*sentinel_answered_ - start_) +
-      (skip_grace_ ? std::string(" (the server answers in order: no grace)")
-                   : " and a grace of " + Ms(Grace()) + " passed");
+      (grace_spared_ ? std::string(" (the server answers these in order: no grace)")
+                     : " and a grace of " + Ms(Grace()) + " passed");
   for (std::size_t i = 0; i + 1 < slots_.size(); ++i) {
     Slot& slot = slots_[i];
     if (slot.concluded) continue;
@@ -356,7 +380,9 @@ PipelineExchange::Clock::time_point PipelineExchange::ConcludeAfterSentinel(Cloc
       Conclude(slot, Outcome::kOk, std::string(kAcknowledgedQuiet) + "; " + answered);
       continue;
     }
-    if (slot.rule.kind == ReplyRule::Kind::kMatchingId) dropped_.Remember(slot.rule.id);
+    if (slot.rule.kind == ReplyRule::Kind::kMatchingId) {
+      dropped_.Remember(slot.rule.id, grace_spared_);
+    }
     Conclude(slot, Outcome::kDropped, "no reply: " + answered);
   }
   return next;
@@ -428,7 +454,7 @@ bool PipelineExchange::all_concluded() const {
 }
 
 PipelineExchange::Clock::duration PipelineExchange::Grace() const {
-  if (skip_grace_) return Clock::duration::zero();
+  if (grace_spared_) return Clock::duration::zero();
   const Clock::duration round_trip = *sentinel_answered_ - start_;
   const Clock::duration cap = limits_.timeout / kGraceTimeoutDivisor;
   return std::min<Clock::duration>(

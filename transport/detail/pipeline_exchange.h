@@ -25,10 +25,11 @@ std::optional<std::string> AmbiguousByConstruction(const Pipeline& pipeline);
 class PipelineExchange {
  public:
   /// `pipeline` must have a sentinel with a string or integer id and must not be ambiguous by
-  /// construction. With `skip_grace`, what is open when the sentinel's reply comes is concluded
-  /// at once (a server known to answer in order).
+  /// construction, and must outlive the exchange. `in_order` has one entry per request (missing
+  /// ones are false): when every request open at the sentinel's reply is one the server is known
+  /// to answer in order (ReplyOrders), they are concluded at once, without the grace.
   PipelineExchange(const Pipeline& pipeline, const Limits& limits, ServerPipes& pipes,
-                   DroppedIds& dropped, bool skip_grace = false);
+                   DroppedIds& dropped, std::vector<bool> in_order = {});
   PipelineResult Run();
 
  private:
@@ -38,8 +39,13 @@ class PipelineExchange {
     ReplyRule rule;
     Observation observation;
     bool concluded = false;
-    /// Offset in wire_ just past this message's bytes.
+    /// Offsets in wire_ of this message's bytes, and just past them.
+    std::size_t wire_begin = 0;
     std::size_t wire_end = 0;
+    /// The server is known to answer it in order (the constructor's `in_order`).
+    bool in_order = false;
+    /// It was open when the sentinel's reply came.
+    bool open_at_sentinel = false;
     bool written = false;
     /// Its reply was taken after the sentinel's.
     bool after_sentinel = false;
@@ -60,6 +66,9 @@ class PipelineExchange {
   // Notes output given to `slot` once the sentinel was answered.
   void TakenAfterSentinel(const Slot& slot);
   Slot* SlotAnsweredBy(const boost::json::value& message);
+  // A request answered by a response of any id (ReplyRule::kFirstResponse) spells out the id of
+  // `message` in its bytes (SpellsId): the response may be its answer.
+  bool AnyIdRequestSpells(const boost::json::value& message) const;
   // The subscriptions/listen request a notification is stamped as part of (tables §10 X22).
   Slot* SlotSubscribedBy(const boost::json::value& message);
   void Conclude(Slot& slot, Outcome outcome, std::string detail);
@@ -85,9 +94,12 @@ class PipelineExchange {
   std::string TimeoutDetail(bool sentinel) const;
 
   const Limits limits_;
-  const bool skip_grace_;
-  // Requests were still open when the sentinel's reply came; output was given to one after it.
-  bool open_at_sentinel_ = false;
+  // Every request open when the sentinel's reply came was in order: no grace is waited.
+  bool grace_spared_ = false;
+  // A late reply came to a request an earlier exchange concluded without its grace: the order
+  // learnt was wrong, so this pipeline waits its grace whatever it was told.
+  bool order_disproved_ = false;
+  // Output was given to a request after the sentinel's reply.
   bool taken_after_sentinel_ = false;
   ServerPipes& pipes_;
   DroppedIds& dropped_;
@@ -100,8 +112,6 @@ class PipelineExchange {
   std::optional<Clock::time_point> sentinel_answered_;
   std::size_t written_ = 0;
   std::optional<Clock::time_point> written_whole_;
-  // A request of the pipeline is answered by a response of any id (ReplyRule::kFirstResponse).
-  bool any_id_answers_ = false;
   std::optional<int> write_errno_;
   // The reply window, like the timeout, restarts at each message concluded: a pipeline may
   // read a cap of stdout per message, and a flood ends it at the first cap.

@@ -1,5 +1,8 @@
 #include "transport/detail/reply_rule.h"
 
+#include <boost/json/serialize.hpp>
+#include <string>
+
 #include "model/subscription.h"
 
 namespace mcpfuzz::transport_detail {
@@ -25,6 +28,18 @@ bool EchoesId(const boost::json::value& message, const boost::json::value& id) {
   if (!IsResponseShaped(message)) return false;
   const auto* echoed = message.as_object().if_contains("id");
   return echoed != nullptr && *echoed == id;
+}
+
+bool SpellsId(std::string_view bytes, const boost::json::value& id) {
+  const std::string wanted = boost::json::serialize(id);
+  for (std::size_t at = bytes.find("\"id\""); at != std::string_view::npos;
+       at = bytes.find("\"id\"", at + 1)) {
+    const std::size_t next = bytes.find_first_not_of(" \t:", at + 4);
+    if (next != std::string_view::npos && bytes.compare(next, wanted.size(), wanted) == 0) {
+      return true;
+    }
+  }
+  return false;
 }
 
 bool EndsExchange(const ReplyRule& rule, const boost::json::value& message) {

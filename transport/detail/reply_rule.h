@@ -45,6 +45,12 @@ bool Acknowledges(const ReplyRule& rule, const boost::json::value& message);
 /// True when `message` is a response carrying `id`.
 bool EchoesId(const boost::json::value& message, const boost::json::value& id);
 
+/// True when `bytes`, a message as written, spell out `id` as a member ("id":33, "id": "x"),
+/// as a server would read it: a request whose id cannot be echoed (a raw body, a batch) may
+/// then be answered by a response carrying it, which would otherwise look like another
+/// request's late or repeated reply.
+bool SpellsId(std::string_view bytes, const boost::json::value& id);
+
 /// True when `message` is the reply that `rule` waits for.
 bool EndsExchange(const ReplyRule& rule, const boost::json::value& message);
 
