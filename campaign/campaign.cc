@@ -136,7 +136,8 @@ void Campaign::OpenLanes() {
       continue;
     }
     lane.generator = gen::AnyCase(lane.context, families);
-    if (options_.coverage == CoverageUse::kSteer && lane.session->stdio()) {
+    // Over stdio or over HTTP to a server mcpfuzz started: either way, a server with an agent.
+    if (options_.coverage == CoverageUse::kSteer) {
       lane.steering = std::make_unique<Steering>(options_.seed, lane.context);
     }
     if (options_.families.empty() && !options_.call_real_tools) {

@@ -193,6 +193,23 @@ constexpr std::array kFlags = {
          .set = [](ParseState& state, std::string_view,
                    const std::string&) { return SetTargetKind(state, Kind::kBuiltinStdio); }},
 
+    Flag{.name = "--server-cmd",
+         .value = ValueKind::kText,
+         .value_name = "'COMMAND'",
+         .commands = kOneTarget,
+         .group = FlagGroup::kTarget,
+         .help = "start this HTTP server (a shell command line) for the run, and end it\n"
+                 "with the run; {port} in it and in the URL is a free port on 127.0.0.1,\n"
+                 "and the URL defaults to http://127.0.0.1:{port}/mcp. fuzz --coverage\n"
+                 "loads the coverage agent into it",
+         .set = [](ParseState& state, std::string_view flag, const std::string& value) -> Problem {
+           if (value.empty() || value.find('\0') != std::string::npos) {
+             return std::string(flag) + " takes a command line";
+           }
+           state.options.target.server_command = value;
+           return std::nullopt;
+         }},
+
     // --- target options ---
     Flag{.name = "--header",
          .value = ValueKind::kText,
@@ -211,9 +228,9 @@ constexpr std::array kFlags = {
          .value_name = "KEY=VALUE",
          .commands = kEvery,
          .group = FlagGroup::kTargetOption,
-         .help = "set this variable for a stdio server mcpfuzz starts (repeatable; the\n"
-                 "last value of a name wins). Without --env-clear the server also gets\n"
-                 "mcpfuzz's own environment",
+         .help = "set this variable for a server mcpfuzz starts (-- COMMAND, --server-cmd;\n"
+                 "repeatable, the last value of a name wins). Without --env-clear the\n"
+                 "server also gets mcpfuzz's own environment",
          .set = [](ParseState& state, std::string_view flag, const std::string& value) -> Problem {
            const auto equals = value.find('=');
            if (equals == std::string::npos || equals == 0) {
@@ -228,7 +245,7 @@ constexpr std::array kFlags = {
     Flag{.name = "--env-clear",
          .commands = kEvery,
          .group = FlagGroup::kTargetOption,
-         .help = "start a stdio server with the --env variables alone, none of mcpfuzz's\n"
+         .help = "start a server with the --env variables alone, none of mcpfuzz's\n"
                  "(the command is still looked up in mcpfuzz's PATH)",
          .set = [](ParseState& state, std::string_view, const std::string&) -> Problem {
            state.options.target.env_clear = true;

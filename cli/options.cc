@@ -175,6 +175,11 @@ std::optional<std::string> CheckCombination(const Options& options,
   if (command == Command::kCheck && options.check.shard) {
     return "--shard splits a survey's targets: check takes it with --targets FILE only";
   }
+  if (!target.server_command.empty()) {
+    if (target.kind != TargetSpec::Kind::kHttpUrl) {
+      return "--server-cmd starts an HTTP server: give it no other TARGET than its URL";
+    }
+  }
   if (target.kind == TargetSpec::Kind::kNone) return command_word + " needs a TARGET";
   const bool builtin = target.kind == TargetSpec::Kind::kBuiltinHttp ||
                        target.kind == TargetSpec::Kind::kBuiltinStdio;
@@ -186,9 +191,9 @@ std::optional<std::string> CheckCombination(const Options& options,
     return "--header sends an HTTP header, and a stdio target has no HTTP; to give the server "
            "a value, use --env KEY=VALUE";
   }
-  if (!stdio && (!target.env.empty() || target.env_clear)) {
-    return "--env and --env-clear set the environment of a stdio server mcpfuzz starts; an HTTP "
-           "target runs on its own";
+  if (!stdio && target.server_command.empty() && (!target.env.empty() || target.env_clear)) {
+    return "--env and --env-clear set the environment of a server mcpfuzz starts (-- COMMAND, "
+           "--server-cmd); an HTTP target runs on its own";
   }
   if (!target.faults.empty() && !builtin) {
     return "--fault switches the built-in reference server; use it with --builtin";
@@ -217,6 +222,12 @@ Result<Options> ParseOptions(const std::vector<std::string>& raw_args) {
   ParseState state{options, word, std::nullopt, std::nullopt};
   if (auto problem = TakeArguments(*args, state)) return Bad(*problem);
   if (options.command == Command::kHelp) return options;
+  if (TargetSpec& target = options.target;
+      !target.server_command.empty() && target.kind == TargetSpec::Kind::kNone) {
+    // The path the SDKs' examples serve on.
+    target.kind = TargetSpec::Kind::kHttpUrl;
+    target.url = "http://127.0.0.1:" + std::string(kPortPlaceholder) + "/mcp";
+  }
 
   // A fuzz campaign sends thousands of notifications; each one waits out the quiet window.
   options.target.limits.quiet_window = state.quiet_window.value_or(

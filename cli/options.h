@@ -24,13 +24,17 @@ struct TargetSpec {
   Kind kind = Kind::kNone;
   std::string url;
   std::vector<std::string> argv;
-  /// Stdio: the folder of the coverage agents the server loads (StdioTarget::coverage_agent).
+  /// HTTP: `--server-cmd`, a server mcpfuzz starts for the run at `url` (ServerCommand); every
+  /// "{port}" in both is the free port it is given.
+  std::string server_command;
+  /// Stdio, or HTTP with a server command: the folder of the coverage agents the server loads
+  /// (StdioTarget::coverage_agent).
   std::optional<std::string> coverage_agent;
   /// Reference-server fault switches, for the built-in target only.
   std::vector<std::string> faults;
   /// HTTP targets: `--header`, sent with every request.
   Headers extra_headers;
-  /// Stdio servers mcpfuzz starts: `--env KEY=VAL` (repeatable; the last value of a name wins)
+  /// Servers mcpfuzz starts: `--env KEY=VAL` (repeatable; the last value of a name wins)
   /// on top of mcpfuzz's own environment, or alone with `--env-clear`.
   std::vector<std::pair<std::string, std::string>> env;
   bool env_clear = false;
@@ -51,6 +55,9 @@ struct ReportFile {
 /// The PATH of `--report FORMAT=-`: that report goes to standard output, the run's summary to
 /// standard error.
 inline constexpr std::string_view kStandardOutput = "-";
+
+/// What `--server-cmd` and its URL write for the port mcpfuzz gives the server.
+inline constexpr std::string_view kPortPlaceholder = "{port}";
 
 enum class Command {
   kHelp,

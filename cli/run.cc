@@ -29,10 +29,10 @@ int RunOnTarget(const Options& options, const std::string& self_executable, std:
   // Kept until the run's servers have ended: they load it when they start.
   std::optional<AgentFile> agent;
   if (options.command == Command::kFuzz && options.fuzz.coverage != CoverageUse::kOff) {
-    if (spec.kind != TargetSpec::Kind::kStdioCommand) {
-      err << "mcpfuzz: --coverage needs a Node or Python server started over stdio (-- node "
-             "server.js, -- python3 server.py): the agent is loaded into the process mcpfuzz "
-             "starts\n";
+    if (spec.kind != TargetSpec::Kind::kStdioCommand && spec.server_command.empty()) {
+      err << "mcpfuzz: --coverage needs a Node or Python server that mcpfuzz starts, over stdio "
+             "(-- node server.js) or HTTP (--server-cmd 'node server.js --port {port}'): the "
+             "agent is loaded into the process\n";
       return 2;
     }
     auto written = AgentFile::Write();

@@ -1,5 +1,7 @@
 #include "cli/target.h"
 
+#include <string_view>
+
 #include "refserver/faults.h"
 #include "transport/server_process.h"
 
@@ -54,6 +56,65 @@ class BuiltinHttpTarget : public HttpUrlTarget {
   HttpServerProcess process_;
   std::vector<std::string> argv_;  // self, "refserver", "--http", faults...
 };
+
+// An HTTP server mcpfuzz started (`--server-cmd`) and ends with the target.
+class ServedHttpTarget : public Target {
+ public:
+  ServedHttpTarget(HttpServerProcess process, HttpTarget http, std::string command,
+                   std::string stable_name)
+      : process_(std::move(process)),
+        http_(std::move(http)),
+        command_(std::move(command)),
+        stable_name_(std::move(stable_name)) {}
+  Result<std::unique_ptr<Transport>> Connect() override { return process_.Connect(http_); }
+  std::string Describe() const override { return http_.url + " (started: " + command_ + ")"; }
+  std::string StableName() const override { return stable_name_; }
+  // The server is gone when a reproducer is pasted: the line starts it again, on its port.
+  ReproducerTarget ReproduceAt() const override {
+    return {TransportKind::kHttp, http_.url, {}, {"/bin/sh", "-c", command_}};
+  }
+
+ private:
+  HttpServerProcess process_;
+  HttpTarget http_;
+  std::string command_;
+  std::string stable_name_;
+};
+
+std::string ReplacedAll(std::string text, std::string_view from, std::string_view to) {
+  for (std::size_t at = text.find(from); at != std::string::npos;
+       at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+  return text;
+}
+
+Result<std::unique_ptr<Target>> StartServed(const TargetSpec& spec) {
+  if (spec.server_command.find(kPortPlaceholder) == std::string::npos) {
+    return Error{
+        "--server-cmd must say where the server listens: put {port} in it (mcpfuzz "
+        "gives it a free port on 127.0.0.1)"};
+  }
+  auto port = FreeLoopbackPort();
+  if (!port) return port.error();
+  const std::string given = std::to_string(*port);
+  ServerCommand command;
+  command.shell_command = ReplacedAll(spec.server_command, kPortPlaceholder, given);
+  command.port = *port;
+  command.env = spec.env;
+  command.inherit_env = !spec.env_clear;
+  command.coverage_agent = spec.coverage_agent;
+  // A server mcpfuzz starts is given the start-up limit, as a stdio server's first reply is.
+  command.startup_timeout = spec.limits.startup_timeout;
+  auto process = HttpServerProcess::Start(command);
+  if (!process) return Error{"could not start the server: " + process.error().message};
+  HttpTarget http{ReplacedAll(spec.url, kPortPlaceholder, given), spec.extra_headers,
+                  spec.allow_remote, spec.limits};
+  // Across runs the port differs: the target is named by what was asked.
+  const std::string stable = spec.url + " (started: " + spec.server_command + ")";
+  return std::unique_ptr<Target>(std::make_unique<ServedHttpTarget>(
+      std::move(*process), std::move(http), std::move(command.shell_command), stable));
+}
 
 class StdioCommandTarget : public Target {
  public:
@@ -113,6 +174,7 @@ Result<std::unique_ptr<Target>> OpenTarget(const TargetSpec& spec,
                                            const std::string& self_executable) {
   switch (spec.kind) {
     case TargetSpec::Kind::kHttpUrl:
+      if (!spec.server_command.empty()) return StartServed(spec);
       return std::unique_ptr<Target>(std::make_unique<HttpUrlTarget>(
           HttpTarget{spec.url, spec.extra_headers, spec.allow_remote, spec.limits}, ""));
     case TargetSpec::Kind::kStdioCommand: {

@@ -187,6 +187,31 @@ TEST(CheckCommand, CouldNotRunIsExitTwoWithAReason) {
 }
 
 // Each says on the terminal why, in one line; the JSON report is not needed to find out.
+TEST(CheckCommand, AServerCommandIsStartedOnAFreePortAndEndedWithTheRun) {
+  test_support::ScratchDirectory scratch("server-cmd");
+  // The built-in server, started as any server would be: a shell command line with {port}.
+  const std::string marker = "MCPFUZZ_SERVER_CMD_TEST=" + scratch.path().string();
+  ProcessRun run =
+      RunShell(ShellQuote(McpfuzzBinary()) + " check --progress never --env " + ShellQuote(marker) +
+               " --server-cmd " +
+               ShellQuote(ShellQuote(McpfuzzBinary()) + " refserver --http --port {port}"));
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("started: "), std::string::npos) << run.output;
+  EXPECT_EQ(test_support::ProcessesWhoseEnvironmentNames(scratch.path().string()), 0U)
+      << "the server outlived the run";
+
+  // One that ends before it listens: what it said, and exit 2.
+  run = RunShell(ShellQuote(McpfuzzBinary()) +
+                 " check --server-cmd 'echo no such server on {port} >&2; exit 3'");
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("ended before it listened"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("no such server on"), std::string::npos) << run.output;
+
+  run = RunShell(ShellQuote(McpfuzzBinary()) + " check --server-cmd 'sleep 60'");
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("put {port} in it"), std::string::npos) << run.output;
+}
+
 TEST(CheckCommand, ATargetThatCouldNotBeReachedSaysWhy) {
   const struct {
     std::string target;

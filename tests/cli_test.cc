@@ -71,6 +71,20 @@ TEST(Options, EnvAndEnvClearAreForStdioServers) {
   EXPECT_FALSE(ParseOptions({"check", "--", "node"}).value().target.env_clear);
 }
 
+// --server-cmd starts the HTTP server at its URL, http://127.0.0.1:{port}/mcp unless one is
+// given; the environment flags reach it as they reach a stdio server.
+TEST(Options, AServerCommandIsAnHttpTargetWithADefaultUrlAndAnEnvironment) {
+  auto options = ParseOptions({"fuzz", "--server-cmd", "node s.js --port {port}", "--env", "A=1"});
+  ASSERT_TRUE(options.ok()) << options.error().message;
+  EXPECT_EQ(options->target.kind, TargetSpec::Kind::kHttpUrl);
+  EXPECT_EQ(options->target.url, "http://127.0.0.1:{port}/mcp");
+  EXPECT_EQ(options->target.server_command, "node s.js --port {port}");
+  EXPECT_EQ(options->target.env.size(), 1U);
+  options = ParseOptions({"check", "http://localhost:{port}/rpc", "--server-cmd", "s {port}"});
+  ASSERT_TRUE(options.ok()) << options.error().message;
+  EXPECT_EQ(options->target.url, "http://localhost:{port}/rpc");
+}
+
 // What would be ignored in silence, or written where nobody can read it, is refused.
 TEST(Options, OptionsThatCouldNotApplyAreRefused) {
   struct Case {
@@ -80,8 +94,10 @@ TEST(Options, OptionsThatCouldNotApplyAreRefused) {
   for (const Case& c : std::vector<Case>{
            {{"check", "--header", "A: b", "--", "node", "s.js"}, "a stdio target has no HTTP"},
            {{"check", "--header", "A: b", "--builtin-stdio"}, "a stdio target has no HTTP"},
-           {{"check", "--env", "A=b", "http://127.0.0.1/mcp"}, "set the environment of a stdio"},
-           {{"check", "--env-clear", "--builtin"}, "set the environment of a stdio"},
+           {{"check", "--env", "A=b", "http://127.0.0.1/mcp"}, "set the environment of a server"},
+           {{"check", "--env-clear", "--builtin"}, "set the environment of a server"},
+           {{"check", "--server-cmd", "s {port}", "--builtin"}, "no other TARGET than its URL"},
+           {{"check", "--server-cmd", "s {port}", "--", "s"}, "no other TARGET than its URL"},
            {{"check", "--env", "=b", "--", "x"}, "KEY=VALUE"},
            {{"check", "--env", "AB", "--", "x"}, "KEY=VALUE"},
            {{"check", "--builtin", "--report", "json=-", "--report", "sarif=-"},

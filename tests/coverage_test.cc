@@ -327,6 +327,37 @@ TEST_F(CoverageAgent, FuzzReportsTheServersCoverageAndHowItGrew) {
   EXPECT_EQ(valid.exit_code, 0) << valid.output;
 }
 
+// An HTTP server mcpfuzz starts (--server-cmd) loads the agent as a stdio one does: its code,
+// the SDK's own among it, is covered over HTTP, and it ends with the run.
+TEST_F(CoverageAgent, AnHttpServerMcpfuzzStartsIsCoveredAndEndsWithTheRun) {
+  test_support::ScratchDirectory scratch("fuzz-coverage-http");
+  const std::filesystem::path temporary = scratch.path() / "tmp";
+  std::filesystem::create_directories(temporary);
+  const std::filesystem::path report = scratch.path() / "report.json";
+  const test_support::ProcessRun run = test_support::RunShell(
+      "TMPDIR=" + ShellQuote(temporary.string()) + " timeout -k 5 300 " +
+      ShellQuote(test_support::McpfuzzBinary()) +
+      " fuzz --coverage --cases 60 --seed 1 --families unknown-method,unknown-names,pagination "
+      "--progress never --server-cmd " +
+      ShellQuote("node " + ShellQuote(kServers + "/sdk-v2.mjs") + " --http --port {port}") +
+      " --report json=" + ShellQuote(report.string()) + " </dev/null");
+  ASSERT_NE(run.exit_code, 2) << run.output;
+  const boost::json::object coverage = test_support::ReadJson(report).at("coverage").as_object();
+  ASSERT_FALSE(coverage.contains("off")) << coverage;
+  EXPECT_TRUE(coverage.at("steered").as_bool()) << coverage;
+  std::size_t sdk_blocks = 0;
+  for (const auto& script : coverage.at("scripts").as_array()) {
+    if (script.at("url").as_string().find("@modelcontextprotocol/server") != std::string::npos) {
+      sdk_blocks += script.at("blocks").to_number<std::size_t>();
+    }
+  }
+  EXPECT_GT(sdk_blocks, 0U) << coverage;
+  EXPECT_FALSE(coverage.at("growth").as_array().empty()) << coverage;
+  EXPECT_TRUE(std::filesystem::is_empty(temporary)) << "the agent's folder outlived the run";
+  EXPECT_EQ(test_support::ProcessesWhoseEnvironmentNames(temporary.string()), 0U)
+      << "the server outlived the run";
+}
+
 // With --concurrency each worker has a server of its own: what every one of them ran counts,
 // merged in case order, as one server's would.
 TEST_F(CoverageAgent, MeasuredWithWorkersEveryWorkersServerCounts) {
@@ -458,7 +489,7 @@ TEST_F(CoverageAgent, FuzzSaysWhyCoverageIsOffForAServerThatDoesNotLoadTheAgent)
   const test_support::ProcessRun builtin =
       test_support::McpfuzzWithin(60, "fuzz --coverage --cases 1 --builtin");
   EXPECT_EQ(builtin.exit_code, 2) << builtin.output;
-  EXPECT_NE(builtin.output.find("--coverage needs a Node or Python server started over stdio"),
+  EXPECT_NE(builtin.output.find("--coverage needs a Node or Python server that mcpfuzz starts"),
             std::string::npos)
       << builtin.output;
 }

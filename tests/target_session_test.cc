@@ -119,15 +119,20 @@ TEST(TargetSession, AKindWhoseGracesStaySilentIsLearntInOrderAndSparedTheGrace) 
   EXPECT_EQ(orders.order("tools/call"), ReplyOrders::Order::kLearning);
 }
 
+// Drops of unknown methods, each a silent grace, until the kind is learnt in order.
+void LearnUnknownInOrder(TargetSession& session, int& id) {
+  for (int grace = 0; grace < ReplyOrders::kGracesToLearnOrder; ++grace) {
+    EXPECT_EQ(session.Send(Unknown(id++), Owed::kNothing).outcome, Outcome::kDropped);
+  }
+}
+
 TEST(TargetSession, OneMethodAnsweredAfterTheSentinelKeepsItsGraceWhileTheOthersAreSpared) {
   TargetLink link(SessionServer("drops-swaps-calls"));
   TargetSession session(link, kRevision);
   ASSERT_TRUE(session.Open().ok()) << session.why();
   const ReplyOrders& orders = link.reply_orders();
   int id = 100;
-  for (int grace = 0; grace < ReplyOrders::kGracesToLearnOrder; ++grace) {
-    EXPECT_EQ(session.Send(Unknown(id++), Owed::kNothing).outcome, Outcome::kDropped);
-  }
+  LearnUnknownInOrder(session, id);
   ASSERT_EQ(orders.order(kUnknownKind), ReplyOrders::Order::kInOrder);
   // A server-wide order would have spared this call its grace and taken its reply, written
   // behind the sentinel's, for a drop.
@@ -155,9 +160,7 @@ TEST(TargetSession, ALateReplyToADropWhoseGraceWasSparedUnlearnsItsKindNotTheSen
   ASSERT_TRUE(session.Open().ok()) << session.why();
   const ReplyOrders& orders = link.reply_orders();
   int id = 100;
-  for (int grace = 0; grace < ReplyOrders::kGracesToLearnOrder; ++grace) {
-    EXPECT_EQ(session.Send(Unknown(id++), Owed::kNothing).outcome, Outcome::kDropped);
-  }
+  LearnUnknownInOrder(session, id);
   ASSERT_EQ(orders.order(kUnknownKind), ReplyOrders::Order::kInOrder);
   // Concluded at the sentinel's reply, its grace spared: its error comes with the next request.
   const Observation first = session.Send(Unknown(id++), Owed::kNothing);

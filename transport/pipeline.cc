@@ -20,7 +20,7 @@ Observation StdioTransport::AwaitReply(const Request& request) {
   return observation;
 }
 
-Result<std::string> StdioTransport::TakeCoverage(bool /*all*/) {
+Result<std::string> Transport::TakeCoverage(bool /*all*/) {
   return Error{"this transport has no coverage agent"};
 }
 

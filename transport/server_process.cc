@@ -1,14 +1,20 @@
 #include "transport/server_process.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <csignal>
 #include <mutex>
 #include <thread>
 
+#include "transport/detail/agent_channel.h"
 #include "transport/detail/child_process.h"
 #include "transport/detail/pipe_io.h"
+#include "transport/detail/unique_fd.h"
 
 namespace mcpfuzz {
 namespace transport_detail {
@@ -86,6 +92,31 @@ std::optional<std::string> ListeningUrl(const std::string& output) {
   return url;
 }
 
+sockaddr_in Loopback(std::uint16_t port) {
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(port);
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  return address;
+}
+
+// Whether 127.0.0.1:`port` accepts a connection now (a loopback connect is answered at once).
+bool Accepts(std::uint16_t port) {
+  const transport_detail::UniqueFd socket(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (socket.get() < 0) return false;
+  const sockaddr_in address = Loopback(port);
+  // sockaddr_in is read by connect() as the sockaddr it begins with, as the socket API intends.
+  return ::connect(socket.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0;
+}
+
+std::string DescribeStartFailure(std::string_view what, const std::string& output,
+                                 const std::string& errors) {
+  std::string message(what);
+  if (!output.empty()) message += "; stdout: " + output.substr(0, 2000);
+  if (!errors.empty()) message += "; stderr: " + errors.substr(0, 2000);
+  return message;
+}
+
 }  // namespace
 
 Result<HttpServerProcess> HttpServerProcess::Start(const std::vector<std::string>& argv,
@@ -108,10 +139,158 @@ Result<HttpServerProcess> HttpServerProcess::Start(const std::vector<std::string
     auto status = transport_detail::ReadSome(child->stdout_fd(), output, kKeep);
     if (status == transport_detail::ReadStatus::kEof || output.size() >= kKeep) break;
   }
-  std::string message = "the server did not print `listening on URL`";
-  if (!output.empty()) message += "; stdout: " + output.substr(0, 2000);
-  if (!errors.empty()) message += "; stderr: " + errors.substr(0, 2000);
-  return Error{message};
+  return Error{DescribeStartFailure("the server did not print `listening on URL`", output, errors)};
+}
+
+Result<std::uint16_t> FreeLoopbackPort() {
+  const transport_detail::UniqueFd socket(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (socket.get() < 0) return Error{"could not open a socket to find a free port"};
+  sockaddr_in address = Loopback(0);
+  socklen_t size = sizeof address;
+  if (::bind(socket.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0 ||
+      ::getsockname(socket.get(), reinterpret_cast<sockaddr*>(&address), &size) != 0) {
+    return Error{"could not find a free port on 127.0.0.1"};
+  }
+  return static_cast<std::uint16_t>(ntohs(address.sin_port));
+}
+
+// The coverage agent of a server command: its lines on the side channel, read on the thread
+// that asks, one question at a time.
+struct HttpServerProcess::Agent {
+  std::mutex mutex;
+  transport_detail::LineSplitter lines{transport_detail::kAgentLineBytes};
+  transport_detail::AgentLines agent;
+  bool eof = false;
+
+  void Read(int fd) {
+    std::string chunk;
+    switch (transport_detail::ReadSome(fd, chunk, std::size_t{64} << 10U)) {
+      case transport_detail::ReadStatus::kData:
+        lines.Feed(chunk);
+        break;
+      case transport_detail::ReadStatus::kWouldBlock:
+        break;
+      case transport_detail::ReadStatus::kEof:
+        eof = true;
+        break;
+    }
+  }
+};
+
+Result<HttpServerProcess> HttpServerProcess::Start(const ServerCommand& command) {
+  const bool with_agent = command.coverage_agent.has_value();
+  auto spawned = transport_detail::ChildProcess::Spawn(
+      {"/bin/sh", "-c", command.shell_command},
+      with_agent
+          ? transport_detail::WithAgent(command.env, command.inherit_env, *command.coverage_agent)
+          : command.env,
+      command.inherit_env, with_agent);
+  if (!spawned) return spawned.error();
+  auto child = std::make_unique<transport_detail::ChildProcess>(std::move(*spawned));
+  std::string output;
+  std::string errors;
+  constexpr std::size_t kKeep = 64 * 1024;
+  const auto deadline = std::chrono::steady_clock::now() + command.startup_timeout;
+  for (;;) {
+    if (Accepts(command.port)) {
+      HttpServerProcess server(std::move(child), "", std::move(errors));
+      if (with_agent) server.agent_ = std::make_unique<Agent>();
+      return server;
+    }
+    if (child->PollExit()) {
+      transport_detail::ReadSome(child->stdout_fd(), output, kKeep);
+      transport_detail::ReadSome(child->stderr_fd(), errors, kKeep);
+      return Error{DescribeStartFailure(
+          "the server command ended before it listened on port " + std::to_string(command.port),
+          output, errors)};
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      return Error{DescribeStartFailure("the server command did not listen on port " +
+                                            std::to_string(command.port) + " within " +
+                                            std::to_string(command.startup_timeout.count()) + " ms",
+                                        output, errors)};
+    }
+    // What it prints is kept for the error, and read so that a full pipe never stalls it.
+    pollfd descriptors[] = {{child->stdout_fd(), POLLIN, 0}, {child->stderr_fd(), POLLIN, 0}};
+    ::poll(descriptors, 2, static_cast<int>(kPortRetry.count()));
+    if (output.size() < kKeep) {
+      transport_detail::ReadSome(child->stdout_fd(), output, kKeep - output.size());
+    }
+    if (errors.size() < kKeep) {
+      transport_detail::ReadSome(child->stderr_fd(), errors, kKeep - errors.size());
+    }
+  }
+}
+
+Result<std::string> HttpServerProcess::TakeCoverage(bool all, std::chrono::milliseconds timeout) {
+  if (!agent_ || !process_ || process_->side_fd() < 0) {
+    return Error{"the server was started without a coverage agent"};
+  }
+  const std::lock_guard lock(agent_->mutex);
+  const int fd = process_->side_fd();
+  agent_->Read(fd);
+  // It listens, so it has started: an agent it loaded has greeted by now.
+  if (auto not_greeted = agent_->agent.NotGreeted(agent_->lines, /*started=*/true)) {
+    return *not_greeted;
+  }
+  if (process_->PollExit()) {
+    // Its last take, written as it exited, answers for what ran since the last one.
+    while (!agent_->eof) agent_->Read(fd);
+    if (auto last = transport_detail::AgentLines::Next(agent_->lines)) return std::move(*last);
+    return Error{"the server has ended, leaving no last take"};
+  }
+  const std::string_view take = all ? "take all\n" : "take\n";
+  if (transport_detail::WriteWithoutSigpipe(fd, take.data(), take.size()) !=
+      static_cast<ssize_t>(take.size())) {
+    return Error{"the coverage channel is closed"};
+  }
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    if (auto reply = transport_detail::AgentLines::Next(agent_->lines)) return std::move(*reply);
+    if (agent_->eof) return Error{"the coverage channel ended"};
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= deadline) {
+      return Error{"the coverage agent did not answer within " + std::to_string(timeout.count()) +
+                   " ms"};
+    }
+    pollfd descriptor{fd, POLLIN, 0};
+    ::poll(&descriptor, 1,
+           static_cast<int>(
+               std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count() + 1));
+    agent_->Read(fd);
+  }
+}
+
+namespace {
+
+// A connection to a server mcpfuzz started: its coverage is that server's agent's.
+class ServedHttpTransport final : public TransportDecorator {
+ public:
+  ServedHttpTransport(std::unique_ptr<Transport> inner, HttpServerProcess& server,
+                      std::chrono::milliseconds timeout)
+      : TransportDecorator(std::move(inner)), server_(server), timeout_(timeout) {}
+  Observation Send(const Request& request) override { return inner().Send(request); }
+  PipelineResult SendPipelined(const Pipeline& pipeline) override {
+    return inner().SendPipelined(pipeline);
+  }
+  Result<std::string> TakeCoverage(bool all) override {
+    return server_.TakeCoverage(all, timeout_);
+  }
+
+ private:
+  HttpServerProcess& server_;
+  std::chrono::milliseconds timeout_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Transport>> HttpServerProcess::Connect(HttpTarget target) {
+  const std::chrono::milliseconds timeout = target.limits.timeout;
+  auto opened = OpenHttp(std::move(target));
+  if (!opened) return opened.error();
+  if (!agent_) return std::move(*opened);
+  return std::unique_ptr<Transport>(
+      std::make_unique<ServedHttpTransport>(std::move(*opened), *this, timeout));
 }
 
 HttpServerProcess::HttpServerProcess(std::unique_ptr<transport_detail::ChildProcess> process,

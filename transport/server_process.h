@@ -3,6 +3,7 @@
 // server (mcpfuzz itself, started as `mcpfuzz refserver --http`) or a real server under test.
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "model/result.h"
+#include "transport/transport.h"
 
 namespace mcpfuzz {
 
@@ -18,12 +20,36 @@ class ChildProcess;
 class OutputDrain;
 }  // namespace transport_detail
 
+/// An HTTP server mcpfuzz starts for a run (`--server-cmd`), so that it can load the coverage
+/// agent and never outlives the run.
+struct ServerCommand {
+  /// A shell command line, run by /bin/sh -c in a process group of its own.
+  std::string shell_command;
+  /// The loopback port it listens on: it is ready once 127.0.0.1:`port` accepts a connection.
+  std::uint16_t port = 0;
+  /// As StdioTarget's: variables on top of mcpfuzz's own environment, or alone.
+  std::vector<std::pair<std::string, std::string>> env;
+  bool inherit_env = true;
+  /// The folder of the coverage agents the server loads (StdioTarget::coverage_agent).
+  std::optional<std::string> coverage_agent;
+  std::chrono::milliseconds startup_timeout{10000};
+};
+
+/// A free TCP port on 127.0.0.1, for a server command to listen on. Another process may take
+/// it before the server does; the server then fails to start and says so.
+Result<std::uint16_t> FreeLoopbackPort();
+
 class HttpServerProcess {
  public:
   /// Starts `argv` in its own process group and waits up to `timeout` for it to print a line
   /// `listening on URL` on stdout. The error carries what the server printed instead.
   static Result<HttpServerProcess> Start(const std::vector<std::string>& argv,
                                          std::chrono::milliseconds timeout);
+  /// Starts `command` and waits, up to its start-up limit, until its port accepts a connection
+  /// (no event says a port listens short of trying it: tried every kPortRetry) or it exits. The
+  /// error carries what the server printed. url() is empty: the caller knows where it listens.
+  static Result<HttpServerProcess> Start(const ServerCommand& command);
+  static constexpr std::chrono::milliseconds kPortRetry{20};
 
   HttpServerProcess(HttpServerProcess&&) noexcept;
   HttpServerProcess& operator=(HttpServerProcess&&) noexcept;
@@ -35,16 +61,25 @@ class HttpServerProcess {
   bool Alive();
   /// The last few KiB the server wrote to stderr, for error messages about a server that died.
   std::string StderrTail() const;
+  /// Transport::TakeCoverage of a server started with ServerCommand::coverage_agent: the agent
+  /// given up to `timeout` to answer. Every connection to the server asks this one agent, one
+  /// question at a time.
+  Result<std::string> TakeCoverage(bool all, std::chrono::milliseconds timeout);
+  /// `OpenHttp(target)`, whose TakeCoverage asks this server's agent. The server must outlive
+  /// the transport.
+  Result<std::unique_ptr<Transport>> Connect(HttpTarget target);
 
  private:
   HttpServerProcess(std::unique_ptr<transport_detail::ChildProcess> process, std::string url,
                     std::string stderr_so_far);
+  struct Agent;
 
   std::unique_ptr<transport_detail::ChildProcess> process_;
   // Keeps reading the server's stdout and stderr after start-up: a server that logs more than
   // a pipe buffer would otherwise block on its next write and look hung.
   std::unique_ptr<transport_detail::OutputDrain> drain_;
   std::string url_;
+  std::unique_ptr<Agent> agent_;  // with ServerCommand::coverage_agent only
 };
 
 }  // namespace mcpfuzz

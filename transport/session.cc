@@ -359,12 +359,13 @@ Request TargetSession::Sentinel() { return MakeSentinel(revision_, kind_, ++sent
 void TargetSession::Retire() { retire_ = true; }
 
 Result<TargetSession::CoverageReply> TargetSession::TakeCoverage(bool all) {
-  StdioTransport* process = connection_ ? connection_->stdio() : nullptr;
-  if (process == nullptr) return Error{"coverage is taken from a stdio server only"};
-  auto reply = process->TakeCoverage(all);
+  if (!connection_) return Error{"the session has no connection"};
+  auto reply = connection_->transport().TakeCoverage(all);
   if (!reply.ok()) return reply.error();
   const bool last = IsLastTake(*reply);
-  return CoverageReply{connection_->serial(), std::move(*reply), last};
+  // Over HTTP every connection reaches the one server process mcpfuzz started.
+  const std::size_t agent = connection_->stdio() != nullptr ? connection_->serial() : 0;
+  return CoverageReply{agent, std::move(*reply), last};
 }
 
 void TargetSession::MarkBroken() {

@@ -274,9 +274,9 @@ class TargetSession {
             observation.time_limit == TimeLimit::kPatience);
   }
   std::string late_reply() const { return link_.late_reply(); }
-  /// The coverage agent's report on the current stdio connection (StdioTransport::TakeCoverage),
-  /// and the connection's serial, unique in the run, which names the agent: each server
-  /// process numbers its scripts itself. An error without a stdio connection.
+  /// The coverage agent's report on the current connection (Transport::TakeCoverage), and
+  /// which agent it was: over stdio the connection's serial, unique in the run, since each
+  /// server process numbers its scripts itself; over HTTP 0, the one server mcpfuzz started.
   struct CoverageReply {
     std::size_t agent = 0;
     std::string reply;

@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "transport/children.h"
+#include "transport/detail/agent_channel.h"
 #include "transport/detail/child_process.h"
 #include "transport/detail/dropped_ids.h"
 #include "transport/detail/pipe_io.h"
@@ -63,12 +64,8 @@ class StdioProcessTransport final : public StdioTransport {
   Result<std::string> TakeCoverage(bool all) override;
 
  private:
-  // Reads the agent's greeting once; why coverage cannot be had when it is not there.
-  std::optional<Error> AgentNotGreeted(transport_detail::LineSplitter& lines);
   // TakeCoverage but for waiting for the exit that follows a last take.
   Result<std::string> AskAgent(bool all);
-  // The agent's next reply on the side channel, if it wrote one.
-  static std::optional<Result<std::string>> NextSideLine(transport_detail::LineSplitter& lines);
   // The limits of an exchange writing `request_bytes`: the start-up limit until the server
   // said anything, then the timeout (or the patience, when shorter), with a large request's
   // read allowance.
@@ -87,7 +84,7 @@ class StdioProcessTransport final : public StdioTransport {
   bool heard_ = false;
   std::optional<std::chrono::milliseconds> patience_;
   std::vector<bool> in_order_;  // for the next pipeline only
-  bool agent_greeted_ = false;
+  transport_detail::AgentLines agent_;
   StartSlot start_;
 };
 
@@ -468,35 +465,6 @@ std::string StdioProcessTransport::Describe() const {
   return text;
 }
 
-std::optional<Error> StdioProcessTransport::AgentNotGreeted(transport_detail::LineSplitter& lines) {
-  if (agent_greeted_) return std::nullopt;
-  // The agent greets as it loads, before the server's own code: a server that has answered a
-  // request without a greeting never loaded it, and no wait would change that.
-  std::optional<transport_detail::LinePiece> greeting = lines.Next();
-  if (!greeting) {
-    return Error{heard_ ? "no coverage agent greeted: the server did not load it (neither a "
-                          "Node nor a Python process, its NODE_OPTIONS or PYTHONPATH "
-                          "replaced, or Python started with -E, -I or -S)"
-                        : "no coverage agent greeted yet: ask after the server's first reply"};
-  }
-  if (!greeting->line.starts_with(kCoverageAgentGreeting)) {
-    return Error{"the coverage channel began with something other than the agent's greeting"};
-  }
-  agent_greeted_ = true;
-  return std::nullopt;
-}
-
-std::optional<Result<std::string>> StdioProcessTransport::NextSideLine(
-    transport_detail::LineSplitter& lines) {
-  std::optional<transport_detail::LinePiece> reply = lines.Next();
-  if (!reply) return std::nullopt;
-  if (reply->kind == transport_detail::LinePiece::Kind::kTooLong) {
-    return Error{"the coverage agent's reply was over " +
-                 std::to_string(transport_detail::ServerPipes::kSideLineBytes) + " bytes"};
-  }
-  return std::move(reply->line);
-}
-
 Result<std::string> StdioProcessTransport::TakeCoverage(bool all) {
   Result<std::string> taken = AskAgent(all);
   // The last take is written as the process exits: its exit follows, and is waited for, so
@@ -516,12 +484,12 @@ Result<std::string> StdioProcessTransport::AskAgent(bool all) {
     // A server that ended (a crash included) is asked nothing more, but its agent wrote what
     // ran since the last take as it exited: all it wrote is in the channel by now.
     pipes_.Drain(target_.limits.max_response_bytes);
-    if (std::optional<Error> not_greeted = AgentNotGreeted(lines)) return *not_greeted;
-    if (auto last = NextSideLine(lines)) return std::move(*last);
+    if (std::optional<Error> not_greeted = agent_.NotGreeted(lines, heard_)) return *not_greeted;
+    if (auto last = transport_detail::AgentLines::Next(lines)) return std::move(*last);
     return Error{"the server has ended, leaving no last take"};
   }
   pipes_.Pump(Clock::duration::zero(), false);
-  if (std::optional<Error> not_greeted = AgentNotGreeted(lines)) return *not_greeted;
+  if (std::optional<Error> not_greeted = agent_.NotGreeted(lines, heard_)) return *not_greeted;
   const std::string_view take = all ? "take all\n" : "take\n";
   if (transport_detail::WriteWithoutSigpipe(process.side_fd(), take.data(), take.size()) !=
       static_cast<ssize_t>(take.size())) {
@@ -529,12 +497,12 @@ Result<std::string> StdioProcessTransport::AskAgent(bool all) {
   }
   const Clock::time_point deadline = Clock::now() + target_.limits.timeout;
   for (;;) {
-    if (auto reply = NextSideLine(lines)) return std::move(*reply);
+    if (auto reply = transport_detail::AgentLines::Next(lines)) return std::move(*reply);
     if (pipes_.side_eof()) return Error{"the coverage channel ended"};
     if (process.PollExit()) {
       // Its last take, written as it exited, answers for what ran since the last one.
       pipes_.Drain(target_.limits.max_response_bytes);
-      if (auto last = NextSideLine(lines)) return std::move(*last);
+      if (auto last = transport_detail::AgentLines::Next(lines)) return std::move(*last);
       return Error{"the server ended before its agent answered"};
     }
     if (ExchangesStopped()) return Error{kStoppedDetail};
@@ -579,40 +547,13 @@ ProcessExit StdioProcessTransport::Shutdown() {
   return exit;
 }
 
-// What the server would get for `name` without the agents: its target's own value, else the
-// inherited one.
-std::string ServerSees(const StdioTarget& target, std::string_view name) {
-  std::optional<std::string> own;
-  for (const auto& [key, value] : target.env) {
-    if (key == name) own = value;
-  }
-  if (own) return *own;
-  const char* inherited = target.inherit_env ? std::getenv(std::string(name).c_str()) : nullptr;
-  return inherited != nullptr ? inherited : "";
-}
-
-std::string Joined(const std::string& first, const std::string& second,
-                   std::string_view separator) {
-  if (first.empty()) return second;
-  if (second.empty()) return first;
-  return first + std::string(separator) + second;
-}
-
 }  // namespace
 
 Result<std::unique_ptr<StdioTransport>> SpawnStdio(StdioTarget target) {
-  std::vector<std::pair<std::string, std::string>> env = target.env;
-  if (target.coverage_agent) {
-    const std::filesystem::path folder(*target.coverage_agent);
-    // Quoted, as NODE_OPTIONS allows, so that a path with spaces stays one.
-    const std::string require =
-        "--require \"" + (folder / std::string(kCoverageAgentNodeFile)).string() + "\"";
-    env.emplace_back("NODE_OPTIONS", Joined(ServerSees(target, "NODE_OPTIONS"), require, " "));
-    // First, so that Python imports this sitecustomize; the agent runs any later one.
-    env.emplace_back("PYTHONPATH", Joined(folder.string(), ServerSees(target, "PYTHONPATH"), ":"));
-    env.emplace_back("MCPFUZZ_COVERAGE_FD",
-                     std::to_string(transport_detail::ChildProcess::kSideChannelFd));
-  }
+  transport_detail::Environment env =
+      target.coverage_agent
+          ? transport_detail::WithAgent(target.env, target.inherit_env, *target.coverage_agent)
+          : target.env;
   StartSlot start = AcquireStartSlot(target.limits.startup_timeout);
   auto child = transport_detail::ChildProcess::Spawn(target.argv, env, target.inherit_env,
                                                      target.coverage_agent.has_value());

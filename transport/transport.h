@@ -144,6 +144,17 @@ class Transport {
   /// stdio transports fill in the rest, and decorators forward it.
   virtual ReproducerTarget ReproduceAt() const { return {kind(), {}, {}, {}}; }
 
+  /// Asks the coverage agent of the server behind this transport (StdioTarget::coverage_agent,
+  /// ServerCommand::coverage_agent) what ran since it was last asked, and returns its reply line
+  /// as written (the coverage library reads it). The agent answers on the server's event loop,
+  /// after what the server is busy with: it is given the time limit. An error, and no coverage,
+  /// for a server started without the agent, one that showed it runs without ever greeting on
+  /// the channel (it did not load the agent: neither a Node nor a Python process, or its
+  /// NODE_OPTIONS or PYTHONPATH replaced), one that ended, or a silent agent; this default has
+  /// no agent to ask.
+  /// `all`: every block that ran since, not only those that ran for the first time.
+  virtual Result<std::string> TakeCoverage(bool all = false);
+
   /// The handshake-era session id attached to requests whose SessionBinding is kAttach and
   /// that carry no Mcp-Session-Id header of their own. Empty means none. Only the HTTP
   /// transport keeps one (McpClient sets it after initialize); decorators forward both to the
@@ -177,6 +188,7 @@ class TransportDecorator : public Transport {
   ReproducerTarget ReproduceAt() const override { return inner_->ReproduceAt(); }
   void set_session_id(std::string id) override { inner_->set_session_id(std::move(id)); }
   std::string session_id() const override { return inner_->session_id(); }
+  Result<std::string> TakeCoverage(bool all) override { return inner_->TakeCoverage(all); }
 
  protected:
   Transport& inner() const { return *inner_; }
@@ -212,7 +224,7 @@ struct StdioTarget {
   std::size_t stderr_tail_bytes = 8192;
   /// The folder of the coverage agents (laid out as coverage/agent/: kCoverageAgentNodeFile
   /// and kCoverageAgentPythonFile), loaded before the server's own code and answering on a
-  /// side channel of their own, never on stdout (StdioTransport::TakeCoverage). Both are
+  /// side channel of their own, never on stdout (Transport::TakeCoverage). Both are
   /// offered to every server, a Node one by `--require` added to NODE_OPTIONS, a Python one by
   /// the folder put first on PYTHONPATH, so whichever runtime the server is loads its agent.
   std::optional<std::string> coverage_agent{};
@@ -268,15 +280,6 @@ class StdioTransport : public Transport {
   /// came; kAliveButDeaf when the limit passed in silence. A test double that cannot wait says
   /// it never came.
   virtual Observation AwaitReply(const Request& request);
-  /// Asks the coverage agent (StdioTarget::coverage_agent) what ran since it was last asked,
-  /// and returns its reply line as written (the coverage library reads it). The agent answers
-  /// on the server's event loop, after what the server is busy with: it is given the time
-  /// limit. An error, and no coverage, for a server started without the agent, one that
-  /// answered a request without ever greeting on the channel (it did not load the agent:
-  /// neither a Node nor a Python process, or its NODE_OPTIONS or PYTHONPATH replaced), one
-  /// that ended, or a silent agent.
-  /// `all`: every block that ran since, not only those that ran for the first time.
-  virtual Result<std::string> TakeCoverage(bool all = false);
 };
 
 /// Spawns `target.argv` in its own process group (so `npx`/`node` grandchildren die with it).

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <string>
 
+#include "transport/detail/agent_channel.h"
 #include "transport/detail/child_process.h"
 #include "transport/detail/line_splitter.h"
 
@@ -49,11 +50,10 @@ class ServerPipes {
   bool WaitForExit(Clock::duration wait);
 
   /// Lines read from the side channel (ChildProcess::side_fd), pumped with the other streams
-  /// so that neither stalls the server; a line is capped at kSideLineBytes.
+  /// so that neither stalls the server; a line is capped at kAgentLineBytes.
   LineSplitter& side_lines() { return side_lines_; }
   /// True once the side channel ended (the child closed its end, or it never had one).
   bool side_eof() const { return side_eof_ || process_.side_fd() < 0; }
-  static constexpr std::size_t kSideLineBytes = std::size_t{64} << 20U;
 
   /// Starts a new per-exchange stderr tail.
   void ClearExchangeStderr() { exchange_stderr_tail_.clear(); }
@@ -75,7 +75,7 @@ class ServerPipes {
   bool discard_stdout_ = false;
   std::string exchange_stderr_tail_;
   std::string stderr_tail_;
-  LineSplitter side_lines_{kSideLineBytes};
+  LineSplitter side_lines_{kAgentLineBytes};
   bool side_eof_ = false;
 };
 
