@@ -356,6 +356,15 @@ TEST_F(CoverageAgent, AnHttpServerMcpfuzzStartsIsCoveredAndEndsWithTheRun) {
   EXPECT_TRUE(std::filesystem::is_empty(temporary)) << "the agent's folder outlived the run";
   EXPECT_EQ(test_support::ProcessesWhoseEnvironmentNames(temporary.string()), 0U)
       << "the server outlived the run";
+
+  // A server that is neither Node nor Python is fuzzed all the same, and told why not covered.
+  const test_support::ProcessRun builtin =
+      test_support::McpfuzzWithin(60, "fuzz --coverage --cases 20 --progress never --server-cmd " +
+                                          ShellQuote(ShellQuote(test_support::McpfuzzBinary()) +
+                                                     " refserver --http --port {port}"));
+  EXPECT_EQ(builtin.exit_code, 0) << builtin.output;
+  EXPECT_NE(builtin.output.find("coverage: off: no coverage agent greeted"), std::string::npos)
+      << builtin.output;
 }
 
 // With --concurrency each worker has a server of its own: what every one of them ran counts,

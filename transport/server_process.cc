@@ -233,21 +233,24 @@ Result<std::string> HttpServerProcess::TakeCoverage(bool all, std::chrono::milli
   if (auto not_greeted = agent_->agent.NotGreeted(agent_->lines, /*started=*/true)) {
     return *not_greeted;
   }
-  if (process_->PollExit()) {
-    // Its last take, written as it exited, answers for what ran since the last one.
-    while (!agent_->eof) agent_->Read(fd);
-    if (auto last = transport_detail::AgentLines::Next(agent_->lines)) return std::move(*last);
-    return Error{"the server has ended, leaving no last take"};
-  }
-  const std::string_view take = all ? "take all\n" : "take\n";
-  if (transport_detail::WriteWithoutSigpipe(fd, take.data(), take.size()) !=
-      static_cast<ssize_t>(take.size())) {
-    return Error{"the coverage channel is closed"};
+  // An ended server is asked nothing: its last take, written as it exited, answers for what ran
+  // since the last one (awaited until the channel ends, which a descendant holding it open may
+  // delay: the time limit bounds that).
+  const bool ended = process_->PollExit().has_value();
+  if (!ended) {
+    const std::string_view take = all ? "take all\n" : "take\n";
+    if (transport_detail::WriteWithoutSigpipe(fd, take.data(), take.size()) !=
+        static_cast<ssize_t>(take.size())) {
+      return Error{"the coverage channel is closed"};
+    }
   }
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (;;) {
     if (auto reply = transport_detail::AgentLines::Next(agent_->lines)) return std::move(*reply);
-    if (agent_->eof) return Error{"the coverage channel ended"};
+    if (agent_->eof) {
+      return Error{ended ? "the server has ended, leaving no last take"
+                         : "the coverage channel ended"};
+    }
     const auto now = std::chrono::steady_clock::now();
     if (now >= deadline) {
       return Error{"the coverage agent did not answer within " + std::to_string(timeout.count()) +

@@ -423,7 +423,9 @@ void TargetSession::NoteLateReplies(const Pipeline& pipeline, PipelineResult& re
 }
 
 void TargetSession::ForgetSparedDrop(const Request& request) {
-  // Raw bodies are not kept (nor parsed: they may be megabytes).
+  // A raw body is not parsed for its id here, before every pipeline: it may be megabytes. A
+  // drop whose id one reuses stays kept, and is harmless: the transport forgot the id, so no
+  // late reply names it, and the bound drops it in time.
   if (spared_drops_.empty() || !std::holds_alternative<boost::json::value>(request.body)) return;
   // A request sent again with the id takes a reply carrying it for its own, as DroppedIds does.
   if (std::optional<boost::json::value> id = request.RpcId()) {
@@ -446,12 +448,9 @@ void TargetSession::LearnReplyOrder(const Pipeline& pipeline, const std::vector<
       // Whose it was is not known: every kind that could have been given it reorders.
       orders.NoteReorder(kinds[i], "output without an id");
     } else if (result.grace_spared) {
-      // A reply may still come: a later exchange tells (NoteLateReplies). One to a raw body
-      // ends the sentinels' trust instead, as before the order was learnt per kind.
-      if (result.observations[i].outcome != Outcome::kDropped ||
-          !std::holds_alternative<boost::json::value>(request.body)) {
-        continue;
-      }
+      // A reply may still come: a later exchange tells (NoteLateReplies). Only a drop has an
+      // id to tell it by (a raw body is parsed for it then: rare, and the exchange parsed it too).
+      if (result.observations[i].outcome != Outcome::kDropped) continue;
       if (std::optional<boost::json::value> id = request.RpcId()) {
         spared_drops_.push_back({std::move(*id), kinds[i]});
         if (spared_drops_.size() > kSparedDropsKept) spared_drops_.pop_front();
