@@ -64,9 +64,9 @@ echo "package-test: $version"
   fail "unexpected --version output: $version"
 
 # The installed completion offers the flags of the command being typed.
-completed=$(bash -c 'source "$1"; COMP_WORDS=(mcpfuzz fuzz --se); COMP_CWORD=2; _mcpfuzz
+completed=$(bash -c 'source "$1"; COMP_WORDS=(mcpfuzz fuzz --see); COMP_CWORD=2; _mcpfuzz
   echo "${COMPREPLY[*]}"' _ "$root/usr/share/bash-completion/completions/mcpfuzz")
-[[ $completed == "--seed" ]] || fail "completion of 'mcpfuzz fuzz --se' gave '$completed'"
+[[ $completed == "--seed" ]] || fail "completion of 'mcpfuzz fuzz --see' gave '$completed'"
 
 expect_exit() {
   local want=$1
