@@ -170,6 +170,9 @@ std::optional<std::string> CheckCombination(const Options& options,
       return "--baseline and --write-baseline take one target, not --targets";
     }
     if (!target.faults.empty()) return "--fault switches the built-in server; not with --targets";
+    if (!target.server_command.empty()) {
+      return "--server-cmd starts the one target's server; not with --targets";
+    }
     return std::nullopt;
   }
   if (command == Command::kCheck && options.check.shard) {
@@ -222,8 +225,9 @@ Result<Options> ParseOptions(const std::vector<std::string>& raw_args) {
   ParseState state{options, word, std::nullopt, std::nullopt};
   if (auto problem = TakeArguments(*args, state)) return Bad(*problem);
   if (options.command == Command::kHelp) return options;
-  if (TargetSpec& target = options.target;
-      !target.server_command.empty() && target.kind == TargetSpec::Kind::kNone) {
+  if (TargetSpec& target = options.target; !target.server_command.empty() &&
+                                           target.kind == TargetSpec::Kind::kNone &&
+                                           !options.check.targets_file) {
     // The path the SDKs' examples serve on.
     target.kind = TargetSpec::Kind::kHttpUrl;
     target.url = "http://127.0.0.1:" + std::string(kPortPlaceholder) + "/mcp";

@@ -98,6 +98,7 @@ TEST(Options, OptionsThatCouldNotApplyAreRefused) {
            {{"check", "--env-clear", "--builtin"}, "set the environment of a server"},
            {{"check", "--server-cmd", "s {port}", "--builtin"}, "no other TARGET than its URL"},
            {{"check", "--server-cmd", "s {port}", "--", "s"}, "no other TARGET than its URL"},
+           {{"check", "--server-cmd", "s {port}", "--targets", "t.txt"}, "not with --targets"},
            {{"check", "--env", "=b", "--", "x"}, "KEY=VALUE"},
            {{"check", "--env", "AB", "--", "x"}, "KEY=VALUE"},
            {{"check", "--builtin", "--report", "json=-", "--report", "sarif=-"},
