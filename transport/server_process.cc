@@ -109,6 +109,23 @@ bool Accepts(std::uint16_t port) {
   return ::connect(socket.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0;
 }
 
+constexpr std::size_t kStartOutputKept = 64 * 1024;
+
+// Waits up to `wait_ms` for a starting server to print, and keeps what it printed (up to
+// kStartOutputKept of each stream) for the error if it never starts: read, so that a full pipe
+// never stalls it. The status of the stdout read.
+transport_detail::ReadStatus ReadWhileStarting(transport_detail::ChildProcess& child,
+                                               std::string& output, std::string& errors,
+                                               int wait_ms) {
+  pollfd descriptors[] = {{child.stdout_fd(), POLLIN, 0}, {child.stderr_fd(), POLLIN, 0}};
+  ::poll(descriptors, 2, wait_ms);
+  if (errors.size() < kStartOutputKept) {
+    transport_detail::ReadSome(child.stderr_fd(), errors, kStartOutputKept - errors.size());
+  }
+  if (output.size() >= kStartOutputKept) return transport_detail::ReadStatus::kWouldBlock;
+  return transport_detail::ReadSome(child.stdout_fd(), output, kStartOutputKept - output.size());
+}
+
 std::string DescribeStartFailure(std::string_view what, const std::string& output,
                                  const std::string& errors) {
   std::string message(what);
@@ -127,17 +144,12 @@ Result<HttpServerProcess> HttpServerProcess::Start(const std::vector<std::string
   std::string output;
   std::string errors;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
-  constexpr std::size_t kKeep = 64 * 1024;
   while (std::chrono::steady_clock::now() < deadline) {
     if (auto url = ListeningUrl(output)) {
       return HttpServerProcess(std::move(child), *url, std::move(errors));
     }
-    pollfd descriptors[] = {{child->stdout_fd(), POLLIN, 0}, {child->stderr_fd(), POLLIN, 0}};
-    ::poll(descriptors, 2, 50);
-    if (errors.size() < kKeep)
-      transport_detail::ReadSome(child->stderr_fd(), errors, kKeep - errors.size());
-    auto status = transport_detail::ReadSome(child->stdout_fd(), output, kKeep);
-    if (status == transport_detail::ReadStatus::kEof || output.size() >= kKeep) break;
+    const auto status = ReadWhileStarting(*child, output, errors, 50);
+    if (status == transport_detail::ReadStatus::kEof || output.size() >= kStartOutputKept) break;
   }
   return Error{DescribeStartFailure("the server did not print `listening on URL`", output, errors)};
 }
@@ -162,19 +174,7 @@ struct HttpServerProcess::Agent {
   transport_detail::AgentLines agent;
   bool eof = false;
 
-  void Read(int fd) {
-    std::string chunk;
-    switch (transport_detail::ReadSome(fd, chunk, std::size_t{64} << 10U)) {
-      case transport_detail::ReadStatus::kData:
-        lines.Feed(chunk);
-        break;
-      case transport_detail::ReadStatus::kWouldBlock:
-        break;
-      case transport_detail::ReadStatus::kEof:
-        eof = true;
-        break;
-    }
-  }
+  void Read(int fd) { eof = eof || !transport_detail::ReadAgentLines(fd, lines); }
 };
 
 Result<HttpServerProcess> HttpServerProcess::Start(const ServerCommand& command) {
@@ -189,7 +189,6 @@ Result<HttpServerProcess> HttpServerProcess::Start(const ServerCommand& command)
   auto child = std::make_unique<transport_detail::ChildProcess>(std::move(*spawned));
   std::string output;
   std::string errors;
-  constexpr std::size_t kKeep = 64 * 1024;
   const auto deadline = std::chrono::steady_clock::now() + command.startup_timeout;
   for (;;) {
     if (Accepts(command.port)) {
@@ -198,8 +197,7 @@ Result<HttpServerProcess> HttpServerProcess::Start(const ServerCommand& command)
       return server;
     }
     if (child->PollExit()) {
-      transport_detail::ReadSome(child->stdout_fd(), output, kKeep);
-      transport_detail::ReadSome(child->stderr_fd(), errors, kKeep);
+      ReadWhileStarting(*child, output, errors, 0);
       return Error{DescribeStartFailure(
           "the server command ended before it listened on port " + std::to_string(command.port),
           output, errors)};
@@ -210,15 +208,7 @@ Result<HttpServerProcess> HttpServerProcess::Start(const ServerCommand& command)
                                             std::to_string(command.startup_timeout.count()) + " ms",
                                         output, errors)};
     }
-    // What it prints is kept for the error, and read so that a full pipe never stalls it.
-    pollfd descriptors[] = {{child->stdout_fd(), POLLIN, 0}, {child->stderr_fd(), POLLIN, 0}};
-    ::poll(descriptors, 2, static_cast<int>(kPortRetry.count()));
-    if (output.size() < kKeep) {
-      transport_detail::ReadSome(child->stdout_fd(), output, kKeep - output.size());
-    }
-    if (errors.size() < kKeep) {
-      transport_detail::ReadSome(child->stderr_fd(), errors, kKeep - errors.size());
-    }
+    ReadWhileStarting(*child, output, errors, static_cast<int>(kPortRetry.count()));
   }
 }
 
@@ -238,11 +228,7 @@ Result<std::string> HttpServerProcess::TakeCoverage(bool all, std::chrono::milli
   // delay: the time limit bounds that).
   const bool ended = process_->PollExit().has_value();
   if (!ended) {
-    const std::string_view take = all ? "take all\n" : "take\n";
-    if (transport_detail::WriteWithoutSigpipe(fd, take.data(), take.size()) !=
-        static_cast<ssize_t>(take.size())) {
-      return Error{"the coverage channel is closed"};
-    }
+    if (std::optional<Error> closed = transport_detail::AskForTake(fd, all)) return *closed;
   }
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (;;) {

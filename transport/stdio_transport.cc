@@ -490,10 +490,8 @@ Result<std::string> StdioProcessTransport::AskAgent(bool all) {
   }
   pipes_.Pump(Clock::duration::zero(), false);
   if (std::optional<Error> not_greeted = agent_.NotGreeted(lines, heard_)) return *not_greeted;
-  const std::string_view take = all ? "take all\n" : "take\n";
-  if (transport_detail::WriteWithoutSigpipe(process.side_fd(), take.data(), take.size()) !=
-      static_cast<ssize_t>(take.size())) {
-    return Error{"the coverage channel is closed"};
+  if (std::optional<Error> closed = transport_detail::AskForTake(process.side_fd(), all)) {
+    return *closed;
   }
   const Clock::time_point deadline = Clock::now() + target_.limits.timeout;
   for (;;) {

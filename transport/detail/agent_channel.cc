@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "transport/detail/child_process.h"
+#include "transport/detail/pipe_io.h"
 #include "transport/transport.h"
 
 namespace mcpfuzz::transport_detail {
@@ -42,6 +43,21 @@ Environment WithAgent(Environment env, bool inherit_env, const std::string& fold
   env.emplace_back("PYTHONPATH", std::move(python_path));
   env.emplace_back("MCPFUZZ_COVERAGE_FD", std::to_string(ChildProcess::kSideChannelFd));
   return env;
+}
+
+bool ReadAgentLines(int fd, LineSplitter& lines) {
+  std::string chunk;
+  const ReadStatus status = ReadSome(fd, chunk, std::size_t{64} << 10U);
+  if (status == ReadStatus::kData) lines.Feed(chunk);
+  return status != ReadStatus::kEof;
+}
+
+std::optional<Error> AskForTake(int fd, bool all) {
+  const std::string_view take = all ? "take all\n" : "take\n";
+  if (WriteWithoutSigpipe(fd, take.data(), take.size()) != static_cast<ssize_t>(take.size())) {
+    return Error{"the coverage channel is closed"};
+  }
+  return std::nullopt;
 }
 
 std::optional<Error> AgentLines::NotGreeted(LineSplitter& lines, bool started) {

@@ -36,6 +36,11 @@ class AgentLines {
   bool greeted_ = false;
 };
 
+/// Reads what the side channel `fd` holds now into `lines`; false once the channel has ended.
+bool ReadAgentLines(int fd, LineSplitter& lines);
+/// Asks the agent on `fd` for a take (`all`: every block that ran since, not only new ones).
+std::optional<Error> AskForTake(int fd, bool all);
+
 /// What a side channel's lines are capped at: a take of a large server is megabytes.
 inline constexpr std::size_t kAgentLineBytes = std::size_t{64} << 20U;
 

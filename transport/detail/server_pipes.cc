@@ -104,17 +104,7 @@ void ServerPipes::ReadStdout() {
 }
 
 void ServerPipes::ReadSide() {
-  std::string chunk;
-  switch (ReadSome(process_.side_fd(), chunk, kReadChunkBytes)) {
-    case ReadStatus::kData:
-      side_lines_.Feed(chunk);
-      break;
-    case ReadStatus::kWouldBlock:
-      break;
-    case ReadStatus::kEof:
-      side_eof_ = true;
-      break;
-  }
+  if (!ReadAgentLines(process_.side_fd(), side_lines_)) side_eof_ = true;
 }
 
 void ServerPipes::ReadStderr() {
