@@ -78,8 +78,9 @@ Recording Record(const RecordSettings& settings) {
     const std::lock_guard lock(log.mutex);
     sent_after_cases = log.sent.size();
   });
-  // Every case drawn is sent, or held back as a big input of a size class sent before.
-  if (!result.findings.empty() || result.cases + result.big_inputs_held_back != settings.cases) {
+  // Every case drawn is sent, or held back under a budget (a big input, a stdio sequence).
+  if (!result.findings.empty() ||
+      result.cases + result.big_inputs_held_back + result.sequences_held_back != settings.cases) {
     std::string why = "recording: the reference server was expected to be conformant (" +
                       std::to_string(result.findings.size()) + " findings, " +
                       std::to_string(result.cases) + " cases)";

@@ -103,6 +103,14 @@ struct CampaignOptions {
   /// 1 sends every one. The decision is taken in case order from the cases alone, never from
   /// the clock, so it is the same at every load, concurrency and pipeline depth.
   std::size_t big_input_every = 16;
+  /// A sequence mixed into the default families over stdio starts a server process of its own
+  /// (0.2-0.4 s of a node server's start-up, and its CPU), the cost of hundreds of ordinary
+  /// cases: at one case in 64 they took two thirds of a minute's run against SDK v1. So, as big
+  /// inputs are, the first sequence ending on each check is sent, and after it one in this many,
+  /// chosen by case index (CampaignResult::sequences_held_back). 1 sends every one. Over HTTP a
+  /// sequence costs a session, and every one is sent; so is every one of a run that names the
+  /// sequences family.
+  std::size_t sequence_every = 16;
   /// Set from elsewhere (a signal handler) to stop the run after the exchange in flight; the
   /// result is returned as for --time. Nothing means never.
   const std::atomic<bool>* stop = nullptr;
@@ -262,6 +270,9 @@ struct CampaignResult {
   /// Big inputs generated but not sent: their size class had been sent, and their index drew
   /// no re-check (CampaignOptions::big_input_every).
   std::size_t big_inputs_held_back = 0;
+  /// Stdio sequences of the default mix generated but not sent: one ending on their check had
+  /// been sent, and their index drew no re-check (CampaignOptions::sequence_every).
+  std::size_t sequences_held_back = 0;
   std::vector<CampaignFinding> findings;
   /// What a report should mention: sessions that could not be opened, a target that went away.
   std::vector<std::string> notes;

@@ -382,7 +382,8 @@ constexpr std::array kFlags = {
          .commands = kFuzz | kDiff,
          .help = "generator families (`mcpfuzz fuzz --list-families`); default: all that\n"
                  "call no real tool but sequences, and in fuzz one case in 64 a\n"
-                 "sequence where a handshake era is spoken or 2026-07-28 over stdio",
+                 "sequence where a handshake era is spoken or 2026-07-28 over stdio\n"
+                 "(over stdio under a budget: --sequence-every)",
          .set =
              [](ParseState& state, std::string_view flag, const std::string& value) {
                return AddNames(flag, value, state.options.fuzz.families);
@@ -411,6 +412,19 @@ constexpr std::array kFlags = {
          .set =
              [](ParseState& state, std::string_view flag, const std::string& value) {
                return SetNumber(flag, value, 1, state.options.fuzz.big_input_every);
+             }},
+    Flag{.name = "--sequence-every",
+         .value = ValueKind::kNumber,
+         .value_name = "N",
+         .commands = kFuzz,
+         .help = "the budget of sequences mixed in over stdio, where each starts a server\n"
+                 "process of its own (0.2-0.4 s of a node server's start-up): the first\n"
+                 "ending on each check is sent, then one in N (default 16; 1 sends every\n"
+                 "one). Chosen by case index; over HTTP, or with --families sequences,\n"
+                 "every sequence is sent",
+         .set =
+             [](ParseState& state, std::string_view flag, const std::string& value) {
+               return SetNumber(flag, value, 1, state.options.fuzz.sequence_every);
              }},
     Flag{.name = "--corpus",
          .value = ValueKind::kPath,
@@ -625,9 +639,9 @@ constexpr std::array kFlags = {
                  "fuzz, diff: only the case indices i with i % N == K-1 (case i is\n"
                  "the same case in every shard). check --targets: only the targets\n"
                  "j (from 0, in file order) with j % N == K-1. A fuzz shard skips\n"
-                 "a check after its own hangs, spends its own big-input budget and\n"
-                 "meets --time alone: then the merged counts may differ from the\n"
-                 "unsharded run's",
+                 "a check after its own hangs, spends its own budgets (big inputs,\n"
+                 "sequences) and meets --time alone: then the merged counts may differ\n"
+                 "from the unsharded run's",
          .set =
              [](ParseState& state, std::string_view flag, const std::string& value) {
                return SetShard(flag, value, ShardOf(state.options));

@@ -39,6 +39,7 @@ CampaignOptions ToCampaignOptions(const FuzzSettings& settings, ReproducerTarget
   options.coverage = settings.coverage;
   if (settings.max_request_bytes) options.max_request_bytes = *settings.max_request_bytes;
   if (settings.big_input_every) options.big_input_every = *settings.big_input_every;
+  if (settings.sequence_every) options.sequence_every = *settings.sequence_every;
   if (settings.concurrency) options.concurrency = *settings.concurrency;
   if (settings.shard) {
     options.shard_index = settings.shard->index;

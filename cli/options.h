@@ -133,6 +133,8 @@ struct FuzzSettings {
   std::optional<std::size_t> max_request_bytes;
   /// `--big-input-every N`: after the first big input of a size class, one in N is sent.
   std::optional<std::size_t> big_input_every;
+  /// `--sequence-every N`: over stdio, after the first sequence ending on a check, one in N.
+  std::optional<std::size_t> sequence_every;
   /// `--concurrency N`: workers sending cases at once, each its connection or stdio process.
   std::optional<std::size_t> concurrency;
   /// `--list-families`: print the generator families and exit.

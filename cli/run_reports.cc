@@ -193,6 +193,8 @@ reports::Report BuildFuzzReport(const reports::RunInfo& info, const CampaignOpti
   figures.skipped = result.skipped;
   figures.big_input_every = options.big_input_every;
   figures.big_inputs_held_back = result.big_inputs_held_back;
+  figures.sequence_every = options.sequence_every;
+  figures.sequences_held_back = result.sequences_held_back;
   figures.startup_ms = ms(timing.startup);
   figures.sending_ms = ms(timing.sending);
   figures.silence_ms = ms(timing.silence);

@@ -132,6 +132,9 @@ Result<Report> FuzzReportFromJson(const json::value& value) {
   const json::object& big_inputs = Object(in, "big_inputs");
   figures.big_input_every = Number(big_inputs, "every");
   figures.big_inputs_held_back = Number(big_inputs, "held_back");
+  const json::object& sequences = Object(in, "sequences");
+  figures.sequence_every = Number(sequences, "every");
+  figures.sequences_held_back = Number(sequences, "held_back");
   const json::object& timing = Object(in, "timing");
   figures.startup_ms = Real(timing, "startup_ms");
   figures.sending_ms = Real(timing, "sending_ms");
@@ -210,6 +213,7 @@ Result<Report> MergeFuzzReports(const std::vector<Report>& shards) {
   figures.seed = shards.front().fuzz->seed;
   figures.revisions = shards.front().fuzz->revisions;
   figures.big_input_every = shards.front().fuzz->big_input_every;
+  figures.sequence_every = shards.front().fuzz->sequence_every;
   SetRunSpan(shards, merged);
   target.items.clear();
   target.notes.clear();
@@ -232,6 +236,7 @@ Result<Report> MergeFuzzReports(const std::vector<Report>& shards) {
     figures.generation_failures += part.generation_failures;
     figures.skipped += part.skipped;
     figures.big_inputs_held_back += part.big_inputs_held_back;
+    figures.sequences_held_back += part.sequences_held_back;
     figures.startup_ms += part.startup_ms;
     figures.sending_ms += part.sending_ms;
     figures.silence_ms += part.silence_ms;

@@ -136,8 +136,8 @@ std::string ReplayCommand(const Report& report) {
     if (words.starts_with("stdio: ")) target = "-- " + words.substr(7);
   }
   // --cases counts the case indices drawn: those sent, and those that were not.
-  const std::size_t drawn =
-      fuzz.cases + fuzz.generation_failures + fuzz.skipped + fuzz.big_inputs_held_back;
+  const std::size_t drawn = fuzz.cases + fuzz.generation_failures + fuzz.skipped +
+                            fuzz.big_inputs_held_back + fuzz.sequences_held_back;
   return "mcpfuzz fuzz --seed " + std::to_string(fuzz.seed) + " --cases " + std::to_string(drawn) +
          " " + target;
 }
@@ -167,6 +167,12 @@ std::string FuzzSummary(const Report& report) {
     html += "<p class=\"meta\">" + std::to_string(fuzz.big_inputs_held_back) +
             " big inputs held back: the first of each size class is sent, then one in " +
             std::to_string(fuzz.big_input_every) + "</p>";
+  }
+  if (fuzz.sequences_held_back > 0) {
+    html += "<p class=\"meta\">" + std::to_string(fuzz.sequences_held_back) +
+            " sequences held back (over stdio each starts a server): the first ending on each "
+            "check is sent, then one in " +
+            std::to_string(fuzz.sequence_every) + "</p>";
   }
   html +=
       "<p>the same cases again <button type=\"button\" data-copy=\"replay-command\">Copy"

@@ -184,6 +184,8 @@ json::object FuzzJson(const Report& report) {
   out["skipped"] = figures.skipped;
   out["big_inputs"] = {{"every", figures.big_input_every},
                        {"held_back", figures.big_inputs_held_back}};
+  out["sequences"] = {{"every", figures.sequence_every},
+                      {"held_back", figures.sequences_held_back}};
   out["elapsed_seconds"] = report.duration_seconds;
   out["cases_per_second"] = report.duration_seconds > 0
                                 ? static_cast<double>(figures.cases) / report.duration_seconds

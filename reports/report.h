@@ -168,6 +168,9 @@ struct FuzzFigures {
   /// The big-input budget (CampaignOptions::big_input_every) and the cases it held back.
   std::size_t big_input_every = 0;
   std::size_t big_inputs_held_back = 0;
+  /// The budget of stdio sequences (CampaignOptions::sequence_every) and those it held back.
+  std::size_t sequence_every = 0;
+  std::size_t sequences_held_back = 0;
   /// Where the time went (CampaignTiming), in milliseconds.
   double startup_ms = 0, sending_ms = 0, silence_ms = 0, resends_ms = 0, shrinking_ms = 0;
   /// With coverage: asking the agent, and re-sending cases that ran new code.

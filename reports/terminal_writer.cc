@@ -297,6 +297,12 @@ void FuzzText(const Report& report, std::ostream& out) {
         << " held back (the first of each size class is sent, then one in "
         << figures.big_input_every << "; --big-input-every)\n";
   }
+  if (figures.sequences_held_back > 0) {
+    out << "sequences: " << figures.sequences_held_back
+        << " held back (over stdio each starts a server: the first ending on each check is "
+           "sent, then one in "
+        << figures.sequence_every << "; --sequence-every)\n";
+  }
   if (figures.coverage) CoverageText(*figures.coverage, out);
   for (const auto& note : target.notes) out << "note: " << EscapeForTerminal(note, 200) << "\n";
   for (const auto& item : target.items) {

@@ -81,8 +81,9 @@ TEST_P(ConformantServer, YieldsNoFinding) {
 
   EXPECT_TRUE(result.findings.empty()) << DescribeFindings(result);
   EXPECT_TRUE(result.notes.empty()) << DescribeFindings(result);
-  // Every case drawn is sent, or held back as a big input of a size class sent before.
-  EXPECT_EQ(result.cases + result.big_inputs_held_back, options.max_cases);
+  // Every case drawn is sent, or held back under a budget (a big input, a stdio sequence).
+  EXPECT_EQ(result.cases + result.big_inputs_held_back + result.sequences_held_back,
+            options.max_cases);
   EXPECT_EQ(result.generation_failures, 0U);
   EXPECT_EQ(result.revisions, (std::vector<Revision>{Revision::k2026_07_28, Revision::k2025_11_25,
                                                      Revision::k2025_03_26}));

@@ -54,7 +54,7 @@ TEST_F(Completion, EveryFlagOfEveryCommandCompletesForThatCommandOnly) {
 
 TEST_F(Completion, CompletesCommandsAndTheValuesOfFlags) {
   EXPECT_EQ(Complete("mcpfuzz ch"), "check\n");
-  EXPECT_EQ(Complete("mcpfuzz fuzz --se"), "--server-cmd\n--seed\n");
+  EXPECT_EQ(Complete("mcpfuzz fuzz --se"), "--server-cmd\n--seed\n--sequence-every\n");
   EXPECT_EQ(Complete("mcpfuzz check --builtin --revision 2025-1"), "2025-11-25\n");
   EXPECT_EQ(Complete("mcpfuzz check --targets serv"), "servers.txt\n");
   EXPECT_EQ(Complete("mcpfuzz fuzz --report ht"), "html=\n");

@@ -102,6 +102,7 @@ void ExpectSameRun(const CampaignResult& one, const CampaignResult& two) {
   EXPECT_EQ(two.cases, one.cases);
   EXPECT_EQ(two.skipped, one.skipped);
   EXPECT_EQ(two.big_inputs_held_back, one.big_inputs_held_back);
+  EXPECT_EQ(two.sequences_held_back, one.sequences_held_back);
   EXPECT_EQ(two.generation_failures, one.generation_failures);
   ASSERT_EQ(two.findings.size(), one.findings.size()) << "one:\n"
                                                       << Describe(one) << "two:\n"
@@ -301,6 +302,41 @@ TEST(Concurrency, BigInputsAreHeldBackAlikeAtEveryConcurrencyAndDepth) {
   EXPECT_GT(alone.big_inputs_held_back, 0U) << Describe(alone);
   options.stdio_pipeline_depth = 16;
   ExpectSameRun(alone, RunCampaign(stdio.connect, options));
+}
+
+// Over stdio a mixed-in sequence starts a server of its own: the first ending on each check is
+// sent, then one in CampaignOptions::sequence_every, by case index and the cases before, so the
+// same ones at every concurrency and pipeline depth; with the budget off, every one.
+TEST(Concurrency, StdioSequencesAreHeldBackAlikeAtEveryConcurrencyAndDepth) {
+  const test_support::RefTarget stdio =
+      test_support::StartRefServer(TransportKind::kStdio, {}, TestLimits());
+  CampaignOptions options;  // the default families: one case in 64 a sequence
+  options.seed = 7;
+  options.max_cases = 1280;
+  options.record_cases = true;
+  const CampaignResult one = RunCampaign(stdio.connect, options);
+  const auto sent = [](const CampaignResult& result) {
+    const auto sequences = result.cases_per_family.find("sequences");
+    return sequences == result.cases_per_family.end() ? 0U : sequences->second;
+  };
+  EXPECT_GT(one.sequences_held_back, 0U) << Describe(one);
+  EXPECT_GT(sent(one), 0U) << Describe(one);
+  EXPECT_TRUE(one.findings.empty()) << Describe(one);
+  EXPECT_EQ(one.cases + one.big_inputs_held_back + one.sequences_held_back + one.skipped +
+                one.generation_failures,
+            options.max_cases);
+  options.stdio_pipeline_depth = 1;
+  ExpectSameRun(one, RunCampaign(stdio.connect, options));
+  options.stdio_pipeline_depth = 16;
+  options.concurrency = 2;
+  ExpectSameRun(one, RunCampaign(stdio.connect, options));
+
+  options.concurrency = 1;
+  options.sequence_every = 1;
+  const CampaignResult every = RunCampaign(stdio.connect, options);
+  EXPECT_EQ(every.sequences_held_back, 0U);
+  EXPECT_EQ(every.case_log, one.case_log);
+  EXPECT_EQ(sent(every), sent(one) + one.sequences_held_back);
 }
 
 TEST(Concurrency, AConformantServerYieldsNoFindingAtConcurrencyTwo) {

@@ -106,9 +106,18 @@ inline constexpr std::size_t kBigInputBytes = std::size_t{64} << 10;
 /// Nothing for a smaller case or a sequence.
 std::optional<std::string> BigInputClass(const GeneratedCase& generated);
 
-/// Whether case `index` of a run seeded `seed` re-checks a size class sent before: one case in
-/// `every`, drawn from the index apart from what the case's own draw uses.
-bool BigInputRecheck(std::uint64_t seed, std::size_t index, std::size_t every);
+/// Whether case `index` of a run seeded `seed` re-checks a class sent before (a big input's size
+/// class, a sequence's last check): one case in `every`, drawn from the index apart from what
+/// the case's own draw uses.
+bool BudgetRecheck(std::uint64_t seed, std::size_t index, std::size_t every);
+
+/// A case that costs far more than an ordinary one, sent under a budget: the first of its class,
+/// then one in `every` (CampaignOptions::big_input_every, sequence_every).
+struct Budgeted {
+  std::string name;  ///< The class: a big input's size class, or a sequence's last check.
+  std::size_t every = 1;
+  bool sequence = false;  ///< A stdio sequence of the default mix, else a big input.
+};
 
 /// The case got no reply: a drop, a timeout, a notification's quiet window.
 bool Silent(const GeneratedCase& generated, const Judged& judged);
@@ -221,16 +230,18 @@ class Campaign {
   /// a thread of its own, else drawn now (prefetch.cc).
   std::optional<GeneratedCase> NextCase(const Lane& lane, std::size_t index);
   /// In case order: records the case (record_cases) and decides whether it is skipped because
-  /// earlier cases of its check went unanswered, or held back as a big input of a size class
-  /// already sent.
+  /// earlier cases of its check went unanswered, or held back as a big input or a stdio
+  /// sequence of a class already sent.
   bool RecordAndSkip(const GeneratedCase& generated, std::size_t index);
   /// Whether RecordAndSkip will skip case `index` whatever the cases before it that are not
-  /// concluded yet: what hangs and big inputs counted so far only grow. Lets a worker or a
+  /// concluded yet: what hangs and budgeted cases counted so far only grow. Lets a worker or a
   /// pipelined window leave a case unsent (locked: workers call it).
   bool WillSkip(const GeneratedCase& generated, std::size_t index);
-  /// Whether case `index`, a big input of a size class sent `sent` times before, is held back:
-  /// the one rule RecordAndSkip and WillSkip share.
-  bool HeldBack(std::size_t sent, std::size_t index) const;
+  /// The budget `generated` is sent under, if any.
+  std::optional<Budgeted> BudgetOf(const GeneratedCase& generated) const;
+  /// Whether case `index`, of a budgeted class sent `sent` times before, is held back: the one
+  /// rule RecordAndSkip and WillSkip share.
+  bool HeldBack(const Budgeted& budgeted, std::size_t sent, std::size_t index) const;
   /// Writes `finding` as a case file into the corpus, when there is one, and says where.
   void WriteFinding(CampaignFinding& finding) const;
   /// Counts `generated` as sent: in all, per family and per revision.
@@ -270,12 +281,12 @@ class Campaign {
   const RunLimits limits_;
   Clock::time_point last_report_ = limits_.start;
 
-  // Guards hangs_ and big_inputs_sent_: RunParallel's workers read them.
+  // Guards hangs_ and budgeted_sent_: RunParallel's workers read them.
   std::mutex mutex_;
-  std::map<std::string, std::size_t> hangs_;            // case check id → hangs it caused
-  std::map<std::string, std::size_t> big_inputs_sent_;  // size class → cases sent
-  std::map<Revision, std::size_t> sessions_ended_;      // sessions the server ended unasked
-  coverage::CoverageMap coverage_;                      // CampaignOptions::coverage
+  std::map<std::string, std::size_t> hangs_;          // case check id → hangs it caused
+  std::map<std::string, std::size_t> budgeted_sent_;  // Budgeted::name → cases sent
+  std::map<Revision, std::size_t> sessions_ended_;    // sessions the server ended unasked
+  coverage::CoverageMap coverage_;                    // CampaignOptions::coverage
 
   // Last, so its thread stops before anything else goes.
   std::unique_ptr<CasePrefetcher> prefetch_;

@@ -40,7 +40,7 @@ std::optional<std::string> BigInputClass(const GeneratedCase& generated) {
   return generated.check_id + " " + std::to_string(std::bit_width(size - 1));
 }
 
-bool BigInputRecheck(std::uint64_t seed, std::size_t index, std::size_t every) {
+bool BudgetRecheck(std::uint64_t seed, std::size_t index, std::size_t every) {
   return every <= 1 || SplitMix64(CaseSeed(seed, index) ^ 0xb16'1e7ULL) % every == 0;
 }
 
@@ -101,10 +101,10 @@ bool Campaign::RecordAndSkip(const GeneratedCase& generated, std::size_t index) 
     ++result_.skipped;
     return true;
   }
-  if (const auto size_class = BigInputClass(generated)) {
-    std::size_t& sent = big_inputs_sent_[*size_class];
-    if (HeldBack(sent, index)) {
-      ++result_.big_inputs_held_back;
+  if (const std::optional<Budgeted> budgeted = BudgetOf(generated)) {
+    std::size_t& sent = budgeted_sent_[budgeted->name];
+    if (HeldBack(*budgeted, sent, index)) {
+      ++(budgeted->sequence ? result_.sequences_held_back : result_.big_inputs_held_back);
       return true;
     }
     ++sent;
@@ -113,19 +113,31 @@ bool Campaign::RecordAndSkip(const GeneratedCase& generated, std::size_t index) 
 }
 
 bool Campaign::WillSkip(const GeneratedCase& generated, std::size_t index) {
-  const std::optional<std::string> size_class = BigInputClass(generated);
+  const std::optional<Budgeted> budgeted = BudgetOf(generated);
   const std::lock_guard lock(mutex_);
   if (const auto hangs = hangs_.find(generated.check_id);
       hangs != hangs_.end() && hangs->second >= kHangsBeforeSkipping) {
     return true;
   }
-  if (!size_class) return false;
-  const auto sent = big_inputs_sent_.find(*size_class);
-  return sent != big_inputs_sent_.end() && HeldBack(sent->second, index);
+  if (!budgeted) return false;
+  const auto sent = budgeted_sent_.find(budgeted->name);
+  return sent != budgeted_sent_.end() && HeldBack(*budgeted, sent->second, index);
 }
 
-bool Campaign::HeldBack(std::size_t sent, std::size_t index) const {
-  return sent > 0 && !BigInputRecheck(options_.seed, index, options_.big_input_every);
+std::optional<Budgeted> Campaign::BudgetOf(const GeneratedCase& generated) const {
+  if (std::optional<std::string> size_class = BigInputClass(generated)) {
+    return Budgeted{std::move(*size_class), options_.big_input_every, false};
+  }
+  // A run that names its families (the sequences family among them) asked for its sequences.
+  if (generated.steps.empty() || generated.request.transport != TransportKind::kStdio ||
+      !options_.families.empty()) {
+    return std::nullopt;
+  }
+  return Budgeted{"sequence ending on " + generated.check_id, options_.sequence_every, true};
+}
+
+bool Campaign::HeldBack(const Budgeted& budgeted, std::size_t sent, std::size_t index) const {
+  return sent > 0 && !BudgetRecheck(options_.seed, index, budgeted.every);
 }
 
 void Campaign::Conclude(Lane& lane, const GeneratedCase& generated, std::size_t index,
