@@ -9,6 +9,7 @@
 
 #include "model/model.h"
 #include "support/deterministic_property.h"
+#include "transport/detail/dropped_ids.h"
 #include "transport/detail/line_splitter.h"
 #include "transport/detail/reply_rule.h"
 
@@ -117,6 +118,48 @@ TEST(ReplyRule, UnreadableBodyTakesTheFirstResponseAndNotificationsTakeNone) {
   ReplyRule silent = ReplyRuleFor(notification);
   EXPECT_EQ(silent.kind, ReplyRule::Kind::kSilence);
   EXPECT_FALSE(EndsExchange(silent, json::parse(R"({"jsonrpc":"2.0","id":null,"error":{}})")));
+}
+
+TEST(SpelledIds, AMemberIdSpellsItsValueWholeAndNothingElse) {
+  const std::vector<json::value> ids = {3, 33, json::value("a"), 7};
+  const auto spelled = [&ids](std::string_view bytes) {
+    const std::vector<bool> flags = SpelledIds(bytes, ids);
+    std::string which;
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      if (flags[i]) which += json::serialize(ids[i]) + " ";
+    }
+    return which;
+  };
+  EXPECT_EQ(spelled(R"({"jsonrpc":"2.0","id":33,"method")"), "33 ");  // not 3
+  EXPECT_EQ(spelled(R"([{"id": "a"}, {"id" : 3}])"), "3 \"a\" ");
+  EXPECT_EQ(spelled(R"({"id":7)"), "7 ");  // the line may end with it
+  EXPECT_EQ(spelled(R"({"id":"ab","x":7,"method":"id"})"), "");
+  EXPECT_EQ(spelled(R"({"id":3e1})"), "");
+}
+
+// A reply carrying a remembered id is a late or repeated reply, unless a request about to be
+// sent may be answered with it: its own id, or one a request whose id cannot be echoed spells.
+TEST(DroppedIds, ARequestAboutToBeSentTakesTheIdsItMayBeAnsweredWith) {
+  const auto reply = [](int id) {
+    return json::parse(R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"result":{}})");
+  };
+  DroppedIds dropped;
+  dropped.Remember(json::value(7), /*spared=*/false);
+  dropped.RememberUnanswered(json::value(8));
+  dropped.RememberAnswered(json::value(9));
+
+  Request raw;  // not JSON to mcpfuzz (NaN), so it has no id to echo; a server may read one
+  raw.body = RawBody{R"({"jsonrpc":"2.0","id":7,"method":"x","params":{"id":9,"n":NaN}})"};
+  dropped.ForgetFor(ReplyRuleFor(raw), std::get<RawBody>(raw.body).bytes);
+  EXPECT_EQ(dropped.TakeLateReply(reply(7)), DroppedIds::Late::kNo);
+  EXPECT_FALSE(dropped.TakeRepeatedReply(reply(9)));
+  // What the raw body does not spell is still told apart.
+  EXPECT_EQ(dropped.TakeLateReply(reply(8)), DroppedIds::Late::kYes);
+
+  dropped.RememberAnswered(json::value(10));
+  const Request call = MakeRequest(kLatestHandshakeRevision, TransportKind::kStdio, "ping", {}, 10);
+  dropped.ForgetFor(ReplyRuleFor(call), "");
+  EXPECT_FALSE(dropped.TakeRepeatedReply(reply(10)));
 }
 
 }  // namespace

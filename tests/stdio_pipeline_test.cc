@@ -116,6 +116,39 @@ TEST(StdioPipeline, ARepeatedReplyIsNotTheAnswerOfARawBodyThatDoesNotSpellItsId)
   EXPECT_TRUE(result.sentinel.repeated_replies.empty());
 }
 
+TEST(StdioPipeline, ARawBodyThatSpellsTheIdOfADroppedRequestIsGivenTheReplyCarryingIt) {
+  // The server drops a request it cannot take for one (no method), so a reply carrying its id
+  // would be that request's late reply. A raw body mcpfuzz cannot parse (NaN) but the server
+  // can, spelling the id, is read by the server as a request with it: the reply is the raw
+  // body's, not a late reply that leaves it unanswered (which made the session send it again
+  // on a fresh server: SDK v1 reads invalid UTF-8 so).
+  auto transport = Spawn(PipelineTarget());
+  ASSERT_TRUE(transport);
+  const auto no_method = [](int id) {
+    Request request = Call(id);
+    std::get<json::value>(request.body).as_object().erase("method");
+    return request;
+  };
+  PipelineResult result = transport->SendPipelined(WithSentinel({no_method(7)}, "s1"));
+  EXPECT_EQ(result.observations[0].outcome, Outcome::kDropped) << result.observations[0].detail;
+  result = transport->SendPipelined(WithSentinel(
+      {Raw(R"({"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"n":NaN}})")}, "s2"));
+  EXPECT_EQ(result.observations[0].outcome, Outcome::kOk) << result.observations[0].detail;
+  EXPECT_EQ(OnlyReplyId(result.observations[0]), json::value(7));
+  EXPECT_TRUE(result.sentinel.late_replies.empty());
+  EXPECT_FALSE(result.ambiguous);
+  ExpectSentinelAnswered(result, "s2");
+
+  // So too one at a time.
+  result = transport->SendPipelined(WithSentinel({no_method(8)}, "s3"));
+  EXPECT_EQ(result.observations[0].outcome, Outcome::kDropped) << result.observations[0].detail;
+  const Observation alone =
+      transport->Send(Raw(R"({"jsonrpc":"2.0","id":8,"method":"ping","params":{"n":NaN}})"));
+  EXPECT_EQ(alone.outcome, Outcome::kOk) << alone.detail;
+  EXPECT_EQ(OnlyReplyId(alone), json::value(8));
+  EXPECT_TRUE(alone.late_replies.empty());
+}
+
 TEST(StdioPipeline, SlowRepliesInOrderAreAttributedNotDropped) {
   auto transport = Spawn(PipelineTarget({"--slow=150"}));
   ASSERT_TRUE(transport);

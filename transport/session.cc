@@ -54,21 +54,6 @@ bool Breaks(const Observation& observation) {
          ProcessEnded(observation);
 }
 
-// True when a raw body of `pipeline` spells out the id of one of the sentinel's late replies:
-// the transport cannot read a raw body's id, so the reply to that raw request can look like a
-// late reply to an earlier one.
-bool RawBodyMayOwn(const Pipeline& pipeline, const Observation& sentinel) {
-  for (const Request& request : pipeline.requests) {
-    const auto* raw = std::get_if<RawBody>(&request.body);
-    if (raw == nullptr) continue;
-    for (const boost::json::value& late : sentinel.late_replies) {
-      const auto* id = late.is_object() ? late.as_object().if_contains("id") : nullptr;
-      if (id != nullptr && transport_detail::SpellsId(raw->bytes, *id)) return true;
-    }
-  }
-  return false;
-}
-
 // The reply to `request` among `later`'s late replies (it came after `observation` gave up on
 // it): moved into `observation`, which becomes answered. False when it is not there.
 bool TookLateReply(const Request& request, Observation& later, Observation& observation) {
@@ -394,17 +379,9 @@ void TargetSession::CountDeafness(const Observation& observation) {
   if (StdioTransport* process = connection_->stdio()) process->LimitPatience(patience_);
 }
 
-void TargetSession::NoteLateReplies(const Pipeline& pipeline, PipelineResult& result) {
-  if (result.sentinel.late_replies.empty()) return;
-  if (RawBodyMayOwn(pipeline, result.sentinel)) {
-    // No proof of disorder: the raw request was not given its reply, so the caller sends it
-    // again alone on a fresh connection.
-    broken_ = true;
-    result.ambiguous = true;
-    return;
-  }
+void TargetSession::NoteLateReplies(const Observation& sentinel) {
   std::optional<std::string> unexplained;
-  for (const boost::json::value& late : result.sentinel.late_replies) {
+  for (const boost::json::value& late : sentinel.late_replies) {
     const auto* id = late.is_object() ? late.as_object().if_contains("id") : nullptr;
     const std::string named =
         "a reply to id " + (id != nullptr ? boost::json::serialize(*id) : std::string("?"));
@@ -423,9 +400,9 @@ void TargetSession::NoteLateReplies(const Pipeline& pipeline, PipelineResult& re
 }
 
 void TargetSession::ForgetSparedDrop(const Request& request) {
-  // A raw body is not parsed for its id here, before every pipeline: it may be megabytes. A
-  // drop whose id one reuses stays kept, and is harmless: the transport forgot the id, so no
-  // late reply names it, and the bound drops it in time.
+  // A raw body is not read for the ids it spells here, before every pipeline: it may be
+  // megabytes. A drop whose id one spells stays kept, and is harmless: the transport forgot the
+  // id (DroppedIds::ForgetFor), so no late reply names it, and the bound drops it in time.
   if (spared_drops_.empty() || !std::holds_alternative<boost::json::value>(request.body)) return;
   // A request sent again with the id takes a reply carrying it for its own, as DroppedIds does.
   if (std::optional<boost::json::value> id = request.RpcId()) {
@@ -519,7 +496,7 @@ PipelineResult TargetSession::SendPipelinedNow(const Pipeline& pipeline) {
   Count(result.sentinel);
   // Once per pipeline: the sentinel is unanswered whenever the server went deaf in it.
   CountDeafness(result.sentinel);
-  NoteLateReplies(pipeline, result);
+  NoteLateReplies(result.sentinel);
   // The sentinel's own end breaks nothing: a server found dead is restarted by the next
   // exchange as one that died between exchanges, and a deaf one is the caller's to judge.
   if (std::any_of(result.observations.begin(), result.observations.end(), Breaks)) MarkBroken();

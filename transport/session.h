@@ -330,7 +330,8 @@ class TargetSession {
   void PrepareSpare(std::unique_ptr<transport_detail::SessionConnection> retired);
   bool TakeSpare();
   void Adopt(std::unique_ptr<transport_detail::SessionConnection> connection);
-  void NoteLateReplies(const Pipeline& pipeline, PipelineResult& result);
+  // What the sentinel's late replies (to requests concluded unanswered) tell of the order.
+  void NoteLateReplies(const Observation& sentinel);
   // Tells the link what `result` showed about the order this target answers each of `kinds`
   // (ReplyOrders::KindOf of the pipeline's requests) in.
   void LearnReplyOrder(const Pipeline& pipeline, const std::vector<std::string>& kinds,

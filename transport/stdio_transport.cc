@@ -140,12 +140,6 @@ class Exchange {
            WindowLeft() == 0;
   }
   std::string TooLargeDetail() const;
-  // This request takes a response of any id, and its bytes spell out the id of `message`.
-  bool MaySpell(const boost::json::value& message) const {
-    const auto* id = message.as_object().if_contains("id");
-    return rule_.kind == transport_detail::ReplyRule::Kind::kFirstResponse && id != nullptr &&
-           transport_detail::SpellsId(wire_, *id);
-  }
 
   // A server still starting (TimeLimit::kStartup) is given the start-up limit until it writes
   // its first line to stdout: from then on it has started, and the reply limit counts.
@@ -258,9 +252,8 @@ bool Exchange::TakeLines() {
 bool Exchange::Record(std::vector<transport_detail::StdoutFramer::Framed> framed) {
   bool ends = false;
   for (auto& piece : framed) {
-    // A second response to a request answered before is a repeat, set aside, unless this
-    // request takes a response of any id and its bytes spell out the one repeated.
-    if (piece.value && dropped_.TakeRepeatedReply(*piece.value) && !MaySpell(*piece.value)) {
+    // A second response to a request answered before is a repeat, set aside.
+    if (piece.value && dropped_.TakeRepeatedReply(*piece.value)) {
       observation_.repeated_replies.push_back(std::move(*piece.value));
       continue;
     }
@@ -389,9 +382,9 @@ Observation StdioProcessTransport::Send(const Request& request) {
     return stopped;
   }
   const transport_detail::ReplyRule rule = transport_detail::ReplyRuleFor(request);
-  if (rule.kind == transport_detail::ReplyRule::Kind::kMatchingId) dropped_.Forget(rule.id);
   std::string scratch;
   const std::string_view body = request.WireView(scratch);
+  dropped_.ForgetFor(rule, body);
   std::string wire;
   wire.reserve(body.size() + 1);
   wire.append(body).push_back('\n');
@@ -419,7 +412,8 @@ Observation StdioProcessTransport::AwaitReply(const Request& request) {
   if (shutdown_) return Send(request);  // says it was shut down
   transport_detail::ReplyRule rule = transport_detail::ReplyRuleFor(request);
   // Its reply is awaited now, so it is not a late reply to be set aside.
-  if (rule.kind == transport_detail::ReplyRule::Kind::kMatchingId) dropped_.Forget(rule.id);
+  std::string scratch;
+  dropped_.ForgetFor(rule, request.WireView(scratch));
   Limits limits = target_.limits;
   // Only a reply ends the wait: silence is what is being tested, up to the whole limit.
   limits.quiet_window = limits.timeout;

@@ -1,6 +1,7 @@
 #include "transport/detail/dropped_ids.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "model/channel.h"
 
@@ -15,6 +16,18 @@ void DroppedIds::Add(const boost::json::value& id, Why why) {
 void DroppedIds::Forget(const boost::json::value& id) {
   std::erase_if(ids_, [&id](const Entry& entry) { return entry.id == id; });
   std::erase(answered_, id);
+}
+
+void DroppedIds::ForgetFor(const ReplyRule& rule, std::string_view wire) {
+  if (rule.kind == ReplyRule::Kind::kMatchingId) return Forget(rule.id);
+  if (rule.kind != ReplyRule::Kind::kFirstResponse || (ids_.empty() && answered_.empty())) return;
+  std::vector<boost::json::value> known;
+  for (const Entry& entry : ids_) known.push_back(entry.id);
+  known.insert(known.end(), answered_.begin(), answered_.end());
+  const std::vector<bool> spelled = SpelledIds(wire, known);
+  for (std::size_t i = 0; i < known.size(); ++i) {
+    if (spelled[i]) Forget(known[i]);
+  }
 }
 
 void DroppedIds::RememberAnswered(const boost::json::value& id) {

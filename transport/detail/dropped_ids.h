@@ -12,6 +12,9 @@
 #include <boost/json/value.hpp>
 #include <cstddef>
 #include <deque>
+#include <string_view>
+
+#include "transport/detail/reply_rule.h"
 
 namespace mcpfuzz::transport_detail {
 
@@ -26,9 +29,11 @@ class DroppedIds {
   }
   /// `id` went unanswered within the time limit: a reply may still come, late.
   void RememberUnanswered(const boost::json::value& id) { Add(id, Why::kUnanswered); }
-  /// A new request with `id` is about to be sent: a reply carrying it is that request's, so the
-  /// id no longer tells a late reply (callers that reuse ids lose the detection for them).
-  void Forget(const boost::json::value& id);
+  /// A new request is about to be sent with `rule`, written as `wire`: a reply carrying its id
+  /// is that request's, so the id no longer tells a late or repeated reply (callers that reuse
+  /// ids lose the detection for them). A request whose id cannot be echoed (a raw body, a
+  /// batch) may be answered with any id its bytes spell out (SpelledIds): those are forgotten.
+  void ForgetFor(const ReplyRule& rule, std::string_view wire);
   /// Whether `message` is a response carrying a remembered id. The id is forgotten (a reply
   /// comes once); when it was dropped after its grace, the server is known, from now on, to
   /// answer out of order.
@@ -52,6 +57,7 @@ class DroppedIds {
     Why why = Why::kUnanswered;
   };
   void Add(const boost::json::value& id, Why why);
+  void Forget(const boost::json::value& id);
 
   std::deque<Entry> ids_;
   // Kept apart, so answered ids, the common case, never push a dropped one out.

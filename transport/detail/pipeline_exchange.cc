@@ -94,10 +94,10 @@ PipelineExchange::PipelineExchange(const Pipeline& pipeline, const Limits& limit
     Slot slot;
     slot.rule = ReplyRuleFor(request);
     slot.in_order = answered_in_order;
-    if (slot.rule.kind == ReplyRule::Kind::kMatchingId) dropped_.Forget(slot.rule.id);
     std::string scratch;
-    slot.wire_begin = wire_.size();
-    wire_ += request.WireView(scratch);
+    const std::string_view body = request.WireView(scratch);
+    dropped_.ForgetFor(slot.rule, body);
+    wire_ += body;
     wire_ += '\n';
     slot.wire_end = wire_.size();
     slot.quiet_since = start_;
@@ -229,9 +229,7 @@ void PipelineExchange::TakeFramed(StdoutFramer::Framed framed) {
       RecordFramed(slot->observation, std::move(framed));
       return;
     }
-    // Unless a request here takes a response of any id and its bytes spell out the id
-    // repeated (as RawBodyMayOwn says of late replies).
-    if (dropped_.TakeRepeatedReply(*framed.value) && !AnyIdRequestSpells(*framed.value)) {
+    if (dropped_.TakeRepeatedReply(*framed.value)) {
       sentinel().observation.repeated_replies.push_back(std::move(*framed.value));
       return;
     }
@@ -288,16 +286,6 @@ PipelineExchange::Slot* PipelineExchange::SlotAnsweredBy(const boost::json::valu
     repeated = &slot;
   }
   return repeated;
-}
-
-bool PipelineExchange::AnyIdRequestSpells(const boost::json::value& message) const {
-  const auto* id = message.as_object().if_contains("id");
-  return id != nullptr && std::any_of(slots_.begin(), slots_.end(), [this, id](const Slot& slot) {
-           return slot.rule.kind == ReplyRule::Kind::kFirstResponse &&
-                  SpellsId(std::string_view(wire_).substr(slot.wire_begin,
-                                                          slot.wire_end - slot.wire_begin),
-                           *id);
-         });
 }
 
 PipelineExchange::Slot* PipelineExchange::SlotSubscribedBy(const boost::json::value& message) {

@@ -39,8 +39,7 @@ class PipelineExchange {
     ReplyRule rule;
     Observation observation;
     bool concluded = false;
-    /// Offsets in wire_ of this message's bytes, and just past them.
-    std::size_t wire_begin = 0;
+    /// The offset in wire_ just past this message's bytes.
     std::size_t wire_end = 0;
     /// The server is known to answer it in order (the constructor's `in_order`).
     bool in_order = false;
@@ -66,9 +65,6 @@ class PipelineExchange {
   // Notes output given to `slot` once the sentinel was answered.
   void TakenAfterSentinel(const Slot& slot);
   Slot* SlotAnsweredBy(const boost::json::value& message);
-  // A request answered by a response of any id (ReplyRule::kFirstResponse) spells out the id of
-  // `message` in its bytes (SpellsId): the response may be its answer.
-  bool AnyIdRequestSpells(const boost::json::value& message) const;
   // The subscriptions/listen request a notification is stamped as part of (tables §10 X22).
   Slot* SlotSubscribedBy(const boost::json::value& message);
   void Conclude(Slot& slot, Outcome outcome, std::string detail);

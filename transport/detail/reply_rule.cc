@@ -30,16 +30,27 @@ bool EchoesId(const boost::json::value& message, const boost::json::value& id) {
   return echoed != nullptr && *echoed == id;
 }
 
-bool SpellsId(std::string_view bytes, const boost::json::value& id) {
-  const std::string wanted = boost::json::serialize(id);
+std::vector<bool> SpelledIds(std::string_view bytes, const std::vector<boost::json::value>& ids) {
+  std::vector<bool> spelled(ids.size(), false);
+  std::vector<std::string> texts;
+  texts.reserve(ids.size());
+  for (const boost::json::value& id : ids) texts.push_back(boost::json::serialize(id));
   for (std::size_t at = bytes.find("\"id\""); at != std::string_view::npos;
        at = bytes.find("\"id\"", at + 1)) {
     const std::size_t next = bytes.find_first_not_of(" \t:", at + 4);
-    if (next != std::string_view::npos && bytes.compare(next, wanted.size(), wanted) == 0) {
-      return true;
+    if (next == std::string_view::npos) break;
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+      const std::string& text = texts[i];
+      if (spelled[i] || bytes.compare(next, text.size(), text) != 0) continue;
+      // "id":33 does not spell 3: a number goes on while digits do (a string ends at its quote).
+      const std::size_t after = next + text.size();
+      const bool cut =
+          text.back() != '"' && after < bytes.size() &&
+          std::string_view("0123456789.eE").find(bytes[after]) != std::string_view::npos;
+      spelled[i] = !cut;
     }
   }
-  return false;
+  return spelled;
 }
 
 bool EndsExchange(const ReplyRule& rule, const boost::json::value& message) {

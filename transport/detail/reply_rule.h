@@ -3,6 +3,7 @@
 
 #include <boost/json/value.hpp>
 #include <string_view>
+#include <vector>
 
 #include "model/channel.h"
 #include "model/request.h"
@@ -45,11 +46,11 @@ bool Acknowledges(const ReplyRule& rule, const boost::json::value& message);
 /// True when `message` is a response carrying `id`.
 bool EchoesId(const boost::json::value& message, const boost::json::value& id);
 
-/// True when `bytes`, a message as written, spell out `id` as a member ("id":33, "id": "x"),
-/// as a server would read it: a request whose id cannot be echoed (a raw body, a batch) may
-/// then be answered by a response carrying it, which would otherwise look like another
-/// request's late or repeated reply.
-bool SpellsId(std::string_view bytes, const boost::json::value& id);
+/// Which of `ids` the message `bytes`, as written, spells out as a member ("id":33, "id": "x"),
+/// as a server would read it: a request whose id cannot be echoed (a raw body, a batch) may be
+/// answered by a response carrying one, which would otherwise look like another request's late
+/// or repeated reply. One pass over `bytes` (a megabyte body) however many ids.
+std::vector<bool> SpelledIds(std::string_view bytes, const std::vector<boost::json::value>& ids);
 
 /// True when `message` is the reply that `rule` waits for.
 bool EndsExchange(const ReplyRule& rule, const boost::json::value& message);
