@@ -200,8 +200,9 @@ constexpr std::array kFlags = {
          .group = FlagGroup::kTarget,
          .help = "start this HTTP server (a shell command line) for the run, and end it\n"
                  "with the run; {port} in it and in the URL is a free port on 127.0.0.1,\n"
-                 "and the URL defaults to http://127.0.0.1:{port}/mcp. fuzz --coverage\n"
-                 "loads the coverage agent into it",
+                 "and the URL defaults to http://127.0.0.1:{port}/mcp; started again on\n"
+                 "it when it ends (a case crashed it). fuzz --coverage loads the\n"
+                 "coverage agent into it",
          .set = [](ParseState& state, std::string_view flag, const std::string& value) -> Problem {
            if (value.empty() || value.find('\0') != std::string::npos) {
              return std::string(flag) + " takes a command line";

@@ -125,6 +125,7 @@ int RunFuzz(const FuzzSettings& settings, const ExitPolicy& policy, Target& targ
     line.Show(DescribeProgress(now));
   });
   line.Finish();
+  for (std::string& note : target.Notes()) result.notes.push_back(std::move(note));
 
   info.duration_seconds = static_cast<double>(result.elapsed.count()) / 1000.0;
   reports::Report report = BuildFuzzReport(info, options, result);

@@ -60,22 +60,28 @@ class BuiltinHttpTarget : public HttpUrlTarget {
 // An HTTP server mcpfuzz started (`--server-cmd`) and ends with the target.
 class ServedHttpTarget : public Target {
  public:
-  ServedHttpTarget(HttpServerProcess process, HttpTarget http, std::string command,
+  ServedHttpTarget(std::unique_ptr<ServedHttpServer> server, HttpTarget http, std::string command,
                    std::string stable_name)
-      : process_(std::move(process)),
+      : server_(std::move(server)),
         http_(std::move(http)),
         command_(std::move(command)),
         stable_name_(std::move(stable_name)) {}
-  Result<std::unique_ptr<Transport>> Connect() override { return process_.Connect(http_); }
+  Result<std::unique_ptr<Transport>> Connect() override { return server_->Connect(http_); }
   std::string Describe() const override { return http_.url + " (started: " + command_ + ")"; }
   std::string StableName() const override { return stable_name_; }
   // The server is gone when a reproducer is pasted: the line starts it again, on its port.
   ReproducerTarget ReproduceAt() const override {
     return {TransportKind::kHttp, http_.url, {}, {"/bin/sh", "-c", command_}};
   }
+  std::vector<std::string> Notes() const override {
+    const std::size_t restarts = server_->restarts();
+    if (restarts == 0) return {};
+    return {"the server command's server ended " + std::to_string(restarts) +
+            " time(s) during the run and was started again on its port each time"};
+  }
 
  private:
-  HttpServerProcess process_;
+  std::unique_ptr<ServedHttpServer> server_;
   HttpTarget http_;
   std::string command_;
   std::string stable_name_;
@@ -106,14 +112,15 @@ Result<std::unique_ptr<Target>> StartServed(const TargetSpec& spec) {
   command.coverage_agent = spec.coverage_agent;
   // A server mcpfuzz starts is given the start-up limit, as a stdio server's first reply is.
   command.startup_timeout = spec.limits.startup_timeout;
-  auto process = HttpServerProcess::Start(command);
-  if (!process) return Error{"could not start the server: " + process.error().message};
+  auto server = ServedHttpServer::Start(command);
+  if (!server) return Error{"could not start the server: " + server.error().message};
   HttpTarget http{ReplacedAll(spec.url, kPortPlaceholder, given), spec.extra_headers,
                   spec.allow_remote, spec.limits};
   // Across runs the port differs: the target is named by what was asked.
   const std::string stable = spec.url + " (started: " + spec.server_command + ")";
+  std::string shell_command = command.shell_command;
   return std::unique_ptr<Target>(std::make_unique<ServedHttpTarget>(
-      std::move(*process), std::move(http), std::move(command.shell_command), stable));
+      std::move(*server), std::move(http), std::move(shell_command), stable));
 }
 
 class StdioCommandTarget : public Target {

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cli/options.h"
 #include "model/reproducer.h"
@@ -23,6 +24,9 @@ class Target {
   virtual std::string StableName() const { return Describe(); }
   /// Where a reproducer sends its request.
   virtual ReproducerTarget ReproduceAt() const = 0;
+  /// What a report should say of the target itself once a run is over (a server mcpfuzz
+  /// started again).
+  virtual std::vector<std::string> Notes() const { return {}; }
   TransportFactory Factory() {
     return [this] { return Connect(); };
   }

@@ -212,6 +212,50 @@ TEST(CheckCommand, AServerCommandIsStartedOnAFreePortAndEndedWithTheRun) {
   EXPECT_NE(run.output.find("put {port} in it"), std::string::npos) << run.output;
 }
 
+// A server started by command that a case crashes is started again on its port: the run goes on
+// to its last case, the crash is re-sent against fresh servers (stable), the report says how
+// often the server was started, and none of them outlives the run. Before, every session was
+// lost at the crash and the run ended there.
+TEST(FuzzCommand, AServerCommandACaseCrashesIsStartedAgainAndTheRunGoesOn) {
+  test_support::ScratchDirectory scratch("server-cmd-crash");
+  std::filesystem::create_directories(scratch.path());
+  const std::string marker = "MCPFUZZ_SERVER_CMD_TEST=" + scratch.path().string();
+  const std::string report = (scratch.path() / "fuzz.json").string();
+  const ProcessRun run =
+      RunShell(ShellQuote(McpfuzzBinary()) + " fuzz --seed 1 --cases 400 --progress never --env " +
+               ShellQuote(marker) + " --report json=" + ShellQuote(report) + " --server-cmd " +
+               ShellQuote(ShellQuote(McpfuzzBinary()) +
+                          " refserver --http --port {port} --fault crash-on-deep-nesting"));
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  const json::value result = ReadJson(report);
+  const auto count = [&result](std::string_view path) {
+    std::error_code error;
+    const json::value* at = result.find_pointer(path, error);
+    return at != nullptr && at->is_int64() ? at->as_int64() : -1;
+  };
+  EXPECT_EQ(count("/cases") + count("/skipped") + count("/generation_failures") +
+                count("/big_inputs/held_back") + count("/sequences/held_back"),
+            400)
+      << run.output;
+  bool restarted = false;
+  for (const json::value& note : result.at("notes").as_array()) {
+    const std::string_view text = note.as_string();
+    EXPECT_EQ(text.find("was lost"), std::string_view::npos) << text;
+    restarted = restarted || text.find("was started again on its port") != std::string_view::npos;
+  }
+  EXPECT_TRUE(restarted) << run.output;
+  bool crash = false;
+  for (const json::value& finding : result.at("findings").as_array()) {
+    if (finding.at("check_id") != "limits.deep-nesting") continue;
+    crash = true;
+    EXPECT_EQ(finding.at("stable"), true) << json::serialize(finding);
+    EXPECT_EQ(finding.at("reproduced"), finding.at("resends")) << json::serialize(finding);
+  }
+  EXPECT_TRUE(crash) << run.output;
+  EXPECT_EQ(test_support::ProcessesWhoseEnvironmentNames(scratch.path().string()), 0U)
+      << "a server outlived the run";
+}
+
 TEST(CheckCommand, ATargetThatCouldNotBeReachedSaysWhy) {
   const struct {
     std::string target;

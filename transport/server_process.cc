@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <mutex>
@@ -193,6 +194,7 @@ Result<HttpServerProcess> HttpServerProcess::Start(const ServerCommand& command)
   for (;;) {
     if (Accepts(command.port)) {
       HttpServerProcess server(std::move(child), "", std::move(errors));
+      server.port_ = command.port;
       if (with_agent) server.agent_ = std::make_unique<Agent>();
       return server;
     }
@@ -252,34 +254,85 @@ Result<std::string> HttpServerProcess::TakeCoverage(bool all, std::chrono::milli
 
 namespace {
 
-// A connection to a server mcpfuzz started: its coverage is that server's agent's.
+bool BrokeTheConnection(const Observation& observation) {
+  return observation.outcome == Outcome::kConnectionRefused ||
+         observation.outcome == Outcome::kConnectionReset;
+}
+
+// A connection to a server mcpfuzz started (ServedHttpServer).
 class ServedHttpTransport final : public TransportDecorator {
  public:
-  ServedHttpTransport(std::unique_ptr<Transport> inner, HttpServerProcess& server,
-                      std::chrono::milliseconds timeout)
-      : TransportDecorator(std::move(inner)), server_(server), timeout_(timeout) {}
-  Observation Send(const Request& request) override { return inner().Send(request); }
+  ServedHttpTransport(std::unique_ptr<Transport> inner, std::shared_ptr<HttpServerProcess> server,
+                      std::size_t number, const Limits& limits)
+      : TransportDecorator(std::move(inner)),
+        server_(std::move(server)),
+        number_(number),
+        limits_(limits) {}
+  // Before the next exchange of any session asks server_ended(), a server that a request
+  // crashed has ended: otherwise that exchange would meet its closed port, and be judged so.
+  Observation Send(const Request& request) override {
+    Observation observation = inner().Send(request);
+    if (BrokeTheConnection(observation)) server_->Ended(limits_.startup_timeout);
+    return observation;
+  }
   PipelineResult SendPipelined(const Pipeline& pipeline) override {
-    return inner().SendPipelined(pipeline);
+    PipelineResult result = inner().SendPipelined(pipeline);
+    if (std::any_of(result.observations.begin(), result.observations.end(), BrokeTheConnection)) {
+      server_->Ended(limits_.startup_timeout);
+    }
+    return result;
   }
   Result<std::string> TakeCoverage(bool all) override {
-    return server_.TakeCoverage(all, timeout_);
+    if (!server_->has_agent()) return inner().TakeCoverage(all);
+    return server_->TakeCoverage(all, limits_.timeout);
   }
+  std::size_t coverage_process() const override { return number_; }
+  bool server_ended() const override { return !server_->Alive(); }
 
  private:
-  HttpServerProcess& server_;
-  std::chrono::milliseconds timeout_;
+  std::shared_ptr<HttpServerProcess> server_;
+  std::size_t number_;
+  Limits limits_;
 };
 
 }  // namespace
 
-Result<std::unique_ptr<Transport>> HttpServerProcess::Connect(HttpTarget target) {
-  const std::chrono::milliseconds timeout = target.limits.timeout;
+Result<std::unique_ptr<ServedHttpServer>> ServedHttpServer::Start(ServerCommand command) {
+  auto first = HttpServerProcess::Start(command);
+  if (!first) return first.error();
+  return std::unique_ptr<ServedHttpServer>(
+      new ServedHttpServer(std::move(command), std::move(*first)));
+}
+
+ServedHttpServer::ServedHttpServer(ServerCommand command, HttpServerProcess first)
+    : command_(std::move(command)),
+      server_(std::make_shared<HttpServerProcess>(std::move(first))) {}
+
+Result<std::unique_ptr<Transport>> ServedHttpServer::Connect(HttpTarget target) {
+  std::shared_ptr<HttpServerProcess> server;
+  std::size_t number = 0;
+  {
+    const std::lock_guard lock(mutex_);
+    if (server_->Ended(command_.startup_timeout)) {
+      auto again = HttpServerProcess::Start(command_);
+      if (!again)
+        return Error{"the server ended, and could not be started again: " + again.error().message};
+      server_ = std::make_shared<HttpServerProcess>(std::move(*again));
+      ++restarts_;
+    }
+    server = server_;
+    number = restarts_;
+  }
+  const Limits limits = target.limits;
   auto opened = OpenHttp(std::move(target));
   if (!opened) return opened.error();
-  if (!agent_) return std::move(*opened);
   return std::unique_ptr<Transport>(
-      std::make_unique<ServedHttpTransport>(std::move(*opened), *this, timeout));
+      std::make_unique<ServedHttpTransport>(std::move(*opened), std::move(server), number, limits));
+}
+
+std::size_t ServedHttpServer::restarts() const {
+  const std::lock_guard lock(mutex_);
+  return restarts_;
 }
 
 HttpServerProcess::HttpServerProcess(std::unique_ptr<transport_detail::ChildProcess> process,
@@ -307,6 +360,19 @@ HttpServerProcess::~HttpServerProcess() {
 }
 
 bool HttpServerProcess::Alive() { return process_ && !process_->PollExit(); }
+
+bool HttpServerProcess::Ended(std::chrono::milliseconds wait) {
+  if (!Alive()) return true;
+  if (port_ == 0 || Accepts(port_)) return false;
+  // No event says a child ended short of SIGCHLD, which the run's other children share.
+  constexpr std::chrono::milliseconds kExitCheckInterval{5};
+  const auto deadline = std::chrono::steady_clock::now() + wait;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (!Alive()) return true;
+    std::this_thread::sleep_for(kExitCheckInterval);
+  }
+  return !Alive();
+}
 
 std::string HttpServerProcess::StderrTail() const { return drain_ ? drain_->StderrTail() : ""; }
 

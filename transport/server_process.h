@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -59,15 +60,18 @@ class HttpServerProcess {
   const std::string& url() const { return url_; }
   /// True while the server process runs.
   bool Alive();
+  /// Whether the server has ended. One started on a port (ServerCommand) that runs but refuses
+  /// connections there, as a server a request crashed does a moment before it can be reaped,
+  /// is given `wait` to end first.
+  bool Ended(std::chrono::milliseconds wait);
   /// The last few KiB the server wrote to stderr, for error messages about a server that died.
   std::string StderrTail() const;
   /// Transport::TakeCoverage of a server started with ServerCommand::coverage_agent: the agent
   /// given up to `timeout` to answer. Every connection to the server asks this one agent, one
   /// question at a time.
   Result<std::string> TakeCoverage(bool all, std::chrono::milliseconds timeout);
-  /// `OpenHttp(target)`, whose TakeCoverage asks this server's agent. The server must outlive
-  /// the transport.
-  Result<std::unique_ptr<Transport>> Connect(HttpTarget target);
+  /// Whether it was started with a coverage agent to ask.
+  bool has_agent() const { return agent_ != nullptr; }
 
  private:
   HttpServerProcess(std::unique_ptr<transport_detail::ChildProcess> process, std::string url,
@@ -79,7 +83,38 @@ class HttpServerProcess {
   // a pipe buffer would otherwise block on its next write and look hung.
   std::unique_ptr<transport_detail::OutputDrain> drain_;
   std::string url_;
+  std::uint16_t port_ = 0;        // started from a ServerCommand only
   std::unique_ptr<Agent> agent_;  // with ServerCommand::coverage_agent only
+};
+
+/// The HTTP server of a `--server-cmd`, started again on its port when a connection is asked
+/// for after it ended: a request that crashes it then costs a restart, as over stdio, instead
+/// of the rest of the run, and its finding is re-sent and shrunk against fresh servers. Only an
+/// ended server is started again (one that hangs is judged by its timeouts), and the sessions'
+/// restart budget bounds a server that ends at once. Workers may connect at once.
+class ServedHttpServer {
+ public:
+  /// Starts `command` (HttpServerProcess::Start).
+  static Result<std::unique_ptr<ServedHttpServer>> Start(ServerCommand command);
+
+  /// `OpenHttp(target)` to the server, started again first if it has ended. The transport's
+  /// server_ended() says when the server it reached has ended (a new one listens on the port
+  /// then: the session is opened anew), and a request that broke the connection is answered
+  /// once that is settled; with an agent, its TakeCoverage asks that server's, and its
+  /// coverage_process() is the server's number: 0 for the first started, then 1, 2, ... (each
+  /// numbers its scripts itself).
+  Result<std::unique_ptr<Transport>> Connect(HttpTarget target);
+  /// How many times the server was started again.
+  std::size_t restarts() const;
+
+ private:
+  explicit ServedHttpServer(ServerCommand command, HttpServerProcess first);
+
+  const ServerCommand command_;
+  mutable std::mutex mutex_;
+  // Shared with the connections that ask its agent: a restart leaves them the one they reached.
+  std::shared_ptr<HttpServerProcess> server_;
+  std::size_t restarts_ = 0;
 };
 
 }  // namespace mcpfuzz

@@ -315,13 +315,17 @@ bool TargetSession::Ready() {
       observer->DiedBetween(*death_between_, connection_->serial());
     }
   }
+  // An HTTP server mcpfuzz started that ended (a case of another session crashed it) was
+  // started again on its port, where this session does not exist.
+  const bool server_ended =
+      !broken_ && process == nullptr && connection_->transport().server_ended();
   const bool retire = std::exchange(retire_, false) && stdio();
-  const bool failed = broken_ || died_quietly;
+  const bool failed = broken_ || died_quietly || server_ended;
   if (!failed && !retire) return true;
   if (!policy_.reopen) {
     if (!failed) return true;
     Lose(std::string("the server of this connection ") +
-         (died_quietly ? "ended" : "stopped answering") +
+         (died_quietly || server_ended ? "ended" : "stopped answering") +
          "; a connection of its own is not reopened");
     return false;
   }
@@ -348,8 +352,11 @@ Result<TargetSession::CoverageReply> TargetSession::TakeCoverage(bool all) {
   auto reply = connection_->transport().TakeCoverage(all);
   if (!reply.ok()) return reply.error();
   const bool last = IsLastTake(*reply);
-  // Over HTTP every connection reaches the one server process mcpfuzz started.
-  const std::size_t agent = connection_->stdio() != nullptr ? connection_->serial() : 0;
+  // Over stdio each connection is a process; over HTTP connections share the server mcpfuzz
+  // started, until it ended and was started again.
+  const std::size_t agent = connection_->stdio() != nullptr
+                                ? connection_->serial()
+                                : connection_->transport().coverage_process();
   return CoverageReply{agent, std::move(*reply), last};
 }
 

@@ -154,6 +154,14 @@ class Transport {
   /// no agent to ask.
   /// `all`: every block that ran since, not only those that ran for the first time.
   virtual Result<std::string> TakeCoverage(bool all = false);
+  /// Which server process TakeCoverage asks, where one run's connections reach processes
+  /// started one after another (an HTTP server mcpfuzz started again, ServedHttpServer): each
+  /// agent numbers its scripts itself, so replies are merged by it. 0 otherwise.
+  virtual std::size_t coverage_process() const { return 0; }
+  /// The server process this connection reached has ended, and what is sent on it would reach
+  /// another (an HTTP server mcpfuzz started again on its port, ServedHttpServer): the session
+  /// is to be opened anew. Never for a server mcpfuzz did not start.
+  virtual bool server_ended() const { return false; }
 
   /// The handshake-era session id attached to requests whose SessionBinding is kAttach and
   /// that carry no Mcp-Session-Id header of their own. Empty means none. Only the HTTP
@@ -189,6 +197,8 @@ class TransportDecorator : public Transport {
   void set_session_id(std::string id) override { inner_->set_session_id(std::move(id)); }
   std::string session_id() const override { return inner_->session_id(); }
   Result<std::string> TakeCoverage(bool all) override { return inner_->TakeCoverage(all); }
+  std::size_t coverage_process() const override { return inner_->coverage_process(); }
+  bool server_ended() const override { return inner_->server_ended(); }
 
  protected:
   Transport& inner() const { return *inner_; }
