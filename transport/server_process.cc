@@ -228,7 +228,7 @@ Result<std::string> HttpServerProcess::TakeCoverage(bool all, std::chrono::milli
   // An ended server is asked nothing: its last take, written as it exited, answers for what ran
   // since the last one (awaited until the channel ends, which a descendant holding it open may
   // delay: the time limit bounds that).
-  const bool ended = process_->PollExit().has_value();
+  const bool ended = !Alive();
   if (!ended) {
     if (std::optional<Error> closed = transport_detail::AskForTake(fd, all)) return *closed;
   }
@@ -359,7 +359,10 @@ HttpServerProcess::~HttpServerProcess() {
   drain_.reset();
 }
 
-bool HttpServerProcess::Alive() { return process_ && !process_->PollExit(); }
+bool HttpServerProcess::Alive() {
+  const std::lock_guard lock(*exit_mutex_);
+  return process_ && !process_->PollExit();
+}
 
 bool HttpServerProcess::Ended(std::chrono::milliseconds wait) {
   if (!Alive()) return true;

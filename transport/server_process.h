@@ -58,7 +58,7 @@ class HttpServerProcess {
   ~HttpServerProcess();
 
   const std::string& url() const { return url_; }
-  /// True while the server process runs.
+  /// True while the server process runs. Safe from any thread.
   bool Alive();
   /// Whether the server has ended. One started on a port (ServerCommand) that runs but refuses
   /// connections there, as a server a request crashed does a moment before it can be reaped,
@@ -83,7 +83,9 @@ class HttpServerProcess {
   // a pipe buffer would otherwise block on its next write and look hung.
   std::unique_ptr<transport_detail::OutputDrain> drain_;
   std::string url_;
-  std::uint16_t port_ = 0;        // started from a ServerCommand only
+  std::uint16_t port_ = 0;  // started from a ServerCommand only
+  // Workers ask whether it ended (ServedHttpServer's connections) while another takes coverage.
+  std::unique_ptr<std::mutex> exit_mutex_ = std::make_unique<std::mutex>();
   std::unique_ptr<Agent> agent_;  // with ServerCommand::coverage_agent only
 };
 
