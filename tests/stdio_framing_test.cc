@@ -144,7 +144,7 @@ TEST(DroppedIds, ARequestAboutToBeSentTakesTheIdsItMayBeAnsweredWith) {
     return json::parse(R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"result":{}})");
   };
   DroppedIds dropped;
-  dropped.Remember(json::value(7), /*spared=*/false);
+  dropped.Remember(json::value(7), /*spared_kind=*/std::nullopt);
   dropped.RememberUnanswered(json::value(8));
   dropped.RememberAnswered(json::value(9));
 

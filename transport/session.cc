@@ -386,35 +386,24 @@ void TargetSession::CountDeafness(const Observation& observation) {
   if (StdioTransport* process = connection_->stdio()) process->LimitPatience(patience_);
 }
 
-void TargetSession::NoteLateReplies(const Observation& sentinel) {
+void TargetSession::NoteLateReplies(const PipelineResult& result) {
   std::optional<std::string> unexplained;
-  for (const boost::json::value& late : sentinel.late_replies) {
+  for (const boost::json::value& late : result.sentinel.late_replies) {
     const auto* id = late.is_object() ? late.as_object().if_contains("id") : nullptr;
     const std::string named =
         "a reply to id " + (id != nullptr ? boost::json::serialize(*id) : std::string("?"));
     // A drop concluded without its grace and answered after all: the order learnt for its
     // kind was wrong, not every sentinel (ReplyOrders).
-    auto spared = std::find_if(spared_drops_.begin(), spared_drops_.end(),
-                               [id](const SparedDrop& drop) { return id && drop.id == *id; });
-    if (spared != spared_drops_.end()) {
-      link_.reply_orders().NoteReorder(spared->kind, named + ", late after its grace was spared");
-      spared_drops_.erase(spared);
+    const auto& spared = result.late_after_spared_grace;
+    auto drop = std::find_if(spared.begin(), spared.end(),
+                             [id](const auto& dropped) { return id && dropped.id == *id; });
+    if (drop != spared.end()) {
+      link_.reply_orders().NoteReorder(drop->kind, named + ", late after its grace was spared");
     } else if (!unexplained) {
       unexplained = named;
     }
   }
   if (unexplained) link_.DistrustSentinels(*unexplained);
-}
-
-void TargetSession::ForgetSparedDrop(const Request& request) {
-  // A raw body is not read for the ids it spells here, before every pipeline: it may be
-  // megabytes. A drop whose id one spells stays kept, and is harmless: the transport forgot the
-  // id (DroppedIds::ForgetFor), so no late reply names it, and the bound drops it in time.
-  if (spared_drops_.empty() || !std::holds_alternative<boost::json::value>(request.body)) return;
-  // A request sent again with the id takes a reply carrying it for its own, as DroppedIds does.
-  if (std::optional<boost::json::value> id = request.RpcId()) {
-    std::erase_if(spared_drops_, [&id](const SparedDrop& drop) { return drop.id == *id; });
-  }
 }
 
 void TargetSession::LearnReplyOrder(const Pipeline& pipeline, const std::vector<std::string>& kinds,
@@ -431,17 +420,10 @@ void TargetSession::LearnReplyOrder(const Pipeline& pipeline, const std::vector<
     } else if (result.taken_after_sentinel) {
       // Whose it was is not known: every kind that could have been given it reorders.
       orders.NoteReorder(kinds[i], "output without an id");
-    } else if (result.grace_spared) {
-      // A reply may still come: a later exchange tells (NoteLateReplies). Only a drop has an
-      // id to tell it by (a raw body is parsed for it then: rare, and the exchange parsed it too).
-      if (result.observations[i].outcome != Outcome::kDropped) continue;
-      if (std::optional<boost::json::value> id = request.RpcId()) {
-        spared_drops_.push_back({std::move(*id), kinds[i]});
-        if (spared_drops_.size() > kSparedDropsKept) spared_drops_.pop_front();
-      }
-    } else {
+    } else if (!result.grace_spared) {
       orders.NoteSilentGrace(kinds[i]);
     }
+    // Spared its grace, a reply may still come: a later exchange tells (NoteLateReplies).
   }
 }
 
@@ -491,11 +473,12 @@ PipelineResult TargetSession::SendPipelinedNow(const Pipeline& pipeline) {
   std::vector<std::string> kinds;
   if (process != nullptr) {
     kinds.reserve(pipeline.requests.size());
-    for (const Request& request : pipeline.requests) {
-      kinds.push_back(ReplyOrders::KindOf(request));
-      ForgetSparedDrop(request);
-    }
-    process->SpareSentinelGrace(link_.reply_orders().InOrderNext(kinds));
+    for (const Request& request : pipeline.requests) kinds.push_back(ReplyOrders::KindOf(request));
+    const std::vector<bool> in_order = link_.reply_orders().InOrderNext(kinds);
+    std::vector<ReplyOrderHint> hints;
+    hints.reserve(kinds.size());
+    for (std::size_t i = 0; i < kinds.size(); ++i) hints.push_back({kinds[i], in_order[i]});
+    process->SpareSentinelGrace(std::move(hints));
   }
   PipelineResult result = connection_->transport().SendPipelined(pipeline);
   if (process != nullptr) LearnReplyOrder(pipeline, kinds, result);
@@ -503,7 +486,7 @@ PipelineResult TargetSession::SendPipelinedNow(const Pipeline& pipeline) {
   Count(result.sentinel);
   // Once per pipeline: the sentinel is unanswered whenever the server went deaf in it.
   CountDeafness(result.sentinel);
-  NoteLateReplies(result.sentinel);
+  NoteLateReplies(result);
   // The sentinel's own end breaks nothing: a server found dead is restarted by the next
   // exchange as one that died between exchanges, and a deaf one is the caller's to judge.
   if (std::any_of(result.observations.begin(), result.observations.end(), Breaks)) MarkBroken();

@@ -11,7 +11,6 @@
 #include <boost/json/object.hpp>
 #include <chrono>
 #include <cstddef>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -331,12 +330,11 @@ class TargetSession {
   bool TakeSpare();
   void Adopt(std::unique_ptr<transport_detail::SessionConnection> connection);
   // What the sentinel's late replies (to requests concluded unanswered) tell of the order.
-  void NoteLateReplies(const Observation& sentinel);
+  void NoteLateReplies(const PipelineResult& result);
   // Tells the link what `result` showed about the order this target answers each of `kinds`
   // (ReplyOrders::KindOf of the pipeline's requests) in.
   void LearnReplyOrder(const Pipeline& pipeline, const std::vector<std::string>& kinds,
                        const PipelineResult& result);
-  void ForgetSparedDrop(const Request& request);
   Observation SendWaiting(const Request& request, Owed owed, bool full_limit);
   Observation SendAloneOnce(const Request& request);
   /// Under a policy that reopens: whether `observation` found the HTTP session ended under
@@ -360,15 +358,6 @@ class TargetSession {
   ListedFeatures listed_;
   std::vector<Exchange> opening_;
   std::optional<Exchange> last_sentinel_;
-  // Requests concluded dropped without their grace (ReplyOrders), by id: a late reply to one
-  // shows the order learnt for its kind was wrong. As DroppedIds, bounded: a late reply comes
-  // within a few exchanges.
-  struct SparedDrop {
-    boost::json::value id;
-    std::string kind;
-  };
-  static constexpr std::size_t kSparedDropsKept = 64;
-  std::deque<SparedDrop> spared_drops_;
 
   bool opened_once_ = false;
   /// The current connection was made by Connect and not yet opened.

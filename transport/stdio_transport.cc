@@ -57,7 +57,7 @@ class StdioProcessTransport final : public StdioTransport {
     patience_ = patience;
   }
   Observation AwaitReply(const Request& request) override;
-  void SpareSentinelGrace(std::vector<bool> in_order) override { in_order_ = std::move(in_order); }
+  void SpareSentinelGrace(std::vector<ReplyOrderHint> hints) override { hints_ = std::move(hints); }
   void WidenQuietWindow(std::chrono::milliseconds quiet) override {
     target_.limits.quiet_window = std::max(target_.limits.quiet_window, quiet);
   }
@@ -83,7 +83,7 @@ class StdioProcessTransport final : public StdioTransport {
   transport_detail::DroppedIds dropped_;
   bool heard_ = false;
   std::optional<std::chrono::milliseconds> patience_;
-  std::vector<bool> in_order_;  // for the next pipeline only
+  std::vector<ReplyOrderHint> hints_;  // for the next pipeline only
   transport_detail::AgentLines agent_;
   StartSlot start_;
 };
@@ -446,7 +446,7 @@ PipelineResult StdioProcessTransport::SendPipelined(const Pipeline& pipeline) {
   for (const Request& request : pipeline.requests) bytes += request.WireSize();
   PipelineResult result =
       transport_detail::PipelineExchange(pipeline, ExchangeLimits(bytes), pipes_, dropped_,
-                                         std::exchange(in_order_, {}))
+                                         std::exchange(hints_, {}))
           .Run();
   for (const Observation& observation : result.observations) Heard(observation);
   Heard(result.sentinel);

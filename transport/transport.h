@@ -88,6 +88,16 @@ struct Pipeline {
   std::optional<Request> sentinel;
 };
 
+/// What the caller learnt of how a server orders its replies to one request of a pipeline
+/// (ReplyOrders, transport/reply_orders.h).
+struct ReplyOrderHint {
+  /// The kind of message (ReplyOrders::KindOf): named back when a drop of it concluded without
+  /// its grace is answered late after all (PipelineResult::late_after_spared_grace).
+  std::string kind;
+  /// The server is known to answer this kind in the order it reads.
+  bool in_order = false;
+};
+
 struct PipelineResult {
   /// One per request, in order, each as Send would give it (elapsed counts from the start of
   /// the pipeline). A request the server answered neither before nor after the sentinel within
@@ -114,6 +124,13 @@ struct PipelineResult {
   std::vector<bool> open_at_sentinel;
   /// What was open at the sentinel's reply was concluded without a grace.
   bool grace_spared = false;
+  /// Of the sentinel's late replies, those to requests an earlier pipeline concluded dropped
+  /// without their grace: their kind is not answered in order after all.
+  struct LateAfterSparedGrace {
+    boost::json::value id;
+    std::string kind;
+  };
+  std::vector<LateAfterSparedGrace> late_after_spared_grace;
   /// Output given to a request (its reply, or output without an id) was taken after the
   /// sentinel's reply: the server does not write in the order it reads.
   bool taken_after_sentinel = false;
@@ -279,11 +296,11 @@ class StdioTransport : public Transport {
   /// notification, a request whose id cannot be echoed): for a server known to answer such
   /// messages late. A transport that waits on nothing ignores it.
   virtual void WidenQuietWindow(std::chrono::milliseconds quiet) { static_cast<void>(quiet); }
-  /// For the next pipeline, one per request: whether the caller learnt that this server answers
-  /// such a request in the order it reads (ReplyOrders). When every request still open at the
-  /// sentinel's reply is one, they are concluded at once instead of after the grace kept for
+  /// For the next pipeline, one per request: what the caller learnt of the order this server
+  /// answers such a request in (ReplyOrders). When every request still open at the sentinel's
+  /// reply is answered in order, they are concluded at once instead of after the grace kept for
   /// servers that handle requests concurrently. A transport that waits on nothing ignores it.
-  virtual void SpareSentinelGrace(std::vector<bool> in_order) { static_cast<void>(in_order); }
+  virtual void SpareSentinelGrace(std::vector<ReplyOrderHint> hints) { static_cast<void>(hints); }
   /// Writes nothing and waits, up to the full time limit, for the reply to `request`, which an
   /// earlier exchange sent and concluded dropped: whether the server drops such requests or
   /// answers them late, learnt by the event itself. kOk with the reply in `messages` when it

@@ -7,9 +7,9 @@
 
 namespace mcpfuzz::transport_detail {
 
-void DroppedIds::Add(const boost::json::value& id, Why why) {
+void DroppedIds::Add(const boost::json::value& id, Why why, std::string spared_kind) {
   Forget(id);
-  ids_.push_back({id, why});
+  ids_.push_back({id, why, std::move(spared_kind)});
   if (ids_.size() > kCapacity) ids_.pop_front();
 }
 
@@ -43,7 +43,8 @@ bool DroppedIds::TakeRepeatedReply(const boost::json::value& message) const {
          std::find(answered_.begin(), answered_.end(), *id) != answered_.end();
 }
 
-DroppedIds::Late DroppedIds::TakeLateReply(const boost::json::value& message) {
+DroppedIds::Late DroppedIds::TakeLateReply(const boost::json::value& message,
+                                           std::string* spared_kind) {
   if (ids_.empty() || !IsResponseShaped(message)) return Late::kNo;
   const auto* id = message.as_object().if_contains("id");
   if (id == nullptr || id->is_null()) return Late::kNo;
@@ -51,6 +52,7 @@ DroppedIds::Late DroppedIds::TakeLateReply(const boost::json::value& message) {
       std::find_if(ids_.begin(), ids_.end(), [id](const Entry& entry) { return entry.id == *id; });
   if (found == ids_.end()) return Late::kNo;
   const Why why = found->why;
+  if (spared_kind != nullptr) *spared_kind = std::move(found->spared_kind);
   ids_.erase(found);
   out_of_order_ = out_of_order_ || why == Why::kDropped;
   return why == Why::kDroppedGraceSpared ? Late::kGraceSpared : Late::kYes;

@@ -12,6 +12,8 @@
 #include <boost/json/value.hpp>
 #include <cstddef>
 #include <deque>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "transport/detail/reply_rule.h"
@@ -23,9 +25,11 @@ class DroppedIds {
   /// Bounded: a late reply comes, if at all, within a few exchanges; older ids are forgotten.
   static constexpr std::size_t kCapacity = 64;
 
-  /// `id` was concluded Outcome::kDropped, after the grace or with the grace `spared`.
-  void Remember(const boost::json::value& id, bool spared) {
-    Add(id, spared ? Why::kDroppedGraceSpared : Why::kDropped);
+  /// `id` was concluded Outcome::kDropped: after the grace, or with the grace spared for a
+  /// request of `spared_kind` (ReplyOrderHint::kind).
+  void Remember(const boost::json::value& id, std::optional<std::string> spared_kind) {
+    Add(id, spared_kind ? Why::kDroppedGraceSpared : Why::kDropped,
+        std::move(spared_kind).value_or(std::string()));
   }
   /// `id` went unanswered within the time limit: a reply may still come, late.
   void RememberUnanswered(const boost::json::value& id) { Add(id, Why::kUnanswered); }
@@ -36,9 +40,9 @@ class DroppedIds {
   void ForgetFor(const ReplyRule& rule, std::string_view wire);
   /// Whether `message` is a response carrying a remembered id. The id is forgotten (a reply
   /// comes once); when it was dropped after its grace, the server is known, from now on, to
-  /// answer out of order.
+  /// answer out of order; when with its grace spared, `spared_kind` is set to its kind.
   enum class Late { kNo, kYes, kGraceSpared };
-  Late TakeLateReply(const boost::json::value& message);
+  Late TakeLateReply(const boost::json::value& message, std::string* spared_kind = nullptr);
 
   /// `id`'s request got its response: another response carrying it, in a later exchange, is a
   /// repeat (JSON-RPC owes one), never the answer of the message it arrives with.
@@ -55,8 +59,9 @@ class DroppedIds {
   struct Entry {
     boost::json::value id;
     Why why = Why::kUnanswered;
+    std::string spared_kind;  // Why::kDroppedGraceSpared only
   };
-  void Add(const boost::json::value& id, Why why);
+  void Add(const boost::json::value& id, Why why, std::string spared_kind = {});
   void Forget(const boost::json::value& id);
 
   std::deque<Entry> ids_;

@@ -78,7 +78,7 @@ Limits PipelineLimits(Limits limits) {
 
 PipelineExchange::PipelineExchange(const Pipeline& pipeline, const Limits& limits,
                                    ServerPipes& pipes, DroppedIds& dropped,
-                                   std::vector<bool> in_order)
+                                   std::vector<ReplyOrderHint> hints)
     : limits_(PipelineLimits(limits)),
       pipes_(pipes),
       dropped_(dropped),
@@ -90,10 +90,10 @@ PipelineExchange::PipelineExchange(const Pipeline& pipeline, const Limits& limit
   std::size_t bytes = pipeline.sentinel->WireSize() + 1;
   for (const Request& request : pipeline.requests) bytes += request.WireSize() + 1;
   wire_.reserve(bytes);
-  auto add = [this](const Request& request, bool answered_in_order) {
+  auto add = [this](const Request& request, ReplyOrderHint hint) {
     Slot slot;
     slot.rule = ReplyRuleFor(request);
-    slot.in_order = answered_in_order;
+    slot.hint = std::move(hint);
     std::string scratch;
     const std::string_view body = request.WireView(scratch);
     dropped_.ForgetFor(slot.rule, body);
@@ -104,9 +104,9 @@ PipelineExchange::PipelineExchange(const Pipeline& pipeline, const Limits& limit
     slots_.push_back(std::move(slot));
   };
   for (std::size_t i = 0; i < pipeline.requests.size(); ++i) {
-    add(pipeline.requests[i], i < in_order.size() && in_order[i]);
+    add(pipeline.requests[i], i < hints.size() ? std::move(hints[i]) : ReplyOrderHint{});
   }
-  add(*pipeline.sentinel, false);
+  add(*pipeline.sentinel, {});
   pipes_.ClearExchangeStderr();
   window_start_bytes_ = pipes_.stdout_bytes_read();
 }
@@ -193,6 +193,7 @@ PipelineResult PipelineExchange::Run() {
   result.sentinel.late_replies = std::move(late_replies_);
   result.ambiguous = ambiguous_;
   result.grace_spared = grace_spared_;
+  result.late_after_spared_grace = std::move(late_after_spared_grace_);
   result.taken_after_sentinel = taken_after_sentinel_;
   return result;
 }
@@ -233,9 +234,14 @@ void PipelineExchange::TakeFramed(StdoutFramer::Framed framed) {
       sentinel().observation.repeated_replies.push_back(std::move(*framed.value));
       return;
     }
-    if (const DroppedIds::Late late = dropped_.TakeLateReply(*framed.value);
+    std::string spared_kind;
+    if (const DroppedIds::Late late = dropped_.TakeLateReply(*framed.value, &spared_kind);
         late != DroppedIds::Late::kNo) {
-      order_disproved_ = order_disproved_ || late == DroppedIds::Late::kGraceSpared;
+      if (late == DroppedIds::Late::kGraceSpared) {
+        order_disproved_ = true;
+        late_after_spared_grace_.push_back(
+            {framed.value->as_object().at("id"), std::move(spared_kind)});
+      }
       late_replies_.push_back(std::move(*framed.value));
       return;
     }
@@ -333,7 +339,7 @@ void PipelineExchange::Conclude(Slot& slot, Outcome outcome, std::string detail)
       if (open.concluded) continue;
       open.open_at_sentinel = true;
       any_open = true;
-      all_in_order = all_in_order && open.in_order;
+      all_in_order = all_in_order && open.hint.in_order;
     }
     grace_spared_ = any_open && all_in_order;
   }
@@ -369,7 +375,8 @@ PipelineExchange::Clock::time_point PipelineExchange::ConcludeAfterSentinel(Cloc
       continue;
     }
     if (slot.rule.kind == ReplyRule::Kind::kMatchingId) {
-      dropped_.Remember(slot.rule.id, grace_spared_);
+      dropped_.Remember(slot.rule.id,
+                        grace_spared_ ? std::optional<std::string>(slot.hint.kind) : std::nullopt);
     }
     Conclude(slot, Outcome::kDropped, "no reply: " + answered);
   }

@@ -25,11 +25,11 @@ std::optional<std::string> AmbiguousByConstruction(const Pipeline& pipeline);
 class PipelineExchange {
  public:
   /// `pipeline` must have a sentinel with a string or integer id and must not be ambiguous by
-  /// construction, and must outlive the exchange. `in_order` has one entry per request (missing
-  /// ones are false): when every request open at the sentinel's reply is one the server is known
-  /// to answer in order (ReplyOrders), they are concluded at once, without the grace.
+  /// construction, and must outlive the exchange. `hints` has one entry per request (a missing
+  /// one is not in order): when every request open at the sentinel's reply is one the server is
+  /// known to answer in order (ReplyOrders), they are concluded at once, without the grace.
   PipelineExchange(const Pipeline& pipeline, const Limits& limits, ServerPipes& pipes,
-                   DroppedIds& dropped, std::vector<bool> in_order = {});
+                   DroppedIds& dropped, std::vector<ReplyOrderHint> hints = {});
   PipelineResult Run();
 
  private:
@@ -41,8 +41,8 @@ class PipelineExchange {
     bool concluded = false;
     /// The offset in wire_ just past this message's bytes.
     std::size_t wire_end = 0;
-    /// The server is known to answer it in order (the constructor's `in_order`).
-    bool in_order = false;
+    /// What the caller knew of its order (the constructor's `hints`).
+    ReplyOrderHint hint;
     /// It was open when the sentinel's reply came.
     bool open_at_sentinel = false;
     bool written = false;
@@ -97,6 +97,7 @@ class PipelineExchange {
   bool order_disproved_ = false;
   // Output was given to a request after the sentinel's reply.
   bool taken_after_sentinel_ = false;
+  std::vector<PipelineResult::LateAfterSparedGrace> late_after_spared_grace_;
   ServerPipes& pipes_;
   DroppedIds& dropped_;
   std::vector<Slot> slots_;
