@@ -118,9 +118,8 @@ Result<std::unique_ptr<Target>> StartServed(const TargetSpec& spec) {
                   spec.allow_remote, spec.limits};
   // Across runs the port differs: the target is named by what was asked.
   const std::string stable = spec.url + " (started: " + spec.server_command + ")";
-  std::string shell_command = command.shell_command;
   return std::unique_ptr<Target>(std::make_unique<ServedHttpTarget>(
-      std::move(*server), std::move(http), std::move(shell_command), stable));
+      std::move(*server), std::move(http), std::move(command.shell_command), stable));
 }
 
 class StdioCommandTarget : public Target {
