@@ -200,6 +200,7 @@ int RunCheck(const CheckSettings& settings, const ExitPolicy& policy, Target& ta
   };
   checks::CheckRun run = checks::RunChecks(target.Factory(), *options, progress);
   line.Finish();
+  for (std::string& note : target.Notes()) run.notes.push_back(std::move(note));
   info.duration_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

@@ -256,6 +256,19 @@ TEST(FuzzCommand, AServerCommandACaseCrashesIsStartedAgainAndTheRunGoesOn) {
       << "a server outlived the run";
 }
 
+// `check` sends an id of 100,000 characters, which crash-on-long-id ends the server on: the
+// checks after it go on against the server started again, and the report says so.
+TEST(CheckCommand, AServerCommandACheckCrashesIsStartedAgainAndTheChecksGoOn) {
+  const ProcessRun run =
+      RunShell(ShellQuote(McpfuzzBinary()) + " check --progress never --server-cmd " +
+               ShellQuote(ShellQuote(McpfuzzBinary()) +
+                          " refserver --http --port {port} --fault crash-on-long-id"));
+  EXPECT_EQ(run.exit_code, 0) << run.output;  // the crash's closed connection is a WARN (Z2)
+  EXPECT_NE(run.output.find("limits.oversized-request"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("was started again on its port"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find(" 0 fail, 0 unverified"), std::string::npos) << run.output;
+}
+
 TEST(CheckCommand, ATargetThatCouldNotBeReachedSaysWhy) {
   const struct {
     std::string target;
