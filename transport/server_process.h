@@ -110,11 +110,12 @@ class ServedHttpServer {
   std::size_t restarts() const;
 
  private:
-  explicit ServedHttpServer(ServerCommand command, HttpServerProcess first);
+  ServedHttpServer(ServerCommand command, HttpServerProcess first);
 
   const ServerCommand command_;
   mutable std::mutex mutex_;
-  // Shared with the connections that ask its agent: a restart leaves them the one they reached.
+  // Shared with its connections: a restart leaves each the server it reached, to tell it ended
+  // and to ask its agent.
   std::shared_ptr<HttpServerProcess> server_;
   std::size_t restarts_ = 0;
 };
