@@ -375,6 +375,15 @@ void CollectHandedOut(const boost::json::value& value, std::size_t limit,
   }
 }
 
+// Whether step `at` of `steps` may be edited without changing what the model judges the other
+// steps by (MutateSequence).
+bool Editable(const Sequence& steps, std::size_t at) {
+  // A notification (the cancellation of a pipelined step among them) has no id to keep.
+  const SequenceStep& step = steps[at];
+  return !step.pipelined && !step.cursor_from && step.request.RpcId() &&
+         step.request.RpcMethod() != "initialize";
+}
+
 }  // namespace
 
 std::vector<HandedOut> HandedOutIn(const boost::json::value& reply, std::size_t limit) {
@@ -473,6 +482,37 @@ std::optional<GeneratedCase> Mutate(const GeneratedCase& parent, const Generated
   for (std::size_t i = 0; i < edits.size(); ++i) {
     mutant.variant += (i == 0 ? " " : "; ") + edits[i];
   }
+  return mutant;
+}
+
+std::optional<GeneratedCase> MutateSequence(const GeneratedCase& parent, const GeneratedCase* donor,
+                                            const MutationContext& context, std::uint64_t seed,
+                                            const std::string& label) {
+  std::vector<std::size_t> editable;
+  for (std::size_t at = 0; at < parent.steps.size(); ++at) {
+    if (Editable(parent.steps, at)) editable.push_back(at);
+  }
+  if (editable.empty()) return std::nullopt;
+  Random random(seed ^ 0x7365'7175'656eULL);
+  const std::size_t at = editable[random.Below(editable.size())];
+  GeneratedCase step;
+  step.request = parent.steps[at].request;
+  step.check_id = parent.steps[at].check_id;
+  const std::string where = label + " step " + std::to_string(at + 1);
+  std::optional<GeneratedCase> edited = Mutate(step, donor, context, random.Next(), where);
+  // The steps' replies are told apart by id, and a reused id is a rule of its own.
+  if (!edited || edited->request.RpcId() != step.request.RpcId()) return std::nullopt;
+  GeneratedCase mutant = parent;
+  mutant.family = std::string(kMutantFamily);
+  mutant.variant = std::move(edited->variant);
+  mutant.well_formed.reset();
+  SequenceStep& changed = mutant.steps[at];
+  changed.request = std::move(edited->request);
+  changed.check_id = edited->check_id;
+  changed.row.clear();
+  changed.mutated = true;
+  mutant.request = mutant.steps.back().request;
+  mutant.check_id = mutant.steps.back().check_id;
   return mutant;
 }
 

@@ -43,6 +43,16 @@ std::optional<GeneratedCase> Mutate(const GeneratedCase& parent, const Generated
                                     const MutationContext& context, std::uint64_t seed,
                                     const std::string& label);
 
+/// A mutant of the sequence `parent` (a case of the sequences family, or a mutant of one): one
+/// of its requests edited as Mutate edits a case, its id kept, and marked `mutated` so that it
+/// is judged by the process rules alone while every other step keeps the rule of its state.
+/// Steps that make the state the others are judged in are left as they are: initialize and
+/// the notifications, a request written with its cancellation, one that carries a captured
+/// cursor. Nothing when no step may be edited or every edit drawn was refused.
+std::optional<GeneratedCase> MutateSequence(const GeneratedCase& parent, const GeneratedCase* donor,
+                                            const MutationContext& context, std::uint64_t seed,
+                                            const std::string& label);
+
 /// A member a server wrote in a reply: a string value and its key.
 struct HandedOut {
   std::string key;

@@ -21,6 +21,7 @@ boost::json::value SequenceToJson(const Sequence& sequence) {
     if (!step.row.empty()) out["row"] = step.row;
     if (step.cursor_from) out["cursor_from"] = *step.cursor_from;
     if (step.pipelined) out["pipelined"] = true;
+    if (step.mutated) out["mutated"] = true;
     steps.push_back(std::move(out));
   }
   return steps;
@@ -63,6 +64,13 @@ Result<Sequence> SequenceFromJson(const boost::json::value& json) {
                      ": \"pipelined\" is not a boolean"};
       }
       step.pipelined = pipelined->get_bool();
+    }
+    if (const auto* mutated = object->if_contains("mutated"); mutated != nullptr) {
+      if (!mutated->is_bool()) {
+        return Error{"step " + std::to_string(sequence.size() + 1) +
+                     ": \"mutated\" is not a boolean"};
+      }
+      step.mutated = mutated->get_bool();
     }
     sequence.push_back(std::move(step));
   }

@@ -35,6 +35,10 @@ struct SequenceStep {
   /// A ping follows them, so a reply that comes after its answer provably followed the
   /// cancellation. Without such a next step the request is sent as any other.
   bool pipelined = false;
+  /// A coverage mutant's edit (`fuzz --coverage`, generators/mutation.h): the step breaks no
+  /// rule on purpose, so it is judged by its own check_id (the process rules), not by the rule
+  /// of the state it meets, which was planned for the step before the edit.
+  bool mutated = false;
   bool operator==(const SequenceStep&) const = default;
 };
 using Sequence = std::vector<SequenceStep>;
@@ -46,7 +50,7 @@ inline constexpr std::string_view kCursorPlaceholder = "mcpfuzz-captured-cursor"
 Request WithCursor(Request request, std::string_view cursor);
 
 /// [{"request": {…model/case_file.h…}, "check_id": "…", "row": "L6", "cursor_from": 2,
-///   "pipelined": true}, …]
+///   "pipelined": true, "mutated": true}, …]
 boost::json::value SequenceToJson(const Sequence& sequence);
 Result<Sequence> SequenceFromJson(const boost::json::value& json);
 

@@ -393,6 +393,70 @@ TEST_F(CoverageAgent, MeasuredWithWorkersEveryWorkersServerCounts) {
   EXPECT_EQ(test_support::ProcessesWhoseEnvironmentNames(workers.temporary.string()), 0U);
 }
 
+// Sequences are cases of the corpus too: each runs on a connection of its own (over stdio a
+// process, asked for its coverage before it ends), one that ran new code joins, and its
+// mutants edit one of its steps, which is then judged by the process rules alone. Measured
+// only, the sequences' code counts as well.
+TEST_F(CoverageAgent, SequencesJoinTheCorpusAndTheirMutantsEditAStep) {
+  test_support::ScratchDirectory scratch("fuzz-coverage-sequences");
+  const std::string server = "node " + ShellQuote(kServers + "/sdk-v1.mjs") + " --stdio";
+  const std::filesystem::path corpus = scratch.path() / "corpus";
+  const std::string cases = "--cases 24 --seed 1 --families sequences --progress never";
+  const auto measured =
+      FuzzWithOwnTmp(scratch.path() / "measured", "--coverage-measure " + cases, server);
+  const auto steered =
+      FuzzWithOwnTmp(scratch.path() / "steered",
+                     "--coverage " + cases + " --corpus " + ShellQuote(corpus.string()), server);
+  ASSERT_NE(measured.run.exit_code, 2) << measured.run.output;
+  ASSERT_NE(steered.run.exit_code, 2) << steered.run.output;
+  const boost::json::object measure = test_support::ReadJson(measured.report).as_object();
+  ASSERT_TRUE(measure.contains("coverage")) << measured.run.output;
+  EXPECT_GT(measure.at("coverage").at("blocks").to_number<std::size_t>(), 0U)
+      << "the sequences' own processes were asked";
+
+  const boost::json::object report = test_support::ReadJson(steered.report).as_object();
+  ASSERT_TRUE(report.contains("coverage")) << steered.run.output;
+  const boost::json::object& coverage = report.at("coverage").as_object();
+  EXPECT_TRUE(coverage.at("steered").as_bool());
+  EXPECT_GT(coverage.at("mutants").to_number<std::size_t>(), 0U);
+  bool sequence_ran_new = false;
+  bool sequence_mutant = false;
+  for (const auto& entry : coverage.at("corpus").as_array()) {
+    const std::string family(entry.at("family").as_string());
+    if (family == "sequences" && entry.at("blocks").to_number<std::size_t>() > 0) {
+      sequence_ran_new = true;
+    }
+    if (family == gen::kMutantFamily &&
+        std::string_view(entry.at("variant").as_string()).find(" step ") != std::string::npos) {
+      sequence_mutant = true;
+    }
+  }
+  EXPECT_TRUE(sequence_ran_new) << coverage.at("corpus");
+  EXPECT_TRUE(sequence_mutant) << coverage.at("corpus");
+  EXPECT_EQ(report.at("findings").as_array().size(), 0U)
+      << "a conformant answer to a mutated step is no finding: " << report.at("findings");
+
+  // The corpus's sequences are case files with their steps, the edited one marked.
+  std::size_t files = 0;
+  bool marked = false;
+  for (const auto& entry : std::filesystem::directory_iterator(corpus / "coverage")) {
+    ++files;
+    const boost::json::object file = test_support::ReadJson(entry.path()).as_object();
+    if (!file.contains("steps")) continue;
+    for (const auto& step : file.at("steps").as_array()) {
+      if (step.as_object().contains("mutated")) marked = true;
+    }
+  }
+  EXPECT_EQ(files, coverage.at("corpus").as_array().size());
+  EXPECT_TRUE(marked);
+  const test_support::ProcessRun replay = test_support::McpfuzzWithin(
+      300, "replay " + ShellQuote((corpus / "coverage").string()) + " -- " + server);
+  EXPECT_EQ(replay.exit_code, 0) << replay.output;
+  EXPECT_NE(replay.output.find(std::to_string(files) + " case(s)"), std::string::npos)
+      << replay.output;
+  EXPECT_EQ(test_support::ProcessesWhoseEnvironmentNames(steered.temporary.string()), 0U);
+}
+
 // The planted bug (tests/servers/planted-bug.mjs): a crash behind four steps on what tools/list
 // is sent: the cursor the server handed out, the trace its second page handed out sent back in
 // _meta, a note beside it, a note of 64 bytes or more. In the same number of cases at the

@@ -126,5 +126,73 @@ TEST(Mutation, ARawBodyIsEditedAsBytes) {
   EXPECT_GT(edited, 40U);
 }
 
+// A sequence's mutant edits one request: never initialize, a notification, a request written
+// with its cancellation or one carrying a captured cursor, since those make the state the
+// other steps are judged in. The edited step keeps its id and is judged by the process rules;
+// every other step is as it was, and the same seed gives the same mutant.
+TEST(Mutation, ASequencesMutantEditsOneOfItsRequestsAndSaysSo) {
+  const Revision revision = Revision::k2025_11_25;
+  const TransportKind stdio = TransportKind::kStdio;
+  GeneratedCase parent;
+  parent.family = "sequences";
+  auto step = [](Request request, const char* check_id) {
+    SequenceStep made;
+    made.request = std::move(request);
+    made.check_id = check_id;
+    made.row = "row";
+    return made;
+  };
+  parent.steps.push_back(step(MakeInitialize(revision, stdio, 1), "lifecycle.initialize"));
+  parent.steps.push_back(
+      step(MakeNotification(revision, stdio, "notifications/initialized"), "none"));
+  parent.steps.push_back(
+      step(MakeRequest(revision, stdio, "prompts/list", {}, 2), "lifecycle.after-init"));
+  SequenceStep captured = step(MakeRequest(revision, stdio, "prompts/list", {}, 3), "c2");
+  captured.cursor_from = 2;
+  parent.steps.push_back(captured);
+  SequenceStep pipelined =
+      step(MakeRequest(revision, stdio, "tools/list", {}, 4), "cancellation.no-reply");
+  pipelined.pipelined = true;
+  parent.steps.push_back(pipelined);
+  parent.steps.push_back(step(CancellationOf(pipelined.request), "cancellation.no-reply"));
+  parent.steps.push_back(step(MakeRequest(revision, stdio, "ping", {}, 5), "lifecycle.ping"));
+  parent.request = parent.steps.back().request;
+  parent.check_id = parent.steps.back().check_id;
+
+  gen::MutationContext context;
+  context.tokens = {"greeting"};
+  std::set<std::size_t> edited_steps;
+  for (std::uint64_t seed = 0; seed < 200; ++seed) {
+    const auto mutant = gen::MutateSequence(parent, nullptr, context, seed, "case 9");
+    const auto again = gen::MutateSequence(parent, nullptr, context, seed, "case 9");
+    ASSERT_EQ(mutant.has_value(), again.has_value());
+    if (!mutant) continue;
+    EXPECT_EQ(mutant->steps, again->steps);
+    EXPECT_EQ(mutant->family, gen::kMutantFamily);
+    ASSERT_EQ(mutant->steps.size(), parent.steps.size());
+    std::size_t changed = 0;
+    for (std::size_t at = 0; at < parent.steps.size(); ++at) {
+      const SequenceStep& was = parent.steps[at];
+      const SequenceStep& now = mutant->steps[at];
+      if (now == was) continue;
+      ++changed;
+      edited_steps.insert(at);
+      EXPECT_TRUE(now.mutated);
+      EXPECT_EQ(now.check_id, check::kNoEarlyExit);
+      EXPECT_EQ(now.request.RpcId(), was.request.RpcId()) << mutant->variant;
+      EXPECT_NE(mutant->variant.find("case 9 step " + std::to_string(at + 1)), std::string::npos)
+          << mutant->variant;
+    }
+    EXPECT_EQ(changed, 1U) << mutant->variant;
+    EXPECT_EQ(mutant->request, mutant->steps.back().request);
+  }
+  // Only the two plain requests were ever edited.
+  EXPECT_EQ(edited_steps, (std::set<std::size_t>{2, 6}));
+
+  GeneratedCase handshake_only;
+  handshake_only.steps = {parent.steps[0], parent.steps[1]};
+  EXPECT_FALSE(gen::MutateSequence(handshake_only, nullptr, context, 1, "case 0"));
+}
+
 }  // namespace
 }  // namespace mcpfuzz

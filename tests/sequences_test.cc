@@ -690,5 +690,58 @@ TEST(SequenceCodec, APipelinedStepRoundTripsAndNamesItsCancellation) {
   EXPECT_FALSE(SequenceFromJson(bad).ok());
 }
 
+// A coverage mutant's step breaks no rule on purpose: it is judged by its own check (the
+// process rules), not by the rule its state would apply to the step before the edit. A ping
+// once initialized must get a result (L6a), so the conformant server's refusal of a ping whose
+// params are not an object fails that rule; marked mutated, the same step passes, and the step
+// after it is still judged by the rule of its state.
+TEST(SequenceModel, AMutatedStepIsJudgedByItsOwnCheckAndTheStepsAfterItByTheirState) {
+  Sequence sequence;
+  auto add = [&sequence](Request request, std::string_view check_id, std::string row) {
+    SequenceStep step;
+    step.request = std::move(request);
+    step.check_id = std::string(check_id);
+    step.row = std::move(row);
+    sequence.push_back(std::move(step));
+  };
+  add(MakeInitialize(kR4, kStdio, 1), check::kInitialize, "L1");
+  add(MakeNotification(kR4, kStdio, "notifications/initialized"), "", "");
+  Request odd = MakeRequest(kR4, kStdio, "ping", {}, 2);
+  std::get<boost::json::value>(odd.body).as_object()["params"] = "not an object";
+  add(odd, check::kPing, "L6a");
+  add(MakeRequest(kR4, kStdio, "ping", {}, 3), check::kPing, "L6a");
+  const RefTarget target = StartRefServer(kStdio, {}, SequenceLimits(), 200ms);
+  const ScratchDirectory files("mutated-step");
+  auto replay = [&](const Sequence& steps, const std::string& name) {
+    FindingRecord record;
+    static_cast<Case&>(record) = Case{steps.back().request, steps.back().check_id, {}};
+    record.steps = steps;
+    auto written = WriteCaseFile(files.path(), name, FindingToJson(record));
+    EXPECT_TRUE(written.ok()) << written.error().message;
+    const ReplayResult replayed = Replay(target.connect, files.path() / name);
+    EXPECT_EQ(replayed.cases.size(), 1U);
+    EXPECT_TRUE(replayed.cases.at(0).error.empty()) << replayed.cases.at(0).error;
+    return replayed.cases.at(0);
+  };
+  const ReplayedCase planned = replay(sequence, "planned.json");
+  EXPECT_TRUE(planned.still_fails) << "the refusal fails L6a";
+  ASSERT_TRUE(planned.verdict.has_value());
+  EXPECT_EQ(planned.verdict->check_id, check::kPing) << Summarize(*planned.verdict);
+
+  sequence[2].mutated = true;
+  sequence[2].check_id = std::string(check::kNoEarlyExit);
+  ExpectCaseFileRoundTrip(sequence);  // `mutated` included
+  const ReplayedCase mutated = replay(sequence, "mutated.json");
+  EXPECT_FALSE(mutated.still_fails)
+      << (mutated.verdict ? Summarize(*mutated.verdict) : "no verdict");
+  ASSERT_TRUE(mutated.verdict.has_value());
+  EXPECT_EQ(mutated.verdict->check_id, check::kPing) << "the last step keeps its state's rule";
+  EXPECT_EQ(mutated.verdict->kind, VerdictKind::kPass) << Summarize(*mutated.verdict);
+
+  boost::json::value bad = SequenceToJson(sequence);
+  bad.as_array()[2].as_object()["mutated"] = "yes";
+  EXPECT_FALSE(SequenceFromJson(bad).ok());
+}
+
 }  // namespace
 }  // namespace mcpfuzz::test_support

@@ -252,10 +252,19 @@ class Campaign {
   /// A bad verdict on `generated` (case `index`): re-send, shrink, record, write.
   void Investigate(Lane& lane, const GeneratedCase& generated, std::size_t index,
                    const Judged& judged, bool settle);
-  /// A case of the sequences family: sent on a fresh connection, and when a step fails,
-  /// re-sent, shrunk by removing steps and written like any finding (sequence_run.h).
-  /// Returns the judgement of its last step.
-  Judged RunSequenceCase(const Lane& lane, const GeneratedCase& generated, std::size_t index);
+  /// What a sequence case gave: the judgement of its last step sent, and with
+  /// CampaignOptions::coverage what the server ran for it.
+  struct SequenceOutcome {
+    Judged last;
+    std::optional<Taken> taken;
+  };
+  /// A case of the sequences family (or a mutant of one): sent on a fresh connection, and when
+  /// a step fails, re-sent, shrunk by removing steps and written like any finding
+  /// (sequence_run.h).
+  SequenceOutcome RunSequenceCase(const Lane& lane, const GeneratedCase& generated,
+                                  std::size_t index);
+  /// RunSequenceCase, then what steering makes of it (RunCase and RunMutant).
+  void SendSequence(Lane& lane, const GeneratedCase& generated, std::size_t index);
   void Report(bool force);
   bool EnoughFindings() const {
     return options_.max_findings > 0 && result_.findings.size() >= options_.max_findings;

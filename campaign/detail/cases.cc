@@ -12,6 +12,7 @@
 
 #include "campaign/detail/campaign_loop.h"
 #include "campaign/detail/judging.h"
+#include "campaign/detail/sequence_run.h"
 #include "generators/mutation.h"
 #include "model/channel.h"
 #include "oracles/check_ids.h"
@@ -157,11 +158,16 @@ void Campaign::RunCase(Lane& lane, std::size_t index) {
   }
   if (RecordAndSkip(*generated, index)) return;
   if (!generated->steps.empty()) {
-    const Judged judged = RunSequenceCase(lane, *generated, index);
-    NoteUnplaceable(lane, *generated, judged.observation);
+    SendSequence(lane, *generated, index);
     return;
   }
   SendAndDecide(lane, std::move(*generated), index);
+}
+
+void Campaign::SendSequence(Lane& lane, const GeneratedCase& generated, std::size_t index) {
+  const SequenceOutcome outcome = RunSequenceCase(lane, generated, index);
+  NoteUnplaceable(lane, generated, outcome.last.observation);
+  if (lane.steering) Steer(lane, generated, index, outcome.last, outcome.taken);
 }
 
 void Campaign::RunMutant(Lane& lane, std::size_t index) {
@@ -169,6 +175,10 @@ void Campaign::RunMutant(Lane& lane, std::size_t index) {
   std::optional<GeneratedCase> mutant = lane.steering->Mutant(index);
   if (!mutant) return;
   if (options_.record_cases) Record(*mutant);
+  if (!mutant->steps.empty()) {
+    SendSequence(lane, *mutant, index);
+    return;
+  }
   SendAndDecide(lane, std::move(*mutant), index);
 }
 
@@ -212,8 +222,7 @@ void Campaign::Decide(Lane& lane, GeneratedCase generated, std::size_t index, co
 
 std::optional<Campaign::Taken> Campaign::TakeCoverage(Lane& lane) {
   if (options_.coverage == CoverageUse::kOff) return std::nullopt;
-  if (!result_.coverage) result_.coverage.emplace().steered = lane.steering != nullptr;
-  if (!result_.coverage->off.empty()) return std::nullopt;
+  if (result_.coverage && !result_.coverage->off.empty()) return std::nullopt;
   const auto asking = Clock::now();
   std::optional<Taken> taken = MergeCoverage(lane.session->TakeCoverage());
   Add(result_.timing.coverage, asking);
@@ -221,7 +230,8 @@ std::optional<Campaign::Taken> Campaign::TakeCoverage(Lane& lane) {
 }
 
 std::optional<Campaign::Taken> Campaign::MergeCoverage(Result<TargetSession::CoverageReply> taken) {
-  if (!result_.coverage) result_.coverage.emplace();
+  if (!result_.coverage)
+    result_.coverage.emplace().steered = options_.coverage == CoverageUse::kSteer;
   CampaignCoverage& coverage = *result_.coverage;
   if (!coverage.off.empty()) return std::nullopt;
   ++coverage.takes;
@@ -254,12 +264,11 @@ void Campaign::Steer(Lane& lane, const GeneratedCase& generated, std::size_t ind
   Steering& steering = *lane.steering;
   steering.Heard(judged.observation);
   if (generated.family == gen::kMutantFamily) ++result_.coverage->mutants;
-  // A sequence is a connection of its own, a large case's point is its size, and a finding is
-  // investigated already: none is a parent worth mutating.
+  // A large case's point is its size, and a finding is investigated already: neither is a
+  // parent worth mutating.
   // Nor is a case that ended the server (its death is judged at the next request and then
   // investigated): its blocks count, but a re-send for stability would only end it again.
-  if (!generated.steps.empty() || generated.request.WireSize() > kMaxParentBytes ||
-      judged.finding || (taken && taken->ended)) {
+  if (generated.request.WireSize() > kMaxParentBytes || judged.finding || (taken && taken->ended)) {
     return;
   }
   const Reply reply = ClassifyReply(generated.request, judged.observation);
@@ -272,8 +281,8 @@ void Campaign::Steer(Lane& lane, const GeneratedCase& generated, std::size_t ind
   const bool ran_new = taken && taken->gain.blocks > 0;
   // Nor is one whose reply may still come sent again on this process (judged a drop or a
   // timeout): its id would make that late reply the re-send's answer, and the re-send's own
-  // reply a stray for the case after it.
-  const bool may_answer_late = judged.dropped || judged.timed_out;
+  // reply a stray for the case after it. A sequence is sent again on a connection of its own.
+  const bool may_answer_late = generated.steps.empty() && (judged.dropped || judged.timed_out);
   const std::size_t blocks =
       ran_new && !may_answer_late ? StableBlocks(lane, generated, *taken) : 0;
   if (!ran_new && !new_answer) return;
@@ -286,6 +295,7 @@ void Campaign::WriteCorpusEntry(const GeneratedCase& generated, std::size_t inde
   if (options_.corpus_dir.empty()) return;
   FindingRecord record;
   static_cast<Case&>(record) = generated;
+  record.steps = generated.steps;
   record.origin =
       "fuzz --coverage seed=" + std::to_string(options_.seed) + " case=" + std::to_string(index);
   record.verdict = judged.verdict;
@@ -306,11 +316,18 @@ std::size_t Campaign::StableBlocks(Lane& lane, const GeneratedCase& generated, c
   if (lane.session->lost()) return 0;
   const auto resending = Clock::now();
   // Judged as any exchange is, but only its coverage counts: the case was judged already.
-  (void)SendAndJudge(*lane.session, generated, /*settle=*/false);
-  auto again = lane.session->TakeCoverage(/*all=*/true);
+  Result<TargetSession::CoverageReply> again = Error{"not sent"};
+  if (generated.steps.empty()) {
+    (void)SendAndJudge(*lane.session, generated, /*settle=*/false);
+    again = lane.session->TakeCoverage(/*all=*/true);
+  } else if (auto run = RunSequence(link_, generated.steps, /*take_coverage=*/true, /*all=*/true);
+             run.coverage) {
+    again = std::move(*run.coverage);
+  }
   Add(result_.timing.coverage, resending);
-  // On another process (the case ended the server) every block of a start-up runs again.
-  if (!again.ok() || again->agent != taken.agent) return 0;
+  // On another process (the case ended the server) every block of a start-up runs again; a
+  // sequence over stdio runs on a process of its own each time, start-up and all.
+  if (!again.ok() || (generated.steps.empty() && again->agent != taken.agent)) return 0;
   auto ran = coverage_.MergeAll(again->reply, again->agent);
   if (!ran.ok()) return 0;
   const std::unordered_set<coverage::BlockKey> ran_again(ran->begin(), ran->end());

@@ -150,17 +150,23 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
   Report(/*force=*/true);
 }
 
-Judged Campaign::RunSequenceCase(const Lane& lane, const GeneratedCase& generated,
-                                 std::size_t index) {
+Campaign::SequenceOutcome Campaign::RunSequenceCase(const Lane& lane,
+                                                    const GeneratedCase& generated,
+                                                    std::size_t index) {
   CountSent(generated);
   const auto sent = Clock::now();
-  const SequenceRun run = RunSequence(link_, generated.steps);
+  // Over stdio the sequence's process is its own, and ends with it: asked now or never.
+  const bool take = options_.coverage != CoverageUse::kOff &&
+                    (!result_.coverage || result_.coverage->off.empty());
+  SequenceRun run = RunSequence(link_, generated.steps, take);
   Add(result_.timing.sending, sent);
-  Judged out = run.steps.empty() ? Judged{} : run.steps.back();
+  SequenceOutcome out;
+  if (!run.steps.empty()) out.last = run.steps.back();
   if (!run.error.empty()) {
     result_.notes.push_back("a sequence could not open its connection: " + run.error);
     return out;
   }
+  if (run.coverage) out.taken = MergeCoverage(std::move(*run.coverage));
   const Judged* judged = run.finding();
   if (judged == nullptr) return out;
   const std::string signature = judged->signature;

@@ -79,7 +79,7 @@ Judged Unattributed(const Request& request, Observation observation) {
 
 }  // namespace
 
-SequenceRun RunSequence(TargetLink& link, const Sequence& sequence) {
+SequenceRun RunSequence(TargetLink& link, const Sequence& sequence, bool take_coverage, bool all) {
   SequenceRun run;
   if (sequence.empty()) return run;
   // Its own connection, never reopened: what the steps did to it is what is judged.
@@ -131,7 +131,10 @@ SequenceRun RunSequence(TargetLink& link, const Sequence& sequence) {
     }
     const bool opens_second = sent.session == SessionBinding::kOmit &&
                               sent.RpcMethod() == "initialize" && !session.session_id().empty();
-    Observation observation = session.SendExactly(sent);
+    // A mutated step is sent as a lone mutant is, with a sentinel behind it over stdio: a server
+    // that drops it is known to in one round trip, not at the time limit.
+    Observation observation =
+        step.mutated ? session.SendUnrecovered(sent, Owed::kNothing) : session.SendExactly(sent);
     if (auto assigned = FindHeader(observation.http_headers, kHeaderSessionId)) {
       if (session.session_id().empty()) {
         session.set_session_id(std::string(*assigned));
@@ -145,7 +148,10 @@ SequenceRun RunSequence(TargetLink& link, const Sequence& sequence) {
     // wait out a limit each.
     const bool gone = observation.outcome == Outcome::kAliveButDeaf ||
                       observation.outcome == Outcome::kTimeout || ProcessEnded(observation);
-    Judged judged = JudgeStep(before, step.request, std::move(observation));
+    Judged judged = step.mutated ? JudgeExchange(session, Case{sent, step.check_id, {}},
+                                                 std::move(observation), session.last_sentinel(),
+                                                 /*settle=*/false)
+                                 : JudgeStep(before, step.request, std::move(observation));
     const bool finding = judged.finding;
     run.steps.push_back(std::move(judged));
     if (finding) {
@@ -164,6 +170,7 @@ SequenceRun RunSequence(TargetLink& link, const Sequence& sequence) {
     end.headers.push_back({std::string(kHeaderSessionId), second_session});
     static_cast<void>(session.SendExactly(end));
   }
+  if (take_coverage) run.coverage = session.TakeCoverage(all);
   return run;
 }
 

@@ -24,14 +24,21 @@ struct SequenceRun {
   std::optional<std::size_t> failing;
   /// Why nothing was sent (the connection could not be made).
   std::string error;
+  /// What the server's coverage agent said the sequence ran, when asked (`take_coverage`):
+  /// taken once every step was sent, on the sequence's own connection.
+  std::optional<Result<TargetSession::CoverageReply>> coverage;
   const Judged* finding() const { return failing ? &steps[*failing] : nullptr; }
 };
 
 /// Opens a fresh connection on `link` and sends `sequence` on it in order, each step exactly
-/// as it is (no sentinel: every message is part of what is judged). Over HTTP the
-/// Mcp-Session-Id of the first reply that carries one is attached to the later steps that ask
-/// for the session; a session still live at the end is ended with DELETE (not judged).
-SequenceRun RunSequence(TargetLink& link, const Sequence& sequence);
+/// as it is (no sentinel: every message is part of what is judged). Each step is judged by the
+/// rule of the state it meets, a mutated one by its own check (SequenceStep::mutated). Over
+/// HTTP the Mcp-Session-Id of the first reply that carries one is attached to the later steps
+/// that ask for the session; a session still live at the end is ended with DELETE (not
+/// judged). With `take_coverage`, the server's coverage agent is asked last (`all`: every
+/// block that ran, new or not).
+SequenceRun RunSequence(TargetLink& link, const Sequence& sequence, bool take_coverage = false,
+                        bool all = false);
 
 struct ShrunkSequence {
   Sequence minimal;

@@ -10,6 +10,11 @@ namespace {
 
 // Havoc mutants a new entry gets before entries are drawn by weight.
 constexpr std::size_t kEnergy = 32;
+// A sequence's: each costs a connection (over stdio a server start, the time of some fifty
+// ordinary cases; over HTTP a session of its own), so a new one is not worth a run of 32 at
+// once, and in the draw by weight it counts this much less (AFL favours the fast inputs too).
+constexpr std::size_t kSequenceEnergy = 4;
+constexpr std::uint64_t kSequenceCost = 8;
 // The dictionary's size: the server's strings, kept first come, first kept.
 constexpr std::size_t kMaxTokens = 1024;
 // Draws of a havoc mutant before the case goes without one (each draw may be refused).
@@ -66,7 +71,7 @@ void Steering::Add(const GeneratedCase& generated, std::size_t index, bool ran_n
   for (GeneratedCase& mutant : gen::BoundaryMutants(added.generated, mutation_, label)) {
     ready_.emplace_back(position, std::move(mutant));
   }
-  energy_.emplace_back(position, kEnergy);
+  energy_.emplace_back(position, added.generated.steps.empty() ? kEnergy : kSequenceEnergy);
 }
 
 std::size_t Steering::Pick(std::uint64_t draw) {
@@ -75,12 +80,14 @@ std::size_t Steering::Pick(std::uint64_t draw) {
     --energy_.back().second;
     return energy_.back().first;
   }
-  // By weight: (1 + blocks found first) / (1 + mutants drawn), in fixed point.
+  // By weight: (1 + blocks found first) / (1 + mutants drawn), a sequence's over its cost, in
+  // fixed point.
   std::vector<std::uint64_t> weights;
   weights.reserve(corpus_.size());
   std::uint64_t total = 0;
   for (const CorpusEntry& entry : corpus_) {
-    total += (1 + entry.blocks) * 1024 / (1 + entry.mutants) + 1;
+    const std::uint64_t cost = entry.generated.steps.empty() ? 1 : kSequenceCost;
+    total += (1 + entry.blocks) * 1024 / ((1 + entry.mutants) * cost) + 1;
     weights.push_back(total);
   }
   const std::uint64_t at = draw % total;
@@ -102,8 +109,12 @@ std::optional<GeneratedCase> Steering::Mutant(std::size_t index) {
     CorpusEntry& entry = corpus_[chosen];
     const CorpusEntry& donor = corpus_[SplitMix64(draw) % corpus_.size()];
     mutation_.near = entry.near;
-    auto mutant = gen::Mutate(entry.generated, &donor.generated, mutation_,
-                              SplitMix64(draw ^ 0x1ULL), "case " + std::to_string(entry.index));
+    const std::string label = "case " + std::to_string(entry.index);
+    auto mutant = entry.generated.steps.empty()
+                      ? gen::Mutate(entry.generated, &donor.generated, mutation_,
+                                    SplitMix64(draw ^ 0x1ULL), label)
+                      : gen::MutateSequence(entry.generated, &donor.generated, mutation_,
+                                            SplitMix64(draw ^ 0x1ULL), label);
     if (mutant) {
       ++entry.mutants;
       return mutant;

@@ -1,15 +1,18 @@
 #pragma once
-// Internal: coverage-guided steering of one lane (CampaignOptions::coverage, kSteer). Cases that
-// ran server code no case ran before, or got an answer of a new shape, join a corpus; once it
+// Internal: coverage-guided steering of one lane (CampaignOptions::coverage, kSteer). Cases
+// (sequences among them) that ran server code no case ran before, or got an answer of a new
+// shape, join a corpus; once it
 // has an entry, a mutant of an entry follows each generated case (the generated cases stay
 // those of a run without steering, so what they find a steered run finds). The scheduling is
 // AFL's, cut to what a live server affords:
 //   - a new entry that ran new code is first put through the deterministic stage: the values
 //     the server handed out in its reply sent back, one each (a cursor as a cursor, anything
 //     else in _meta), then each string of its params at the boundary lengths;
-//   - then it has kEnergy havoc mutants of its own, newest entry first (favour recent);
+//   - then it has kEnergy havoc mutants of its own, newest entry first (favour recent); a
+//     sequence fewer, since each costs a connection, and its mutants edit one of its steps;
 //   - after that an entry is drawn by weight: the blocks it found first, over the mutants drawn
-//     from it already (favour rare discoveries, and spread the effort).
+//     from it already (favour rare discoveries, and spread the effort), and for a sequence over
+//     what its connection costs.
 // Every choice follows from the run seed, the case index and what came back before, in case
 // order, so a run against the same server sends the same cases.
 
