@@ -172,7 +172,12 @@ void Campaign::SendSequence(Lane& lane, const GeneratedCase& generated, std::siz
 
 void Campaign::RunMutant(Lane& lane, std::size_t index) {
   if (!lane.steering || lane.session->lost()) return;
-  std::optional<GeneratedCase> mutant = lane.steering->Mutant(index);
+  // A sequence's mutant is a connection of its own, over stdio a server start, as a sequence
+  // of the default mix is: it goes under the same budget, one case in --sequence-every.
+  const bool sequences = lane.session->kind() != TransportKind::kStdio ||
+                         !options_.families.empty() ||
+                         BudgetRecheck(options_.seed, index, options_.sequence_every);
+  std::optional<GeneratedCase> mutant = lane.steering->Mutant(index, sequences);
   if (!mutant) return;
   if (options_.record_cases) Record(*mutant);
   if (!mutant->steps.empty()) {
@@ -285,7 +290,8 @@ void Campaign::Steer(Lane& lane, const GeneratedCase& generated, std::size_t ind
   const bool may_answer_late = generated.steps.empty() && (judged.dropped || judged.timed_out);
   const std::size_t blocks =
       ran_new && !may_answer_late ? StableBlocks(lane, generated, *taken) : 0;
-  if (!ran_new && !new_answer) return;
+  // A sequence costs a connection: an answer of a new shape alone does not earn it a place.
+  if (!ran_new && (!new_answer || !generated.steps.empty())) return;
   steering.Add(generated, index, ran_new, blocks, new_answer, judged.observation);
   WriteCorpusEntry(generated, index, judged);
 }

@@ -131,8 +131,8 @@ SequenceRun RunSequence(TargetLink& link, const Sequence& sequence, bool take_co
     }
     const bool opens_second = sent.session == SessionBinding::kOmit &&
                               sent.RpcMethod() == "initialize" && !session.session_id().empty();
-    // A mutated step is sent as a lone mutant is, with a sentinel behind it over stdio: a server
-    // that drops it is known to in one round trip, not at the time limit.
+    // A mutated step is sent as a lone mutant is, with a sentinel behind it over stdio: a drop
+    // is known in one round trip, not at the time limit.
     Observation observation =
         step.mutated ? session.SendUnrecovered(sent, Owed::kNothing) : session.SendExactly(sent);
     if (auto assigned = FindHeader(observation.http_headers, kHeaderSessionId)) {

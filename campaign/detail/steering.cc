@@ -74,28 +74,32 @@ void Steering::Add(const GeneratedCase& generated, std::size_t index, bool ran_n
   energy_.emplace_back(position, added.generated.steps.empty() ? kEnergy : kSequenceEnergy);
 }
 
-std::size_t Steering::Pick(std::uint64_t draw) {
+std::optional<std::size_t> Steering::Pick(std::uint64_t draw, bool sequences) {
+  auto may = [&](std::size_t entry) { return sequences || corpus_[entry].generated.steps.empty(); };
   while (!energy_.empty() && energy_.back().second == 0) energy_.pop_back();
-  if (!energy_.empty()) {
-    --energy_.back().second;
-    return energy_.back().first;
+  for (auto charged = energy_.rbegin(); charged != energy_.rend(); ++charged) {
+    if (charged->second == 0 || !may(charged->first)) continue;
+    --charged->second;
+    return charged->first;
   }
   // By weight: (1 + blocks found first) / (1 + mutants drawn), a sequence's over its cost, in
   // fixed point.
   std::vector<std::uint64_t> weights;
   weights.reserve(corpus_.size());
   std::uint64_t total = 0;
-  for (const CorpusEntry& entry : corpus_) {
-    const std::uint64_t cost = entry.generated.steps.empty() ? 1 : kSequenceCost;
-    total += (1 + entry.blocks) * 1024 / ((1 + entry.mutants) * cost) + 1;
+  for (std::size_t entry = 0; entry < corpus_.size(); ++entry) {
+    const CorpusEntry& drawn = corpus_[entry];
+    const std::uint64_t cost = drawn.generated.steps.empty() ? 1 : kSequenceCost;
+    if (may(entry)) total += (1 + drawn.blocks) * 1024 / ((1 + drawn.mutants) * cost) + 1;
     weights.push_back(total);
   }
+  if (total == 0) return std::nullopt;
   const std::uint64_t at = draw % total;
   return static_cast<std::size_t>(std::upper_bound(weights.begin(), weights.end(), at) -
                                   weights.begin());
 }
 
-std::optional<GeneratedCase> Steering::Mutant(std::size_t index) {
+std::optional<GeneratedCase> Steering::Mutant(std::size_t index, bool sequences) {
   if (corpus_.empty()) return std::nullopt;
   if (!ready_.empty()) {
     auto [entry, mutant] = std::move(ready_.front());
@@ -105,8 +109,9 @@ std::optional<GeneratedCase> Steering::Mutant(std::size_t index) {
   }
   std::uint64_t draw = SplitMix64(CaseSeed(seed_, index) ^ 0x4841'564fULL);
   for (int attempt = 0; attempt < kDraws; ++attempt, draw = SplitMix64(draw)) {
-    const std::size_t chosen = Pick(draw);
-    CorpusEntry& entry = corpus_[chosen];
+    const std::optional<std::size_t> chosen = Pick(draw, sequences);
+    if (!chosen) return std::nullopt;
+    CorpusEntry& entry = corpus_[*chosen];
     const CorpusEntry& donor = corpus_[SplitMix64(draw) % corpus_.size()];
     mutation_.near = entry.near;
     const std::string label = "case " + std::to_string(entry.index);

@@ -49,8 +49,9 @@ class Steering {
   Steering(std::uint64_t seed, const GenContext& context);
 
   /// The mutant after case `index`; nothing while the corpus is empty or every draw was
-  /// refused.
-  std::optional<GeneratedCase> Mutant(std::size_t index);
+  /// refused. `sequences`: whether it may be a sequence's (each costs a connection, over stdio
+  /// a server start, so the campaign allows one under the stdio sequences' budget).
+  std::optional<GeneratedCase> Mutant(std::size_t index, bool sequences);
 
   /// Everything the server answered feeds the dictionary (strings and keys it wrote).
   void Heard(const Observation& observation);
@@ -64,7 +65,8 @@ class Steering {
   const std::vector<CorpusEntry>& corpus() const { return corpus_; }
 
  private:
-  std::size_t Pick(std::uint64_t draw);
+  // The entry to draw a havoc mutant from; nothing when no entry may be drawn.
+  std::optional<std::size_t> Pick(std::uint64_t draw, bool sequences);
 
   std::uint64_t seed_;
   gen::MutationContext mutation_;
@@ -73,7 +75,8 @@ class Steering {
   std::vector<CorpusEntry> corpus_;
   // The deterministic stage's mutants, in order, each with the entry it came from.
   std::deque<std::pair<std::size_t, GeneratedCase>> ready_;
-  // Entries with havoc energy left, newest last.
+  // Entries with havoc energy, newest last (an entry's may be left while a newer one is drawn:
+  // a sequence's, where the case may not draw one).
   std::vector<std::pair<std::size_t, std::size_t>> energy_;
 };
 
