@@ -152,7 +152,9 @@ struct CampaignFinding {
   JudgeContext context;
   std::size_t case_index = 0;
   Revision revision = kLatestRevision;
-  Request original;
+  /// The request before shrinking, when shrinking changed it (else `minimal` is it). Set once
+  /// shrinking is over: a body of megabytes is then not held once more while candidates are.
+  std::optional<Request> original;
   /// The smallest request found with the same signature (the original when nothing shrank).
   Request minimal;
   /// The verdict on `minimal`.

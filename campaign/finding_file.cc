@@ -17,7 +17,7 @@ FindingRecord RecordOf(const CampaignFinding& finding, std::uint64_t seed) {
   facts.family = finding.family;
   facts.case_check_id = finding.case_check_id;
   facts.variant = finding.variant;
-  if (!(finding.original == finding.minimal)) facts.original = finding.original;
+  facts.original = finding.original;
   facts.signature = finding.signature;
   facts.stable = finding.stable;
   facts.reproduced = finding.reproduced;

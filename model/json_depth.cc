@@ -17,11 +17,13 @@ bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 bool IsHex(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
 // One pass over the text: validates it and, with `out`, copies what lies at most `max_depth`
-// levels deep, writing `null` for each container that opens deeper.
+// levels deep, writing `null` for each container that opens deeper. With `envelope`, the
+// members of a top-level object other than id, method and jsonrpc are copied with `null` for
+// their values.
 class Reader {
  public:
-  Reader(std::string_view text, std::size_t max_depth, std::string* out)
-      : text_(text), max_depth_(max_depth), out_(out) {}
+  Reader(std::string_view text, std::size_t max_depth, std::string* out, bool envelope = false)
+      : text_(text), max_depth_(max_depth), out_(out), envelope_(envelope) {}
 
   bool Read() {
     enum class Want { kValue, kValueOrClose, kKeyOrClose, kKey, kColon, kCommaOrClose, kEnd };
@@ -54,7 +56,12 @@ class Reader {
             want = stack_.empty() ? Want::kEnd : Want::kCommaOrClose;
             continue;
           }
-          if (c != '"' || !String()) return false;
+          if (c != '"') return false;
+          if (const std::size_t key = pos_; !String()) {
+            return false;
+          } else if (envelope_ && stack_.size() == 1) {
+            mute_value_ = !EnvelopeKey(text_.substr(key, pos_ - key));
+          }
           want = Want::kColon;
           continue;
         case Want::kValueOrClose:
@@ -65,12 +72,19 @@ class Reader {
           }
           [[fallthrough]];
         case Want::kValue:
+          if (mute_value_) {
+            // The value of a member the envelope leaves out: `null` stands for it.
+            mute_value_ = false;
+            muted_ = true;
+            out_->append("null");
+          }
           if (c == '[' || c == '{') {
             Open(c);
             want = c == '[' ? Want::kValueOrClose : Want::kKeyOrClose;
             continue;
           }
           if (!Scalar()) return false;
+          if (stack_.size() == 1) muted_ = false;
           want = stack_.empty() ? Want::kEnd : Want::kCommaOrClose;
           continue;
       }
@@ -78,20 +92,30 @@ class Reader {
   }
 
  private:
-  bool Shown() const { return stack_.size() <= max_depth_; }
+  bool Shown() const { return stack_.size() <= max_depth_ && !muted_; }
   void Emit(std::size_t from, std::size_t size) {
     if (out_ != nullptr && Shown()) out_->append(text_.substr(from, size));
   }
   void Open(char c) {
     stack_.push_back(c);
-    if (out_ != nullptr && stack_.size() == max_depth_ + 1) out_->append("null");
+    if (out_ != nullptr && !muted_ && stack_.size() == max_depth_ + 1) out_->append("null");
     Emit(pos_++, 1);
   }
   bool Close(char c) {
     if (stack_.empty() || (c == ']' ? '[' : c == '}' ? '{' : 0) != stack_.back()) return false;
     Emit(pos_++, 1);
     stack_.pop_back();
+    if (stack_.size() == 1) muted_ = false;
     return true;
+  }
+  // A member key as written, quotes and escapes included: decoded, since "\u0069d" is "id" (a
+  // key written in more than 64 bytes is none of the three).
+  static bool EnvelopeKey(std::string_view written) {
+    const std::optional<boost::json::value> key =
+        written.size() <= 64 ? ParseJson(written) : std::nullopt;
+    if (!key || !key->is_string()) return false;
+    const boost::json::string& name = key->as_string();
+    return name == "id" || name == "method" || name == "jsonrpc";
   }
   bool String() {
     const std::size_t start = pos_++;
@@ -159,6 +183,9 @@ class Reader {
   std::string_view text_;
   std::size_t max_depth_;
   std::string* out_;
+  bool envelope_ = false;
+  bool mute_value_ = false;  // the next value is one the envelope leaves out
+  bool muted_ = false;       // within such a value
   std::size_t pos_ = 0;
   std::vector<char> stack_;
 };
@@ -196,6 +223,12 @@ std::optional<std::string> WithoutDeepNesting(std::string_view text, std::size_t
   std::string out;
   if (!Reader(text, max_depth, &out).Read()) return std::nullopt;
   return out;
+}
+
+std::optional<boost::json::value> ParseRpcEnvelope(std::string_view text) {
+  std::string out;
+  if (!Reader(text, kEnvelopeDepth, &out, /*envelope=*/true).Read()) return std::nullopt;
+  return ParseJson(out);
 }
 
 std::optional<boost::json::value> ParseJsonEnvelope(std::string_view text) {

@@ -27,4 +27,10 @@ std::optional<std::string> WithoutDeepNesting(std::string_view text, std::size_t
 /// text that is not JSON. For reading a request's envelope only: the deep values are gone.
 std::optional<boost::json::value> ParseJsonEnvelope(std::string_view text);
 
+/// ParseJsonEnvelope for a message's id and method only: a top-level object keeps its id,
+/// method and jsonrpc members (whatever their keys' escapes), and every other member's value is
+/// `null`. A body of megabytes (padding in params._meta, a long name) is then read without a
+/// copy of it. Nothing for text that is not JSON.
+std::optional<boost::json::value> ParseRpcEnvelope(std::string_view text);
+
 }  // namespace mcpfuzz

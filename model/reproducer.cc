@@ -41,12 +41,14 @@ bool IsPlainText(std::string_view bytes) {
          });
 }
 
-// A command writing `bytes` exactly to stdout. Long runs of one byte (megabytes of padding,
+// A command writing `runs` exactly to stdout. Long runs of one byte (megabytes of padding,
 // 100,000 brackets) come from head and tr, so the reproducer stays a line a person can read.
-std::string PrintBytes(std::string_view bytes) {
-  if (!HasLongRun(bytes)) return "printf " + ShellQuote(PrintfFormat(bytes));
+std::string PrintRuns(const std::vector<BodyRun>& runs) {
+  if (runs.size() == 1 && runs.front().count == 0) {
+    return "printf " + ShellQuote(PrintfFormat(runs.front().literal));
+  }
   std::string command = "{";
-  for (const BodyRun& run : SplitRuns(bytes)) {
+  for (const BodyRun& run : runs) {
     if (run.count == 0) {
       command += " printf " + ShellQuote(PrintfFormat(run.literal)) + ";";
       continue;
@@ -56,6 +58,28 @@ std::string PrintBytes(std::string_view bytes) {
     command += " head -c " + std::to_string(run.count) + " /dev/zero | tr '\\000' '" + octal + "';";
   }
   return command + " }";
+}
+
+std::string PrintBytes(std::string_view bytes) {
+  if (!HasLongRun(bytes)) return "printf " + ShellQuote(PrintfFormat(bytes));
+  return PrintRuns(SplitRuns(bytes));
+}
+
+// The runs of `pieces` written one after the other, adjacent literals joined (a run does not
+// span two pieces): a body of megabytes among them is read where it is, not copied into one
+// buffer with the others.
+std::vector<BodyRun> RunsOf(const std::vector<std::string_view>& pieces) {
+  std::vector<BodyRun> runs;
+  for (const std::string_view piece : pieces) {
+    for (BodyRun& run : SplitRuns(piece)) {
+      if (run.count == 0 && !runs.empty() && runs.back().count == 0) {
+        runs.back().literal += run.literal;
+      } else {
+        runs.push_back(std::move(run));
+      }
+    }
+  }
+  return runs;
 }
 
 bool NeedsSession(const Request& request) {
@@ -108,24 +132,26 @@ std::string HttpReproducer(const Request& request, const std::string& url) {
 
 // `requests` in order on one connection, opened first as mcpfuzz opens it (the first request's
 // era says how).
-std::string StdioReproducer(const std::vector<Request>& requests,
+std::string StdioReproducer(const std::vector<const Request*>& requests,
                             const std::vector<std::string>& argv) {
-  const Request& request = requests.front();
-  // The opening, then the requests: one buffer, since a request may be a body of megabytes.
-  std::string lines;
+  const Request& request = *requests.front();
+  // The opening, then the requests, each a piece of its own: a request may be a body of
+  // megabytes, printed as runs from where it is.
+  std::string opening;
   if (NeedsSession(request)) {
-    lines += MakeInitialize(request.revision, TransportKind::kStdio, 0).WireBody() + "\n";
-    lines += MakeNotification(request.revision, TransportKind::kStdio, "notifications/initialized")
-                 .WireBody() +
-             "\n";
+    opening += MakeInitialize(request.revision, TransportKind::kStdio, 0).WireBody() + "\n";
+    opening +=
+        MakeNotification(request.revision, TransportKind::kStdio, "notifications/initialized")
+            .WireBody() +
+        "\n";
   }
-  std::size_t bytes = lines.size();
-  for (const Request& one : requests) bytes += one.WireSize() + 1;
-  lines.reserve(bytes);
-  for (const Request& one : requests) {
-    std::string scratch;
-    lines.append(one.WireView(scratch)).push_back('\n');
+  std::vector<std::string> scratch(requests.size());
+  std::vector<std::string_view> pieces = {opening};
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    pieces.push_back(requests[i]->WireView(scratch[i]));
+    pieces.emplace_back("\n");
   }
+  const std::vector<BodyRun> lines = RunsOf(pieces);
   if (EraOf(request.revision) == Era::kStateless && request.session == SessionBinding::kAttach) {
     // mcpfuzz opens a 2026-07-28 stdio connection with server/discover, then a served tools/list
     // that locks a dual-era server's connection to 2026-07-28 (server/discover does not; tables
@@ -144,13 +170,13 @@ std::string StdioReproducer(const std::vector<Request>& requests,
     command += "; sleep 1; printf ";
     command += ShellQuote(PrintfFormat(lock));
     command += "; sleep 1; ";
-    command += PrintBytes(lines);
+    command += PrintRuns(lines);
     command += "; } |";
     for (const auto& word : argv) command += " " + ShellQuote(word);
     return command;
   }
   // Built by appending: g++ 12 at -O3 warns (-Wrestrict) on "literal" + string + "literal".
-  std::string command = PrintBytes(lines);
+  std::string command = PrintRuns(lines);
   command += " |";
   for (const auto& word : argv) command += " " + ShellQuote(word);
   return command;
@@ -303,22 +329,30 @@ void RedactSecrets(Headers& headers) {
 }
 
 std::string Reproducer(const Request& request, const ReproducerTarget& target) {
-  if (target.kind != TransportKind::kHttp) return StdioReproducer({request}, target.argv);
+  if (target.kind != TransportKind::kHttp) return StdioReproducer({&request}, target.argv);
   return StartedFirst(target, HttpReproducer(request, target.url));
 }
 
-std::string Reproducer(const std::vector<Request>& requests, const ReproducerTarget& target) {
+std::string Reproducer(const std::vector<const Request*>& requests,
+                       const ReproducerTarget& target) {
   if (requests.empty()) return {};
-  if (requests.size() == 1) return Reproducer(requests.front(), target);
-  const bool opens_itself = std::any_of(requests.begin(), requests.end(), [](const Request& r) {
-    return r.RpcMethod() == "initialize";
+  if (requests.size() == 1) return Reproducer(*requests.front(), target);
+  const bool opens_itself = std::any_of(requests.begin(), requests.end(), [](const Request* r) {
+    return r->RpcMethod() == "initialize";
   });
-  if (opens_itself) return SequenceReproducer(requests, target);
-  if (target.kind != TransportKind::kHttp) return StdioReproducer(requests, target.argv);
   std::vector<Request> steps;
-  if (NeedsSession(requests.front())) steps = MakeHttpOpening(requests.front().revision);
-  steps.insert(steps.end(), requests.begin(), requests.end());
+  if (!opens_itself) {
+    if (target.kind != TransportKind::kHttp) return StdioReproducer(requests, target.argv);
+    if (NeedsSession(*requests.front())) steps = MakeHttpOpening(requests.front()->revision);
+  }
+  for (const Request* request : requests) steps.push_back(*request);
   return SequenceReproducer(steps, target);
+}
+
+std::string Reproducer(const std::vector<Request>& requests, const ReproducerTarget& target) {
+  std::vector<const Request*> pointers;
+  for (const Request& request : requests) pointers.push_back(&request);
+  return Reproducer(pointers, target);
 }
 
 }  // namespace mcpfuzz

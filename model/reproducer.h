@@ -51,6 +51,8 @@ std::string Reproducer(const Request& request, const ReproducerTarget& target);
 /// in order, each reply shown. For a failure that needs what came before it on the connection:
 /// a server gone deaf after a big line, a session used after its DELETE.
 std::string Reproducer(const std::vector<Request>& requests, const ReproducerTarget& target);
+/// The same for requests held elsewhere: over stdio none is copied (one may be megabytes).
+std::string Reproducer(const std::vector<const Request*>& requests, const ReproducerTarget& target);
 
 /// Requests sent in order on one fresh connection (a sequence, model/sequence.h) as one shell
 /// command:

@@ -78,12 +78,18 @@ namespace {
 
 // The body's JSON object without copying a JSON body (the oracles ask for the id and method of
 // every request they judge); raw bytes are parsed into `parsed`.
+// Above this a raw body's id and method are read by ParseRpcEnvelope.
+constexpr std::size_t kLargeBodyBytes = std::size_t{64} << 10;
+
 const boost::json::object* BodyObject(const Request& request,
                                       std::optional<boost::json::value>& parsed) {
   if (const auto* json = std::get_if<boost::json::value>(&request.body)) return json->if_object();
   if (const auto* raw = std::get_if<RawBody>(&request.body)) {
-    // Its id and method, also for a valid body nested deeper than the parser goes.
-    parsed = ParseJsonEnvelope(raw->bytes);
+    // Its id and method, also for a valid body nested deeper than the parser goes; of a large
+    // one without the copy a whole parse makes (a sent megabyte body is read for its id again
+    // and again).
+    parsed = raw->bytes.size() > kLargeBodyBytes ? ParseRpcEnvelope(raw->bytes)
+                                                 : ParseJsonEnvelope(raw->bytes);
     return parsed ? parsed->if_object() : nullptr;
   }
   return nullptr;

@@ -91,7 +91,8 @@ boost::json::value FindingToJson(const FindingRecord& record) {
   if (!record.steps.empty()) out["steps"] = SequenceToJson(record.steps);
   if (facts != nullptr && facts->original) {
     // The case before shrinking, unless it is too big to read (megabyte strings, deep nesting).
-    const std::size_t bytes = facts->original->WireBody().size();
+    std::string scratch;
+    const std::size_t bytes = facts->original->WireView(scratch).size();
     if (bytes <= kOriginalRequestLimit) {
       out["original_request"] = RequestToJson(*facts->original);
     } else {

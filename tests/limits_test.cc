@@ -98,6 +98,42 @@ TEST(JsonDepth, TheEnvelopeOfADeepRequestIsReadable) {
   EXPECT_FALSE(ParseJsonEnvelope("{\"id\":1,\"a\":" + std::string(100, '[') + "}"));
 }
 
+// A large raw body is read for its id and method alone: the other members' values are null,
+// whatever the keys' escapes, and what the id and method are is what a whole parse gives.
+TEST(JsonDepth, TheRpcEnvelopeKeepsTheIdAndMethodAndNothingElse) {
+  const auto envelope =
+      ParseRpcEnvelope(R"({"jsonrpc":"2.0","\u0069d":{"a":[1]},"params":{"x":"yyy"},"method":"m",)"
+                       R"("extra":[1,{"b":2}],"n":7})");
+  ASSERT_TRUE(envelope);
+  EXPECT_EQ(*envelope, json::parse(R"({"jsonrpc":"2.0","id":{"a":[1]},"params":null,)"
+                                   R"("method":"m","extra":null,"n":null})"));
+  EXPECT_FALSE(ParseRpcEnvelope(R"({"id":1,"params":{"x":"y"})"));
+  EXPECT_FALSE(ParseRpcEnvelope("{\"id\":1,\"params\":\"\xFF\"}")) << "invalid UTF-8 is not JSON";
+  EXPECT_EQ(ParseRpcEnvelope("[1,{\"id\":2}]"), json::parse("[1,{\"id\":2}]"))
+      << "a batch is not an envelope: every member of its messages stays";
+
+  // Above 64 KiB a raw body is read this way: a padded request gives the id and method a whole
+  // parse gives, a notification stays one, and a long id is kept whole.
+  for (const std::size_t bytes : {std::size_t{100} << 10, std::size_t{10} * kMiB}) {
+    const std::string padding = "\"" + std::string(bytes, 'a') + "\"";
+    const Request request = WithMeta(kR4, kStdio, padding, 42);
+    const auto whole = ParseJson(request.WireBody());
+    ASSERT_TRUE(whole);
+    EXPECT_EQ(request.RpcId(), whole->at("id"));
+    EXPECT_EQ(request.RpcMethod(), whole->at("method").as_string());
+    EXPECT_FALSE(request.IsNotification());
+    Request notification;
+    notification.body =
+        RawBody{R"({"jsonrpc":"2.0","method":"notifications/x","params":{"p":)" + padding + "}}"};
+    EXPECT_TRUE(notification.IsNotification());
+    EXPECT_EQ(notification.RpcMethod(), "notifications/x");
+    Request long_id;
+    long_id.body = RawBody{R"({"jsonrpc":"2.0","id":)" + padding + R"(,"method":"ping"})"};
+    ASSERT_TRUE(long_id.RpcId());
+    EXPECT_EQ(long_id.RpcId()->as_string().size(), bytes);
+  }
+}
+
 // --- long bodies in case files and reproducers ------------------------------------------------
 
 TEST(BodyRuns, ACaseFileKeepsSixteenMebibytesInAFewHundredBytes) {

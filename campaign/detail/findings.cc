@@ -41,8 +41,8 @@ std::string FindingReproducer(const CampaignFinding& finding, const ReproducerTa
   if (finding.check_id != check::kKeepsAnswering || target.kind != TransportKind::kStdio) {
     return Reproducer(finding.minimal, target);
   }
-  return Reproducer({finding.minimal, MakeSentinel(finding.revision, TransportKind::kStdio, 1)},
-                    target);
+  const Request sentinel = MakeSentinel(finding.revision, TransportKind::kStdio, 1);
+  return Reproducer(std::vector<const Request*>{&finding.minimal, &sentinel}, target);
 }
 
 }  // namespace
@@ -78,7 +78,6 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
   finding.context = generated.context;
   finding.case_index = index;
   finding.revision = lane.session->revision();
-  finding.original = generated.request;
 
   TargetSession& session = *lane.session;
   // A stdio connection carries what earlier cases did to it (SDK v2 switches a connection's
@@ -131,6 +130,7 @@ void Campaign::Investigate(Lane& lane, const GeneratedCase& generated, std::size
   }
   Add(result_.timing.shrinking, shrinking);
   finding.minimal = std::move(shrunk.minimal.request);
+  if (!(finding.minimal == generated.request)) finding.original = generated.request;
   finding.variant = shrunk.minimal.variant;
   finding.verdict = shrunk.judged.verdict;
   finding.shrink_steps = shrunk.steps;
@@ -185,7 +185,6 @@ Campaign::SequenceOutcome Campaign::RunSequenceCase(const Lane& lane,
   finding.variant = generated.variant;
   finding.case_index = index;
   finding.revision = lane.session->revision();
-  finding.original = generated.steps[*run.failing].request;
   finding.original_steps = generated.steps.size();
 
   const auto resending = Clock::now();
@@ -206,6 +205,9 @@ Campaign::SequenceOutcome Campaign::RunSequenceCase(const Lane& lane,
   Add(result_.timing.shrinking, shrinking);
   finding.steps = shrunk.minimal;
   finding.minimal = shrunk.minimal.back().request;
+  if (const Request& failed = generated.steps[*run.failing].request; !(finding.minimal == failed)) {
+    finding.original = failed;
+  }
   finding.verdict = shrunk.judged.verdict;
   finding.shrink_steps = shrunk.steps;
   finding.shrink_sends = shrunk.sends;

@@ -111,7 +111,7 @@ inline reports::Report HostileFuzzReport() {
   finding.minimal =
       MakeRequest(Revision::k2025_11_25, TransportKind::kHttp, kHostile, boost::json::object{}, 5);
   finding.minimal.headers.push_back({"X-Api-Key", "hunter2"});
-  finding.original = finding.minimal;
+  // Nothing shrank: no original apart from the minimal request.
   finding.verdict =
       FixtureResult("methods.unknown", VerdictKind::kFail, Revision::k2025_11_25).verdict;
   finding.verdict.observed.channel = Channel::kSuccess;
