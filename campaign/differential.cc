@@ -259,29 +259,38 @@ class DiffRun {
     disagreement.variant = cases.front()->variant;
     disagreement.revision = *result_.revision;
     disagreement.case_index = index;
-    for (const GeneratedCase* generated : cases) {
-      disagreement.original.push_back(generated->request);
-    }
+    // One shrink tree per transport: its targets are sent the same case.
+    std::vector<TransportKind> kinds;
+    std::vector<std::size_t> tree_of;
     std::vector<rc::Shrinkable<GeneratedCase>> roots;
     std::vector<GeneratedCase> originals;
     for (std::size_t t = 0; t < sessions_.size(); ++t) {
-      roots.push_back(generators_.by_transport.at(sessions_[t]->kind())(
-          rc::Random(CaseSeed(options_.seed, index)), CaseSize(index)));
+      const TransportKind kind = sessions_[t]->kind();
+      const auto known = std::find(kinds.begin(), kinds.end(), kind);
+      tree_of.push_back(static_cast<std::size_t>(known - kinds.begin()));
+      if (known != kinds.end()) continue;
+      kinds.push_back(kind);
+      roots.push_back(generators_.by_transport.at(kind)(rc::Random(CaseSeed(options_.seed, index)),
+                                                        CaseSize(index)));
       originals.push_back(*cases[t]);
+      disagreement.original_bytes.push_back(cases[t]->request.WireSize());
     }
     const DiffShrunk shrunk = ShrinkDisagreement(
-        sessions_, roots, originals, sides, mixed_,
+        sessions_, tree_of, roots, originals, sides, mixed_,
         ShrinkBudget{options_.max_shrink_sends, options_.max_shrink_time, &limits_});
     disagreement.shrink_steps = shrunk.steps;
     disagreement.shrink_sends = shrunk.sends;
+    for (const GeneratedCase& minimal : shrunk.minimal) {
+      disagreement.minimal.push_back(minimal.request);
+    }
     for (std::size_t t = 0; t < targets_.size(); ++t) {
-      disagreement.minimal.push_back(shrunk.minimal[t].request);
+      const GeneratedCase& minimal = shrunk.minimal[tree_of[t]];
       DiffCell cell;
       cell.answer = shrunk.sides.answers[t];
       cell.verdict = shrunk.sides.verdicts[t];
       cell.accepted =
           cell.verdict.kind == VerdictKind::kPass || cell.verdict.kind == VerdictKind::kWarn;
-      cell.reproducer = Reproducer(shrunk.minimal[t].request, targets_[t].reproducer);
+      cell.reproducer = Reproducer(minimal.request, targets_[t].reproducer);
       cell.inherited = options_.last_is_baseline && t + 1 < targets_.size() &&
                        cell.answer == shrunk.sides.answers.back();
       disagreement.cells.push_back(std::move(cell));

@@ -120,10 +120,11 @@ struct Disagreement {
   DiffLabel label = DiffLabel::kMerelyDifferent;
   /// One per target, in target order.
   std::vector<DiffCell> cells;
-  /// The request first sent, and the smallest with the same tuple of answers (per target: the
-  /// requests differ only when the transports do).
-  std::vector<Request> original;
+  /// The smallest request with the same tuple of answers, and the body size of the one first
+  /// sent: one per transport, in the order the targets first use it (every target of a
+  /// transport is sent the same request, and one may be megabytes).
   std::vector<Request> minimal;
+  std::vector<std::size_t> original_bytes;
   std::size_t shrink_steps = 0;
   std::size_t shrink_sends = 0;
   /// Later cases with the same check and tuple (not shrunk again).

@@ -97,9 +97,9 @@ reports::Report BuildDiffReport(const DiffResult& result, const DiffOptions& opt
     row.case_index = found.case_index;
     row.repeats = found.repeats;
     row.shrink_steps = found.shrink_steps;
-    if (!found.original.empty()) row.original_bytes = found.original.front().WireBody().size();
+    if (!found.original_bytes.empty()) row.original_bytes = found.original_bytes.front();
     if (!found.minimal.empty()) {
-      row.minimal_bytes = found.minimal.front().WireBody().size();
+      row.minimal_bytes = found.minimal.front().WireSize();
       Request shown = found.minimal.front();
       RedactSecrets(shown.headers);
       row.minimal_request = RequestToJson(shown);

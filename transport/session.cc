@@ -586,7 +586,10 @@ Observation TargetSession::SendUnrecovered(const Request& request, Owed owed) {
   if (!stdio() || owed == Owed::kReply || out_of_order()) {
     return SendWaiting(request, owed, /*full_limit=*/false);
   }
-  const Pipeline pipeline{{request}, Sentinel()};
+  // Copied once: a braced list would copy the request twice, and it may be megabytes.
+  Pipeline pipeline;
+  pipeline.requests.push_back(request);
+  pipeline.sentinel = Sentinel();
   PipelineResult result = SendPipelinedNow(pipeline);
   if (result.ambiguous) {
     // What came back cannot be told apart: sent again alone, on a fresh server.

@@ -73,11 +73,13 @@ DiffSides SendToAll(const std::vector<std::unique_ptr<TargetSession>>& sessions,
 }
 
 DiffShrunk ShrinkDisagreement(const std::vector<std::unique_ptr<TargetSession>>& sessions,
+                              const std::vector<std::size_t>& tree_of,
                               const std::vector<rc::Shrinkable<GeneratedCase>>& roots,
                               const std::vector<GeneratedCase>& originals,
                               const DiffSides& original_sides, bool mixed_transports,
                               const ShrinkBudget& budget) {
-  DiffShrunk shrunk{originals, original_sides, 0, 0};
+  // The walk gives the minimal cases (the originals when nothing shrank): not held twice.
+  DiffShrunk shrunk{{}, original_sides, 0, 0};
   const std::string key = original_sides.Key();
   const auto deadline = std::chrono::steady_clock::now() + budget.max_time;
   auto spent = [&] {
@@ -88,7 +90,7 @@ DiffShrunk ShrinkDisagreement(const std::vector<std::unique_ptr<TargetSession>>&
   };
   auto keeps = [&](const std::vector<GeneratedCase>& candidates) {
     std::vector<const GeneratedCase*> cases;
-    for (const GeneratedCase& candidate : candidates) cases.push_back(&candidate);
+    for (const std::size_t tree : tree_of) cases.push_back(&candidates[tree]);
     DiffSides sides = SendToAll(sessions, cases, mixed_transports);
     ++shrunk.sends;
     if (sides.Key() != key) return false;

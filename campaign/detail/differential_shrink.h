@@ -34,8 +34,7 @@ DiffSides SendToAll(const std::vector<std::unique_ptr<TargetSession>>& sessions,
                     const std::vector<const GeneratedCase*>& cases, bool mixed_transports);
 
 struct DiffShrunk {
-  /// Per target: one case for all on one transport, the case drawn for its transport when HTTP
-  /// and stdio mix.
+  /// Per tree (one per transport): target t's is minimal[tree_of[t]].
   std::vector<GeneratedCase> minimal;
   DiffSides sides;
   std::size_t steps = 0;
@@ -43,10 +42,11 @@ struct DiffShrunk {
 };
 
 /// Greedy shrinking as ShrinkFinding does it, with "the same tuple of answers from every
-/// target" as the property kept. `roots[t]` and `originals[t]` are target t's: the same tree for
-/// every target on one transport; with mixed transports each transport's tree, walked in
-/// lockstep (WalkShrinkTrees).
+/// target" as the property kept. One tree per transport (`roots`, `originals`), walked in
+/// lockstep when HTTP and stdio mix (WalkShrinkTrees); target t is sent tree `tree_of[t]`'s
+/// case, so six targets on one transport hold one candidate, not six (a case may be megabytes).
 DiffShrunk ShrinkDisagreement(const std::vector<std::unique_ptr<TargetSession>>& sessions,
+                              const std::vector<std::size_t>& tree_of,
                               const std::vector<rc::Shrinkable<GeneratedCase>>& roots,
                               const std::vector<GeneratedCase>& originals,
                               const DiffSides& original_sides, bool mixed_transports,

@@ -197,7 +197,7 @@ inline reports::Report HostileDiffReport() {
   found.repeats = 2;
   const Request request = MakeRequest(Revision::k2025_11_25, TransportKind::kHttp, "tools/call",
                                       {{"name", "no-such-tool"}}, 7);
-  found.original = {request};
+  found.original_bytes = {request.WireSize()};
   found.minimal = {request};
   DiffCell conformant;
   conformant.answer.channel = Channel::kProtocolError;

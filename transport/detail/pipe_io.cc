@@ -24,6 +24,11 @@ ReadStatus ReadSome(int fd, std::string& out, std::size_t max_bytes) {
 }
 
 ssize_t WriteWithoutSigpipe(int fd, const char* data, std::size_t size) {
+  const iovec buffer{const_cast<char*>(data), size};  // writev does not write through it
+  return WritevWithoutSigpipe(fd, &buffer, 1);
+}
+
+ssize_t WritevWithoutSigpipe(int fd, const iovec* buffers, int count) {
   sigset_t sigpipe_only;
   sigemptyset(&sigpipe_only);
   sigaddset(&sigpipe_only, SIGPIPE);
@@ -36,7 +41,7 @@ ssize_t WriteWithoutSigpipe(int fd, const char* data, std::size_t size) {
 
   ssize_t written = 0;
   do {
-    written = ::write(fd, data, size);
+    written = ::writev(fd, buffers, count);
   } while (written < 0 && errno == EINTR);
   const int saved_errno = errno;
 

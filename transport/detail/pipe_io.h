@@ -2,6 +2,7 @@
 // Non-blocking pipe reads and writes that survive EINTR and never raise SIGPIPE.
 
 #include <sys/types.h>
+#include <sys/uio.h>
 
 #include <cstddef>
 #include <string>
@@ -23,6 +24,8 @@ ReadStatus ReadSome(int fd, std::string& out, std::size_t max_bytes);
 /// closed pipe raises no SIGPIPE: the signal is blocked in this thread during the write and
 /// consumed if the write caused it, so the process-wide disposition is never touched.
 ssize_t WriteWithoutSigpipe(int fd, const char* data, std::size_t size);
+/// The same for `count` buffers written in order (writev).
+ssize_t WritevWithoutSigpipe(int fd, const iovec* buffers, int count);
 
 /// Sets O_NONBLOCK; returns false on failure.
 bool SetNonBlocking(int fd);

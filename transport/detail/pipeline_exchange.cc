@@ -1,6 +1,7 @@
 #include "transport/detail/pipeline_exchange.h"
 
 #include <algorithm>
+#include <array>
 #include <boost/json/serialize.hpp>
 #include <cerrno>
 #include <utility>
@@ -86,20 +87,18 @@ PipelineExchange::PipelineExchange(const Pipeline& pipeline, const Limits& limit
       allowance_(pipes.process().pid(), limits.time_limit == TimeLimit::kStartup
                                             ? std::chrono::milliseconds{0}
                                             : limits.read_allowance) {
-  // One buffer of the final size: appended to as it grows, a megabyte body would be held twice.
-  std::size_t bytes = pipeline.sentinel->WireSize() + 1;
-  for (const Request& request : pipeline.requests) bytes += request.WireSize() + 1;
-  wire_.reserve(bytes);
+  // Sized first: the views of wire_ point into these strings.
+  scratch_.resize(pipeline.requests.size() + 1);
   auto add = [this](const Request& request, ReplyOrderHint hint) {
     Slot slot;
     slot.rule = ReplyRuleFor(request);
     slot.hint = std::move(hint);
-    std::string scratch;
-    const std::string_view body = request.WireView(scratch);
+    const std::string_view body = request.WireView(scratch_[slots_.size()]);
     dropped_.ForgetFor(slot.rule, body);
-    wire_ += body;
-    wire_ += '\n';
-    slot.wire_end = wire_.size();
+    wire_.push_back(body);
+    wire_.emplace_back("\n");
+    wire_size_ += body.size() + 1;
+    slot.wire_end = wire_size_;
     slot.quiet_since = start_;
     slots_.push_back(std::move(slot));
   };
@@ -166,7 +165,7 @@ PipelineResult PipelineExchange::Run() {
       break;
     }
     wake = std::min(wake, deadline);
-    const bool want_write = written_ < wire_.size() && process.stdin_fd() >= 0;
+    const bool want_write = written_ < wire_size_ && process.stdin_fd() >= 0;
     if (pipes_.Pump(wake - now, want_write).stdin_ready) WriteSome();
   }
 
@@ -458,13 +457,34 @@ PipelineExchange::Clock::duration PipelineExchange::Grace() const {
 
 void PipelineExchange::WriteSome() {
   ChildProcess& process = pipes_.process();
+  // As many pieces as one writev takes: a window of small requests is one call, as before.
+  constexpr std::size_t kPiecesPerWrite = 64;
+  std::array<iovec, kPiecesPerWrite> buffers{};
+  std::size_t pieces = 0;
+  for (std::size_t p = piece_; p < wire_.size() && pieces < buffers.size(); ++p) {
+    const std::size_t skip = p == piece_ ? piece_written_ : 0;
+    // writev does not write through it.
+    buffers[pieces].iov_base = const_cast<char*>(wire_[p].data() + skip);
+    buffers[pieces].iov_len = wire_[p].size() - skip;
+    ++pieces;
+  }
   const ssize_t count =
-      WriteWithoutSigpipe(process.stdin_fd(), wire_.data() + written_, wire_.size() - written_);
+      WritevWithoutSigpipe(process.stdin_fd(), buffers.data(), static_cast<int>(pieces));
   const int error = errno;
   if (count > 0) {
     written_ += static_cast<std::size_t>(count);
+    for (auto left = static_cast<std::size_t>(count); left > 0 && piece_ < wire_.size();) {
+      const std::size_t rest = wire_[piece_].size() - piece_written_;
+      if (left < rest) {
+        piece_written_ += left;
+        break;
+      }
+      left -= rest;
+      ++piece_;
+      piece_written_ = 0;
+    }
     const Clock::time_point now = Clock::now();
-    if (written_ == wire_.size()) written_whole_ = now;
+    if (written_ == wire_size_) written_whole_ = now;
     for (Slot& slot : slots_) {
       if (slot.wire_end <= written_ && !slot.written) {
         slot.written = true;
@@ -494,9 +514,9 @@ std::string PipelineExchange::TimeoutDetail(bool sentinel) const {
   std::string detail = "no reply within " + waited + " (" +
                        std::string(Describe(limits_.time_limit)) + ")" +
                        (sentinel ? "" : ", nor to the sentinel written after it") +
-                       DescribeWriteFailure(write_errno_, written_, wire_.size());
-  if (written_ < wire_.size() && !write_errno_) {
-    detail += "; only " + std::to_string(written_) + " of " + std::to_string(wire_.size()) +
+                       DescribeWriteFailure(write_errno_, written_, wire_size_);
+  if (written_ < wire_size_ && !write_errno_) {
+    detail += "; only " + std::to_string(written_) + " of " + std::to_string(wire_size_) +
               " pipeline bytes were written";
   }
   if (const std::size_t pending = pipes_.stdout_lines().pending_bytes(); pending > 0) {

@@ -39,7 +39,7 @@ class PipelineExchange {
     ReplyRule rule;
     Observation observation;
     bool concluded = false;
-    /// The offset in wire_ just past this message's bytes.
+    /// The offset in what is written (wire_) just past this message's bytes.
     std::size_t wire_end = 0;
     /// What the caller knew of its order (the constructor's `hints`).
     ReplyOrderHint hint;
@@ -101,7 +101,14 @@ class PipelineExchange {
   ServerPipes& pipes_;
   DroppedIds& dropped_;
   std::vector<Slot> slots_;
-  std::string wire_;
+  // What is written, in order: each message's bytes where they are (a raw body of megabytes is
+  // not copied; a JSON body serialised into scratch_) and the newline after it.
+  std::vector<std::string> scratch_;
+  std::vector<std::string_view> wire_;
+  std::size_t wire_size_ = 0;
+  // The piece of wire_ written next, and how much of it is written already.
+  std::size_t piece_ = 0;
+  std::size_t piece_written_ = 0;
   const Clock::time_point start_ = Clock::now();
   // The timeout counts from the last message concluded, so a server answering a long pipeline
   // in order, slowly, gets as much time per request as Send gives it.
