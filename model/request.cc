@@ -76,11 +76,11 @@ std::optional<boost::json::value> Request::BodyJson() const {
 
 namespace {
 
-// The body's JSON object without copying a JSON body (the oracles ask for the id and method of
-// every request they judge); raw bytes are parsed into `parsed`.
 // Above this a raw body's id and method are read by ParseRpcEnvelope.
 constexpr std::size_t kLargeBodyBytes = std::size_t{64} << 10;
 
+// The body's JSON object without copying a JSON body (the oracles ask for the id and method of
+// every request they judge); raw bytes are parsed into `parsed`.
 const boost::json::object* BodyObject(const Request& request,
                                       std::optional<boost::json::value>& parsed) {
   if (const auto* json = std::get_if<boost::json::value>(&request.body)) return json->if_object();

@@ -30,6 +30,9 @@ class PipelineExchange {
   /// known to answer in order (ReplyOrders), they are concluded at once, without the grace.
   PipelineExchange(const Pipeline& pipeline, const Limits& limits, ServerPipes& pipes,
                    DroppedIds& dropped, std::vector<ReplyOrderHint> hints = {});
+  // What it writes points into itself (a short body serialised into scratch_).
+  PipelineExchange(const PipelineExchange&) = delete;
+  PipelineExchange& operator=(const PipelineExchange&) = delete;
   PipelineResult Run();
 
  private:
