@@ -204,6 +204,11 @@ class Campaign {
     bool ended = false;
   };
   std::optional<Taken> TakeCoverage(Lane& lane);
+  /// Whether the server's agent is asked: coverage is on, and its first take did not find it off.
+  bool AskCoverage() const {
+    return options_.coverage != CoverageUse::kOff &&
+           (!result_.coverage || result_.coverage->off.empty());
+  }
   /// Merges what a take got (on `lane`'s session, or a worker's), in case order.
   std::optional<Taken> MergeCoverage(Result<TargetSession::CoverageReply> taken);
   /// CoverageUse::kSteer, after case `index` was decided: whether it joins the lane's corpus.
@@ -237,6 +242,9 @@ class Campaign {
   /// concluded yet: what hangs and budgeted cases counted so far only grow. Lets a worker or a
   /// pipelined window leave a case unsent (locked: workers call it).
   bool WillSkip(const GeneratedCase& generated, std::size_t index);
+  /// Whether the sequences of a run over `transport` (and their coverage mutants) go under
+  /// CampaignOptions::sequence_every: over stdio, with the default families.
+  bool SequencesBudgeted(TransportKind transport) const;
   /// The budget `generated` is sent under, if any.
   std::optional<Budgeted> BudgetOf(const GeneratedCase& generated) const;
   /// Whether case `index`, of a budgeted class sent `sent` times before, is held back: the one

@@ -129,12 +129,15 @@ std::optional<Budgeted> Campaign::BudgetOf(const GeneratedCase& generated) const
   if (std::optional<std::string> size_class = BigInputClass(generated)) {
     return Budgeted{std::move(*size_class), options_.big_input_every, false};
   }
-  // A run that names its families (the sequences family among them) asked for its sequences.
-  if (generated.steps.empty() || generated.request.transport != TransportKind::kStdio ||
-      !options_.families.empty()) {
+  if (generated.steps.empty() || !SequencesBudgeted(generated.request.transport)) {
     return std::nullopt;
   }
   return Budgeted{"sequence ending on " + generated.check_id, options_.sequence_every, true};
+}
+
+bool Campaign::SequencesBudgeted(TransportKind transport) const {
+  // A run that names its families (the sequences family among them) asked for its sequences.
+  return transport == TransportKind::kStdio && options_.families.empty();
 }
 
 bool Campaign::HeldBack(const Budgeted& budgeted, std::size_t sent, std::size_t index) const {
@@ -174,8 +177,7 @@ void Campaign::RunMutant(Lane& lane, std::size_t index) {
   if (!lane.steering || lane.session->lost()) return;
   // A sequence's mutant is a connection of its own, over stdio a server start, as a sequence
   // of the default mix is: it goes under the same budget, one case in --sequence-every.
-  const bool sequences = lane.session->kind() != TransportKind::kStdio ||
-                         !options_.families.empty() ||
+  const bool sequences = !SequencesBudgeted(lane.session->kind()) ||
                          BudgetRecheck(options_.seed, index, options_.sequence_every);
   std::optional<GeneratedCase> mutant = lane.steering->Mutant(index, sequences);
   if (!mutant) return;
@@ -226,8 +228,7 @@ void Campaign::Decide(Lane& lane, GeneratedCase generated, std::size_t index, co
 }
 
 std::optional<Campaign::Taken> Campaign::TakeCoverage(Lane& lane) {
-  if (options_.coverage == CoverageUse::kOff) return std::nullopt;
-  if (result_.coverage && !result_.coverage->off.empty()) return std::nullopt;
+  if (!AskCoverage()) return std::nullopt;
   const auto asking = Clock::now();
   std::optional<Taken> taken = MergeCoverage(lane.session->TakeCoverage());
   Add(result_.timing.coverage, asking);
@@ -277,7 +278,10 @@ void Campaign::Steer(Lane& lane, const GeneratedCase& generated, std::size_t ind
     return;
   }
   const Reply reply = ClassifyReply(generated.request, judged.observation);
+  // A sequence costs a connection: an answer of a new shape alone does not earn it a place,
+  // nor does it take the shape from a case that would join for it.
   const bool new_answer =
+      generated.steps.empty() &&
       steering.NewAnswer(generated.check_id + " " + std::string(ToString(reply.channel)) + " " +
                          (reply.error_code ? std::to_string(*reply.error_code) : ""));
   // A case that ran new code joins even when none of it ran again on the re-send (AFL keeps
@@ -290,8 +294,7 @@ void Campaign::Steer(Lane& lane, const GeneratedCase& generated, std::size_t ind
   const bool may_answer_late = generated.steps.empty() && (judged.dropped || judged.timed_out);
   const std::size_t blocks =
       ran_new && !may_answer_late ? StableBlocks(lane, generated, *taken) : 0;
-  // A sequence costs a connection: an answer of a new shape alone does not earn it a place.
-  if (!ran_new && (!new_answer || !generated.steps.empty())) return;
+  if (!ran_new && !new_answer) return;
   steering.Add(generated, index, ran_new, blocks, new_answer, judged.observation);
   WriteCorpusEntry(generated, index, judged);
 }

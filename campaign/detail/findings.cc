@@ -156,9 +156,7 @@ Campaign::SequenceOutcome Campaign::RunSequenceCase(const Lane& lane,
   CountSent(generated);
   const auto sent = Clock::now();
   // Over stdio the sequence's process is its own, and ends with it: asked now or never.
-  const bool take = options_.coverage != CoverageUse::kOff &&
-                    (!result_.coverage || result_.coverage->off.empty());
-  SequenceRun run = RunSequence(link_, generated.steps, take);
+  SequenceRun run = RunSequence(link_, generated.steps, AskCoverage());
   Add(result_.timing.sending, sent);
   SequenceOutcome out;
   if (!run.steps.empty()) out.last = run.steps.back();
