@@ -246,17 +246,19 @@ class DiffRun {
       return;
     }
     seen_.emplace(key, result_.disagreements.size());
-    Record(index, cases, sides, agreed);
+    Record(index, std::move(drawn), sides, agreed);
   }
 
   // A new disagreement (or, with a baseline, a shared deviation): shrunk on every target in
   // step, labelled by how many sides the oracle calls wrong, one reproducer per target.
-  void Record(std::size_t index, const std::vector<const GeneratedCase*>& cases,
+  // `drawn`: the case per transport, moved into the shrinking (it may be megabytes).
+  void Record(std::size_t index, std::map<TransportKind, GeneratedCase> drawn,
               const DiffSides& sides, bool agreed) {
     Disagreement disagreement;
-    disagreement.check_id = cases.front()->check_id;
-    disagreement.family = cases.front()->family;
-    disagreement.variant = cases.front()->variant;
+    const GeneratedCase& first = drawn.at(sessions_.front()->kind());
+    disagreement.check_id = first.check_id;
+    disagreement.family = first.family;
+    disagreement.variant = first.variant;
     disagreement.revision = *result_.revision;
     disagreement.case_index = index;
     // One shrink tree per transport: its targets are sent the same case.
@@ -272,17 +274,15 @@ class DiffRun {
       kinds.push_back(kind);
       roots.push_back(generators_.by_transport.at(kind)(rc::Random(CaseSeed(options_.seed, index)),
                                                         CaseSize(index)));
-      originals.push_back(*cases[t]);
-      disagreement.original_bytes.push_back(cases[t]->request.WireSize());
+      GeneratedCase& original = drawn.at(kind);
+      disagreement.original_bytes.push_back(original.request.WireSize());
+      originals.push_back(std::move(original));
     }
-    const DiffShrunk shrunk = ShrinkDisagreement(
-        sessions_, tree_of, roots, originals, sides, mixed_,
+    DiffShrunk shrunk = ShrinkDisagreement(
+        sessions_, tree_of, roots, std::move(originals), sides, mixed_,
         ShrinkBudget{options_.max_shrink_sends, options_.max_shrink_time, &limits_});
     disagreement.shrink_steps = shrunk.steps;
     disagreement.shrink_sends = shrunk.sends;
-    for (const GeneratedCase& minimal : shrunk.minimal) {
-      disagreement.minimal.push_back(minimal.request);
-    }
     for (std::size_t t = 0; t < targets_.size(); ++t) {
       const GeneratedCase& minimal = shrunk.minimal[tree_of[t]];
       DiffCell cell;
@@ -294,6 +294,9 @@ class DiffRun {
       cell.inherited = options_.last_is_baseline && t + 1 < targets_.size() &&
                        cell.answer == shrunk.sides.answers.back();
       disagreement.cells.push_back(std::move(cell));
+    }
+    for (GeneratedCase& minimal : shrunk.minimal) {
+      disagreement.minimal.push_back(std::move(minimal.request));
     }
     const auto wrong =
         std::count_if(disagreement.cells.begin(), disagreement.cells.end(),

@@ -99,7 +99,9 @@ std::string HeaderArguments(Headers headers) {
 }
 
 std::string CurlRequest(const Request& request, const std::string& url, bool with_session) {
-  std::string body = request.WireBody();
+  // Read where it is: a raw body may be megabytes.
+  std::string scratch;
+  const std::string_view body = request.WireView(scratch);
   const bool has_body = !std::holds_alternative<NoBody>(request.body);
   std::string command;
   const bool piped = has_body && (!IsPlainText(body) || HasLongRun(body));

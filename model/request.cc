@@ -74,10 +74,13 @@ std::optional<boost::json::value> Request::BodyJson() const {
   return std::nullopt;
 }
 
-namespace {
+std::optional<boost::json::value> ParseRawEnvelope(std::string_view bytes) {
+  // Above this a raw body's id and method are read by ParseRpcEnvelope.
+  constexpr std::size_t kLargeBodyBytes = std::size_t{64} << 10;
+  return bytes.size() > kLargeBodyBytes ? ParseRpcEnvelope(bytes) : ParseJsonEnvelope(bytes);
+}
 
-// Above this a raw body's id and method are read by ParseRpcEnvelope.
-constexpr std::size_t kLargeBodyBytes = std::size_t{64} << 10;
+namespace {
 
 // The body's JSON object without copying a JSON body (the oracles ask for the id and method of
 // every request they judge); raw bytes are parsed into `parsed`.
@@ -88,8 +91,7 @@ const boost::json::object* BodyObject(const Request& request,
     // Its id and method, also for a valid body nested deeper than the parser goes; of a large
     // one without the copy a whole parse makes (a sent megabyte body is read for its id again
     // and again).
-    parsed = raw->bytes.size() > kLargeBodyBytes ? ParseRpcEnvelope(raw->bytes)
-                                                 : ParseJsonEnvelope(raw->bytes);
+    parsed = ParseRawEnvelope(raw->bytes);
     return parsed ? parsed->if_object() : nullptr;
   }
   return nullptr;

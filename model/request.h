@@ -81,4 +81,9 @@ struct Request {
 /// Parses JSON without throwing. Accepts what Boost.JSON accepts (1e999 parses as infinity).
 std::optional<boost::json::value> ParseJson(std::string_view text);
 
+/// A raw body read for its envelope, as RpcId, RpcMethod and the oracles read it: a body up to
+/// 64 KiB whole (ParseJsonEnvelope); a larger one for its id, method and jsonrpc alone
+/// (ParseRpcEnvelope), without the copy of its megabytes a whole parse makes.
+std::optional<boost::json::value> ParseRawEnvelope(std::string_view bytes);
+
 }  // namespace mcpfuzz

@@ -134,6 +134,37 @@ TEST(JsonDepth, TheRpcEnvelopeKeepsTheIdAndMethodAndNothingElse) {
   }
 }
 
+// The oracles read a raw body above 64 KiB for its envelope alone (ParseRawEnvelope), and parse
+// it whole only for the notifications that name its _meta: every verdict is the one its JSON
+// twin, read in place, gets. (Under 1 MiB: above it a raw body may be answered with id null.)
+TEST(JsonDepth, TheOraclesJudgeALargeRawBodyAsItsJsonTwin) {
+  const json::value progress = json::parse(
+      R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}})");
+  for (const std::size_t bytes : {std::size_t{100} << 10, std::size_t{900} << 10}) {
+    for (const TransportKind transport : {kHttp, kStdio}) {
+      const Request raw = WithMeta(kR4, transport, "\"" + std::string(bytes, 'a') + "\"", 42);
+      Request twin = raw;
+      twin.body = *ParseJson(raw.WireBody());
+      const std::vector<std::vector<json::value>> answers = {
+          {ResultReply(42, json::object{})},
+          {ResultReply(7, json::object{})},
+          {ErrorReply(nullptr, kInvalidRequestCode, "Invalid Request")},
+          {ErrorReply(nullptr, kParseErrorCode, "Parse error")},
+          {progress, ResultReply(42, json::object{})},
+      };
+      std::size_t failing = 0;
+      for (const std::vector<json::value>& answer : answers) {
+        const Verdict judged = Judge(check::kOversizedRequest, raw, Replied(raw, answer));
+        EXPECT_EQ(Show(judged), Show(Judge(check::kOversizedRequest, twin, Replied(twin, answer))));
+        failing += judged.kind == VerdictKind::kFail ? 1 : 0;
+      }
+      // Not vacuous: id 7 and id null fail (the id 42 was read), and over HTTP the progress
+      // nobody asked for (the _meta without a progressToken was read).
+      EXPECT_EQ(failing, transport == kHttp ? 3U : 2U) << bytes;
+    }
+  }
+}
+
 // --- long bodies in case files and reproducers ------------------------------------------------
 
 TEST(BodyRuns, ACaseFileKeepsSixteenMebibytesInAFewHundredBytes) {

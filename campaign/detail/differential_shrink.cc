@@ -75,9 +75,8 @@ DiffSides SendToAll(const std::vector<std::unique_ptr<TargetSession>>& sessions,
 DiffShrunk ShrinkDisagreement(const std::vector<std::unique_ptr<TargetSession>>& sessions,
                               const std::vector<std::size_t>& tree_of,
                               const std::vector<rc::Shrinkable<GeneratedCase>>& roots,
-                              const std::vector<GeneratedCase>& originals,
-                              const DiffSides& original_sides, bool mixed_transports,
-                              const ShrinkBudget& budget) {
+                              std::vector<GeneratedCase> originals, const DiffSides& original_sides,
+                              bool mixed_transports, const ShrinkBudget& budget) {
   // The walk gives the minimal cases (the originals when nothing shrank): not held twice.
   DiffShrunk shrunk{{}, original_sides, 0, 0};
   const std::string key = original_sides.Key();
@@ -97,7 +96,7 @@ DiffShrunk ShrinkDisagreement(const std::vector<std::unique_ptr<TargetSession>>&
     shrunk.sides = std::move(sides);
     return true;
   };
-  LockstepWalk walk = WalkShrinkTrees(roots, originals, spent, keeps);
+  LockstepWalk walk = WalkShrinkTrees(roots, std::move(originals), spent, keeps);
   shrunk.minimal = std::move(walk.minimal);
   shrunk.steps = walk.steps;
   return shrunk;

@@ -45,11 +45,11 @@ struct DiffShrunk {
 /// target" as the property kept. One tree per transport (`roots`, `originals`), walked in
 /// lockstep when HTTP and stdio mix (WalkShrinkTrees); target t is sent tree `tree_of[t]`'s
 /// case, so six targets on one transport hold one candidate, not six (a case may be megabytes).
+/// The originals are moved in: the minimal cases when nothing shrank.
 DiffShrunk ShrinkDisagreement(const std::vector<std::unique_ptr<TargetSession>>& sessions,
                               const std::vector<std::size_t>& tree_of,
                               const std::vector<rc::Shrinkable<GeneratedCase>>& roots,
-                              const std::vector<GeneratedCase>& originals,
-                              const DiffSides& original_sides, bool mixed_transports,
-                              const ShrinkBudget& budget);
+                              std::vector<GeneratedCase> originals, const DiffSides& original_sides,
+                              bool mixed_transports, const ShrinkBudget& budget);
 
 }  // namespace mcpfuzz::campaign_detail

@@ -97,13 +97,13 @@ ShrinkWalk WalkShrinkTree(const rc::Shrinkable<GeneratedCase>& root, const Gener
 }
 
 LockstepWalk WalkShrinkTrees(const std::vector<rc::Shrinkable<GeneratedCase>>& roots,
-                             const std::vector<GeneratedCase>& originals,
+                             std::vector<GeneratedCase> originals,
                              const std::function<bool()>& spent,
                              const std::function<bool(const std::vector<GeneratedCase>&)>& keeps) {
   std::vector<const GeneratedCase*> looked_at;
   for (const GeneratedCase& original : originals) looked_at.push_back(&original);
   LockstepWalk walk = Walk(roots, looked_at, spent, keeps);
-  if (walk.minimal.empty()) walk.minimal = originals;
+  if (walk.minimal.empty()) walk.minimal = std::move(originals);
   return walk;
 }
 

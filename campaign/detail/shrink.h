@@ -49,13 +49,13 @@ ShrinkWalk WalkShrinkTree(const rc::Shrinkable<GeneratedCase>& root, const Gener
 /// candidate, which must pass the one-tree test in every tree. For a case drawn from one seed by
 /// several generators (a differential run over HTTP and stdio draws it per transport): their
 /// trees branch alike wherever the draws agree, and where they stop agreeing no candidate is
-/// taken.
+/// taken. The originals are moved in: the minimal cases when nothing shrank.
 struct LockstepWalk {
   std::vector<GeneratedCase> minimal;  ///< One per tree, in the order of the roots.
   std::size_t steps = 0;
 };
 LockstepWalk WalkShrinkTrees(const std::vector<rc::Shrinkable<GeneratedCase>>& roots,
-                             const std::vector<GeneratedCase>& originals,
+                             std::vector<GeneratedCase> originals,
                              const std::function<bool()>& spent,
                              const std::function<bool(const std::vector<GeneratedCase>&)>& keeps);
 

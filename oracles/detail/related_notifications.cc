@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 
 #include "model/logging.h"
 #include "model/request_edit.h"
@@ -131,8 +132,12 @@ std::vector<Finding> CheckRelatedNotifications(const Request& request,
   if (std::none_of(observation.messages.begin(), observation.messages.end(), related)) {
     return findings;
   }
-  const std::optional<json::value> body = request.BodyJson();
-  const json::object* meta = body ? ParamsMeta(*body) : nullptr;
+  // A JSON body is read in place; raw bytes are parsed whole here alone (the judgement read
+  // their envelope only), so a megabyte body is held once.
+  std::optional<json::value> parsed;
+  const json::value* body = std::get_if<json::value>(&request.body);
+  if (body == nullptr && (parsed = request.BodyJson())) body = &*parsed;
+  const json::object* meta = body != nullptr ? ParamsMeta(*body) : nullptr;
   const json::value* asked_level = meta != nullptr ? meta->if_contains(kMetaLogLevel) : nullptr;
   const json::value* token = meta != nullptr ? meta->if_contains(kMetaProgressToken) : nullptr;
   std::optional<double> last_progress;

@@ -1,7 +1,7 @@
 #pragma once
-// The JSON of a request's body, read once per judgement: a JSON body is read in place and raw
-// bytes are parsed once, where asking the Request for its id, method and body again and again
-// copied or parsed the body each time (most of what a verdict cost).
+// The JSON of a request's envelope, read once per judgement: a JSON body is read in place and
+// raw bytes are parsed once (ParseRawEnvelope), where asking the Request for its id, method and
+// body again and again copied or parsed the body each time (most of what a verdict cost).
 
 #include <boost/json/value.hpp>
 #include <optional>
@@ -22,14 +22,15 @@ class RequestJson {
     if (const auto* json = std::get_if<boost::json::value>(&request.body)) {
       json_ = json;
     } else if (const auto* raw = std::get_if<RawBody>(&request.body)) {
-      parsed_ = ParseJsonEnvelope(raw->bytes);
+      parsed_ = ParseRawEnvelope(raw->bytes);
       if (parsed_) json_ = &*parsed_;
     }
   }
   RequestJson(const RequestJson&) = delete;
   RequestJson& operator=(const RequestJson&) = delete;
 
-  /// The body as JSON, or nullptr (no body, or bytes that are not JSON). As Request::BodyJson.
+  /// The body as JSON, or nullptr (no body, or bytes that are not JSON). Of raw bytes above
+  /// 64 KiB, the id, method and jsonrpc members alone (the other members' values are null).
   const boost::json::value* json() const { return json_; }
   /// As Request::RpcId.
   std::optional<boost::json::value> id() const {
