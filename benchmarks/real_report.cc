@@ -19,8 +19,9 @@ namespace mcpfuzz::bench {
 namespace {
 
 // The fields of the fuzz report's "timing" object, in the order they are printed.
-constexpr const char* kTimingFields[] = {"startup_ms", "sending_ms", "silence_ms", "resends_ms",
-                                         "shrinking_ms"};
+constexpr const char* kTimingFields[] = {"startup_ms",    "sending_ms",   "silence_ms",
+                                         "resends_ms",    "shrinking_ms", "own_cpu_ms",
+                                         "servers_cpu_ms"};
 
 std::string Fixed(double value, int decimals) {
   char text[32];
@@ -87,8 +88,8 @@ void TimingTable(const std::vector<PairedRuns>& all) {
   std::cout << "\nWhere mcpfuzz's time went (median ms over the runs; n/a: the build writes no "
                "\"timing\" in its report):\n\n"
             << "| target | wall | start-up | sending | waiting for silence | re-sends | "
-               "shrinking |\n"
-            << "|---|---|---|---|---|---|---|\n";
+               "shrinking | mcpfuzz's CPU | the servers' CPU |\n"
+            << "|---|---|---|---|---|---|---|---|---|\n";
   for (const PairedRuns& runs : all) {
     if (runs.fuzz_seconds.empty()) continue;
     std::vector<double> wall_ms;

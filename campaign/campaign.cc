@@ -1,8 +1,10 @@
 #include "campaign/campaign.h"
 
 #include <rapidcheck.h>
+#include <sys/resource.h>
 
 #include <algorithm>
+#include <chrono>
 #include <exception>
 #include <functional>
 #include <limits>
@@ -306,9 +308,37 @@ CampaignResult Campaign::Run() {
 
 }  // namespace campaign_detail
 
+namespace {
+
+struct CpuTimes {
+  std::chrono::microseconds own{0};
+  std::chrono::microseconds children{0};
+};
+
+CpuTimes CpuNow() {
+  const auto spent = [](int who) {
+    rusage usage{};
+    ::getrusage(who, &usage);
+    const auto micros = [](const timeval& time) {
+      return std::chrono::seconds(time.tv_sec) + std::chrono::microseconds(time.tv_usec);
+    };
+    return std::chrono::duration_cast<std::chrono::microseconds>(micros(usage.ru_utime) +
+                                                                 micros(usage.ru_stime));
+  };
+  return {spent(RUSAGE_SELF), spent(RUSAGE_CHILDREN)};
+}
+
+}  // namespace
+
 CampaignResult RunCampaign(const TransportFactory& connect, const CampaignOptions& options,
                            const CampaignProgressCallback& progress) {
-  return campaign_detail::Campaign(connect, options, progress).Run();
+  const CpuTimes before = CpuNow();
+  CampaignResult result = campaign_detail::Campaign(connect, options, progress).Run();
+  // Read once the campaign has ended its servers: a child's time counts once it is waited for.
+  const CpuTimes after = CpuNow();
+  result.timing.own_cpu = after.own - before.own;
+  result.timing.servers_cpu = after.children - before.children;
+  return result;
 }
 
 }  // namespace mcpfuzz

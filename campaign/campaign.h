@@ -211,6 +211,10 @@ struct CampaignTiming {
   /// Asking the coverage agent, and re-sending cases that ran new code to learn which of its
   /// blocks follow the input.
   std::chrono::microseconds coverage{0};
+  /// CPU time (user and system) over the run: mcpfuzz's own, and that of the processes it
+  /// started and ended (stdio servers, a --server-cmd server): whose work the run waited on.
+  std::chrono::microseconds own_cpu{0};
+  std::chrono::microseconds servers_cpu{0};
 };
 
 /// The server's own coverage over a campaign (CampaignOptions::coverage), from its agent.

@@ -201,6 +201,8 @@ reports::Report BuildFuzzReport(const reports::RunInfo& info, const CampaignOpti
   figures.resends_ms = ms(timing.resends);
   figures.shrinking_ms = ms(timing.shrinking);
   figures.coverage_ms = ms(timing.coverage);
+  figures.own_cpu_ms = ms(timing.own_cpu);
+  figures.servers_cpu_ms = ms(timing.servers_cpu);
   figures.elapsed_ms = result.elapsed.count();
   figures.sessions_opened = result.sessions_opened;
   figures.pipelined = result.pipelined;

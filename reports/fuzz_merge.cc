@@ -142,6 +142,8 @@ Result<Report> FuzzReportFromJson(const json::value& value) {
   figures.resends_ms = Real(timing, "resends_ms");
   figures.shrinking_ms = Real(timing, "shrinking_ms");
   figures.coverage_ms = Real(timing, "coverage_ms");
+  figures.own_cpu_ms = Real(timing, "own_cpu_ms");
+  figures.servers_cpu_ms = Real(timing, "servers_cpu_ms");
   figures.elapsed_ms = std::llround(report.duration_seconds * 1000.0);
   figures.sessions_opened = Number(in, "sessions_opened");
   figures.pipelined = Number(in, "pipelined");
@@ -243,6 +245,8 @@ Result<Report> MergeFuzzReports(const std::vector<Report>& shards) {
     figures.resends_ms += part.resends_ms;
     figures.shrinking_ms += part.shrinking_ms;
     figures.coverage_ms += part.coverage_ms;
+    figures.own_cpu_ms += part.own_cpu_ms;
+    figures.servers_cpu_ms += part.servers_cpu_ms;
     figures.sessions_opened += part.sessions_opened;
     figures.pipelined += part.pipelined;
     figures.restarts += part.restarts;

@@ -175,6 +175,8 @@ struct FuzzFigures {
   double startup_ms = 0, sending_ms = 0, silence_ms = 0, resends_ms = 0, shrinking_ms = 0;
   /// With coverage: asking the agent, and re-sending cases that ran new code.
   double coverage_ms = 0;
+  /// CPU time: mcpfuzz's own, and that of the servers it started and ended.
+  double own_cpu_ms = 0, servers_cpu_ms = 0;
   /// The whole run, in whole milliseconds.
   std::int64_t elapsed_ms = 0;
   std::size_t sessions_opened = 0;

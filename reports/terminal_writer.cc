@@ -282,7 +282,8 @@ void FuzzText(const Report& report, std::ostream& out) {
       << " ms, waiting for silence " << ms(figures.silence_ms) << " ms, re-sends "
       << ms(figures.resends_ms) << " ms, shrinking " << ms(figures.shrinking_ms) << " ms";
   if (figures.coverage) out << ", coverage " << ms(figures.coverage_ms) << " ms";
-  out << "\n";
+  out << "\ncpu: mcpfuzz " << ms(figures.own_cpu_ms) << " ms, the servers it started "
+      << ms(figures.servers_cpu_ms) << " ms\n";
   // Over HTTP a restart is a session opened anew: the figure is the same, its name is not.
   if (figures.pipelined > 0) {
     out << "stdio: " << figures.pipelined << " of " << figures.cases
