@@ -212,7 +212,8 @@ struct CampaignTiming {
   /// blocks follow the input.
   std::chrono::microseconds coverage{0};
   /// CPU time (user and system) over the run: mcpfuzz's own, and that of the processes it
-  /// started and ended (stdio servers, a --server-cmd server): whose work the run waited on.
+  /// started and ended during it (the stdio servers; not a --server-cmd server, which its
+  /// caller ends after the run): whose work the run waited on.
   std::chrono::microseconds own_cpu{0};
   std::chrono::microseconds servers_cpu{0};
 };
