@@ -138,6 +138,9 @@ void Campaign::OpenLanes() {
       continue;
     }
     lane.generator = gen::AnyCase(lane.context, families);
+    GenContext unwritten = lane.context;
+    unwritten.big_bodies_unwritten = true;
+    lane.preview = gen::AnyCase(unwritten, families);
     // Over stdio or over HTTP to a server mcpfuzz started: either way, a server with an agent.
     if (options_.coverage == CoverageUse::kSteer) {
       lane.steering = std::make_unique<Steering>(options_.seed, lane.context);

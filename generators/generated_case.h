@@ -62,6 +62,11 @@ struct GenContext {
   bool call_real_tools = false;
   /// The largest request body the limits family sends (`--max-request-bytes`).
   std::size_t max_request_bytes = kDefaultMaxRequestBytes;
+  /// Leave the bytes of a megabyte body unwritten (GeneratedCase::unwritten_bytes): a campaign
+  /// holds most such bodies back once their size class has been sent, and writing megabytes
+  /// only to drop them cost a third of its own CPU over HTTP. Every draw is otherwise the one
+  /// made without it, so the case sent is the same case drawn again without it.
+  bool big_bodies_unwritten = false;
   /// What the target answered to a random name of tools/call, prompts/get and resources/read
   /// (the ones it declared): names.unknown-consistent compares impossible names with them.
   std::vector<NameAnswer> random_name_answers;
@@ -89,6 +94,9 @@ struct GeneratedCase : Case {
   /// The well-formed request the case breaks one rule of, when there is one: tests compare the
   /// two, and it is what the request would look like done right.
   std::optional<Request> well_formed;
+  /// Drawn under GenContext::big_bodies_unwritten: the body of this many bytes was left
+  /// unwritten (the request holds none); 0 for a case complete as drawn. Not for sending.
+  std::size_t unwritten_bytes = 0;
   /// The sequences family: requests sent in order on one fresh connection, each judged by the
   /// rule of the state it meets (oracles/sequence.h); `request` and `check_id` are then the
   /// last step's. Empty for every other family: one request on a live session.

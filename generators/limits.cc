@@ -100,14 +100,18 @@ std::vector<std::size_t> Sizes(std::size_t max_request_bytes) {
 
 rc::Gen<GeneratedCase> Oversized(const GenContext& context) {
   return rc::gen::apply(
-      [](const Request& well_formed, std::size_t size) {
+      [unwritten = context.big_bodies_unwritten](const Request& well_formed, std::size_t size) {
         const std::size_t base = detail::WithMetaValue(well_formed, "\"\"").size();
         const std::size_t padding = size > base ? size - base : 0;
+        const std::size_t bytes = detail::WithMetaPaddingSize(well_formed, padding);
         Request request = well_formed;
-        request.body = RawBody{detail::WithMetaPadding(well_formed, padding)};
-        const std::string label =
-            "a " + std::to_string(request.WireSize()) + "-byte body (_meta padding)";
-        return MakeCase(kFamily, check::kOversizedRequest, std::move(request), label, well_formed);
+        request.body =
+            RawBody{unwritten ? std::string() : detail::WithMetaPadding(well_formed, padding)};
+        const std::string label = "a " + std::to_string(bytes) + "-byte body (_meta padding)";
+        GeneratedCase generated =
+            MakeCase(kFamily, check::kOversizedRequest, std::move(request), label, well_formed);
+        if (unwritten) generated.unwritten_bytes = bytes;
+        return generated;
       },
       detail::HarmlessRequest(context), rc::gen::elementOf(Sizes(context.max_request_bytes)));
 }

@@ -75,9 +75,7 @@ std::optional<boost::json::value> Request::BodyJson() const {
 }
 
 std::optional<boost::json::value> ParseRawEnvelope(std::string_view bytes) {
-  // Above this a raw body's id and method are read by ParseRpcEnvelope.
-  constexpr std::size_t kLargeBodyBytes = std::size_t{64} << 10;
-  return bytes.size() > kLargeBodyBytes ? ParseRpcEnvelope(bytes) : ParseJsonEnvelope(bytes);
+  return bytes.size() > kWholeParseBytes ? ParseRpcEnvelope(bytes) : ParseJsonEnvelope(bytes);
 }
 
 namespace {

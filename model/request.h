@@ -81,9 +81,13 @@ struct Request {
 /// Parses JSON without throwing. Accepts what Boost.JSON accepts (1e999 parses as infinity).
 std::optional<boost::json::value> ParseJson(std::string_view text);
 
+/// Raw bodies up to this size are parsed whole for their envelope; larger ones are read for
+/// their id, method and jsonrpc alone (ParseRawEnvelope).
+inline constexpr std::size_t kWholeParseBytes = std::size_t{64} << 10;
+
 /// A raw body read for its envelope, as RpcId, RpcMethod and the oracles read it: a body up to
-/// 64 KiB whole (ParseJsonEnvelope); a larger one for its id, method and jsonrpc alone
-/// (ParseRpcEnvelope), without the copy of its megabytes a whole parse makes.
+/// kWholeParseBytes whole (ParseJsonEnvelope); a larger one for its id, method and jsonrpc
+/// alone (ParseRpcEnvelope), without the copy of its megabytes a whole parse makes.
 std::optional<boost::json::value> ParseRawEnvelope(std::string_view bytes);
 
 }  // namespace mcpfuzz

@@ -15,6 +15,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "campaign/campaign.h"
@@ -302,6 +303,58 @@ TEST(Concurrency, BigInputsAreHeldBackAlikeAtEveryConcurrencyAndDepth) {
   EXPECT_GT(alone.big_inputs_held_back, 0U) << Describe(alone);
   options.stdio_pipeline_depth = 16;
   ExpectSameRun(alone, RunCampaign(stdio.connect, options));
+}
+
+// What a campaign sends of the limits family: the body sizes of its raw bodies.
+class BodySizes final : public TransportDecorator {
+ public:
+  BodySizes(std::unique_ptr<Transport> inner, std::shared_ptr<std::vector<std::size_t>> sizes,
+            std::shared_ptr<std::mutex> mutex)
+      : TransportDecorator(std::move(inner)), sizes_(std::move(sizes)), mutex_(std::move(mutex)) {}
+  Observation Send(const Request& request) override {
+    if (std::holds_alternative<RawBody>(request.body)) {
+      const std::lock_guard lock(*mutex_);
+      sizes_->push_back(request.WireSize());
+    }
+    return inner().Send(request);
+  }
+
+ private:
+  std::shared_ptr<std::vector<std::size_t>> sizes_;
+  std::shared_ptr<std::mutex> mutex_;
+};
+
+// The cases are drawn with their megabyte bodies unwritten, and written only once sent: what
+// reaches the transport is the whole body, at one of the sizes the family draws, serially and
+// from the workers of --concurrency alike.
+TEST(Concurrency, AMegabyteBodyIsWrittenWholeWhenItIsSent) {
+  const test_support::RefTarget http =
+      test_support::StartRefServer(TransportKind::kHttp, {}, TestLimits());
+  CampaignOptions options;
+  options.seed = 7;
+  options.max_cases = 240;
+  options.families = {"limits"};
+  options.max_request_bytes = (std::size_t{1} << 20) + 1;
+  options.resends = 1;
+  for (std::size_t concurrency : {1U, 3U}) {
+    auto sizes = std::make_shared<std::vector<std::size_t>>();
+    auto mutex = std::make_shared<std::mutex>();
+    const TransportFactory recording = [&]() -> Result<std::unique_ptr<Transport>> {
+      auto inner = http.connect();
+      if (!inner) return inner.error();
+      return std::unique_ptr<Transport>(
+          std::make_unique<BodySizes>(std::move(*inner), sizes, mutex));
+    };
+    options.concurrency = concurrency;
+    const CampaignResult result = RunCampaign(recording, options);
+    EXPECT_GT(result.big_inputs_held_back, 0U) << Describe(result);
+    const auto megabyte = std::count_if(sizes->begin(), sizes->end(), [](std::size_t size) {
+      return size == (std::size_t{1} << 20) || size == (std::size_t{1} << 20) + 1;
+    });
+    EXPECT_GT(megabyte, 0) << "no megabyte body sent at concurrency " << concurrency;
+    EXPECT_EQ(std::count(sizes->begin(), sizes->end(), std::size_t{0}), 0)
+        << "a body was sent unwritten at concurrency " << concurrency;
+  }
 }
 
 // Over stdio a mixed-in sequence starts a server of its own: the first ending on each check is

@@ -866,6 +866,37 @@ TEST(HttpExchange, AwaitsTheIdsOfRequestsOnly) {
   EXPECT_TRUE(AwaitedIds(Request{}).empty());
 }
 
+// A body above 64 KiB is read for its envelope alone, not parsed whole: the ids are the same,
+// down to a body nested past the parser's depth, which a whole parse gives none.
+TEST(HttpExchange, AwaitsTheSameIdsOfALargeBody) {
+  const std::string pad(70000, 'a');
+  const auto Raw = [](std::string text) {
+    Request request = Post("{}");
+    request.body = RawBody{std::move(text)};
+    return request;
+  };
+  const auto nested = [&](std::size_t depth) {
+    return R"({"jsonrpc":"2.0","id":5,"method":"ping","params":{"x":)" + std::string(depth, '[') +
+           "\"" + pad + "\"" + std::string(depth, ']') + "}}";
+  };
+  EXPECT_EQ(AwaitedIds(Raw(R"({"jsonrpc":"2.0","id":7,"method":"ping","params":{"_meta":{"p":")" +
+                           pad + "\"}}}")),
+            std::vector<json::value>{7});
+  EXPECT_EQ(
+      AwaitedIds(Raw(R"({"jsonrpc":"2.0","id":null,"method":"a","params":{"p":")" + pad + "\"}}")),
+      std::vector<json::value>{nullptr});
+  EXPECT_TRUE(AwaitedIds(Raw(R"({"jsonrpc":"2.0","id":1,"result":{"p":")" + pad + "\"}}")).empty());
+  EXPECT_TRUE(
+      AwaitedIds(Raw(R"({"jsonrpc":"2.0","method":"n","params":{"p":")" + pad + "\"}}")).empty());
+  EXPECT_EQ(AwaitedIds(Raw(R"([{"id":1,"method":"a","params":{"p":")" + pad +
+                           R"("}},{"method":"b"},{"id":2,"result":{}}])")),
+            std::vector<json::value>{1});
+  // The body's own object and params are two levels: 30 more make 32, the parser's limit.
+  EXPECT_EQ(AwaitedIds(Raw(nested(30))), std::vector<json::value>{5});
+  EXPECT_TRUE(AwaitedIds(Raw(nested(31))).empty());
+  EXPECT_TRUE(AwaitedIds(Raw("{\"id\":1,\"p\":\"" + pad)).empty());
+}
+
 TEST(HttpExchange, KeepsTheLastResponseHeadersAndUnfoldsContinuations) {
   Observation observation;
   HttpExchange exchange(observation, Ping(), 100);

@@ -411,6 +411,37 @@ TEST(LimitsFamily, SizesAreTheCommonLimitsAndOneByteMoreUpToTheMaximum) {
   EXPECT_EQ(sizes, (std::set<std::size_t>{kMiB, kMiB + 1, 4 * kMiB, 4 * kMiB + 1}));
 }
 
+// A campaign draws its cases with big_bodies_unwritten and draws again without it the ones it
+// sends: the two draws must be the same case, the first only lacking a megabyte body's bytes.
+TEST(LimitsFamily, ADrawWithBigBodiesUnwrittenIsTheSameCaseWithoutTheBytes) {
+  for (TransportKind transport : {kHttp, kStdio}) {
+    GenContext context = Context(kR4, transport);
+    const auto written = Sample(gen::FindFamily("limits")->generator(context), 300);
+    context.big_bodies_unwritten = true;
+    const auto unwritten = Sample(gen::FindFamily("limits")->generator(context), 300);
+    ASSERT_EQ(written.size(), unwritten.size());
+    std::size_t left_unwritten = 0;
+    for (std::size_t k = 0; k < written.size(); ++k) {
+      const GeneratedCase& whole = written[k];
+      const GeneratedCase& preview = unwritten[k];
+      EXPECT_EQ(whole.unwritten_bytes, 0U);
+      EXPECT_EQ(preview.check_id, whole.check_id);
+      EXPECT_EQ(preview.variant, whole.variant);
+      EXPECT_EQ(preview.request.headers, whole.request.headers);
+      EXPECT_EQ(preview.well_formed, whole.well_formed);
+      if (preview.unwritten_bytes == 0) {
+        EXPECT_EQ(preview.request, whole.request) << whole.variant;
+        continue;
+      }
+      ++left_unwritten;
+      EXPECT_EQ(preview.unwritten_bytes, whole.request.WireSize()) << whole.variant;
+      EXPECT_GE(preview.unwritten_bytes, kMiB) << "only megabyte bodies are left unwritten";
+      EXPECT_EQ(preview.request.WireSize(), 0U);
+    }
+    EXPECT_GT(left_unwritten, 3U) << "no megabyte body drawn: the test shows nothing";
+  }
+}
+
 // --- long ids ---
 
 bool LongId(const GeneratedCase& generated) {

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "model/text.h"
 
@@ -217,6 +220,27 @@ TEST(Utf8Prefix, NeverSplitsACharacter) {
   EXPECT_EQ(Utf8Prefix("a\xC3\xA9", 3), "a\xC3\xA9");
   EXPECT_EQ(Utf8Prefix("a\xC3\xA9", 2), "a");
   EXPECT_EQ(Utf8Prefix("\xC3\xA9", 1), "");
+}
+
+// IsValidUtf8 reads ASCII eight bytes at a time: a sequence is judged the same wherever it
+// falls against those eight-byte steps, and at the end of the text.
+TEST(IsValidUtf8, JudgesASequenceAlikeAtEveryOffset) {
+  const std::vector<std::pair<std::string, bool>> sequences = {
+      {"\xC3\xA9", true},      {"\xE2\x82\xAC", true},  {"\xF0\x9F\x98\x80", true},
+      {"\xFF", false},         {"\xC3", false},         {"\xC0\xAF", false},
+      {"\xED\xA0\x80", false}, {"\xF0\x9F\x98", false}, {"\x80", false}};
+  for (const auto& [sequence, valid] : sequences) {
+    for (std::size_t before = 0; before <= 17; ++before) {
+      for (std::size_t after : {0U, 1U, 7U, 8U, 9U}) {
+        const std::string text = std::string(before, 'a') + sequence + std::string(after, 'b');
+        EXPECT_EQ(IsValidUtf8(text), valid) << before << " bytes before, " << after << " after";
+        // ToValidUtf8 reads byte by byte: it leaves exactly the valid texts as they are.
+        EXPECT_EQ(IsValidUtf8(text), ToValidUtf8(text) == text);
+      }
+    }
+  }
+  EXPECT_TRUE(IsValidUtf8(std::string(1 << 20, 'a')));
+  EXPECT_TRUE(IsValidUtf8(""));
 }
 
 }  // namespace

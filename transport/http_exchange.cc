@@ -1,11 +1,13 @@
 #include "transport/http_exchange.h"
 
 #include <algorithm>
+#include <boost/json/parse_options.hpp>
 #include <optional>
 #include <string>
 #include <utility>
 #include <variant>
 
+#include "model/json_depth.h"
 #include "model/subscription.h"
 #include "model/text.h"
 #include "transport/detail/excerpt.h"
@@ -46,12 +48,25 @@ struct BodyIds {
   std::optional<json::value> listen;
 };
 
+// A raw body as JSON, for its ids. A large object is read for its envelope alone, as RpcId
+// reads it: a whole parse copied a sent megabyte body once more per exchange. Only where the
+// whole parse would succeed too (ParseJson refuses a body nested past the parser's depth), so
+// the ids are the same.
+std::optional<json::value> RawBodyJson(const Request& request, const RawBody& raw) {
+  if (raw.bytes.size() > kWholeParseBytes &&
+      JsonNestingDepth(raw.bytes) <= json::parse_options{}.max_depth) {
+    std::optional<json::value> envelope = ParseRawEnvelope(raw.bytes);
+    if (envelope && envelope->is_object()) return envelope;
+  }
+  return request.BodyJson();
+}
+
 BodyIds ReadBodyIds(const Request& request) {
   BodyIds ids;
   std::optional<json::value> parsed;
   const json::value* body = std::get_if<json::value>(&request.body);
-  if (body == nullptr) {
-    parsed = request.BodyJson();
+  if (const auto* raw = std::get_if<RawBody>(&request.body)) {
+    parsed = RawBodyJson(request, *raw);
     body = parsed ? &*parsed : nullptr;
   }
   if (body == nullptr) {

@@ -56,6 +56,9 @@ struct Lane {
   /// The target as the first session saw it, for the generators.
   GenContext context;
   std::optional<rc::Gen<GeneratedCase>> generator;
+  /// The same generator over the context with GenContext::big_bodies_unwritten: the cases
+  /// drawn in order come from it, and a megabyte body is written only once it is to be sent.
+  std::optional<rc::Gen<GeneratedCase>> preview;
   /// The sequences family, when no family was named and it applies here: every
   /// kSequenceEvery-th case is drawn from it instead (Campaign::Generate).
   std::optional<rc::Gen<GeneratedCase>> sequences;
@@ -231,8 +234,14 @@ class Campaign {
   /// Case `index` drawn from the lane's generator; nothing when the generator failed. Pure:
   /// safe from any thread.
   std::optional<GeneratedCase> Generate(const Lane& lane, std::size_t index) const;
-  /// Case `index` for the serial loop: over HTTP (CampaignOptions::pipeline) drawn ahead on
-  /// a thread of its own, else drawn now (prefetch.cc).
+  /// Case `index` as Generate draws it, but a megabyte body left unwritten (Lane::preview):
+  /// what deciding in case order whether it is sent needs. Pure: safe from any thread.
+  std::optional<GeneratedCase> Preview(const Lane& lane, std::size_t index) const;
+  /// Case `index` of `lane`, previewed, made whole once it is to be sent: the one step between
+  /// a preview and a transport.
+  void Write(const Lane& lane, std::size_t index, GeneratedCase& generated) const;
+  /// Case `index` for the serial loop, previewed: over HTTP (CampaignOptions::pipeline) drawn
+  /// ahead on a thread of its own, else drawn now (prefetch.cc).
   std::optional<GeneratedCase> NextCase(const Lane& lane, std::size_t index);
   /// In case order: records the case (record_cases) and decides whether it is skipped because
   /// earlier cases of its check went unanswered, or held back as a big input or a stdio

@@ -6,6 +6,7 @@
 
 #include <bit>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <unordered_set>
 #include <utility>
@@ -34,7 +35,8 @@ std::uint64_t SplitMix64(std::uint64_t value) {
 
 std::optional<std::string> BigInputClass(const GeneratedCase& generated) {
   if (!generated.steps.empty()) return std::nullopt;
-  std::size_t size = generated.request.WireSize();
+  std::size_t size =
+      generated.unwritten_bytes > 0 ? generated.unwritten_bytes : generated.request.WireSize();
   // A header value of the limits family costs its size on every send as a body does.
   for (const Header& header : generated.request.headers) size += header.value.size();
   if (size < kBigInputBytes) return std::nullopt;
@@ -77,6 +79,17 @@ std::optional<GeneratedCase> Campaign::Generate(const Lane& lane, std::size_t in
   return DrawCase(GeneratorFor(*lane.generator, lane.sequences, index), options_.seed, index);
 }
 
+std::optional<GeneratedCase> Campaign::Preview(const Lane& lane, std::size_t index) const {
+  return DrawCase(GeneratorFor(*lane.preview, lane.sequences, index), options_.seed, index);
+}
+
+void Campaign::Write(const Lane& lane, std::size_t index, GeneratedCase& generated) const {
+  if (generated.unwritten_bytes == 0) return;
+  std::optional<GeneratedCase> written = Generate(lane, index);
+  if (!written) throw std::runtime_error("case " + std::to_string(index) + " drew no case again");
+  generated = std::move(*written);
+}
+
 void Campaign::CountSent(const GeneratedCase& generated) {
   ++result_.cases;
   ++result_.cases_per_family[generated.family];
@@ -84,9 +97,14 @@ void Campaign::CountSent(const GeneratedCase& generated) {
 }
 
 void Campaign::Record(const GeneratedCase& generated) {
+  // A big body by its size, which a preview knows before its bytes are written.
+  const std::size_t size =
+      generated.unwritten_bytes > 0 ? generated.unwritten_bytes : generated.request.WireSize();
   result_.case_log.push_back(std::string(ToString(generated.request.revision)) + " " +
                              std::string(ToString(generated.request.transport)) + " " +
-                             generated.check_id + " " + generated.request.WireBody());
+                             generated.check_id + " " +
+                             (size >= kBigInputBytes ? "<" + std::to_string(size) + " bytes>"
+                                                     : generated.request.WireBody()));
 }
 
 bool Campaign::RecordAndSkip(const GeneratedCase& generated, std::size_t index) {
@@ -164,6 +182,7 @@ void Campaign::RunCase(Lane& lane, std::size_t index) {
     SendSequence(lane, *generated, index);
     return;
   }
+  Write(lane, index, *generated);
   SendAndDecide(lane, std::move(*generated), index);
 }
 

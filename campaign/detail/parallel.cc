@@ -146,7 +146,7 @@ void CasePipeline::GenerateCases() {
     Slot slot;
     try {
       const std::size_t at = campaign_.indices_.At(index);
-      slot.generated = campaign_.Generate(campaign_.lanes_[at % campaign_.lanes_.size()], at);
+      slot.generated = campaign_.Preview(campaign_.lanes_[at % campaign_.lanes_.size()], at);
     } catch (const std::exception& error) {
       slot.error = error.what();
     } catch (...) {
@@ -193,6 +193,7 @@ void CasePipeline::Send(std::size_t worker, std::size_t position, Slot& slot,
       campaign_.WillSkip(*slot.generated, index)) {
     return;
   }
+  campaign_.Write(campaign_.lanes_[lane], index, *slot.generated);
   slot.judged = SendAndJudge(session, *slot.generated, /*settle=*/false);
   if (campaign_.options_.coverage != CoverageUse::kOff) slot.coverage = session.TakeCoverage();
   slot.lost = session.lost();

@@ -82,7 +82,7 @@ void Campaign::SendAhead(Lane& lane, std::size_t index, std::size_t depth,
        next += indices_.step) {
     if (next % lanes_.size() != index % lanes_.size()) continue;
     if (alone.contains(next)) break;
-    std::optional<GeneratedCase> generated = Generate(lane, next);
+    std::optional<GeneratedCase> generated = Preview(lane, next);
     // A sequence goes alone, on a connection of its own; a big input alone, since whether it
     // is sent at all is decided in case order, once the cases before it are.
     if (!generated || !generated->steps.empty() || BigInputClass(*generated) ||

@@ -96,7 +96,7 @@ std::optional<GeneratedCase> CasePrefetcher::Take() {
 
 std::optional<GeneratedCase> Campaign::NextCase(const Lane& lane, std::size_t index) {
   if (!options_.pipeline || lane.session->kind() != TransportKind::kHttp) {
-    return Generate(lane, index);
+    return Preview(lane, index);
   }
   // The serial loop drops a lost lane and skips its index: then the cases ahead were drawn
   // for lanes that no longer are, and drawing starts again.
@@ -106,7 +106,7 @@ std::optional<GeneratedCase> Campaign::NextCase(const Lane& lane, std::size_t in
     prefetch_.reset();
     std::vector<std::pair<rc::Gen<GeneratedCase>, std::optional<rc::Gen<GeneratedCase>>>>
         generators;
-    for (const Lane& each : lanes_) generators.emplace_back(*each.generator, each.sequences);
+    for (const Lane& each : lanes_) generators.emplace_back(*each.preview, each.sequences);
     prefetch_lanes_ = lanes_.size();
     // The drawing thread reads its own copies of the generators, never lanes_.
     prefetch_ = std::make_unique<CasePrefetcher>(

@@ -242,27 +242,43 @@ namespace {
 
 constexpr std::string_view kRiderKey = "\"mcpfuzz/rider\":";
 
+// `request`'s wire body with a placeholder member in params._meta, and where that member is:
+// what goes there is written in place of it. Without a place (npos) the body stays as it is.
+struct MetaSlot {
+  std::string wire;
+  std::size_t at = std::string::npos;
+  std::size_t length = 0;
+};
+
+MetaSlot FindMetaSlot(const Request& request) {
+  constexpr std::string_view kPlaceholderKey = "mcpfuzz/rider";
+  constexpr std::string_view kPlaceholderValue = "mcpfuzz-rider-placeholder-5d1e";
+  Request copy = request;
+  Meta(copy)[kPlaceholderKey] = kPlaceholderValue;
+  MetaSlot slot{copy.WireBody()};
+  const std::string member =
+      "\"" + std::string(kPlaceholderKey) + "\":\"" + std::string(kPlaceholderValue) + "\"";
+  slot.at = slot.wire.find(member);
+  slot.length = member.size();
+  return slot;
+}
+
 // `request`'s wire body with the members `write` appends (`size` bytes) in params._meta. The
 // body is made in one buffer of its final size: a megabyte member is written once, where it
 // stays, not copied from one temporary to the next.
 std::string WithMetaWritten(const Request& request, std::size_t size,
                             const std::function<void(std::string&)>& write) {
-  constexpr std::string_view kPlaceholderKey = "mcpfuzz/rider";
-  constexpr std::string_view kPlaceholderValue = "mcpfuzz-rider-placeholder-5d1e";
-  Request copy = request;
-  Meta(copy)[kPlaceholderKey] = kPlaceholderValue;
-  const std::string wire = copy.WireBody();
-  const std::string member =
-      "\"" + std::string(kPlaceholderKey) + "\":\"" + std::string(kPlaceholderValue) + "\"";
-  const std::size_t at = wire.find(member);
-  if (at == std::string::npos) return wire;
+  const MetaSlot slot = FindMetaSlot(request);
+  if (slot.at == std::string::npos) return slot.wire;
   std::string body;
-  body.reserve(wire.size() - member.size() + size);
-  body.append(wire, 0, at);
+  body.reserve(slot.wire.size() - slot.length + size);
+  body.append(slot.wire, 0, slot.at);
   write(body);
-  body.append(wire, at + member.size());
+  body.append(slot.wire, slot.at + slot.length);
   return body;
 }
+
+std::size_t PaddingMemberBytes(std::size_t length) { return kRiderKey.size() + length + 2; }
 
 }  // namespace
 
@@ -278,9 +294,15 @@ std::string WithMetaValue(const Request& request, std::string_view raw_value) {
 }
 
 std::string WithMetaPadding(const Request& request, std::size_t length) {
-  return WithMetaWritten(request, kRiderKey.size() + length + 2, [length](std::string& body) {
+  return WithMetaWritten(request, PaddingMemberBytes(length), [length](std::string& body) {
     body.append(kRiderKey).append(1, '"').append(length, 'a').append(1, '"');
   });
+}
+
+std::size_t WithMetaPaddingSize(const Request& request, std::size_t length) {
+  const MetaSlot slot = FindMetaSlot(request);
+  if (slot.at == std::string::npos) return slot.wire.size();
+  return slot.wire.size() - slot.length + PaddingMemberBytes(length);
 }
 
 GeneratedCase MakeCase(std::string_view family, std::string_view check_id, Request request,

@@ -90,6 +90,8 @@ std::string WithMetaValue(const Request& request, std::string_view raw_value);
 /// WithMetaValue with a string of `length` letters, written once, in the body: a megabyte
 /// padding made apart and then copied in would be held twice.
 std::string WithMetaPadding(const Request& request, std::size_t length);
+/// The size of WithMetaPadding's body, without writing it.
+std::size_t WithMetaPaddingSize(const Request& request, std::size_t length);
 
 /// A case of `family` breaking `check_id`, derived from `well_formed`.
 GeneratedCase MakeCase(std::string_view family, std::string_view check_id, Request request,
