@@ -305,7 +305,8 @@ struct CampaignResult {
   std::size_t deaf_timeouts = 0;
   std::size_t deaf_within_patience = 0;
   /// With CampaignOptions::record_cases: "<revision> <transport> <check id> <wire body>" per
-  /// case, in order.
+  /// case, in order; a body of 64 KiB or more as "<N bytes>", since a case held back as a big
+  /// input is never written whole.
   std::vector<std::string> case_log;
   /// With CampaignOptions::coverage.
   std::optional<CampaignCoverage> coverage;

@@ -64,7 +64,7 @@ struct GenContext {
   std::size_t max_request_bytes = kDefaultMaxRequestBytes;
   /// Leave the bytes of a megabyte body unwritten (GeneratedCase::unwritten_bytes): a campaign
   /// holds most such bodies back once their size class has been sent, and writing megabytes
-  /// only to drop them cost a third of its own CPU over HTTP. Every draw is otherwise the one
+  /// only to drop them cost a fifth of its own CPU over HTTP. Every draw is otherwise the one
   /// made without it, so the case sent is the same case drawn again without it.
   bool big_bodies_unwritten = false;
   /// What the target answered to a random name of tools/call, prompts/get and resources/read

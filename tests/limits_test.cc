@@ -83,6 +83,33 @@ TEST(JsonDepth, RejectsWhatIsNotJsonWhateverTheDepth) {
   }
 }
 
+// Strings are read eight bytes at a time where no byte needs a look: a quote, a backslash or a
+// control character is found wherever it falls against those steps, and a string is judged as
+// Boost.JSON judges it.
+TEST(JsonDepth, AStringIsReadAlikeWhereverItsSpecialBytesFall) {
+  const std::vector<std::string> specials = {
+      "\"",   "\\\"", "\\\\",     "\\n",  "\\u00e9",          "\\x",  "\x01",
+      "\x1f", "\n",   "\xC3\xA9", "\xC3", "\xF0\x9F\x98\x80", "\x7f", " "};
+  for (const std::string& special : specials) {
+    for (std::size_t before = 0; before <= 17; ++before) {
+      for (std::size_t after : {0U, 1U, 7U, 8U, 9U, 16U}) {
+        const std::string text =
+            "[\"" + std::string(before, 'a') + special + std::string(after, 'b') + "\"]";
+        const bool parses = ParseJson(text).has_value();
+        EXPECT_EQ(IsJsonText(text), parses) << text;
+        EXPECT_EQ(ParseRpcEnvelope(text).has_value(), parses) << text;
+        if (parses) {
+          EXPECT_EQ(JsonNestingDepth(text), 1U) << text;
+        }
+      }
+    }
+  }
+  // A quote inside a string opens nothing: the depth counts only what lies outside strings.
+  EXPECT_EQ(JsonNestingDepth("[\"" + std::string(20, 'a') + "[[\\\"[[" + std::string(9, 'b') +
+                             "\",[[1]]]"),
+            3U);
+}
+
 TEST(JsonDepth, TheEnvelopeOfADeepRequestIsReadable) {
   const Request request = WithMeta(kR4, kStdio, Arrays(100000), 42);
   // Boost.JSON alone cannot read it (past its depth limit, and recursive beyond)...
