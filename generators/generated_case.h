@@ -97,6 +97,10 @@ struct GeneratedCase : Case {
   /// Drawn under GenContext::big_bodies_unwritten: the body of this many bytes was left
   /// unwritten (the request holds none); 0 for a case complete as drawn. Not for sending.
   std::size_t unwritten_bytes = 0;
+  /// The size of the body as sent, written yet or not.
+  std::size_t BodyBytes() const {
+    return unwritten_bytes > 0 ? unwritten_bytes : request.WireSize();
+  }
   /// The sequences family: requests sent in order on one fresh connection, each judged by the
   /// rule of the state it meets (oracles/sequence.h); `request` and `check_id` are then the
   /// last step's. Empty for every other family: one request on a live session.

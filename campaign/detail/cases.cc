@@ -35,8 +35,7 @@ std::uint64_t SplitMix64(std::uint64_t value) {
 
 std::optional<std::string> BigInputClass(const GeneratedCase& generated) {
   if (!generated.steps.empty()) return std::nullopt;
-  std::size_t size =
-      generated.unwritten_bytes > 0 ? generated.unwritten_bytes : generated.request.WireSize();
+  std::size_t size = generated.BodyBytes();
   // A header value of the limits family costs its size on every send as a body does.
   for (const Header& header : generated.request.headers) size += header.value.size();
   if (size < kBigInputBytes) return std::nullopt;
@@ -98,8 +97,7 @@ void Campaign::CountSent(const GeneratedCase& generated) {
 
 void Campaign::Record(const GeneratedCase& generated) {
   // A big body by its size, which a preview knows before its bytes are written.
-  const std::size_t size =
-      generated.unwritten_bytes > 0 ? generated.unwritten_bytes : generated.request.WireSize();
+  const std::size_t size = generated.BodyBytes();
   result_.case_log.push_back(std::string(ToString(generated.request.revision)) + " " +
                              std::string(ToString(generated.request.transport)) + " " +
                              generated.check_id + " " +
