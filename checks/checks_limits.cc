@@ -39,6 +39,16 @@ std::string NestedArrays(int depth) {
   return text;
 }
 
+Variant OverTenMiB(Revision revision) {
+  return {"a body of 10 MiB and one byte (_meta padding)", [revision](Connection& connection) {
+            Request request = connection.client().Make(HarmlessMethod(revision));
+            Meta(request)["mcpfuzz/padding"] = kPlaceholder;
+            const std::size_t base = request.WireBody().size() - kPlaceholder.size();
+            return WithRawValue(std::move(request),
+                                "\"" + std::string(kOverTenMiB - base, 'a') + "\"");
+          }};
+}
+
 }  // namespace
 
 void DeepNesting(RevisionRun& run) {
@@ -73,13 +83,13 @@ void OversizedRequest(RevisionRun& run) {
                      BodyObject(request)["id"] = std::string(kLongId, 'a');
                      return request;
                    }},
-                  {"a body of 10 MiB and one byte (_meta padding)", [&run](Connection& connection) {
-                     Request request = HarmlessRequest(connection, run);
-                     Meta(request)["mcpfuzz/padding"] = kPlaceholder;
-                     const std::size_t base = request.WireBody().size() - kPlaceholder.size();
-                     return WithRawValue(std::move(request),
-                                         "\"" + std::string(kOverTenMiB - base, 'a') + "\"");
-                   }}});
+                  OverTenMiB(run.revision())});
+}
+
+void OversizedRequestAhead(const AheadView& run, FreshSteps& steps) {
+  // Every stdio stack measured stops reading at the line over 10 MiB, which then costs a whole
+  // time limit: on a process of its own it is waited out beside the other checks.
+  if (!run.http()) steps.alone.push_back({check::kOversizedRequest, OverTenMiB(run.revision())});
 }
 
 }  // namespace mcpfuzz::checks::detail

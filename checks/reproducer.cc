@@ -26,7 +26,7 @@ std::string Reproducer(const CheckResult& result, const ReproducerTarget& target
   const bool sentinel = NeedsSentinel(result, target);
   if (!result.replay.empty()) {
     std::vector<Request> steps = result.replay;
-    if (sentinel) steps.push_back(MakeSentinel(result.revision, TransportKind::kStdio, 1));
+    if (sentinel) steps.push_back(SentinelAfter(steps, result.revision, TransportKind::kStdio));
     return SequenceReproducer(steps, target);
   }
   // The requests the judged answer needs, in order, the judged one last: those that opened a
@@ -37,7 +37,9 @@ std::string Reproducer(const CheckResult& result, const ReproducerTarget& target
   for (std::size_t index = from; index <= result.judged; ++index) {
     requests.push_back(result.exchanges[index].request);
   }
-  if (sentinel) requests.push_back(MakeSentinel(result.revision, TransportKind::kStdio, 1));
+  if (sentinel) {
+    requests.push_back(SentinelAfter(requests, result.revision, TransportKind::kStdio));
+  }
   return result.one_connection && !result.history_from ? SequenceReproducer(requests, target)
                                                        : mcpfuzz::Reproducer(requests, target);
 }

@@ -1,5 +1,10 @@
 #include "model/request_builder.h"
 
+#include <charconv>
+#include <optional>
+#include <string_view>
+#include <system_error>
+
 #include "model/text.h"
 
 namespace mcpfuzz {
@@ -154,6 +159,23 @@ Request MakeSentinel(Revision revision, TransportKind transport, std::size_t ser
 
 bool IsSentinelId(const boost::json::value& id) {
   return id.is_string() && id.as_string().starts_with(kSentinelPrefix);
+}
+
+Request SentinelAfter(const std::vector<Request>& requests, Revision revision,
+                      TransportKind transport) {
+  std::size_t next = 1;
+  for (const Request& request : requests) {
+    const std::optional<boost::json::value> id = request.RpcId();
+    if (!id || !IsSentinelId(*id)) continue;
+    const std::string_view serial =
+        std::string_view(id->as_string()).substr(kSentinelPrefix.size());
+    std::size_t number = 0;
+    const auto [end, error] = std::from_chars(serial.data(), serial.data() + serial.size(), number);
+    if (error == std::errc() && end == serial.data() + serial.size() && number >= next) {
+      next = number + 1;
+    }
+  }
+  return MakeSentinel(revision, transport, next);
 }
 
 }  // namespace mcpfuzz

@@ -82,5 +82,9 @@ Request MakeHarmless(Revision revision, TransportKind transport, boost::json::va
 Request MakeSentinel(Revision revision, TransportKind transport, std::size_t serial);
 /// True when `id` is a sentinel's.
 bool IsSentinelId(const boost::json::value& id);
+/// A sentinel numbered past every sentinel among `requests`: one sent after them, so that no id
+/// is sent twice on a connection.
+Request SentinelAfter(const std::vector<Request>& requests, Revision revision,
+                      TransportKind transport);
 
 }  // namespace mcpfuzz

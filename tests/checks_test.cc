@@ -12,6 +12,7 @@
 #include <boost/json.hpp>
 #include <chrono>
 #include <csignal>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -521,6 +522,40 @@ TEST(StdioRepeats, OutsideTheWindowAreJudgedOnTheRequestTheyRepeat) {
   for (const CheckResult& result : conformant.results) {
     EXPECT_EQ(result.verdict.kind, VerdictKind::kPass) << Describe(result);
   }
+}
+
+// --- the line that deafens, on a process of its own ---
+
+// Over stdio the body over 10 MiB, which deafens every stack measured and then costs a whole
+// time limit, is sent on a server process of its own from the start of the revision, so that
+// the wait runs beside the checks before it. The fixture proves the overlap by events: it
+// answers the big line only once another of its processes has read limits.deep-nesting's
+// request, which it answers only once the big line was read; a run that sent the big line
+// after that request's answer would get neither answered.
+TEST(StdioBigLine, IsSentOnAProcessOfItsOwnBesideTheChecksBeforeIt) {
+  const test_support::ScratchDirectory meeting("big-line-meets-nesting");
+  std::filesystem::create_directories(meeting.path());
+  CheckOptions options;
+  options.only = {std::string(check::kDeepNesting), std::string(check::kOversizedRequest)};
+  options.revision = Revision::k2025_11_25;
+  const std::vector<std::string> argv =
+      test_support::FixtureArgv("big_line_meets_nesting.py", {meeting.path().string()});
+  // A limit far above a start-up and a 10 MiB write on a loaded machine: the waits end on what
+  // the processes read, and the limit only bounds a run that gets it wrong.
+  const CheckRun run = RunChecks(test_support::StdioCommand(argv, TestLimits(60s), 200ms), options);
+  ASSERT_EQ(run.results.size(), 2U) << DescribeAll(run);
+  for (const CheckResult& result : run.results) {
+    EXPECT_EQ(result.verdict.kind, VerdictKind::kPass) << Describe(result);
+  }
+  const CheckResult& oversized = run.results[1];
+  ASSERT_EQ(oversized.verdict.check_id, check::kOversizedRequest);
+  const auto big = std::find_if(oversized.exchanges.begin(), oversized.exchanges.end(),
+                                [](const Exchange& exchange) {
+                                  return exchange.request.WireSize() > (std::size_t{10} << 20);
+                                });
+  ASSERT_NE(big, oversized.exchanges.end()) << Describe(oversized);
+  EXPECT_EQ(ClassifyReply(big->request, big->observation).channel, Channel::kSuccess)
+      << big->observation.detail;
 }
 
 // --- rate limiting ---

@@ -86,6 +86,22 @@ TEST(RequestBuilder, HandshakeInitializeHasNoVersionHeaderButLaterRequestsDo) {
   EXPECT_FALSE(FindHeader(old.headers, "MCP-Protocol-Version"));
 }
 
+// A reproducer's sentinel goes after requests that may hold sentinels of their own (the one
+// the run wrote behind a big line): it must not send an id twice.
+TEST(RequestBuilder, TheSentinelAfterOthersIsNumberedPastThem) {
+  constexpr Revision kRevision = Revision::k2025_11_25;
+  constexpr TransportKind kStdio = TransportKind::kStdio;
+  auto id_of = [](const Request& request) { return json::serialize(*request.RpcId()); };
+  EXPECT_EQ(id_of(SentinelAfter({}, kRevision, kStdio)), R"("mcpfuzz-sentinel-1")");
+  const std::vector<Request> requests = {
+      MakeRequest(kRevision, kStdio, "ping", {}, 40), MakeSentinel(kRevision, kStdio, 7),
+      MakeSentinel(kRevision, kStdio, 3),
+      MakeHarmless(kRevision, kStdio, json::string("mcpfuzz-sentinel-x"))};
+  const Request after = SentinelAfter(requests, kRevision, kStdio);
+  EXPECT_EQ(id_of(after), R"("mcpfuzz-sentinel-8")");
+  EXPECT_EQ(after.RpcMethod(), "ping");
+}
+
 TEST(HeaderValue, Base64FormRoundTripsAndRejectsGarbage) {
   EXPECT_EQ(EncodeHeaderValue("plain_name"), "plain_name");
   EXPECT_EQ(EncodeHeaderValue("Hello"), "Hello");

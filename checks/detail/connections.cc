@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <system_error>
 #include <utility>
 
 #include "model/request_builder.h"
@@ -74,6 +75,44 @@ bool Connection::Dead() {
   return session_.lost() || session_.broken() || !session_.alive();
 }
 
+// --- SentAhead ---------------------------------------------------------------------------------
+
+SentAhead::SentAhead(TargetLink& link, Revision revision, Variant variant)
+    : connection_(std::make_unique<Connection>(link, revision, OwnPolicy())),
+      variant_(std::move(variant)) {
+  connection_->session_.HoldObservations();
+  if (!connection_->session_.Connect()) {
+    connection_.reset();  // sent live instead, which learns the same failure
+    return;
+  }
+  try {
+    thread_ = std::thread([this] {
+      try {
+        if (!connection_->Open()) return;
+        const Request request = variant_.build(*connection_);
+        sent_ = connection_->Send(request, variant_.owed);
+      } catch (...) {
+        sent_.reset();  // not sent ahead: sent live instead
+      }
+    });
+  } catch (const std::system_error&) {
+    connection_.reset();  // no thread to be had: sent live instead
+  }
+}
+
+SentAhead::~SentAhead() {
+  if (thread_.joinable()) thread_.join();
+}
+
+std::optional<SentAhead::Sent> SentAhead::Take() {
+  if (thread_.joinable()) thread_.join();
+  if (!connection_ || !sent_) return std::nullopt;
+  connection_->session_.ReleaseObservations();
+  Sent sent{std::move(connection_), std::move(*sent_)};
+  sent_.reset();
+  return sent;
+}
+
 // --- Connections -------------------------------------------------------------------------------
 
 Connections::Connections(TargetLink& link, Revision revision)
@@ -129,6 +168,12 @@ FreshPool FreshPool::Make(TargetLink& link, Revision revision, const FreshSteps&
 }
 
 void Connections::Prepare(const FreshSteps& steps, FreshPool ahead) {
+  if (kind() == TransportKind::kStdio && !link_.gave_up()) {
+    for (const AloneVariant& alone : steps.alone) {
+      alone_[{alone.check_id, alone.variant.label}] =
+          std::make_unique<SentAhead>(link_, revision_, alone.variant);
+    }
+  }
   // Made ahead, it stands as one made now would while nothing could have changed the target
   // since: the same rule as for taking a prepared connection.
   const bool usable = kind() == TransportKind::kHttp && !link_.gave_up();
@@ -206,6 +251,15 @@ std::unique_ptr<Connection> Connections::FreshSending(const Request& first, Exch
   std::unique_ptr<Connection> fresh = Fresh();
   if (fresh) sent = fresh->Send(first, Owed::kReply);
   return fresh;
+}
+
+std::optional<SentAhead::Sent> Connections::TakeAlone(std::string_view check_id,
+                                                      std::string_view label) {
+  const auto found = alone_.find({check_id, std::string(label)});
+  if (found == alone_.end()) return std::nullopt;
+  const std::unique_ptr<SentAhead> alone = std::move(found->second);
+  alone_.erase(found);
+  return alone->Take();
 }
 
 bool Connections::Start(ProbedConnection probed) {

@@ -7,10 +7,14 @@
 
 #include <boost/json/object.hpp>
 #include <cstddef>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "model/observation.h"
@@ -54,8 +58,25 @@ class Connection {
  private:
   friend class Connections;
   friend struct FreshPool;
+  friend class SentAhead;
 
   TargetSession session_;
+};
+
+/// One way of breaking a rule: a label for notes and the request, built on the connection it
+/// is sent on (so its id is fresh there), and whether it is owed a reply (TargetSession::Send).
+struct Variant {
+  std::string label;
+  std::function<Request(Connection&)> build;
+  Owed owed = Owed::kNothing;
+};
+
+/// A variant of `check_id` that may cost a stdio server the whole time limit (a line that
+/// deafens it): sent on a server process of its own, opened first, from the start of the
+/// revision (SentAhead), so that its wait runs beside the other checks instead of after them.
+struct AloneVariant {
+  std::string_view check_id;
+  Variant variant;
 };
 
 /// What the checks of a revision will do first on connections of their own, so that it can be
@@ -65,6 +86,39 @@ struct FreshSteps {
   std::size_t opened = 0;
   /// Requests each sent first on a connection not opened (FreshSending), owed a reply.
   std::vector<Request> sent;
+  /// Over stdio: variants each sent on a process of its own (TakeAlone).
+  std::vector<AloneVariant> alone;
+};
+
+/// A variant sent on a stdio server process of its own, on a thread of its own, while the run
+/// goes on. Everything it exchanges, its opening too, is held (TargetSession::HoldObservations)
+/// and reaches the run's observer when its check takes it, as if made then. What one process
+/// answers does not depend on what the others were sent, so it is what sending it then would
+/// give, a head start aside.
+class SentAhead {
+ public:
+  /// Connects on the calling thread (the link's factory is called from one thread at a time),
+  /// then opens and sends on a thread of its own. `link` must outlive this.
+  SentAhead(TargetLink& link, Revision revision, Variant variant);
+  ~SentAhead();
+  SentAhead(const SentAhead&) = delete;
+  SentAhead& operator=(const SentAhead&) = delete;
+
+  struct Sent {
+    /// The process it was sent on, which the caller may send to again (ReportVariants sends a
+    /// silence cut short again alone) before it ends with it.
+    std::unique_ptr<Connection> connection;
+    Exchange exchange;
+  };
+  /// Waits for the exchange and hands it to the run's observer. Nothing when no process could
+  /// be started or opened, or no thread had: the caller then sends the variant itself.
+  std::optional<Sent> Take();
+
+ private:
+  std::unique_ptr<Connection> connection_;
+  Variant variant_;
+  std::optional<Exchange> sent_;
+  std::thread thread_;
 };
 
 /// HTTP connections made ahead for a revision's checks, each opened or sent its first request
@@ -118,8 +172,10 @@ class Connections {
   std::unique_ptr<Connection> Fresh();
   /// Over HTTP, makes `steps` now, all at once, on connections that wait for FreshOpened and
   /// FreshSending: a server slow to open sessions costs one opening for them all, not one per
-  /// check. Nothing of them is observed before they are taken. Over stdio it does nothing: a
-  /// process started ahead would run beside the checks, and its output is judged.
+  /// check. Nothing of them is observed before they are taken. Over stdio it starts only
+  /// `steps.alone` (SentAhead), each a wait of a whole time limit that would otherwise come
+  /// after the checks before it: a server started ahead for less would cost more CPU beside
+  /// the checks than it saves.
   /// What `ahead` (made earlier for this revision, beside the era probe) holds is used first,
   /// while the target has answered everything in time since it was made; only the steps it
   /// lacks are made now. What is left of it is kept, unused, until the revision ends.
@@ -132,6 +188,9 @@ class Connections {
   /// A fresh connection on which `first` was sent first, owed a reply, its exchange in `sent`:
   /// one Prepare sent it on, under the same condition, else one it is sent on now.
   std::unique_ptr<Connection> FreshSending(const Request& first, Exchange& sent);
+  /// The variant labelled `label` of `check_id` that Prepare sent on a process of its own
+  /// (FreshSteps::alone), once sent; nothing when Prepare sent none, or could not.
+  std::optional<SentAhead::Sent> TakeAlone(std::string_view check_id, std::string_view label);
 
   /// What the server declared when the main connection was first opened.
   bool Declares(std::string_view capability) const { return capabilities().contains(capability); }
@@ -165,6 +224,8 @@ class Connections {
   /// Made ahead but not to be used: ended with the revision, as the checks' own sessions are
   /// (a server may end every session with one DELETE).
   std::vector<Prepared> unused_;
+  /// Over stdio, FreshSteps::alone by check id and label.
+  std::map<std::pair<std::string_view, std::string>, std::unique_ptr<SentAhead>> alone_;
 };
 
 }  // namespace mcpfuzz::checks::detail

@@ -280,30 +280,49 @@ NamedCall ImpossibleNamedCall(const RevisionRun& run, std::string_view name) {
   return {"tools/call", {{"name", name}, {"arguments", boost::json::object{}}}};
 }
 
+namespace {
+
+// Judges `exchange`, made on `connection`. A FAIL or WARN that rests on a silence learnt before
+// the full limit passed is sent again alone on it first.
+const Verdict& JudgeVariant(ResultBuilder& result, Connection& connection, Exchange exchange,
+                            std::string_view check_id, const JudgeContext& context,
+                            std::string label) {
+  if (connection.session().SilenceCutShort(exchange.observation)) {
+    const Judgement judged = JudgeCase(Case{exchange.request, std::string(check_id), context},
+                                       exchange.observation, std::nullopt);
+    if (judged.verdict.kind == VerdictKind::kFail || judged.verdict.kind == VerdictKind::kWarn) {
+      const Request request = exchange.request;
+      result.Add(std::move(exchange));
+      exchange = connection.SendAlone(request);
+    }
+  }
+  return result.Judge(std::move(exchange), context, std::move(label));
+}
+
+}  // namespace
+
 void ReportVariants(RevisionRun& run, std::string_view check_id,
                     const std::vector<Variant>& variants, const JudgeContext& context) {
   if (!run.Pending(check_id)) return;
   run.set_current_check(check_id);
   ResultBuilder result(run, check_id);
   for (const Variant& variant : variants) {
+    const std::string label = variants.size() > 1 ? variant.label : std::string();
+    if (std::optional<SentAhead::Sent> alone =
+            run.connections().TakeAlone(check_id, variant.label)) {
+      // Its process is ended with it: nothing later is sent where it was.
+      JudgeVariant(result, *alone->connection, std::move(alone->exchange), check_id, context,
+                   label);
+      continue;
+    }
     Connection* main = run.Main();
     if (main == nullptr) {
       if (!result.judged_any()) return run.ReportUnreachable(check_id);
       result.Note("variant \"" + variant.label + "\" was not sent: " + run.MainFailure());
       continue;
     }
-    const std::string label = variants.size() > 1 ? variant.label : std::string();
-    const Request request = variant.build(*main);
-    Exchange exchange = main->Send(request, variant.owed);
-    if (main->session().SilenceCutShort(exchange.observation)) {
-      const Judgement judged = JudgeCase(Case{request, std::string(check_id), context},
-                                         exchange.observation, std::nullopt);
-      if (judged.verdict.kind == VerdictKind::kFail || judged.verdict.kind == VerdictKind::kWarn) {
-        result.Add(std::move(exchange));
-        exchange = main->SendAlone(request);
-      }
-    }
-    const Verdict& verdict = result.Judge(std::move(exchange), context, label);
+    const Verdict& verdict = JudgeVariant(
+        result, *main, main->Send(variant.build(*main), variant.owed), check_id, context, label);
     // The next variant must not inherit what a wrongly accepted request did to the server.
     if (verdict.kind == VerdictKind::kFail) run.RetireMain();
   }

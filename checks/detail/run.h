@@ -257,18 +257,11 @@ struct NamedCall {
 };
 NamedCall ImpossibleNamedCall(const RevisionRun& run, std::string_view name);
 
-/// One way of breaking a rule: a label for notes and the request, built on the connection it
-/// is sent on (so its id is fresh there), and whether it is owed a reply (TargetSession::Send).
-struct Variant {
-  std::string label;
-  std::function<Request(Connection&)> build;
-  Owed owed = Owed::kNothing;
-};
-
-/// Sends every variant on the main connection (restarting a dead stdio server first) and
-/// reports one result for `check_id`: the worst verdict wins. A FAIL or WARN that rests on a
-/// silence learnt before the full limit passed is sent again alone under the full limit first,
-/// as fuzz does: a server that answers late is judged by its answer.
+/// Sends every variant on the main connection (restarting a dead stdio server first), or takes
+/// it from the process of its own it was sent on (FreshSteps::alone), and reports one result
+/// for `check_id`: the worst verdict wins. A FAIL or WARN that rests on a silence learnt before
+/// the full limit passed is sent again alone under the full limit first, as fuzz does: a
+/// server that answers late is judged by its answer.
 void ReportVariants(RevisionRun& run, std::string_view check_id,
                     const std::vector<Variant>& variants, const JudgeContext& context);
 void ReportVariants(RevisionRun& run, std::string_view check_id,

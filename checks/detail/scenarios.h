@@ -86,6 +86,7 @@ std::optional<CheckResult> UnlistedDiscover(const EraReport& eras);
 // checks_limits.cc: valid JSON nested 100,000 deep, a 100,000-character id, a body over 10 MiB.
 void DeepNesting(RevisionRun& run);
 void OversizedRequest(RevisionRun& run);
+void OversizedRequestAhead(const AheadView& run, FreshSteps& steps);
 
 // checks_stdio.cc: the stdio process and its stdout.
 void KeepsAnswering(RevisionRun& run);
