@@ -69,6 +69,12 @@ struct CheckOptions {
   /// Retry-After (a Retry-After up to max_retry_after is honoured).
   std::chrono::milliseconds retry_spacing{1000};
   std::chrono::milliseconds max_retry_after{10000};
+  /// Over stdio, run the revisions' checks at the same time, each revision on server processes
+  /// of its own (their results still in plan order, as one after the other gives them). Off
+  /// (`--one-revision-at-a-time`) for a server that cannot run twice at once: one holding a
+  /// lock, a port or a file. Over HTTP the revisions always run one after the other, on one
+  /// server.
+  bool revisions_at_once = true;
   /// Set from elsewhere (a signal handler) to stop after the scenario in flight; the checks
   /// not reached are left out of the run. Nothing means never.
   const std::atomic<bool>* stop = nullptr;

@@ -4,10 +4,14 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <iterator>
+#include <memory>
 #include <set>
 #include <span>
 #include <string>
 #include <string_view>
+#include <system_error>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -21,6 +25,8 @@ namespace mcpfuzz::checks {
 namespace {
 
 namespace d = detail;
+
+using Progress = std::function<void(const CheckResult&)>;
 
 // One check and the scenario that asks its question. Consecutive entries sharing a scenario
 // are answered by one run of it (the handshake control judges two checks at once, say), and
@@ -284,8 +290,7 @@ d::FreshSteps SupposedSteps(const CheckOptions& options, Revision revision) {
 }
 
 void RunRevision(TargetLink& link, const CheckOptions& options, d::RevisionPlan plan,
-                 d::FreshPool ahead, CheckRun& out,
-                 const std::function<void(const CheckResult&)>& progress) {
+                 d::FreshPool ahead, CheckRun& out, const Progress& progress) {
   d::RevisionRun run(link, options, std::move(plan), out, progress);
   bool any_wanted = false;
   for (const Entry& entry : kEntries) any_wanted = any_wanted || run.Wants(entry.info.id);
@@ -331,6 +336,98 @@ void RunRevision(TargetLink& link, const CheckOptions& options, d::RevisionPlan 
   if (const std::size_t ended = run.main_sessions_ended()) {
     out.notes.push_back(EndedSessionsNote(run.revision(), ended) +
                         "; sessions.delete judges whether another session's DELETE ends it");
+  }
+}
+
+std::string GaveUpNote(Revision revision) {
+  return "gave up on the target in " + std::string(ToString(revision)) + ": " +
+         TargetLink::GaveUpReason() + "; nothing more was sent, so the checks left are UNVERIFIED";
+}
+
+// RunRevision, noting when mcpfuzz gave up on the target during it.
+void RunAndNote(TargetLink& link, const CheckOptions& options, d::RevisionPlan plan,
+                d::FreshPool ahead, CheckRun& out, const Progress& progress) {
+  const bool answering = !link.gave_up();
+  const Revision revision = plan.revision;
+  RunRevision(link, options, std::move(plan), std::move(ahead), out, progress);
+  if (answering && link.gave_up()) out.notes.push_back(GaveUpNote(revision));
+}
+
+// The era probe reached the target over stdio.
+bool OverStdio(const EraReport& eras) {
+  return std::any_of(eras.attempts.begin(), eras.attempts.end(),
+                     [](const EraAttempt& attempt) { return attempt.stdio_opening.has_value(); });
+}
+
+// A revision run at the same time as the first: its own link (observer, give-up count, and what
+// it learns of the target's replies), its own results.
+struct ConcurrentRevision {
+  ConcurrentRevision(const TransportFactory& connect, const d::RevisionPlan& plan,
+                     const EraReport& eras)
+      : link(connect), revision(plan.revision), restricted_to(plan.restricted_to) {
+    run.eras = eras;
+  }
+  /// The plan again, for a run that sends nothing, or runs after the first for want of a thread.
+  d::RevisionPlan Plan() const {
+    d::RevisionPlan plan;
+    plan.revision = revision;
+    plan.restricted_to = restricted_to;
+    return plan;
+  }
+  TargetLink link;
+  Revision revision;
+  std::set<std::string_view> restricted_to;
+  CheckRun run;
+  std::thread thread;
+};
+
+// Over stdio the revisions share nothing but the server's program, so each runs at once on
+// server processes of its own. The results are taken in plan order, as if the revisions had
+// run one after the other: progress is told in that order, and a revision after one in which
+// mcpfuzz gave up on the target is reported as it would have been then, with nothing sent,
+// whatever its thread did. Each revision learns on its own link what one after the other learn
+// once (whether the target's sentinels prove drops); those proofs wait at the same time.
+void RunAtOnce(const TransportFactory& connect, TargetLink& link,
+               std::vector<d::RevisionPlan> plans, const CheckOptions& options, CheckRun& out,
+               const Progress& progress) {
+  const Progress untold;
+  std::vector<std::unique_ptr<ConcurrentRevision>> concurrent;
+  for (std::size_t i = 1; i < plans.size(); ++i) {
+    ConcurrentRevision& later =
+        *concurrent.emplace_back(std::make_unique<ConcurrentRevision>(connect, plans[i], out.eras));
+    try {
+      later.thread = std::thread([&later, &options, &untold, plan = std::move(plans[i])]() mutable {
+        RunRevision(later.link, options, std::move(plan), {}, later.run, untold);
+      });
+    } catch (const std::system_error&) {
+      // No thread to be had: it runs after the first.
+    }
+  }
+  RunAndNote(link, options, std::move(plans.front()), {}, out, progress);
+  TargetLink* gave_up = link.gave_up() ? &link : nullptr;
+  for (const std::unique_ptr<ConcurrentRevision>& later : concurrent) {
+    if (later->thread.joinable()) {
+      later->thread.join();
+    } else if (gave_up == nullptr) {
+      RunRevision(later->link, options, later->Plan(), {}, later->run, untold);
+    }
+    if (gave_up != nullptr) {
+      RunRevision(*gave_up, options, later->Plan(), {}, out, progress);
+      continue;
+    }
+    CheckRun& run = later->run;
+    for (CheckResult& result : run.results) {
+      out.results.push_back(std::move(result));
+      if (progress) progress(out.results.back());
+    }
+    std::move(run.handshake_controls.begin(), run.handshake_controls.end(),
+              std::back_inserter(out.handshake_controls));
+    std::move(run.notes.begin(), run.notes.end(), std::back_inserter(out.notes));
+    if (!out.server_info) out.server_info = std::move(run.server_info);
+    if (later->link.gave_up()) {
+      out.notes.push_back(GaveUpNote(later->revision));
+      gave_up = &later->link;
+    }
   }
 }
 
@@ -402,18 +499,16 @@ CheckRun RunChecks(const TransportFactory& given, const CheckOptions& options,
       if (progress) progress(out.results.back());
     }
   }
+  if (options.revisions_at_once && OverStdio(out.eras) && plans.size() > 1) {
+    RunAtOnce(connect, link, std::move(plans), options, out, progress);
+    return out;
+  }
   for (d::RevisionPlan& plan : plans) {
     if (Interrupted(options)) break;
-    const bool answering = !link.gave_up();
     const Revision revision = plan.revision;
-    RunRevision(link, options, std::move(plan),
-                ahead_stands && revision == ahead.revision ? std::move(ahead) : d::FreshPool{}, out,
-                progress);
-    if (answering && link.gave_up()) {
-      out.notes.push_back("gave up on the target in " + std::string(ToString(revision)) + ": " +
-                          TargetLink::GaveUpReason() +
-                          "; nothing more was sent, so the checks left are UNVERIFIED");
-    }
+    RunAndNote(link, options, std::move(plan),
+               ahead_stands && revision == ahead.revision ? std::move(ahead) : d::FreshPool{}, out,
+               progress);
   }
   return out;
 }

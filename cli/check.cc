@@ -46,6 +46,7 @@ Result<checks::CheckOptions> ToCheckOptions(const CheckSettings& settings) {
   options.skip = settings.skip;
   options.revision = settings.revision;
   options.call_real_tools = settings.call_real_tools;
+  options.revisions_at_once = !settings.one_revision_at_a_time;
   options.stop = &StopOnSignals::requested();
   return options;
 }

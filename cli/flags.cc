@@ -468,6 +468,16 @@ constexpr std::array kFlags = {
            CallRealToolsOf(state.options) = true;
            return std::nullopt;
          }},
+    Flag{.name = "--one-revision-at-a-time",
+         .commands = kCheck,
+         .help = "over stdio, check one revision after the other on one server at a\n"
+                 "time, for a server that cannot run twice at once (a lock, a port);\n"
+                 "by default each revision runs at once on server processes of its\n"
+                 "own, which costs the server that many more processes while checked",
+         .set = [](ParseState& state, std::string_view, const std::string&) -> Problem {
+           state.options.check.one_revision_at_a_time = true;
+           return std::nullopt;
+         }},
     Flag{.name = "--coverage",
          .commands = kFuzz,
          .help = "steer the cases by the server's own coverage: load mcpfuzz's coverage\n"

@@ -94,6 +94,8 @@ struct CheckSettings {
   std::optional<Revision> revision;
   /// `--call-real-tools`: run the args probe, which calls a real tool.
   bool call_real_tools = false;
+  /// `--one-revision-at-a-time`: CheckOptions::revisions_at_once off.
+  bool one_revision_at_a_time = false;
   /// `--list`: print the check ids and exit.
   bool list = false;
   /// `--report FORMAT=PATH`, repeatable.

@@ -558,6 +558,100 @@ TEST(StdioBigLine, IsSentOnAProcessOfItsOwnBesideTheChecksBeforeIt) {
       << big->observation.detail;
 }
 
+// --- the revisions of a stdio target at once ---
+
+// What a run reports, in order: each check's revision, id, verdict and findings, and the notes.
+std::vector<std::string> Outline(const CheckRun& run) {
+  std::vector<std::string> lines;
+  for (const CheckResult& result : run.results) {
+    std::string line = Describe(result);
+    for (const Finding& finding : result.verdict.findings) line += " | " + finding.text;
+    lines.push_back(std::move(line));
+  }
+  for (const std::string& note : run.notes) lines.push_back("note: " + note);
+  return lines;
+}
+
+std::size_t RevisionsIn(const CheckRun& run) {
+  std::set<Revision> revisions;
+  for (const CheckResult& result : run.results) revisions.insert(result.revision);
+  return revisions.size();
+}
+
+// Over stdio each revision is checked on server processes of its own, at the same time as the
+// others. The fixture proves it by events: a 2025-11-25 process answers an unknown method only
+// once a 2025-03-26 process has read a batch, which it answers only once the unknown method
+// was read. One revision after the other leaves the unknown method unanswered (checked by
+// hand: with revisions_at_once off methods.unknown waits out the limit, UNVERIFIED).
+TEST(RevisionsAtOnce, OverStdioEachRevisionRunsBesideTheOthers) {
+  const test_support::ScratchDirectory meeting("revisions-meet");
+  std::filesystem::create_directories(meeting.path());
+  CheckOptions options;
+  options.only = {std::string(check::kUnknownMethod), std::string(check::kBatchAccepted)};
+  const std::vector<std::string> argv =
+      test_support::FixtureArgv("revisions_meet.py", {meeting.path().string()});
+  // A limit far above a start-up on a loaded machine: the waits end on what the processes
+  // read, and the limit only bounds a run that gets it wrong.
+  const CheckRun run = RunChecks(test_support::StdioCommand(argv, TestLimits(60s), 200ms), options);
+  std::map<std::pair<Revision, std::string>, VerdictKind> verdicts;
+  for (const CheckResult& result : run.results) {
+    verdicts[{result.revision, result.verdict.check_id}] = result.verdict.kind;
+  }
+  EXPECT_EQ((verdicts[{Revision::k2025_11_25, std::string(check::kUnknownMethod)}]),
+            VerdictKind::kPass)
+      << DescribeAll(run);
+  EXPECT_EQ((verdicts[{Revision::k2025_03_26, std::string(check::kBatchAccepted)}]),
+            VerdictKind::kPass)
+      << DescribeAll(run);
+}
+
+// Checked at once, the revisions are reported as one after the other reports them: the same
+// checks in the same order, with the same verdicts, findings and notes.
+class RevisionsAtOnceAgainst : public testing::TestWithParam<FaultSet> {};
+
+TEST_P(RevisionsAtOnceAgainst, TheReferenceServerJudgedAsOneAfterTheOther) {
+  CheckOptions in_turn;
+  in_turn.revisions_at_once = false;
+  const CheckRun apart = RunAgainst(kStdio, GetParam(), in_turn);
+  const CheckRun at_once = RunAgainst(kStdio, GetParam());
+  ASSERT_GT(RevisionsIn(at_once), 1U) << DescribeAll(at_once);
+  EXPECT_EQ(Outline(at_once), Outline(apart));
+}
+
+INSTANTIATE_TEST_SUITE_P(Faults, RevisionsAtOnceAgainst,
+                         testing::Values(FaultSet{}, FaultSet{Fault::kUnknownToolIsError,
+                                                              Fault::kCrashOnDeepNesting,
+                                                              Fault::kMissingMetaServed,
+                                                              Fault::kBatchRejectedIn2025_03_26}));
+
+// The first revision gives up on a server deaf once the era probe has asked it each version:
+// the revisions checked beside it are reported as one after the other reports them, with
+// nothing sent.
+TEST(RevisionsAtOnce, AfterGivingUpInOneTheLaterAreReportedAsInTurn) {
+  auto run = [](bool at_once) {
+    const test_support::ScratchDirectory answered(at_once ? "deaf-at-once" : "deaf-in-turn");
+    std::filesystem::create_directories(answered.path());
+    CheckOptions options;
+    options.revisions_at_once = at_once;
+    // A deaf start-up waits out the start-up limit: a shorter one keeps the test short (five
+    // Python processes start in well under 5 s on a loaded machine). Both runs meet the same
+    // limits, so what they report stays alike whatever the load.
+    Limits limits = TestLimits(1000ms);
+    limits.startup_timeout = 5000ms;
+    return RunChecks(
+        test_support::StdioCommand(
+            test_support::FixtureArgv("deaf_after_initialize.py", {answered.path().string()}),
+            limits, 200ms),
+        options);
+  };
+  const CheckRun apart = run(false);
+  const CheckRun at_once = run(true);
+  ASSERT_GT(RevisionsIn(at_once), 1U) << DescribeAll(at_once);
+  ASSERT_FALSE(at_once.notes.empty());
+  EXPECT_NE(at_once.notes.front().find("gave up on the target"), std::string::npos);
+  EXPECT_EQ(Outline(at_once), Outline(apart));
+}
+
 // --- rate limiting ---
 
 // Hands a request that a test front let through to the reference server, and its reply back.
