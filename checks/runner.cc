@@ -386,7 +386,8 @@ struct ConcurrentRevision {
 // run one after the other: progress is told in that order, and a revision after one in which
 // mcpfuzz gave up on the target is reported as it would have been then, with nothing sent,
 // whatever its thread did. Each revision learns on its own link what one after the other learn
-// once (whether the target's sentinels prove drops); those proofs wait at the same time.
+// once (whether the target's sentinels prove drops); those proofs wait at the same time. The
+// links share `connect` (StartingAhead), which takes their calls one at a time.
 void RunAtOnce(const TransportFactory& connect, TargetLink& link,
                std::vector<d::RevisionPlan> plans, const CheckOptions& options, CheckRun& out,
                const Progress& progress) {

@@ -198,7 +198,9 @@ using TransportFactory = std::function<Result<std::unique_ptr<Transport>>()>;
 /// 0.4 s for a node server) now overlaps the work before it. Nothing is sent to a process
 /// before it is handed out, so it is what starting one then would give, a head start aside.
 /// One process more runs beside the run, ended with the factory's last copy. Over HTTP, when a
-/// start fails, or under a start gate (StartsLimited), it is `connect` unchanged.
+/// start fails, or under a start gate (StartsLimited), it is `connect` unchanged. Its calls are
+/// taken one at a time, `connect`'s with them, so threads may share it: check's revisions at once
+/// each connect through one.
 TransportFactory StartingAhead(TransportFactory connect);
 
 /// A transport wrapping another to count, limit or record its exchanges. What the wrapped one

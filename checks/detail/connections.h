@@ -97,7 +97,7 @@ struct FreshSteps {
 /// give, a head start aside.
 class SentAhead {
  public:
-  /// Connects on the calling thread (the link's factory is called from one thread at a time),
+  /// Connects on the calling thread (a factory's calls come one at a time: TransportFactory),
   /// then opens and sends on a thread of its own. `link` must outlive this.
   SentAhead(TargetLink& link, Revision revision, Variant variant);
   ~SentAhead();
