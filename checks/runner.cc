@@ -460,9 +460,10 @@ CheckRun RunChecks(const TransportFactory& given, const CheckOptions& options,
   const TransportFactory connect = StartingAhead(given);
   CheckRun out;
   TargetLink link(connect);
-  // A revision run goes on with the era probe's connection in it rather than opening another,
-  // and the fresh sessions of the likely revision are opened beside the probe: a server slow
-  // to open sessions costs one opening in all, not one for the probe and one for the checks.
+  // A revision run goes on with the era probe's connection in it rather than opening another
+  // (over stdio, starting another server), and the fresh sessions of the likely revision are
+  // opened beside the probe over HTTP: a server slow to open sessions costs one opening in
+  // all, not one for the probe and one for the checks.
   // A question the probe asks again alone finds none of them there: a server serving a few
   // connections at a time may have left it unanswered for them.
   const Revision likely = LikelyRevision(options);
@@ -481,8 +482,10 @@ CheckRun RunChecks(const TransportFactory& given, const CheckOptions& options,
       plan.probed = std::move(kept->second);
     }
   }
-  // The rest end their sessions when the run ends, as the checks' own do: a server may end
-  // every session with one DELETE, among them those made beside the probe.
+  // Over HTTP the rest end their sessions when the run ends, as the checks' own do: a server may
+  // end every session with one DELETE, among them those made beside the probe. Over stdio each
+  // is a server process that would only sit idle: stopped now.
+  if (OverStdio(out.eras)) probed.clear();
   if (plans.empty() && Selected(check::kStdoutOnlyJsonRpc, options)) {
     // Nothing else can be judged without a revision; stdout framing binds them all.
     if (auto stdout_only = d::StdoutWithoutRevision(out.eras)) {

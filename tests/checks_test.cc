@@ -578,6 +578,15 @@ std::size_t RevisionsIn(const CheckRun& run) {
   return revisions.size();
 }
 
+// Each check's verdict, by revision.
+std::map<std::pair<Revision, std::string>, VerdictKind> VerdictsOf(const CheckRun& run) {
+  std::map<std::pair<Revision, std::string>, VerdictKind> verdicts;
+  for (const CheckResult& result : run.results) {
+    verdicts[{result.revision, result.verdict.check_id}] = result.verdict.kind;
+  }
+  return verdicts;
+}
+
 // Over stdio each revision is checked on server processes of its own, at the same time as the
 // others. The fixture proves it by events: a 2025-11-25 process answers an unknown method only
 // once a 2025-03-26 process has read a batch, which it answers only once the unknown method
@@ -593,10 +602,7 @@ TEST(RevisionsAtOnce, OverStdioEachRevisionRunsBesideTheOthers) {
   // A limit far above a start-up on a loaded machine: the waits end on what the processes
   // read, and the limit only bounds a run that gets it wrong.
   const CheckRun run = RunChecks(test_support::StdioCommand(argv, TestLimits(60s), 200ms), options);
-  std::map<std::pair<Revision, std::string>, VerdictKind> verdicts;
-  for (const CheckResult& result : run.results) {
-    verdicts[{result.revision, result.verdict.check_id}] = result.verdict.kind;
-  }
+  auto verdicts = VerdictsOf(run);
   EXPECT_EQ((verdicts[{Revision::k2025_11_25, std::string(check::kUnknownMethod)}]),
             VerdictKind::kPass)
       << DescribeAll(run);
@@ -650,6 +656,33 @@ TEST(RevisionsAtOnce, AfterGivingUpInOneTheLaterAreReportedAsInTurn) {
   ASSERT_FALSE(at_once.notes.empty());
   EXPECT_NE(at_once.notes.front().find("gave up on the target"), std::string::npos);
   EXPECT_EQ(Outline(at_once), Outline(apart));
+}
+
+// Over stdio each revision goes on with the era probe's server process in it instead of starting
+// another: the fixture answers each version's initialize in one process only, so a revision
+// that started its own would get no answer to it, and its checks none at all (UNVERIFIED).
+TEST(EraProbeProcesses, EachRevisionGoesOnWithTheProbesProcessInIt) {
+  for (const bool at_once : {true, false}) {
+    SCOPED_TRACE(at_once ? "revisions at once" : "one revision after the other");
+    const test_support::ScratchDirectory answered(at_once ? "once-at-once" : "once-in-turn");
+    std::filesystem::create_directories(answered.path());
+    CheckOptions options;
+    options.revisions_at_once = at_once;
+    options.only = {std::string(check::kUnknownMethod), std::string(check::kBatchAccepted)};
+    // The limits bound only a run that starts a process of its own and waits for its answer.
+    const CheckRun run =
+        RunChecks(test_support::StdioCommand(
+                      test_support::FixtureArgv("initialize_once.py", {answered.path().string()}),
+                      TestLimits(20s), 200ms),
+                  options);
+    auto verdicts = VerdictsOf(run);
+    EXPECT_EQ((verdicts[{Revision::k2025_11_25, std::string(check::kUnknownMethod)}]),
+              VerdictKind::kPass)
+        << DescribeAll(run);
+    EXPECT_EQ((verdicts[{Revision::k2025_03_26, std::string(check::kBatchAccepted)}]),
+              VerdictKind::kPass)
+        << DescribeAll(run);
+  }
 }
 
 // --- rate limiting ---

@@ -27,13 +27,14 @@ class Recording final : public TransportDecorator {
     return observation;
   }
   void set_tap(std::vector<Exchange>* tap) { tap_ = tap; }
+  std::unique_ptr<Transport> Unwrap() { return ReleaseInner(); }
 
  private:
   std::vector<Exchange>* tap_ = nullptr;
 };
 
-// The connection of a question: recorded when its connection may be kept (over HTTP, for a
-// caller that keeps them).
+// The connection of a question: recorded when its connection may be kept (for a caller that
+// keeps them).
 struct Asking {
   std::unique_ptr<Transport> transport;
   Recording* recording = nullptr;
@@ -42,7 +43,7 @@ struct Asking {
 
 // Sets `asking` up in place: its recording's tap points into it.
 void Prepare(Asking& asking, std::unique_ptr<Transport> transport, bool keep) {
-  if (!keep || transport->kind() != TransportKind::kHttp) {
+  if (!keep) {
     asking.transport = std::move(transport);
     return;
   }
@@ -52,11 +53,12 @@ void Prepare(Asking& asking, std::unique_ptr<Transport> transport, bool keep) {
   asking.transport = std::move(recording);
 }
 
-// Hands the opened connection to `keep`.
-void Keep(Asking& asking, std::unique_ptr<McpClient> client, ProbedConnection* keep) {
-  asking.recording->set_tap(nullptr);
-  keep->transport = std::move(asking.transport);
-  keep->client = std::move(client);
+// Hands the opened connection to `keep`, bare: a session finds a stdio server's process by its
+// transport's type, which the recording would hide. The client goes on as a new one on it.
+void Keep(Asking& asking, const McpClient& opener, ProbedConnection* keep) {
+  keep->transport = asking.recording->Unwrap();
+  keep->client = std::make_unique<McpClient>(*keep->transport, opener.revision());
+  keep->client->ContinueFrom(opener);
   keep->opening = std::move(asking.opening);
 }
 
@@ -92,16 +94,16 @@ EraAttempt Describe(Revision asked, std::string method, const Result<OpenOutcome
   return attempt;
 }
 
-// With `keep`, an HTTP connection that opened as asked is kept there, open.
+// With `keep`, a connection that opened as asked is kept there, open.
 EraAttempt AskStateless(const TransportFactory& connect, ProbedConnection* keep) {
   const Revision asked = Revision::k2026_07_28;
   auto transport = connect();
   if (!transport.ok()) return FailedToConnect(asked, "server/discover", transport.error());
   Asking asking;
   Prepare(asking, std::move(*transport), keep != nullptr);
-  auto client = std::make_unique<McpClient>(*asking.transport, asked);
-  auto opened = client->Open();
-  EraAttempt attempt = Describe(asked, "server/discover", opened, *client);
+  McpClient client(*asking.transport, asked);
+  auto opened = client.Open();
+  EraAttempt attempt = Describe(asked, "server/discover", opened, client);
   if (!opened.ok()) return attempt;
   const auto& result = opened->reply.message->as_object().at("result").as_object();
   if (const auto* versions = result.if_contains("supportedVersions");
@@ -119,7 +121,7 @@ EraAttempt AskStateless(const TransportFactory& connect, ProbedConnection* keep)
                    std::string(ToString(asked)) + ": not judged in it";
     attempt.unlisted_discover = *opened;
   } else if (asking.recording != nullptr) {
-    Keep(asking, std::move(client), keep);
+    Keep(asking, client, keep);
   }
   return attempt;
 }
@@ -129,17 +131,17 @@ EraAttempt AskHandshake(const TransportFactory& connect, Revision asked, ProbedC
   if (!transport.ok()) return FailedToConnect(asked, "initialize", transport.error());
   Asking asking;
   Prepare(asking, std::move(*transport), keep != nullptr);
-  auto client = std::make_unique<McpClient>(*asking.transport, asked);
-  auto opened = client->Open();
-  EraAttempt attempt = Describe(asked, "initialize", opened, *client);
+  McpClient client(*asking.transport, asked);
+  auto opened = client.Open();
+  EraAttempt attempt = Describe(asked, "initialize", opened, client);
   if (opened.ok()) {
-    attempt.answered = client->revision();
-    if (client->revision() != asked) attempt.note = "answered another revision";
+    attempt.answered = client.revision();
+    if (client.revision() != asked) attempt.note = "answered another revision";
   }
-  if (opened.ok() && client->revision() == asked && asking.recording != nullptr) {
-    Keep(asking, std::move(client), keep);
+  if (opened.ok() && client.revision() == asked && asking.recording != nullptr) {
+    Keep(asking, client, keep);
   } else {
-    client->Close();
+    client.Close();
   }
   return attempt;
 }

@@ -76,10 +76,11 @@ struct EraReport {
   std::optional<Revision> Newest(Era era) const;
 };
 
-/// An HTTP connection an era question opened in a revision the target speaks, kept open for a
-/// run to go on with (TargetSession::Continue) instead of opening another the same way: a
-/// server that takes long to open sessions costs one opening, not two. Ends its session
-/// (DELETE), as the era probe does with those it keeps not, when dropped unused.
+/// A connection an era question opened in a revision the target speaks (over stdio, a server
+/// process), kept open for a run to go on with (TargetSession::Continue) instead of opening
+/// another the same way: a server that takes long to open sessions, or to start, costs one
+/// opening, not two. Ends its session (an HTTP DELETE, a process stopped), as the era probe does
+/// with those it keeps not, when dropped unused.
 struct ProbedConnection {
   ProbedConnection() = default;
   ProbedConnection(ProbedConnection&&) = default;
@@ -100,7 +101,7 @@ using ProbedConnections = std::map<Revision, ProbedConnection>;
 /// asked again alone on a fresh connection; still unanswered, its revision is `undetermined`.
 /// Never throws; a target that cannot be reached yields an empty `speaks` and attempts whose
 /// channel is kTransportFailure.
-/// With `keep`, the HTTP connections of the revisions found spoken are kept there, open.
+/// With `keep`, the connections of the revisions found spoken are kept there, open.
 /// `before_alone` is called once before the first question is asked again: whatever else the
 /// caller has in flight at the target ends there, so that alone means alone (a server serving a
 /// few connections at a time is crowded by the caller's own as much as by the other questions).

@@ -221,6 +221,8 @@ class TransportDecorator : public Transport {
 
  protected:
   Transport& inner() const { return *inner_; }
+  /// Hands the inner transport over; the decorator is left empty, not to be used again.
+  std::unique_ptr<Transport> ReleaseInner() { return std::move(inner_); }
 
  private:
   std::unique_ptr<Transport> inner_;
