@@ -578,13 +578,29 @@ std::size_t RevisionsIn(const CheckRun& run) {
   return revisions.size();
 }
 
-// Each check's verdict, by revision.
-std::map<std::pair<Revision, std::string>, VerdictKind> VerdictsOf(const CheckRun& run) {
+// Checks methods.unknown (2025-11-25) and batch.accepted (2025-03-26) against a stdio fixture
+// whose processes meet in a folder of their own, and expects both to PASS. `limit` bounds only a
+// run that gets it wrong.
+void ExpectBothRevisionsJudged(const std::string& fixture, CheckOptions options,
+                               std::chrono::milliseconds limit) {
+  const test_support::ScratchDirectory folder(
+      fixture + (options.revisions_at_once ? "-at-once" : "-in-turn"));
+  std::filesystem::create_directories(folder.path());
+  options.only = {std::string(check::kUnknownMethod), std::string(check::kBatchAccepted)};
+  const CheckRun run = RunChecks(
+      test_support::StdioCommand(test_support::FixtureArgv(fixture, {folder.path().string()}),
+                                 TestLimits(limit), 200ms),
+      options);
   std::map<std::pair<Revision, std::string>, VerdictKind> verdicts;
   for (const CheckResult& result : run.results) {
     verdicts[{result.revision, result.verdict.check_id}] = result.verdict.kind;
   }
-  return verdicts;
+  EXPECT_EQ((verdicts[{Revision::k2025_11_25, std::string(check::kUnknownMethod)}]),
+            VerdictKind::kPass)
+      << DescribeAll(run);
+  EXPECT_EQ((verdicts[{Revision::k2025_03_26, std::string(check::kBatchAccepted)}]),
+            VerdictKind::kPass)
+      << DescribeAll(run);
 }
 
 // Over stdio each revision is checked on server processes of its own, at the same time as the
@@ -593,22 +609,8 @@ std::map<std::pair<Revision, std::string>, VerdictKind> VerdictsOf(const CheckRu
 // was read. One revision after the other leaves the unknown method unanswered (checked by
 // hand: with revisions_at_once off methods.unknown waits out the limit, UNVERIFIED).
 TEST(RevisionsAtOnce, OverStdioEachRevisionRunsBesideTheOthers) {
-  const test_support::ScratchDirectory meeting("revisions-meet");
-  std::filesystem::create_directories(meeting.path());
-  CheckOptions options;
-  options.only = {std::string(check::kUnknownMethod), std::string(check::kBatchAccepted)};
-  const std::vector<std::string> argv =
-      test_support::FixtureArgv("revisions_meet.py", {meeting.path().string()});
-  // A limit far above a start-up on a loaded machine: the waits end on what the processes
-  // read, and the limit only bounds a run that gets it wrong.
-  const CheckRun run = RunChecks(test_support::StdioCommand(argv, TestLimits(60s), 200ms), options);
-  auto verdicts = VerdictsOf(run);
-  EXPECT_EQ((verdicts[{Revision::k2025_11_25, std::string(check::kUnknownMethod)}]),
-            VerdictKind::kPass)
-      << DescribeAll(run);
-  EXPECT_EQ((verdicts[{Revision::k2025_03_26, std::string(check::kBatchAccepted)}]),
-            VerdictKind::kPass)
-      << DescribeAll(run);
+  // A limit far above a start-up on a loaded machine: the waits end on what the processes read.
+  ExpectBothRevisionsJudged("revisions_meet.py", CheckOptions{}, 60s);
 }
 
 // Checked at once, the revisions are reported as one after the other reports them: the same
@@ -664,24 +666,9 @@ TEST(RevisionsAtOnce, AfterGivingUpInOneTheLaterAreReportedAsInTurn) {
 TEST(EraProbeProcesses, EachRevisionGoesOnWithTheProbesProcessInIt) {
   for (const bool at_once : {true, false}) {
     SCOPED_TRACE(at_once ? "revisions at once" : "one revision after the other");
-    const test_support::ScratchDirectory answered(at_once ? "once-at-once" : "once-in-turn");
-    std::filesystem::create_directories(answered.path());
     CheckOptions options;
     options.revisions_at_once = at_once;
-    options.only = {std::string(check::kUnknownMethod), std::string(check::kBatchAccepted)};
-    // The limits bound only a run that starts a process of its own and waits for its answer.
-    const CheckRun run =
-        RunChecks(test_support::StdioCommand(
-                      test_support::FixtureArgv("initialize_once.py", {answered.path().string()}),
-                      TestLimits(20s), 200ms),
-                  options);
-    auto verdicts = VerdictsOf(run);
-    EXPECT_EQ((verdicts[{Revision::k2025_11_25, std::string(check::kUnknownMethod)}]),
-              VerdictKind::kPass)
-        << DescribeAll(run);
-    EXPECT_EQ((verdicts[{Revision::k2025_03_26, std::string(check::kBatchAccepted)}]),
-              VerdictKind::kPass)
-        << DescribeAll(run);
+    ExpectBothRevisionsJudged("initialize_once.py", options, 20s);
   }
 }
 
