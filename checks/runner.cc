@@ -485,7 +485,8 @@ CheckRun RunChecks(const TransportFactory& given, const CheckOptions& options,
   // Over HTTP the rest end their sessions when the run ends, as the checks' own do: a server may
   // end every session with one DELETE, among them those made beside the probe. Over stdio each
   // is a server process that would only sit idle: stopped now.
-  if (OverStdio(out.eras)) probed.clear();
+  const bool over_stdio = OverStdio(out.eras);
+  if (over_stdio) probed.clear();
   if (plans.empty() && Selected(check::kStdoutOnlyJsonRpc, options)) {
     // Nothing else can be judged without a revision; stdout framing binds them all.
     if (auto stdout_only = d::StdoutWithoutRevision(out.eras)) {
@@ -503,7 +504,7 @@ CheckRun RunChecks(const TransportFactory& given, const CheckOptions& options,
       if (progress) progress(out.results.back());
     }
   }
-  if (options.revisions_at_once && OverStdio(out.eras) && plans.size() > 1) {
+  if (options.revisions_at_once && over_stdio && plans.size() > 1) {
     RunAtOnce(connect, link, std::move(plans), options, out, progress);
     return out;
   }
