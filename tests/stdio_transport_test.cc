@@ -533,13 +533,40 @@ TEST(StdioTransport, ServerThatIgnoresStdinCloseIsTerminated) {
 }
 
 TEST(StdioTransport, ServerThatIgnoresSigtermIsKilled) {
-  auto transport = Spawn(ShellTarget("trap '' TERM; while :; do sleep 1; done"));
+  auto transport =
+      Spawn(ShellTarget("trap '' TERM; " + ReplyOnce("1") + "; while :; do sleep 1; done"));
   ASSERT_TRUE(transport);
+  // Answered: its trap is set (a server sent nothing would be signalled before it started).
+  ASSERT_EQ(transport->Send(Call(1)).outcome, Outcome::kOk);
   const auto start = std::chrono::steady_clock::now();
   ProcessExit exit = transport->Shutdown();
   EXPECT_GE(std::chrono::steady_clock::now() - start, milliseconds(300));
   EXPECT_EQ(exit.signal, SIGKILL);
   EXPECT_TRUE(exit.killed_by_mcpfuzz);
+}
+
+// A server sent something is given its grace to end by itself once stdin closes; one sent
+// nothing (a spare started ahead and not needed) gets SIGTERM at once instead of being waited
+// for through its start-up. This server ends a second after its stdin closes, well inside the
+// grace: which of the two ended it tells them apart.
+TEST(StdioTransport, AServerSentNothingIsTerminatedWhenItsStdinCloses) {
+  for (const bool used : {true, false}) {
+    StdioTarget target = ShellTarget(ReplyOnce("1") + "; cat >/dev/null; sleep 1; exit 3");
+    target.shutdown_grace = milliseconds(30000);
+    auto transport = Spawn(std::move(target));
+    ASSERT_TRUE(transport);
+    if (used) {
+      ASSERT_EQ(transport->Send(Call(1)).outcome, Outcome::kOk);
+    }
+    const ProcessExit exit = transport->Shutdown();
+    if (used) {
+      EXPECT_EQ(exit.exit_code, 3);
+      EXPECT_FALSE(exit.killed_by_mcpfuzz);
+    } else {
+      EXPECT_EQ(exit.signal, SIGTERM);
+      EXPECT_TRUE(exit.killed_by_mcpfuzz);
+    }
+  }
 }
 
 TEST(StdioTransport, GrandchildrenDieWithTheServer) {

@@ -82,6 +82,7 @@ class StdioProcessTransport final : public StdioTransport {
   std::optional<ProcessExit> shutdown_;
   transport_detail::DroppedIds dropped_;
   bool heard_ = false;
+  bool written_to_ = false;  // anything sent, on stdin or the agent's side channel
   std::optional<std::chrono::milliseconds> patience_;
   std::vector<ReplyOrderHint> hints_;  // for the next pipeline only
   transport_detail::AgentLines agent_;
@@ -381,6 +382,7 @@ Observation StdioProcessTransport::Send(const Request& request) {
     stopped.detail = kStoppedDetail;
     return stopped;
   }
+  written_to_ = true;
   const transport_detail::ReplyRule rule = transport_detail::ReplyRuleFor(request);
   std::string scratch;
   const std::string_view body = request.WireView(scratch);
@@ -442,6 +444,7 @@ PipelineResult StdioProcessTransport::SendPipelined(const Pipeline& pipeline) {
     result.ambiguous = true;
     return result;
   }
+  written_to_ = true;
   std::size_t bytes = pipeline.sentinel->WireSize();
   for (const Request& request : pipeline.requests) bytes += request.WireSize();
   PipelineResult result =
@@ -484,6 +487,7 @@ Result<std::string> StdioProcessTransport::AskAgent(bool all) {
   }
   pipes_.Pump(Clock::duration::zero(), false);
   if (std::optional<Error> not_greeted = agent_.NotGreeted(lines, heard_)) return *not_greeted;
+  written_to_ = true;
   if (std::optional<Error> closed = transport_detail::AskForTake(process.side_fd(), all)) {
     return *closed;
   }
@@ -517,7 +521,10 @@ ProcessExit StdioProcessTransport::Shutdown() {
   process.CloseStdin();
   bool sent_term = false;
   bool sent_kill = false;
-  if (!pipes_.WaitForExit(target_.shutdown_grace)) {
+  // A server sent nothing (a spare started ahead and not needed) has no work to finish: it is
+  // not waited for through the rest of its start-up only to read the end of its input.
+  const bool unused = !written_to_ && !process.PollExit();
+  if (unused || !pipes_.WaitForExit(target_.shutdown_grace)) {
     sent_term = process.SignalGroup(SIGTERM);
     if (!pipes_.WaitForExit(target_.shutdown_grace)) sent_kill = process.SignalGroup(SIGKILL);
   }

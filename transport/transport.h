@@ -287,7 +287,8 @@ class StdioTransport : public Transport {
   /// True while the child process runs.
   virtual bool Alive() = 0;
   /// Ends the server as the spec's stdio shutdown says: close stdin, wait, SIGTERM the process
-  /// group, wait, SIGKILL. Idempotent.
+  /// group, wait, SIGKILL. A server never sent anything (a spare started ahead) gets its
+  /// SIGTERM at once. Idempotent.
   virtual ProcessExit Shutdown() = 0;
   /// From now on, waits at most `patience` (when shorter than the timeout; nothing: the
   /// timeout) for the server before an exchange ends unanswered: for a caller that saw this
