@@ -197,10 +197,10 @@ using TransportFactory = std::function<Result<std::unique_ptr<Transport>>()>;
 /// is in use: a check run starts a dozen servers one after the other, and each start-up (0.3-
 /// 0.4 s for a node server) now overlaps the work before it. Nothing is sent to a process
 /// before it is handed out, so it is what starting one then would give, a head start aside.
-/// One process more runs beside the run, ended with the factory's last copy. Over HTTP, when a
-/// start fails, or under a start gate (StartsLimited), it is `connect` unchanged. Its calls are
-/// taken one at a time, `connect`'s with them, so threads may share it: check's revisions at once
-/// each connect through one.
+/// One process more runs beside the run, ended with the factory's last copy (at once: it was
+/// sent nothing). Over HTTP, when a start fails, or under a start gate (StartsLimited), it is
+/// `connect` unchanged. Its calls are taken one at a time, `connect`'s with them, so threads may
+/// share it: check's revisions at once each connect through one.
 TransportFactory StartingAhead(TransportFactory connect);
 
 /// A transport wrapping another to count, limit or record its exchanges. What the wrapped one
