@@ -162,5 +162,25 @@ TEST(DroppedIds, ARequestAboutToBeSentTakesTheIdsItMayBeAnsweredWith) {
   EXPECT_FALSE(dropped.TakeRepeatedReply(reply(10)));
 }
 
+// One response with a null id is owed for each request remembered unnamed, and no more: the
+// next is the answer of the message it comes with, as a response with an id never owed is.
+TEST(DroppedIds, AnUnnamedRequestIsOwedOneResponseWithANullId) {
+  const json::value null_error =
+      json::parse(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"m"}})");
+  const json::value no_id =
+      json::parse(R"({"jsonrpc":"2.0","error":{"code":-32700,"message":"m"}})");
+  DroppedIds dropped;
+  EXPECT_EQ(dropped.TakeLateReply(null_error), DroppedIds::Late::kNo);
+  dropped.RememberUnansweredUnnamed();
+  dropped.RememberUnansweredUnnamed();
+  EXPECT_EQ(dropped.TakeLateReply(json::parse(R"({"jsonrpc":"2.0","id":3,"result":{}})")),
+            DroppedIds::Late::kNo)
+      << "an id owed nothing";
+  EXPECT_EQ(dropped.TakeLateReply(null_error), DroppedIds::Late::kYes);
+  EXPECT_EQ(dropped.TakeLateReply(no_id), DroppedIds::Late::kYes);
+  EXPECT_EQ(dropped.TakeLateReply(null_error), DroppedIds::Late::kNo);
+  EXPECT_FALSE(dropped.out_of_order()) << "known already: only such a server is owed one";
+}
+
 }  // namespace
 }  // namespace mcpfuzz::transport_detail

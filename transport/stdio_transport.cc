@@ -16,6 +16,7 @@
 #include <string_view>
 #include <utility>
 
+#include "model/channel.h"
 #include "transport/children.h"
 #include "transport/detail/agent_channel.h"
 #include "transport/detail/child_process.h"
@@ -60,6 +61,7 @@ class StdioProcessTransport final : public StdioTransport {
   void SpareSentinelGrace(std::vector<ReplyOrderHint> hints) override { hints_ = std::move(hints); }
   void WidenQuietWindow(std::chrono::milliseconds quiet) override {
     target_.limits.quiet_window = std::max(target_.limits.quiet_window, quiet);
+    answers_late_ = answers_late_ || quiet.count() > 0;
   }
   Result<std::string> TakeCoverage(bool all) override;
 
@@ -82,7 +84,8 @@ class StdioProcessTransport final : public StdioTransport {
   std::optional<ProcessExit> shutdown_;
   transport_detail::DroppedIds dropped_;
   bool heard_ = false;
-  bool written_to_ = false;  // anything sent, on stdin or the agent's side channel
+  bool written_to_ = false;    // anything sent, on stdin or the agent's side channel
+  bool answers_late_ = false;  // WidenQuietWindow: its replies may come after the quiet window
   std::optional<std::chrono::milliseconds> patience_;
   std::vector<ReplyOrderHint> hints_;  // for the next pipeline only
   transport_detail::AgentLines agent_;
@@ -406,6 +409,13 @@ Observation StdioProcessTransport::Send(const Request& request) {
     } else {
       dropped_.RememberUnanswered(rule.id);
     }
+  } else if (rule.kind == transport_detail::ReplyRule::Kind::kFirstResponse && answers_late_ &&
+             observation.outcome == Outcome::kOk &&
+             std::none_of(
+                 observation.messages.begin(), observation.messages.end(),
+                 [](const boost::json::value& message) { return IsResponseShaped(message); })) {
+    // Quiet for the whole window at a server that answers late: its error may still come.
+    dropped_.RememberUnansweredUnnamed();
   }
   return observation;
 }

@@ -299,7 +299,9 @@ class StdioTransport : public Transport {
   }
   /// From now on, listens at least `quiet` for what a message owed no echoed reply gets (a
   /// notification, a request whose id cannot be echoed): for a server known to answer such
-  /// messages late. A transport that waits on nothing ignores it.
+  /// messages late. Once `quiet` is more than nothing, a response with a null id that comes
+  /// after such a request went unanswered is taken for that request's late reply, not for the
+  /// answer of the message it comes with. A transport that waits on nothing ignores it.
   virtual void WidenQuietWindow(std::chrono::milliseconds quiet) { static_cast<void>(quiet); }
   /// For the next pipeline, one per request: what the caller learnt of the order this server
   /// answers such a request in (ReplyOrders). When every request still open at the sentinel's

@@ -45,9 +45,13 @@ bool DroppedIds::TakeRepeatedReply(const boost::json::value& message) const {
 
 DroppedIds::Late DroppedIds::TakeLateReply(const boost::json::value& message,
                                            std::string* spared_kind) {
-  if (ids_.empty() || !IsResponseShaped(message)) return Late::kNo;
+  if ((ids_.empty() && unnamed_ == 0) || !IsResponseShaped(message)) return Late::kNo;
   const auto* id = message.as_object().if_contains("id");
-  if (id == nullptr || id->is_null()) return Late::kNo;
+  if (id == nullptr || id->is_null()) {
+    if (unnamed_ == 0) return Late::kNo;
+    --unnamed_;
+    return Late::kYes;
+  }
   auto found =
       std::find_if(ids_.begin(), ids_.end(), [id](const Entry& entry) { return entry.id == *id; });
   if (found == ids_.end()) return Late::kNo;

@@ -9,6 +9,7 @@
 // kept too: a second response carrying one is a repeat, set aside rather than taken for the
 // answer of a later message.
 
+#include <algorithm>
 #include <boost/json/value.hpp>
 #include <cstddef>
 #include <deque>
@@ -33,14 +34,21 @@ class DroppedIds {
   }
   /// `id` went unanswered within the time limit: a reply may still come, late.
   void RememberUnanswered(const boost::json::value& id) { Add(id, Why::kUnanswered); }
+  /// A request whose id cannot be echoed went unanswered at a server known to answer late. Its
+  /// reply, should it come, is an error with a null id (the answer to a request whose id could
+  /// not be read), which nothing tells from another request's: the next response with a null
+  /// or missing id is taken for it, never for the answer of the message it arrives with.
+  /// Counted, since such replies carry no name.
+  void RememberUnansweredUnnamed() { unnamed_ = std::min(unnamed_ + 1, kCapacity); }
   /// A new request is about to be sent with `rule`, written as `wire`: a reply carrying its id
   /// is that request's, so the id no longer tells a late or repeated reply (callers that reuse
   /// ids lose the detection for them). A request whose id cannot be echoed (a raw body, a
   /// batch) may be answered with any id its bytes spell out (SpelledIds): those are forgotten.
   void ForgetFor(const ReplyRule& rule, std::string_view wire);
-  /// Whether `message` is a response carrying a remembered id. The id is forgotten (a reply
-  /// comes once); when it was dropped after its grace, the server is known, from now on, to
-  /// answer out of order; when with its grace spared, `spared_kind` is set to its kind.
+  /// Whether `message` is a response carrying a remembered id, or one with a null or missing id
+  /// while a request remembered unnamed is owed one. The id is forgotten (a reply comes once);
+  /// when it was dropped after its grace, the server is known, from now on, to answer out of
+  /// order; when with its grace spared, `spared_kind` is set to its kind.
   enum class Late { kNo, kYes, kGraceSpared };
   Late TakeLateReply(const boost::json::value& message, std::string* spared_kind = nullptr);
 
@@ -67,6 +75,7 @@ class DroppedIds {
   std::deque<Entry> ids_;
   // Kept apart, so answered ids, the common case, never push a dropped one out.
   std::deque<boost::json::value> answered_;
+  std::size_t unnamed_ = 0;
   bool out_of_order_ = false;
 };
 
