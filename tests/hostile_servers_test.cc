@@ -40,6 +40,7 @@ using test_support::Call;
 using test_support::Mcpfuzz;
 using test_support::ProcessRun;
 using test_support::ReadFile;
+using test_support::ReadPids;
 using test_support::RunShell;
 using test_support::ScratchDirectory;
 
@@ -137,13 +138,6 @@ bool ProcessIsGone(pid_t pid) {
     std::this_thread::sleep_for(milliseconds(10));
   }
   return false;
-}
-
-std::vector<pid_t> ReadPids(const std::filesystem::path& file) {
-  std::vector<pid_t> pids;
-  std::istringstream in(ReadFile(file));
-  for (pid_t pid = 0; in >> pid;) pids.push_back(pid);
-  return pids;
 }
 
 // Every process a fixture started (it writes each pid to `pid_file`) has ended; the survivors

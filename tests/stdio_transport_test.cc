@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "model/model.h"
+#include "support/files.h"
 #include "support/stdio_requests.h"
 #include "transport/transport.h"
 
@@ -429,15 +430,6 @@ for line in sys.stdin:
   EXPECT_EQ(result.sentinel.outcome, Outcome::kOk) << result.sentinel.detail;
 }
 
-std::vector<std::string> PidsIn(const std::string& path) {
-  std::vector<std::string> pids;
-  std::ifstream file(path);
-  for (std::string pid; std::getline(file, pid);) {
-    if (!pid.empty()) pids.push_back(pid);
-  }
-  return pids;
-}
-
 // A stdio server is started while the one before it is in use, handed out next, and ended
 // with the factory: no process outlives the run.
 TEST(StartingAhead, HandsOutTheServerItStartedAheadAndEndsTheOneLeft) {
@@ -472,15 +464,15 @@ TEST(StartingAhead, HandsOutTheServerItStartedAheadAndEndsTheOneLeft) {
     // The one started ahead is ended as it is, sent nothing: once it has written its pid, so
     // that it can be shown gone (the bound only ends a wait that would never end).
     const auto bound = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (PidsIn(pids).size() < 3 && std::chrono::steady_clock::now() < bound) {
+    while (test_support::ReadPids(pids).size() < 3 && std::chrono::steady_clock::now() < bound) {
       std::this_thread::sleep_for(milliseconds(10));
     }
   }
-  const std::vector<std::string> started = PidsIn(pids);
+  const std::vector<pid_t> started = test_support::ReadPids(pids);
   EXPECT_EQ(started.size(), 3U) << "two handed out, one started ahead and never handed out";
-  for (const std::string& pid : started) {
+  for (const pid_t pid : started) {
     errno = 0;
-    EXPECT_EQ(::kill(static_cast<pid_t>(std::stol(pid)), 0), -1) << pid << " outlived the factory";
+    EXPECT_EQ(::kill(pid, 0), -1) << pid << " outlived the factory";
     EXPECT_EQ(errno, ESRCH) << pid;
   }
   std::remove(pids.c_str());

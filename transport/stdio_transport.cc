@@ -411,9 +411,8 @@ Observation StdioProcessTransport::Send(const Request& request) {
     }
   } else if (rule.kind == transport_detail::ReplyRule::Kind::kFirstResponse && answers_late_ &&
              observation.outcome == Outcome::kOk &&
-             std::none_of(
-                 observation.messages.begin(), observation.messages.end(),
-                 [](const boost::json::value& message) { return IsResponseShaped(message); })) {
+             std::none_of(observation.messages.begin(), observation.messages.end(),
+                          IsResponseShaped)) {
     // Quiet for the whole window at a server that answers late: its error may still come.
     dropped_.RememberUnansweredUnnamed();
   }

@@ -1,5 +1,8 @@
 #pragma once
-// Reading back what a test had mcpfuzz write: a whole file as bytes, as JSON, or a report.
+// Reading back what a test had mcpfuzz (or a fixture) write: a whole file as bytes, as JSON, a
+// report, or the process ids a fixture recorded.
+
+#include <sys/types.h>
 
 #include <boost/json.hpp>
 #include <filesystem>
@@ -7,6 +10,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace mcpfuzz::test_support {
 
@@ -33,6 +37,14 @@ inline std::optional<boost::json::value> ReadReport(const std::filesystem::path&
   boost::json::value parsed = boost::json::parse(ReadFile(path), error, {}, options);
   if (error) return std::nullopt;
   return parsed;
+}
+
+/// The process ids a fixture wrote to `path`, one a line, in the order written.
+inline std::vector<pid_t> ReadPids(const std::filesystem::path& path) {
+  std::vector<pid_t> pids;
+  std::istringstream in(ReadFile(path));
+  for (pid_t pid = 0; in >> pid;) pids.push_back(pid);
+  return pids;
 }
 
 }  // namespace mcpfuzz::test_support
